@@ -1,0 +1,80 @@
+/**
+ * `buildApp(config)`: the configured Fastify instance of the service, started by nobody (main.ts listens,
+ * tests listen on a free port). The API lives under `/api` and the built dashboard at `/` (decisions.md
+ * section 0). Request bodies, queries and params are checked by the contract's zod schemas; failures become
+ * 400s with the messages of src/api/validation-message.ts.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import cors from '@fastify/cors';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { FastifySchemaCompiler } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { ZodType } from 'zod';
+import { formatIssues } from '../src/api/validation-message';
+import type { ServiceDatabase } from './db/connection';
+import { ContactStore } from './db/contacts';
+import authPlugin from './plugins/auth';
+import errorsPlugin from './plugins/errors';
+import { authorizationRoutes } from './routes/authorization';
+import { contactRoutes } from './routes/contacts';
+import type { RouteContext } from './routes/context';
+import { workspaceRoutes } from './routes/workspaces';
+
+export type AppConfig = {
+  database: ServiceDatabase;
+  /** Requests a minute per key (or client address); 0 turns limiting off (decisions.md section 4). */
+  rateLimitPerMinute: number;
+  /** Origins allowed to call the API from a browser (`CORS_ORIGINS`). */
+  corsOrigins?: readonly string[];
+  /** Folder of the built dashboard to serve at `/`, when it exists. */
+  dashboardDir?: string;
+  logger?: FastifyServerOptions['logger'];
+};
+
+const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'headers' };
+
+/** Validates a request part with its zod schema; the error message lists every problem (decisions.md section 3). */
+const zodValidator: FastifySchemaCompiler<ZodType> = ({ schema, httpPart }) => (data) => {
+  const result = schema.safeParse(data);
+  if (result.success) return { value: result.data };
+  return { error: new Error(formatIssues(result.error.issues, PART_NAMES[httpPart ?? 'body'] ?? 'body')) };
+};
+
+/** Builds the service; registers everything, listens on nothing. */
+export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logger ?? false,
+    bodyLimit: 2 * 1024 * 1024,
+    genReqId: () => randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
+  app.setValidatorCompiler(zodValidator);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.removeContentTypeParser('text/plain');
+
+  await app.register(errorsPlugin);
+  if (config.corsOrigins?.length) await app.register(cors, { origin: [...config.corsOrigins] });
+
+  const context: RouteContext = { database: config.database, contacts: new ContactStore(config.database.db, config.database.dialect) };
+  await app.register(
+    async (api) => {
+      await api.register(authPlugin, { db: config.database.db, rateLimitPerMinute: config.rateLimitPerMinute });
+      await api.register(authorizationRoutes(context));
+      await api.register(contactRoutes(context));
+      await api.register(workspaceRoutes(context));
+    },
+    { prefix: '/api' },
+  );
+
+  const dashboard = config.dashboardDir;
+  if (dashboard && existsSync(join(dashboard, 'index.html'))) {
+    await app.register(fastifyStatic, { root: dashboard, wildcard: false });
+    app.get('/*', { config: {} }, (request, reply) => {
+      if (request.url.startsWith('/api/')) return reply.callNotFound();
+      return reply.type('text/html; charset=utf-8').sendFile('index.html');
+    });
+  }
+  return app;
+}

@@ -1,0 +1,123 @@
+/**
+ * Operator command line (decisions.md section 8): `npm run --silent cli -- <command>`. Each command prints one
+ * JSON object on stdout; errors go to stderr with exit code 1. Uses `DATABASE_URL` like the server.
+ */
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { type Scope, SCOPES, isScope } from '../src/api/scopes';
+import { createApiKey, createBasicCredential, revokeApiKey } from './db/credentials';
+import { seedDemo } from './db/seed';
+import { createOrganization, createWorkspace, findWorkspace } from './db/workspaces';
+import { loadConfig } from './config';
+import { openMigratedDatabase } from './database';
+import { saveDemoCredentials } from './demo-credentials';
+
+function parseScopes(value: string): Scope[] {
+  if (value === 'all') return [...SCOPES];
+  const scopes = value.split(',').map((scope) => scope.trim()).filter(Boolean);
+  const unknown = scopes.filter((scope) => !isScope(scope));
+  if (unknown.length || !scopes.length) throw new InvalidArgumentError(`unknown scope ${unknown.join(', ') || '(none)'}; scopes are ${SCOPES.join(', ')} or all`);
+  return [...new Set(scopes)] as Scope[];
+}
+
+function nonEmpty(value: string): string {
+  if (!value.trim()) throw new InvalidArgumentError('must not be empty');
+  return value.trim();
+}
+
+function httpUrl(value: string): string {
+  if (!/^https?:\/\//i.test(value) || !URL.canParse(value)) throw new InvalidArgumentError('must be an absolute http(s) URL');
+  return value;
+}
+
+/** Runs `action` against the migrated database and prints its result as one JSON object. */
+async function run(action: (db: Awaited<ReturnType<typeof openMigratedDatabase>>) => Promise<unknown>): Promise<void> {
+  const config = loadConfig();
+  const database = await openMigratedDatabase(config.databaseUrl);
+  try {
+    process.stdout.write(`${JSON.stringify(await action(database))}\n`);
+  } finally {
+    await database.close();
+  }
+}
+
+async function requireWorkspace(database: Awaited<ReturnType<typeof openMigratedDatabase>>, id: string) {
+  if (!(await findWorkspace(database.db, id))) throw new Error(`workspace ${id} not found`);
+}
+
+const program = new Command('cli').description('Workspace Admin operator command line').exitOverride().showHelpAfterError(false);
+program.configureOutput({ writeOut: (text) => process.stderr.write(text), writeErr: (text) => process.stderr.write(text) });
+
+program
+  .command('org')
+  .description('organizations')
+  .command('create')
+  .requiredOption('--name <name>', 'organization name', nonEmpty)
+  .action((options: { name: string }) => run((database) => createOrganization(database.db, options.name)));
+
+program
+  .command('workspace')
+  .description('workspaces')
+  .command('create')
+  .requiredOption('--org <orgId>', 'organization id')
+  .requiredOption('--name <name>', 'workspace name', nonEmpty)
+  .option('--image-url <url>', 'workspace image URL', httpUrl)
+  .action((options: { org: string; name: string; imageUrl?: string }) =>
+    run((database) => createWorkspace(database.db, { organizationId: options.org, name: options.name, imageUrl: options.imageUrl ?? null })),
+  );
+
+const key = program.command('key').description('API keys');
+key
+  .command('create')
+  .requiredOption('--workspace <id>', 'workspace id')
+  .requiredOption('--scope <scopes>', 'comma-separated scopes, or all', parseScopes)
+  .action((options: { workspace: string; scope: Scope[] }) =>
+    run(async (database) => {
+      await requireWorkspace(database, options.workspace);
+      return { key: await createApiKey(database.db, options.workspace, options.scope), workspaceId: options.workspace, scopes: options.scope };
+    }),
+  );
+key
+  .command('revoke')
+  .requiredOption('--key <key>', 'the API key')
+  .action((options: { key: string }) =>
+    run(async (database) => {
+      if (!(await revokeApiKey(database.db, options.key))) throw new Error('no live key matches');
+      return { revoked: true };
+    }),
+  );
+
+program
+  .command('credential')
+  .description('Basic credentials for the notification-settings update')
+  .command('create')
+  .requiredOption('--workspace <id>', 'workspace id')
+  .action((options: { workspace: string }) =>
+    run(async (database) => {
+      await requireWorkspace(database, options.workspace);
+      return createBasicCredential(database.db, options.workspace);
+    }),
+  );
+
+program
+  .command('demo')
+  .description('demo data')
+  .command('seed')
+  .action(() =>
+    run(async (database) => {
+      const config = loadConfig();
+      const result = await seedDemo(database.db, config.publicUrl ?? `http://${config.host}:${config.port}`);
+      saveDemoCredentials(config.databaseUrl, result);
+      return result;
+    }),
+  );
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode || 1;
+  } else {
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
+}

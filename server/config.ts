@@ -1,0 +1,36 @@
+/**
+ * The service's environment (decisions.md section 8), read once: `PORT` (8080), `HOST` (127.0.0.1),
+ * `DATABASE_URL` (./data/app.sqlite), `DEMO_SEED` (auto|off), `RATE_LIMIT_PER_MINUTE` (60, 0 = off),
+ * `PUBLIC_URL`, `UPSTREAM_API_URL`, `CORS_ORIGINS` (comma-separated). Throws on a malformed value.
+ */
+export type Config = {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  demoSeed: 'auto' | 'off';
+  rateLimitPerMinute: number;
+  publicUrl: string | undefined;
+  upstreamApiUrl: string | undefined;
+  corsOrigins: string[];
+};
+
+function integer(name: string, value: string | undefined, fallback: number, max: number): number {
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d+$/.test(value) || Number(value) > max) throw new Error(`${name} must be an integer from 0 to ${max}, got '${value}'`);
+  return Number(value);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const demoSeed = env.DEMO_SEED ?? 'auto';
+  if (demoSeed !== 'auto' && demoSeed !== 'off') throw new Error(`DEMO_SEED must be auto or off, got '${demoSeed}'`);
+  return {
+    port: integer('PORT', env.PORT, 8080, 65535),
+    host: env.HOST || '127.0.0.1',
+    databaseUrl: env.DATABASE_URL || './data/app.sqlite',
+    demoSeed,
+    rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 60, 1_000_000_000),
+    publicUrl: env.PUBLIC_URL || undefined,
+    upstreamApiUrl: env.UPSTREAM_API_URL || undefined,
+    corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
+  };
+}

@@ -1,0 +1,247 @@
+/**
+ * Contact queries (endpoints 2 to 6 and the export), taking plain values. Every write runs in one transaction
+ * that also bumps the workspace's `contacts_version` (the count cache key). Rules: decisions.md section 7.
+ */
+import { randomUUID } from 'node:crypto';
+import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
+import type { ContactCreateParsed, NotificationSettingsPatch } from '../../src/api/contacts';
+import type { FilterNode } from '../../src/api/filter/ast';
+import type { OrderByItem } from '../../src/api/filter/order-by';
+import { printFilter } from '../../src/api/filter/print';
+import { badRequest, conflict, notFound } from '../errors';
+import { type FieldMap, compileFilter, compileOrderBy } from '../filter/compile';
+import type { Dialect } from './connection';
+import { VersionedCache } from './count-cache';
+import type { ContactTable, Database } from './schema';
+
+export type ContactRow = Selectable<ContactTable>;
+
+/** Where each filterable and sortable contact field lives (decisions.md section 6). */
+export const CONTACT_FIELDS: FieldMap = {
+  id: { kind: 'column', column: 'contacts.id', type: 'string' },
+  name: { kind: 'column', column: 'contacts.name', type: 'string', sortExpression: 'lower("contacts"."name")' },
+  email: { kind: 'column', column: 'contacts.email', type: 'string' },
+  phone: { kind: 'column', column: 'contacts.phone', type: 'string' },
+  state: { kind: 'column', column: 'contacts.state', type: 'string' },
+  source: { kind: 'column', column: 'contacts.source', type: 'string' },
+  systemSource: { kind: 'column', column: 'contacts.system_source', type: 'string' },
+  address: { kind: 'column', column: 'contacts.address', type: 'string' },
+  city: { kind: 'column', column: 'contacts.city', type: 'string' },
+  postalCode: { kind: 'column', column: 'contacts.postal_code', type: 'string' },
+  region: { kind: 'column', column: 'contacts.region', type: 'string' },
+  tags: { kind: 'array', table: 'contact_tags', ownerColumn: 'contact_id', valueColumn: 'tag', parentId: 'contacts.id' },
+  created: { kind: 'column', column: 'contacts.created', type: 'date' },
+  updated: { kind: 'column', column: 'contacts.updated', type: 'date' },
+};
+
+/** Default order of contact lists: newest first. */
+export const DEFAULT_CONTACT_ORDER: OrderByItem[] = [{ field: 'created', direction: 'desc' }];
+
+export type ContactQuery = { filter?: FilterNode; orderBy: readonly OrderByItem[]; offset?: number; limit?: number };
+
+/** The API shape of a listed contact (decisions.md section 7). */
+export function toContact(row: ContactRow) {
+  return {
+    id: row.id,
+    feedId: row.workspace_id,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    image: row.image,
+    bio: row.bio,
+    address: row.address,
+    city: row.city,
+    postalCode: row.postal_code,
+    region: row.region,
+    source: row.source,
+    systemSource: row.system_source,
+    customMessage: row.custom_message,
+    state: row.state,
+    tags: JSON.parse(row.tags) as string[],
+    statusTags: row.status_tags === null ? null : (JSON.parse(row.status_tags) as Record<string, unknown>),
+    follows: row.follows === null ? null : (JSON.parse(row.follows) as unknown),
+    notificationSettings: { email: row.notify_email === 1, sms: row.notify_sms === 1 },
+    created: row.created,
+    updated: row.updated,
+  };
+}
+
+/** The short contact shape answered by create and the notification-settings update. */
+export function toContactSummary(row: ContactRow) {
+  return { id: row.id, feedId: row.workspace_id, name: row.name, email: row.email, phone: row.phone, image: row.image, state: row.state };
+}
+
+async function bumpVersion(trx: Transaction<Database>, workspaceId: string) {
+  await trx.updateTable('workspaces').set((eb) => ({ contacts_version: eb('contacts_version', '+', 1) })).where('id', '=', workspaceId).execute();
+}
+
+/** Contact reads and writes for one database. */
+export class ContactStore {
+  private readonly counts = new VersionedCache<number>();
+  private readonly tagCounts = new VersionedCache<{ name: string; count: number }[]>(100);
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /** The rows matching `query` in `workspaceId`, in order, over `db` (the main connection or a reader). */
+  selectRows(db: Kysely<Database>, workspaceId: string, query: ContactQuery) {
+    let select = db.selectFrom('contacts').selectAll('contacts').where('contacts.workspace_id', '=', workspaceId);
+    if (query.filter) select = select.where(compileFilter(query.filter, CONTACT_FIELDS, this.dialect));
+    select = select.orderBy(compileOrderBy(query.orderBy, CONTACT_FIELDS, 'contacts.id'));
+    if (query.limit !== undefined) select = select.limit(query.limit);
+    if (query.offset !== undefined) select = query.limit === undefined ? select.limit(-1).offset(query.offset) : select.offset(query.offset);
+    return select;
+  }
+
+  /** Exact number of contacts matching `filter`, cached until the workspace's next contact write. */
+  async count(workspaceId: string, filter: FilterNode | undefined): Promise<number> {
+    const key = `${await this.versionKey(workspaceId)}:${filter ? printFilter(filter) : ''}`;
+    return this.counts.get(key, async () => {
+      let select = this.db.selectFrom('contacts').select((eb) => eb.fn.countAll<number>().as('n')).where('contacts.workspace_id', '=', workspaceId);
+      if (filter) select = select.where(compileFilter(filter, CONTACT_FIELDS, this.dialect));
+      return Number((await select.executeTakeFirstOrThrow()).n);
+    });
+  }
+
+  /** One page and the exact total (`GET /contacts`). */
+  async list(workspaceId: string, query: Required<Pick<ContactQuery, 'offset' | 'limit'>> & ContactQuery) {
+    const [rows, maxResults] = await Promise.all([this.selectRows(this.db, workspaceId, query).execute(), this.count(workspaceId, query.filter)]);
+    return { items: rows.map(toContact), maxResults };
+  }
+
+  /** `[{ name, count }]` sorted by name: contacts per tag in the workspace, cached like counts. */
+  async tags(workspaceId: string): Promise<{ name: string; count: number }[]> {
+    return this.tagCounts.get(await this.versionKey(workspaceId), () => this.countTags(workspaceId));
+  }
+
+  /** `<workspaceId>:<contacts_version>`: changes with every contact write in the workspace. */
+  private async versionKey(workspaceId: string): Promise<string> {
+    const row = await this.db.selectFrom('workspaces').select('contacts_version').where('id', '=', workspaceId).executeTakeFirst();
+    return `${workspaceId}:${row?.contacts_version ?? 0}`;
+  }
+
+  private async countTags(workspaceId: string) {
+    const rows = await this.db
+      .selectFrom('contact_tags')
+      .select(['tag', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('workspace_id', '=', workspaceId)
+      .groupBy('tag')
+      .orderBy('tag')
+      .execute();
+    return rows.map((row) => ({ name: row.tag, count: Number(row.n) }));
+  }
+
+  /** Creates a contact; 409 when its email (case-insensitive) or phone is taken in the workspace. */
+  async create(workspaceId: string, input: ContactCreateParsed): Promise<ContactRow> {
+    const notify = notificationDefaults(input);
+    const now = new Date().toISOString();
+    const tags = input.tags ?? [];
+    const row: ContactRow = {
+      id: randomUUID(),
+      workspace_id: workspaceId,
+      name: input.name ?? null,
+      email: input.email ?? null,
+      email_key: input.email ? input.email.toLowerCase() : null,
+      phone: input.phone ?? null,
+      image: input.image ?? null,
+      bio: input.bio ?? null,
+      address: input.address ?? null,
+      city: input.city ?? null,
+      postal_code: input.postalCode ?? null,
+      region: input.region ?? null,
+      source: input.source ?? null,
+      system_source: input.systemSource ?? null,
+      custom_message: input.customMessage ?? null,
+      state: input.addDirectly ? 'active' : 'pending',
+      tags: JSON.stringify(tags),
+      status_tags: input.statusTags === undefined ? null : JSON.stringify(input.statusTags),
+      follows: input.follows === undefined ? null : JSON.stringify(input.follows),
+      notify_email: notify.email ? 1 : 0,
+      notify_sms: notify.sms ? 1 : 0,
+      created: now,
+      updated: now,
+    };
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await assertUnique(trx, workspaceId, row);
+        await trx.insertInto('contacts').values(row).execute();
+        if (tags.length) await trx.insertInto('contact_tags').values(tags.map((tag) => ({ workspace_id: workspaceId, contact_id: row.id, tag }))).execute();
+        await bumpVersion(trx, workspaceId);
+      });
+    } catch (error) {
+      if (this.dialect.isUniqueViolation(error)) throw duplicateError(row, String((error as Error).message));
+      throw error;
+    }
+    return row;
+  }
+
+  /** Adds and removes tags on one contact (`PATCH /contacts/{id}/tags`); 404 when not in the workspace. */
+  async patchTags(workspaceId: string, contactId: string, add: readonly string[], remove: readonly string[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const row = await findInWorkspace(trx, workspaceId, contactId);
+      const current = JSON.parse(row.tags) as string[];
+      const next = [...current.filter((tag) => !remove.includes(tag)), ...add.filter((tag) => !current.includes(tag))];
+      if (next.length === current.length && next.every((tag, i) => tag === current[i])) return;
+      if (next.length > 100) throw badRequest('a contact has at most 100 tags');
+      const added = next.filter((tag) => !current.includes(tag));
+      const removed = current.filter((tag) => !next.includes(tag));
+      if (added.length) await trx.insertInto('contact_tags').values(added.map((tag) => ({ workspace_id: workspaceId, contact_id: contactId, tag }))).execute();
+      if (removed.length) await trx.deleteFrom('contact_tags').where('contact_id', '=', contactId).where('tag', 'in', removed).execute();
+      await trx.updateTable('contacts').set({ tags: JSON.stringify(next), updated: new Date().toISOString() }).where('id', '=', contactId).execute();
+      await bumpVersion(trx, workspaceId);
+    });
+  }
+
+  /** Updates notification settings and activates the contact (endpoint 6); 400 for a channel it lacks. */
+  async patchNotificationSettings(workspaceId: string, contactId: string, patch: NotificationSettingsPatch): Promise<ContactRow> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await findInWorkspace(trx, workspaceId, contactId);
+      if (patch.email === true && !row.email) throw badRequest('email cannot be turned on for a contact without an email');
+      if (patch.sms === true && !row.phone) throw badRequest('sms cannot be turned on for a contact without a phone');
+      const next: ContactRow = {
+        ...row,
+        notify_email: patch.email === undefined ? row.notify_email : patch.email ? 1 : 0,
+        notify_sms: patch.sms === undefined ? row.notify_sms : patch.sms ? 1 : 0,
+        state: 'active',
+        updated: new Date().toISOString(),
+      };
+      await trx.updateTable('contacts').set({ notify_email: next.notify_email, notify_sms: next.notify_sms, state: next.state, updated: next.updated }).where('id', '=', contactId).execute();
+      await bumpVersion(trx, workspaceId);
+      return next;
+    });
+  }
+}
+
+/** Channels on by default: email when there is an email; sms when there is a phone and email is not preferred. */
+function notificationDefaults(input: ContactCreateParsed): { email: boolean; sms: boolean } {
+  const choice = input.notificationSettings;
+  if (choice === undefined) return { email: Boolean(input.email), sms: Boolean(input.phone) && input.useEmailByDefault !== true };
+  const wanted = { email: choice.includes('email'), sms: choice.includes('sms') };
+  if (wanted.email && !input.email) throw badRequest('notificationSettings: email needs an email address');
+  if (wanted.sms && !input.phone) throw badRequest('notificationSettings: sms needs a phone number');
+  return wanted;
+}
+
+async function findInWorkspace(trx: Transaction<Database>, workspaceId: string, contactId: string): Promise<ContactRow> {
+  const row = await trx.selectFrom('contacts').selectAll().where('id', '=', contactId).where('workspace_id', '=', workspaceId).executeTakeFirst();
+  if (!row) throw notFound('Contact not found');
+  return row;
+}
+
+function duplicateError(row: ContactRow, detail = ''): Error {
+  if (row.phone && (detail.includes('phone') || !row.email)) return conflict(`A contact with phone ${row.phone} already exists`);
+  return conflict(`A contact with email ${row.email} already exists`);
+}
+
+async function assertUnique(trx: Transaction<Database>, workspaceId: string, row: ContactRow) {
+  const taken = await trx
+    .selectFrom('contacts')
+    .select(['email_key', 'phone'])
+    .where('workspace_id', '=', workspaceId)
+    .where((eb) => eb.or([eb('email_key', '=', row.email_key ?? sql<string>`null`), eb('phone', '=', row.phone ?? sql<string>`null`)]))
+    .executeTakeFirst();
+  if (!taken) return;
+  if (row.email_key && taken.email_key === row.email_key) throw conflict(`A contact with email ${row.email} already exists`);
+  throw conflict(`A contact with phone ${row.phone} already exists`);
+}

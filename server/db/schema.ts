@@ -1,0 +1,87 @@
+/**
+ * Table types of the service database, for Kysely. Times are ISO 8601 UTC strings with milliseconds
+ * (decisions.md section 1), so text order is time order on every database. Booleans are 0/1 integers and
+ * JSON values are text, so the same columns serve SQLite and PostgreSQL.
+ */
+import type { Generated } from 'kysely';
+
+export interface OrganizationTable {
+  id: string;
+  name: string;
+  created: string;
+}
+
+export interface WorkspaceTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  image_url: string | null;
+  currency: string;
+  /** Bumped in the same transaction as every contact write; keys the count cache. */
+  contacts_version: Generated<number>;
+  created: string;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  workspace_id: string;
+  /** SHA-256 of the whole key, hex. */
+  key_hash: string;
+  /** Comma-separated scopes. */
+  scopes: string;
+  created: string;
+  revoked: string | null;
+}
+
+export interface BasicCredentialTable {
+  id: string;
+  workspace_id: string;
+  access_key: string;
+  /** `scrypt$N$r$p$salt$hash`, base64 parts. */
+  secret_hash: string;
+  created: string;
+  revoked: string | null;
+}
+
+export interface ContactTable {
+  id: string;
+  workspace_id: string;
+  name: string | null;
+  email: string | null;
+  /** Lower-cased email, unique per workspace (409 on a duplicate, decisions.md section 7). */
+  email_key: string | null;
+  phone: string | null;
+  image: string | null;
+  bio: string | null;
+  address: string | null;
+  city: string | null;
+  postal_code: string | null;
+  region: string | null;
+  source: string | null;
+  system_source: string | null;
+  custom_message: string | null;
+  state: string;
+  /** JSON array of the tags, also kept row by row in contact_tags for filtering. */
+  tags: string;
+  status_tags: string | null;
+  follows: string | null;
+  notify_email: number;
+  notify_sms: number;
+  created: string;
+  updated: string;
+}
+
+export interface ContactTagTable {
+  workspace_id: string;
+  contact_id: string;
+  tag: string;
+}
+
+export interface Database {
+  organizations: OrganizationTable;
+  workspaces: WorkspaceTable;
+  api_keys: ApiKeyTable;
+  basic_credentials: BasicCredentialTable;
+  contacts: ContactTable;
+  contact_tags: ContactTagTable;
+}

@@ -1,0 +1,107 @@
+/**
+ * Compiles a checked `$filter` AST (src/api/filter) to SQL for one endpoint, and `$orderBy` items to ORDER BY
+ * terms. Field names come only from the endpoint's `FieldMap` allow-list; every value is a bound parameter
+ * (decisions.md section 6). Semantics, from the same section:
+ * - `ne` and `not` are two-valued: a missing value is "not equal" (`city ne 'Oslo'` keeps contacts with no city).
+ * - `like` is case-insensitive; a pattern with an unescaped `%` or `_` is used as is, otherwise it is a
+ *   "contains" match; `\%` and `\_` are literal.
+ * - On array fields `eq` means has, `ne` has not, `in` has any of; `eq null` means empty.
+ * - Dates compare as instants: values are normalised to the stored UTC form.
+ */
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { FilterNode, FilterValue } from '../../src/api/filter/ast';
+import type { OrderByItem } from '../../src/api/filter/order-by';
+import type { FieldType } from '../../src/api/filter/fields';
+import type { Dialect } from '../db/connection';
+
+export type ColumnField = { kind: 'column'; column: string; type: Exclude<FieldType, 'string-array'>; sortExpression?: string };
+export type ArrayField = { kind: 'array'; table: string; ownerColumn: string; valueColumn: string; parentId: string };
+/** Filterable fields of an endpoint: API field name to where its value lives. */
+export type FieldMap = Readonly<Record<string, ColumnField | ArrayField>>;
+
+type Sql = RawBuilder<SqlBool>;
+
+/** `\%` and `\_` stay literal; a lone backslash is doubled; no unescaped wildcard means "contains". */
+export function likePattern(value: string): string {
+  const hasWildcard = /(^|[^\\])[%_]/.test(value);
+  const escaped = value.replace(/\\(?![%_])/g, '\\\\');
+  return hasWildcard ? escaped : `%${escaped}%`;
+}
+
+function bindValue(field: ColumnField, value: FilterValue, dialect: Dialect): unknown {
+  if (value === null) return null;
+  if (field.type === 'boolean') return dialect.bool(value === true);
+  if (field.type === 'date') return new Date(String(value)).toISOString();
+  return value;
+}
+
+function compileColumn(node: Exclude<FilterNode, { kind: 'and' | 'or' | 'not' }>, field: ColumnField, dialect: Dialect): Sql {
+  const column = sql.ref(field.column);
+  const bind = (value: FilterValue) => bindValue(field, value, dialect);
+  switch (node.kind) {
+    case 'compare': {
+      const value = node.value;
+      if (value === null) return node.operator === 'eq' ? sql<SqlBool>`${column} is null` : sql<SqlBool>`${column} is not null`;
+      switch (node.operator) {
+        case 'eq': return sql<SqlBool>`${column} = ${bind(value)}`;
+        case 'ne': return sql<SqlBool>`(${column} is null or ${column} <> ${bind(value)})`;
+        case 'gt': return sql<SqlBool>`${column} > ${bind(value)}`;
+        case 'ge': return sql<SqlBool>`${column} >= ${bind(value)}`;
+        case 'lt': return sql<SqlBool>`${column} < ${bind(value)}`;
+        case 'le': return sql<SqlBool>`${column} <= ${bind(value)}`;
+        case 'like': return dialect.ilike(column, likePattern(String(value)));
+      }
+      break;
+    }
+    case 'in': {
+      const present = node.values.filter((value) => value !== null);
+      const list = present.length ? sql<SqlBool>`${column} in (${sql.join(present.map(bind))})` : sql<SqlBool>`1 = 0`;
+      return present.length < node.values.length ? sql<SqlBool>`(${list} or ${column} is null)` : list;
+    }
+    case 'between':
+      return sql<SqlBool>`${column} between ${bind(node.low)} and ${bind(node.high)}`;
+  }
+  throw new Error(`unreachable filter node ${JSON.stringify(node)}`);
+}
+
+function compileArray(node: Exclude<FilterNode, { kind: 'and' | 'or' | 'not' }>, field: ArrayField): Sql {
+  const has = (condition: RawBuilder<unknown> | null) =>
+    sql<SqlBool>`exists (select 1 from ${sql.table(field.table)} where ${sql.ref(`${field.table}.${field.ownerColumn}`)} = ${sql.ref(field.parentId)}${
+      condition ? sql` and ${condition}` : sql``
+    })`;
+  const value = sql.ref(`${field.table}.${field.valueColumn}`);
+  if (node.kind === 'compare' && (node.operator === 'eq' || node.operator === 'ne')) {
+    const exists = node.value === null ? has(null) : has(sql`${value} = ${node.value}`);
+    const wantsPresence = (node.operator === 'eq') !== (node.value === null);
+    return wantsPresence ? exists : sql<SqlBool>`not ${exists}`;
+  }
+  if (node.kind === 'in') return has(sql`${value} in (${sql.join(node.values)})`);
+  throw new Error(`operator not allowed on an array field (checkFilter lets none through)`);
+}
+
+/** SQL for a filter that `checkFilter` accepted against the same fields. */
+export function compileFilter(node: FilterNode, fields: FieldMap, dialect: Dialect): Sql {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return sql<SqlBool>`(${sql.join(node.operands.map((operand) => compileFilter(operand, fields, dialect)), sql.raw(` ${node.kind} `))})`;
+    case 'not':
+      return sql<SqlBool>`((${compileFilter(node.operand, fields, dialect)}) is not true)`;
+    default: {
+      const field = fields[node.field];
+      if (!field) throw new Error(`field ${node.field} is not in the allow-list`);
+      return field.kind === 'array' ? compileArray(node, field) : compileColumn(node, field, dialect);
+    }
+  }
+}
+
+/** ORDER BY terms for `$orderBy` items, then `idColumn asc` as the tie-breaker (decisions.md section 6). */
+export function compileOrderBy(items: readonly OrderByItem[], fields: FieldMap, idColumn: string): RawBuilder<unknown> {
+  const terms = items.map((item) => {
+    const field = fields[item.field];
+    if (!field || field.kind !== 'column') throw new Error(`field ${item.field} is not sortable`);
+    const expression = field.sortExpression ? sql.raw(field.sortExpression) : sql.ref(field.column);
+    return sql`${expression} ${sql.raw(item.direction)}`;
+  });
+  return sql.join([...terms, sql`${sql.ref(idColumn)} asc`]);
+}

@@ -1,0 +1,41 @@
+/**
+ * Starts the service (decisions.md section 8): opens and migrates `DATABASE_URL`, seeds the demo organization
+ * into an empty database unless `DEMO_SEED=off`, serves the API and the built dashboard on `HOST:PORT`, and
+ * prints the URL and the demo keys. Stops cleanly on SIGINT/SIGTERM.
+ */
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app';
+import { loadConfig } from './config';
+import { openMigratedDatabase } from './database';
+import { isEmpty, seedDemo } from './db/seed';
+import { loadDemoCredentials, saveDemoCredentials } from './demo-credentials';
+
+const config = loadConfig();
+const database = await openMigratedDatabase(config.databaseUrl);
+const origin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+if (config.demoSeed === 'auto' && (await isEmpty(database.db))) {
+  saveDemoCredentials(config.databaseUrl, await seedDemo(database.db, config.publicUrl ?? origin));
+}
+
+const app = await buildApp({
+  database,
+  rateLimitPerMinute: config.rateLimitPerMinute,
+  corsOrigins: config.corsOrigins,
+  dashboardDir: fileURLToPath(new URL('../dist', import.meta.url)),
+  logger: { level: process.env.LOG_LEVEL ?? 'warn' },
+});
+await app.listen({ port: config.port, host: config.host });
+
+const lines = [`Workspace Admin is serving ${origin}/ (API at ${origin}/api)`];
+const demo = config.demoSeed === 'auto' ? loadDemoCredentials(config.databaseUrl) : null;
+for (const workspace of demo?.workspaces ?? []) {
+  lines.push(`  ${workspace.name}: x-api-key ${workspace.key}  (Basic ${workspace.accessKey}:${workspace.secret})`);
+}
+if (demo) lines.push(`  try: curl -H 'x-api-key: ${demo.workspaces[0]?.key}' ${origin}/api/contacts?%24limit=2`);
+console.log(lines.join('\n'));
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void app.close().then(() => database.close()).then(() => process.exit(0));
+  });
+}

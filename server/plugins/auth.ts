@@ -1,0 +1,105 @@
+/**
+ * Authentication, versioning and rate limiting for the API routes (decisions.md sections 4 and 5).
+ *
+ * Each route states `config.auth`: `key` (with `config.scope`), `basic` (endpoint 6) or `none` (endpoint 14).
+ * Order per request, all in `onRequest` so nothing is parsed for a refused caller:
+ * 1. identify the caller (a live API key, or Basic credentials) without refusing yet;
+ * 2. rate limit per key, or per client address where there is no valid key (`RATE_LIMIT_PER_MINUTE`, 0 = off),
+ *    429 `ThrottlerException: Too Many Requests` with `Retry-After`;
+ * 3. refuse: unknown `X-Api-Version` 400 (not on endpoint 6), no or bad key 401, missing scope 403,
+ *    bad Basic credentials 401 with `WWW-Authenticate: Basic realm="contacts"`.
+ * Every response carries `X-Api-Version: 2026-07`.
+ */
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import { API_VERSION } from '../../src/api/common';
+import { type Scope, grants } from '../../src/api/scopes';
+import { type KeyPrincipal, findApiKey, verifyBasicCredential } from '../db/credentials';
+import type { Database } from '../db/schema';
+import { HttpError } from '../errors';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: 'key' | 'basic' | 'none';
+    scope?: Scope;
+  }
+  interface FastifyRequest {
+    /** The caller's API key, when it sent a live one. */
+    principal: KeyPrincipal | null;
+    /** The workspace of the caller's Basic credentials, when they matched (endpoint 6). */
+    basicWorkspaceId: string | null;
+  }
+}
+
+export type AuthOptions = { db: Kysely<Database>; rateLimitPerMinute: number };
+
+const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="contacts"' };
+
+function parseBasic(header: string | undefined): { accessKey: string; secret: string } | null {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
+  if (!match?.[1]) return null;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon > 0 ? { accessKey: decoded.slice(0, colon), secret: decoded.slice(colon + 1) } : null;
+}
+
+/** The key principal of a request, ready for routes that require `auth: 'key'`. */
+export function keyPrincipal(request: FastifyRequest): KeyPrincipal {
+  if (!request.principal) throw new HttpError(401, 'Invalid API key');
+  return request.principal;
+}
+
+export default fp(
+  async function authPlugin(app: FastifyInstance, options: AuthOptions) {
+    app.decorateRequest('principal', null);
+    app.decorateRequest('basicWorkspaceId', null);
+
+    app.addHook('onRequest', async (request, reply) => {
+      const auth = request.routeOptions.config.auth;
+      if (!auth) return;
+      reply.header('X-Api-Version', API_VERSION);
+      if (auth === 'key') {
+        const key = request.headers['x-api-key'];
+        if (typeof key === 'string' && key) request.principal = await findApiKey(options.db, key);
+      } else if (auth === 'basic') {
+        const pair = parseBasic(request.headers.authorization);
+        const found = pair && (await verifyBasicCredential(options.db, pair.accessKey, pair.secret));
+        request.basicWorkspaceId = found ? found.workspaceId : null;
+      }
+    });
+
+    if (options.rateLimitPerMinute > 0) {
+      await app.register(rateLimit, { global: false });
+      const limit = app.rateLimit({
+        max: options.rateLimitPerMinute,
+        timeWindow: 60_000,
+        keyGenerator: (request) =>
+          request.principal ? `key:${request.principal.keyId}` : request.basicWorkspaceId ? `basic:${request.basicWorkspaceId}` : `ip:${request.ip}`,
+        errorResponseBuilder: (_request, context) =>
+          new HttpError(429, 'ThrottlerException: Too Many Requests', { 'Retry-After': String(Math.max(1, Math.ceil(context.ttl / 1000))) }),
+      });
+      app.addHook('onRequest', async (request, reply) => {
+        if (request.routeOptions.config.auth) await limit.call(app, request, reply);
+      });
+    }
+
+    app.addHook('onRequest', async (request) => {
+      const { auth, scope } = request.routeOptions.config;
+      if (!auth) return;
+      if (auth === 'basic') {
+        if (!request.basicWorkspaceId) throw new HttpError(401, 'Invalid or missing Basic credentials', BASIC_CHALLENGE);
+        return;
+      }
+      const version = request.headers['x-api-version'];
+      if (version !== undefined && version !== API_VERSION) {
+        throw new HttpError(400, `API version ${String(version)} is not supported.`);
+      }
+      if (auth === 'none') return;
+      if (!request.principal) throw new HttpError(401, 'Invalid API key');
+      if (scope && !grants(request.principal.scopes, scope)) throw new HttpError(403, `Missing scope ${scope}`);
+    });
+  },
+  { name: 'auth' },
+);

@@ -1,0 +1,104 @@
+/**
+ * Contacts, endpoints 2 to 6 (interface document; decisions.md sections 2, 6 and 7): create, list (JSON or a
+ * CSV/xlsx download by `Accept`), tag counts, tag edits, and the Basic-authenticated notification-settings update.
+ */
+import { PassThrough } from 'node:stream';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  contactCreateResponseSchema,
+  contactCreateSchema,
+  contactListQuery,
+  contactListSchema,
+  contactTagListSchema,
+  contactTagsPatchSchema,
+  notificationSettingsPatchSchema,
+  notificationSettingsResponseSchema,
+} from '../../src/api/contacts';
+import { contactFilterFields, contactSortFields } from '../../src/api/filter/fields';
+import { DEFAULT_CONTACT_ORDER, toContactSummary } from '../db/contacts';
+import { EXPORT_CONTENT_TYPES, batches, exportFilename, negotiateExport, writeContactsExport } from '../export/contacts-export';
+import { keyPrincipal } from '../plugins/auth';
+import type { RouteContext } from './context';
+import { listParams } from './list-params';
+
+const contactIdParams = z.strictObject({ contactId: z.string().min(1).max(200) });
+
+export function contactRoutes({ database, contacts }: RouteContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/contacts',
+      { config: { auth: 'key', scope: 'feeds:read-write' }, schema: { body: contactCreateSchema, response: { 201: contactCreateResponseSchema } } },
+      async (request, reply) => {
+        const row = await contacts.create(keyPrincipal(request).workspaceId, request.body);
+        const { feedId: _feedId, ...created } = toContactSummary(row);
+        return reply.status(201).send(created);
+      },
+    );
+
+    app.get(
+      '/contacts',
+      { config: { auth: 'key', scope: 'contacts:read-only' }, schema: { querystring: contactListQuery, response: { 200: contactListSchema } } },
+      async (request, reply) => {
+        const workspaceId = keyPrincipal(request).workspaceId;
+        const params = listParams(request.query, contactFilterFields, contactSortFields, DEFAULT_CONTACT_ORDER);
+        const format = negotiateExport(request.headers.accept);
+        if (!format) {
+          const { items, maxResults } = await contacts.list(workspaceId, params);
+          return { items, meta: { maxResults } };
+        }
+        // Paging applies to an export only when asked for (decisions.md section 7).
+        const given = new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1));
+        const query = {
+          filter: params.filter,
+          orderBy: params.orderBy,
+          offset: given.has('$offset') ? params.offset : undefined,
+          limit: given.has('$limit') ? params.limit : undefined,
+        };
+        const reader = database.openReader();
+        const out = new PassThrough();
+        const aborted = new AbortController();
+        request.raw.once('close', () => aborted.abort());
+        const rows = batches(contacts.selectRows(reader.db, workspaceId, query).stream());
+        writeContactsExport(format, rows, out, aborted.signal)
+          .catch((error: unknown) => {
+            request.log.error({ err: error, traceId: request.id }, 'contact export failed');
+            out.destroy(error as Error);
+          })
+          .finally(() => void reader.close());
+        return reply
+          .type(EXPORT_CONTENT_TYPES[format])
+          .header('Content-Disposition', `attachment; filename="${exportFilename(format)}"`)
+          .send(out as never); // a download: the 200 JSON schema describes the other representation
+      },
+    );
+
+    app.get(
+      '/contacts/contacts-tags',
+      { config: { auth: 'key', scope: 'contacts:read-only' }, schema: { response: { 200: contactTagListSchema } } },
+      async (request) => contacts.tags(keyPrincipal(request).workspaceId),
+    );
+
+    app.patch(
+      '/contacts/:contactId/tags',
+      { config: { auth: 'key', scope: 'contacts:read-write' }, schema: { params: contactIdParams, body: contactTagsPatchSchema } },
+      async (request, reply) => {
+        const { tagsToAdd = [], tagsToRemove = [] } = request.body;
+        await contacts.patchTags(keyPrincipal(request).workspaceId, request.params.contactId, tagsToAdd, tagsToRemove);
+        return reply.status(204).send();
+      },
+    );
+
+    app.patch(
+      '/contacts/:contactId/notification-settings',
+      {
+        config: { auth: 'basic' },
+        schema: { params: contactIdParams, body: notificationSettingsPatchSchema, response: { 200: notificationSettingsResponseSchema } },
+      },
+      async (request) => {
+        const row = await contacts.patchNotificationSettings(request.basicWorkspaceId as string, request.params.contactId, request.body);
+        return toContactSummary(row);
+      },
+    );
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * Shapes shared by every endpoint of the interface: the error body, the list envelope, the `$`-parameters of
+ * list queries, and the formats of decisions.md section 1. Framework-free: imported by the client and the server.
+ */
+import { z } from 'zod';
+
+/** The only API version the service accepts; a request without `X-Api-Version` uses it (decisions.md section 5). */
+export const API_VERSION = '2026-07';
+
+/** Error body of every non-2xx answer (interface document, "Error body"; decisions.md section 3). */
+export const errorBodySchema = z.looseObject({
+  traceId: z.string(),
+  message: z.string(),
+  path: z.string(),
+  timestamp: z.string(),
+  statusCode: z.number(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/**
+ * `{ items, meta: { maxResults } }`, the envelope of every paged list (interface document, "List envelope").
+ * `maxResults` is the exact number of items matching the request, not the page size.
+ */
+export function listEnvelope<Item extends z.ZodType>(item: Item) {
+  return z.looseObject({
+    items: z.array(item),
+    meta: z.looseObject({ maxResults: z.number().int().nonnegative() }),
+  });
+}
+export type ListEnvelope<Item> = { items: Item[]; meta: { maxResults: number } };
+
+/** ISO 8601 UTC time with milliseconds as the service writes it (decisions.md section 1), kept as a string. */
+export const isoTime = z.string();
+
+/** An absolute http(s) URL (decisions.md section 7). */
+export const httpUrl = (max = 2048) =>
+  z
+    .string()
+    .max(max)
+    .refine((value) => /^https?:\/\/[^\s]+$/i.test(value) && URL.canParse(value), {
+      error: 'must be an absolute http(s) URL',
+    });
+
+/** Caps of a list endpoint's `$limit`/`$offset` (decisions.md section 6). */
+export type PageCaps = { defaultLimit: number; maxLimit: number; maxOffset?: number };
+export const DEFAULT_PAGE_CAPS: PageCaps = { defaultLimit: 20, maxLimit: 100 };
+export const POSTS_PAGE_CAPS: PageCaps = { defaultLimit: 10, maxLimit: 30, maxOffset: 100 };
+
+/**
+ * A non-negative integer query parameter on the wire (a decimal string), as a number within `[min, max]`.
+ * Errors name the parameter: `$limit must not be greater than 30` (decisions.md section 3).
+ */
+export function integerParam(min: number, max: number) {
+  return z
+    .string()
+    .regex(/^\d{1,15}$/, { error: 'must be a non-negative integer' })
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+}
+
+/**
+ * The query-string schema of a list endpoint: `$offset`, `$limit`, `$filter` and, where the endpoint sorts,
+ * `$orderBy`. Unknown parameters are rejected (`property foo should not exist`, decisions.md section 6).
+ * Parsed output: `{ $offset: number; $limit: number; $filter?: string; $orderBy?: string }`.
+ */
+export function listQuery(caps: PageCaps, options: { orderBy: boolean }) {
+  const base = {
+    $offset: integerParam(0, caps.maxOffset ?? Number.MAX_SAFE_INTEGER).optional().default(0),
+    $limit: integerParam(1, caps.maxLimit).optional().default(caps.defaultLimit),
+    $filter: z.string().optional(),
+  };
+  return options.orderBy
+    ? z.strictObject({ ...base, $orderBy: z.string().optional() })
+    : z.strictObject(base);
+}
+export type ListQuery = { $offset: number; $limit: number; $filter?: string; $orderBy?: string };
+
+/** A tag: trimmed, 1 to 64 characters (decisions.md section 7, contacts). */
+export const tagSchema = z.string().trim().min(1).max(64);
+
+/** A list of tags: at most 100, duplicates collapsed, order of first appearance kept. */
+export const tagListSchema = z
+  .array(tagSchema)
+  .max(100)
+  .transform((tags) => [...new Set(tags)]);

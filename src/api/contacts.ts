@@ -1,0 +1,142 @@
+/**
+ * Contacts (endpoints 2 to 6): request and response shapes with the checks of decisions.md section 7.
+ * Requests are strict (an unknown field is a 400); responses are loose (hosted services add fields).
+ */
+import { z } from 'zod';
+import { DEFAULT_PAGE_CAPS, httpUrl, isoTime, listEnvelope, listQuery, tagListSchema } from './common';
+
+/** Contact states (decisions.md section 7). */
+export const CONTACT_STATES = ['pending', 'active'] as const;
+export type ContactState = (typeof CONTACT_STATES)[number];
+
+/** Values of `notificationSettings` on create (decisions.md section 7). */
+export const NOTIFICATION_CHOICES = ['email', 'sms', 'email,sms', 'none'] as const;
+
+/** Removes spaces, dashes and brackets from a phone number, as decisions.md section 7 says before the E.164 check. */
+export function normalizePhone(phone: string): string {
+  return phone.replace(/[\s\-()[\]]/g, '');
+}
+
+const E164 = /^\+[1-9]\d{1,14}$/;
+
+/** A phone number that is E.164 once normalised; parses to the normalised form (`+4712345678`). */
+export const phoneSchema = z
+  .string()
+  .transform(normalizePhone)
+  .refine((phone) => E164.test(phone), { error: 'must be an E.164 number such as +4712345678' });
+
+const text = (max = 1000) => z.string().max(max);
+/** A JSON value whose serialisation is at most `maxBytes` (statusTags, follows: shapes not shown, so capped). */
+const boundedJson = <T extends z.ZodType>(schema: T, maxBytes = 16 * 1024) =>
+  schema.refine((value) => JSON.stringify(value ?? null).length <= maxBytes, {
+    error: `must be at most ${maxBytes / 1024} KiB as JSON`,
+  });
+
+/** `POST /contacts` body. */
+export const contactCreateSchema = z.strictObject({
+  name: text().optional(),
+  phone: phoneSchema.optional(),
+  email: z.email({ error: 'must be a valid email address' }).max(320).optional(),
+  source: text().optional(),
+  systemSource: text().optional(),
+  addDirectly: z.boolean().optional(),
+  useEmailByDefault: z.boolean().optional(),
+  tags: tagListSchema.optional(),
+  statusTags: boundedJson(z.record(z.string(), z.unknown())).optional(),
+  follows: boundedJson(z.unknown()).optional(),
+  bio: text(5000).optional(),
+  image: httpUrl().optional(),
+  address: text().optional(),
+  city: text().optional(),
+  postalCode: text().optional(),
+  region: text().optional(),
+  customMessage: text(5000).optional(),
+  notificationSettings: z.enum(NOTIFICATION_CHOICES).optional(),
+});
+export type ContactCreate = z.input<typeof contactCreateSchema>;
+export type ContactCreateParsed = z.output<typeof contactCreateSchema>;
+
+/** `POST /contacts` 201 response. */
+export const contactCreateResponseSchema = z.looseObject({
+  id: z.string(),
+  state: z.string(),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  image: z.string().nullable(),
+});
+export type ContactCreateResponse = z.infer<typeof contactCreateResponseSchema>;
+
+export const notificationSettingsSchema = z.looseObject({ email: z.boolean(), sms: z.boolean() });
+
+/** An item of `GET /contacts` (decisions.md section 7). */
+export const contactSchema = z.looseObject({
+  id: z.string(),
+  feedId: z.string(),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  image: z.string().nullable(),
+  bio: z.string().nullable(),
+  address: z.string().nullable(),
+  city: z.string().nullable(),
+  postalCode: z.string().nullable(),
+  region: z.string().nullable(),
+  source: z.string().nullable(),
+  systemSource: z.string().nullable(),
+  customMessage: z.string().nullable(),
+  state: z.string(),
+  tags: z.array(z.string()),
+  statusTags: z.record(z.string(), z.unknown()).nullable(),
+  follows: z.unknown(),
+  notificationSettings: notificationSettingsSchema,
+  created: isoTime,
+  updated: isoTime,
+});
+export type Contact = z.infer<typeof contactSchema>;
+
+export const contactListSchema = listEnvelope(contactSchema);
+export const contactListQuery = listQuery(DEFAULT_PAGE_CAPS, { orderBy: true });
+
+/** An item of `GET /contacts/contacts-tags`: `{ name, count }`. */
+export const contactTagSchema = z.looseObject({ name: z.string(), count: z.number().int() });
+export type ContactTag = z.infer<typeof contactTagSchema>;
+export const contactTagListSchema = z.array(contactTagSchema);
+
+/** `PATCH /contacts/{id}/tags` body: at least one non-empty list, no tag in both (decisions.md section 7). */
+export const contactTagsPatchSchema = z
+  .strictObject({ tagsToAdd: tagListSchema.optional(), tagsToRemove: tagListSchema.optional() })
+  .superRefine((body, ctx) => {
+    if (!body.tagsToAdd?.length && !body.tagsToRemove?.length) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'needs a non-empty tagsToAdd or tagsToRemove' });
+    }
+    const both = (body.tagsToAdd ?? []).filter((tag) => body.tagsToRemove?.includes(tag));
+    if (both.length) ctx.addIssue({ code: 'custom', path: [], message: `names ${both.join(', ')} in both tagsToAdd and tagsToRemove` });
+  });
+export type ContactTagsPatch = z.input<typeof contactTagsPatchSchema>;
+
+/** `PATCH /contacts/{id}/notification-settings` body: `{ email?, sms? }`, at least one. */
+export const notificationSettingsPatchSchema = z
+  .strictObject({ email: z.boolean().optional(), sms: z.boolean().optional() })
+  .refine((body) => body.email !== undefined || body.sms !== undefined, { error: 'needs email or sms' });
+export type NotificationSettingsPatch = z.infer<typeof notificationSettingsPatchSchema>;
+
+/** `PATCH /contacts/{id}/notification-settings` 200 response: the contact. */
+export const notificationSettingsResponseSchema = z.looseObject({
+  id: z.string(),
+  feedId: z.string(),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  image: z.string().nullable(),
+  state: z.string(),
+});
+
+/** Media types of the spreadsheet export of `GET /contacts` (decisions.md section 7). */
+export const CSV_MEDIA_TYPE = 'text/csv';
+export const XLSX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Export columns, in order (decisions.md section 7). */
+export const CONTACT_EXPORT_COLUMNS = [
+  'id', 'name', 'email', 'phone', 'state', 'tags', 'source', 'address', 'city', 'postalCode', 'region', 'created', 'updated',
+] as const;
