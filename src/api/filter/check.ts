@@ -1,0 +1,185 @@
+/**
+ * Semantic checks of a parsed `$filter` / `$orderBy` against an endpoint's field table
+ * (decisions.md section 6).
+ */
+import type { ComparisonOperator, FilterNode, FilterValue } from './ast';
+import type { FieldTable, FieldType } from './fields';
+import { parseOrderBy, type OrderByItem } from './order-by';
+import { parseFilter } from './parse';
+import { printFilterValue } from './print';
+
+/**
+ * A filter that parses but does not fit the endpoint's fields (decisions.md section 6).
+ * `field` is the field the problem is about. Messages are unprefixed.
+ */
+export class FilterFieldError extends Error {
+  override readonly name = 'FilterFieldError';
+  readonly field: string;
+
+  constructor(message: string, field: string) {
+    super(message);
+    this.field = field;
+  }
+}
+
+/**
+ * An `$orderBy` field the endpoint cannot sort by (decisions.md section 6). Messages are unprefixed.
+ */
+export class OrderByFieldError extends Error {
+  override readonly name = 'OrderByFieldError';
+  readonly field: string;
+
+  constructor(message: string, field: string) {
+    super(message);
+    this.field = field;
+  }
+}
+
+type Operation = ComparisonOperator | 'in' | 'between';
+
+const ORDERING: readonly Operation[] = ['eq', 'ne', 'gt', 'ge', 'lt', 'le', 'in', 'between'];
+
+/** Which operations each field type allows, and how to name the type in messages. */
+const TYPE_RULES: Record<FieldType, { operations: readonly Operation[]; expects: string; hint: string }> = {
+  string: { operations: [...ORDERING, 'like'], expects: 'a string', hint: '' },
+  number: { operations: ORDERING, expects: 'a number', hint: '' },
+  date: { operations: ORDERING, expects: 'an ISO 8601 date', hint: '' },
+  boolean: { operations: ['eq', 'ne', 'in'], expects: 'true or false', hint: 'use eq, ne or in' },
+  'string-array': {
+    operations: ['eq', 'ne', 'in'],
+    expects: 'a string',
+    hint: 'use eq (has), ne (has not) or in (has any)',
+  },
+};
+
+/**
+ * Checks every comparison in `node` against `fields` (decisions.md section 6):
+ * - the field must be in the table (exact name);
+ * - `null` only with eq/ne (on string-array fields `eq null` means empty, `ne null` not empty);
+ * - `like` only on string fields; boolean and string-array fields allow only eq/ne/in
+ *   (on string-array: has / has not / has any); gt/ge/lt/le/between on string, number, date;
+ * - values must match the type: strings for string and string-array, finite numbers for number,
+ *   `true`/`false` for boolean, ISO 8601 date or date-time strings for date (see `isIsoDate`).
+ * @throws FilterFieldError, e.g. `unknown field 'foo'; filterable fields are id, name, ...`,
+ *   `field 'price' expects a number, got 'abc'`, `null can only be compared with eq or ne`,
+ *   `like applies to text fields, not 'price'`,
+ *   `operator 'gt' does not apply to boolean field 'isForSale'; use eq, ne or in`,
+ *   `field 'created' expects an ISO 8601 date, got 'yesterday'`.
+ */
+export function checkFilter(node: FilterNode, fields: FieldTable): void {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      for (const operand of node.operands) checkFilter(operand, fields);
+      return;
+    case 'not':
+      return checkFilter(node.operand, fields);
+    case 'compare':
+      return checkComparison(fields, node.field, node.operator, [node.value]);
+    case 'in':
+      return checkComparison(fields, node.field, 'in', node.values);
+    case 'between':
+      return checkComparison(fields, node.field, 'between', [node.low, node.high]);
+  }
+}
+
+function checkComparison(fields: FieldTable, field: string, operation: Operation, values: readonly FilterValue[]): void {
+  const fail = (message: string) => new FilterFieldError(message, field);
+  if (!Object.hasOwn(fields, field)) {
+    const names = Object.keys(fields);
+    throw fail(`unknown field '${field}'; ${names.length > 0 ? `filterable fields are ${names.join(', ')}` : 'this endpoint has no filterable fields'}`);
+  }
+  const type = fields[field]!;
+  const rules = TYPE_RULES[type];
+  if (operation === 'like' && type !== 'string') throw fail(`like applies to text fields, not '${field}'`);
+  if (!rules.operations.includes(operation)) {
+    throw fail(`operator '${operation}' does not apply to ${type} field '${field}'; ${rules.hint}`);
+  }
+  for (const value of values) {
+    if (value === null) {
+      if (operation !== 'eq' && operation !== 'ne') throw fail('null can only be compared with eq or ne');
+    } else if (!valueFits(type, value)) {
+      throw fail(`field '${field}' expects ${rules.expects}, got ${describe(value)}`);
+    }
+  }
+}
+
+function valueFits(type: FieldType, value: string | number | boolean): boolean {
+  switch (type) {
+    case 'string':
+    case 'string-array':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'date':
+      return typeof value === 'string' && isIsoDate(value);
+  }
+}
+
+function describe(value: string | number | boolean): string {
+  return typeof value === 'number' && !Number.isFinite(value) ? String(value) : printFilterValue(value);
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(T(\d{2}):(\d{2})(:(\d{2})(\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))?)?$/;
+
+/**
+ * True for an ISO 8601 date (`2024-05-01`) or date-time (`2024-05-01T10:30`, `...T10:30:00.5Z`,
+ * `...T10:30+02:00`) as decisions.md section 6 requires: it matches
+ * `^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$` and `Date.parse`
+ * accepts it. Additionally the parts must be in range (month 1-12, a day that exists in that
+ * month, hour 0-23, minute and second 0-59, offset up to 23:59), so the answer does not depend on
+ * how lenient the JavaScript engine's `Date.parse` is (V8 reads `2024-02-30` as March 1).
+ * A date-time without an offset is local time to `Date.parse`.
+ */
+export function isIsoDate(text: string): boolean {
+  const m = ISO_DATE.exec(text);
+  if (m === null) return false;
+  const [year, month, day, hour, minute, second, offsetHour, offsetMinute] = [1, 2, 3, 5, 6, 8, 11, 12].map((i) => Number(m[i] ?? 0)) as [
+    number, number, number, number, number, number, number, number,
+  ];
+  const inRange =
+    month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) &&
+    hour <= 23 && minute <= 59 && second <= 59 && offsetHour <= 23 && offsetMinute <= 59;
+  return inRange && !Number.isNaN(Date.parse(text));
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/**
+ * Checks that every `$orderBy` field is sortable on this endpoint (decisions.md section 6).
+ * @throws OrderByFieldError, e.g. `cannot sort by 'bio'; sortable fields are name, email, ...`
+ *   or `cannot sort by 'price'; this endpoint has no sortable fields`.
+ */
+export function checkOrderBy(items: readonly OrderByItem[], sortable: readonly string[]): void {
+  for (const { field } of items) {
+    if (!sortable.includes(field)) {
+      const list = sortable.length > 0 ? `sortable fields are ${sortable.join(', ')}` : 'this endpoint has no sortable fields';
+      throw new OrderByFieldError(`cannot sort by '${field}'; ${list}`, field);
+    }
+  }
+}
+
+/**
+ * `parseFilter` then `checkFilter` (decisions.md section 6).
+ * @throws FilterSyntaxError (from parseFilter) or FilterFieldError (from checkFilter).
+ */
+export function parseAndCheckFilter(text: string, fields: FieldTable): FilterNode {
+  const node = parseFilter(text);
+  checkFilter(node, fields);
+  return node;
+}
+
+/**
+ * `parseOrderBy` then `checkOrderBy` (decisions.md section 6).
+ * @throws OrderBySyntaxError (from parseOrderBy) or OrderByFieldError (from checkOrderBy).
+ */
+export function parseAndCheckOrderBy(text: string, sortable: readonly string[]): OrderByItem[] {
+  const items = parseOrderBy(text);
+  checkOrderBy(items, sortable);
+  return items;
+}
