@@ -28,10 +28,17 @@ export function likePattern(value: string): string {
   return hasWildcard ? escaped : `%${escaped}%`;
 }
 
+/** An ISO date or date-time as the stored UTC form; a date-time without an offset is taken as UTC. */
+export function toInstant(text: string): string {
+  const hasTime = text.includes('T');
+  const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/.test(text);
+  return new Date(hasTime && !hasOffset ? `${text}Z` : text).toISOString();
+}
+
 function bindValue(field: ColumnField, value: FilterValue, dialect: Dialect): unknown {
   if (value === null) return null;
   if (field.type === 'boolean') return dialect.bool(value === true);
-  if (field.type === 'date') return new Date(String(value)).toISOString();
+  if (field.type === 'date') return toInstant(String(value));
   return value;
 }
 

@@ -34,7 +34,7 @@ export function listParams(query: ListQuery, fields: FieldTable, sortable: reado
       checkOrderBy(orderBy, sortable);
       params.orderBy = orderBy;
     } catch (error) {
-      if (error instanceof OrderBySyntaxError || error instanceof OrderByFieldError) throw badRequest(`$orderBy: ${error.message}`);
+      if (error instanceof OrderBySyntaxError || error instanceof OrderByFieldError) throw badRequest(error.message.startsWith('$orderBy') ? error.message : `$orderBy: ${error.message}`);
       throw error;
     }
   }

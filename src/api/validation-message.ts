@@ -17,7 +17,7 @@ function describe(issue: Issue, root: string): string[] {
     case 'unrecognized_keys':
       return issue.keys.map((key) => `property ${issue.path.length ? `${where}.` : ''}${key} should not exist`);
     case 'invalid_type':
-      if ((issue as { input?: unknown }).input === undefined && issue.path.length > 0) return [`${where} is required`];
+      if (issue.path.length > 0 && issue.message.endsWith('received undefined')) return [`${where} is required`];
       return [`${where} must be ${issue.expected === 'array' || issue.expected === 'object' ? 'an' : 'a'} ${issue.expected}`];
     case 'too_big': {
       const max = String(issue.maximum);

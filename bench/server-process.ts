@@ -1,0 +1,199 @@
+/**
+ * The service under test as a separate process (`tsx server/main.ts`), for the API benchmark: starting it on
+ * a free loopback port, waiting until it answers, finding the node process that actually serves the port
+ * (tsx runs node as a child of its own process) and sampling that process's resident memory.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+/** A free TCP port on 127.0.0.1, as the kernel hands it out. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export type ServerProcess = {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  /** The pid of the spawned tsx process. */
+  pid: number;
+  /** The pid of the node process listening on the port (the one to measure). */
+  servingPid: number;
+  /** Everything the server wrote to stdout and stderr so far (for error messages). */
+  output(): string;
+  /** Stops the server (SIGTERM to its process group, SIGKILL after 5 s); safe to call twice. */
+  stop(): Promise<void>;
+};
+
+/**
+ * Spawns `node_modules/.bin/tsx server/main.ts` in `cwd` with `DATABASE_URL=databaseFile`, no demo seed and
+ * no rate limit, and resolves once `GET /api/contacts?$limit=1` with `apiKey` answers 200. Rejects (after
+ * stopping it) when the process exits early or does not answer within `timeoutMs`.
+ */
+export async function startServer(options: { cwd: string; databaseFile: string; apiKey: string; timeoutMs?: number }): Promise<ServerProcess> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
+    cwd: options.cwd,
+    env: { ...process.env, DATABASE_URL: options.databaseFile, DEMO_SEED: 'off', RATE_LIMIT_PER_MINUTE: '0', PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  const append = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let running = true;
+  void exited.then(() => {
+    running = false;
+  });
+  const stop = () => stopChild(child, exited, () => running);
+
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  try {
+    for (;;) {
+      if (!running) throw new Error(`the server exited before answering:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`the server did not answer on ${origin} in time:\n${output}`);
+      const status = await fetch(`${origin}/api/contacts?%24limit=1`, { headers: { 'x-api-key': options.apiKey } }).then(
+        (response) => response.body?.cancel().then(() => response.status) ?? response.status,
+        () => 0,
+      );
+      if (status === 200) break;
+      if (status !== 0) throw new Error(`the server answered ${status} to the readiness request:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const pid = child.pid as number;
+  return { origin, pid, servingPid: listeningPid(port, pid) ?? deepestNodeDescendant(pid), output: () => output, stop };
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<void>, running: () => boolean): Promise<void> {
+  if (!running() || child.pid === undefined) return;
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-(child.pid as number), signal);
+    } catch {
+      // already gone
+    }
+  };
+  signalGroup('SIGTERM');
+  const timer = setTimeout(() => signalGroup('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Direct children of `pid`, from /proc/<pid>/task/<tid>/children. */
+function childrenOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+      readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/** `pid` and all its descendants. */
+function descendants(pid: number): number[] {
+  return [pid, ...childrenOf(pid).flatMap(descendants)];
+}
+
+/** The pid among `root` and its descendants holding the socket that listens on `port` (from /proc/net/tcp). */
+function listeningPid(port: number, root: number): number | null {
+  const portHex = port.toString(16).toUpperCase().padStart(4, '0');
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // local_address is HEXIP:HEXPORT, state 0A is LISTEN, inode is field 9
+      if (fields[1]?.endsWith(`:${portHex}`) && fields[3] === '0A' && fields[9]) inodes.add(fields[9]);
+    }
+  }
+  for (const pid of descendants(root)) {
+    try {
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+        const target = readlinkSync(`/proc/${pid}/fd/${fd}`, { encoding: 'utf8' });
+        const match = /^socket:\[(\d+)\]$/.exec(target);
+        if (match?.[1] && inodes.has(match[1])) return pid;
+      }
+    } catch {
+      // process gone or not ours
+    }
+  }
+  return null;
+}
+
+/** The last node process down the first-child chain from `pid` (fallback when the socket cannot be matched). */
+function deepestNodeDescendant(pid: number): number {
+  let current = pid;
+  for (;;) {
+    const next = childrenOf(current)[0];
+    if (next === undefined) return current;
+    current = next;
+  }
+}
+
+/** `VmRSS` (or another `Vm*` field) of `pid` in bytes, or null when it cannot be read. */
+export function readMemory(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number | null {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match?.[1] ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Resets the kernel's peak-RSS mark (`VmHWM`) of `pid`; false when not allowed. */
+export function resetPeakMemory(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type MemorySampler = {
+  /** Stops sampling; returns the highest RSS seen, in bytes (also counting the kernel's VmHWM when it was reset). */
+  stop(): number;
+};
+
+/**
+ * Samples the RSS of `pid` every `intervalMs` (50) until stopped. The kernel's peak mark is reset at the start
+ * and read at the end as well, so a spike between two samples is not missed.
+ */
+export function sampleMemory(pid: number, intervalMs = 50): MemorySampler {
+  const hwmReset = resetPeakMemory(pid);
+  let peak = readMemory(pid) ?? 0;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, readMemory(pid) ?? 0);
+  }, intervalMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      peak = Math.max(peak, readMemory(pid) ?? 0);
+      if (hwmReset) peak = Math.max(peak, readMemory(pid, 'VmHWM') ?? 0);
+      return peak;
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openMigratedDatabase } from '../server/database';
+import { createOrganization, createWorkspace } from '../server/db/workspaces';
+import { seedContacts } from './seed-contacts';
+const dir = mkdtempSync(join(tmpdir(), 'wsa-bench-'));
+const file = join(dir, 'b.sqlite');
+const d = await openMigratedDatabase(file);
+const org = await createOrganization(d.db, 'o');
+const ws = await createWorkspace(d.db, { organizationId: org.id, name: 'w' });
+await d.close();
+const t = performance.now();
+const r = seedContacts(file, ws.id, Number(process.argv[2]), { onProgress: (n) => console.log(n, ((performance.now() - t) / 1000).toFixed(1)) });
+console.log(r, (performance.now() - t) / 1000);
+rmSync(dir, { recursive: true });
