@@ -23,6 +23,7 @@ const app = await buildApp({
   corsOrigins: config.corsOrigins,
   dashboardDir: fileURLToPath(new URL('../dist', import.meta.url)),
   logger: { level: process.env.LOG_LEVEL ?? 'warn' },
+  publicUrl: config.publicUrl,
 });
 await app.listen({ port: config.port, host: config.host });
 

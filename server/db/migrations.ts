@@ -93,6 +93,90 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('contact_tags_ws_tag').on('contact_tags').columns(['workspace_id', 'tag', 'contact_id']).execute();
     },
   },
+  '0002-content': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('collections')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
+        .addColumn('external_id', 'text')
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('handle', 'text', (c) => c.notNull())
+        .addColumn('body_html', 'text')
+        .addColumn('source', 'text')
+        .addColumn('custom_properties', 'text')
+        .addColumn('created', 'text', (c) => c.notNull())
+        .addColumn('updated', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('collections_ws_external').on('collections').columns(['workspace_id', 'external_id']).unique().execute();
+      await db.schema.createIndex('collections_ws_handle').on('collections').columns(['workspace_id', 'handle']).unique().execute();
+      await db.schema.createIndex('collections_ws_created').on('collections').columns(['workspace_id', 'created desc', 'id']).execute();
+      await db.schema
+        .createTable('products')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
+        .addColumn('external_id', 'text')
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('handle', 'text', (c) => c.notNull())
+        .addColumn('body_html', 'text')
+        .addColumn('type', 'text')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('vendor', 'text')
+        .addColumn('source', 'text')
+        .addColumn('url', 'text')
+        .addColumn('image_url', 'text')
+        .addColumn('price', 'double precision')
+        .addColumn('original_price', 'double precision')
+        .addColumn('currency', 'text')
+        .addColumn('is_for_sale', 'integer')
+        .addColumn('tags', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('custom_properties', 'text')
+        .addColumn('created', 'text', (c) => c.notNull())
+        .addColumn('updated', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('products_ws_external').on('products').columns(['workspace_id', 'external_id']).unique().execute();
+      await db.schema.createIndex('products_ws_handle').on('products').columns(['workspace_id', 'handle']).unique().execute();
+      await db.schema.createIndex('products_ws_created').on('products').columns(['workspace_id', 'created desc', 'id']).execute();
+      await db.schema
+        .createTable('product_tags')
+        .addColumn('workspace_id', 'text', (c) => c.notNull())
+        .addColumn('product_id', 'text', (c) => c.notNull().references('products.id').onDelete('cascade'))
+        .addColumn('tag', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('product_tags_pk', ['product_id', 'tag'])
+        .execute();
+      await db.schema.createIndex('product_tags_ws_tag').on('product_tags').columns(['workspace_id', 'tag', 'product_id']).execute();
+      await db.schema
+        .createTable('product_collections')
+        .addColumn('workspace_id', 'text', (c) => c.notNull())
+        .addColumn('product_id', 'text', (c) => c.notNull().references('products.id').onDelete('cascade'))
+        .addColumn('collection_id', 'text', (c) => c.notNull().references('collections.id').onDelete('cascade'))
+        .addPrimaryKeyConstraint('product_collections_pk', ['product_id', 'collection_id'])
+        .execute();
+      await db.schema.createIndex('product_collections_collection').on('product_collections').columns(['collection_id', 'product_id']).execute();
+      await db.schema
+        .createTable('posts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('header', 'text')
+        .addColumn('text', 'text')
+        .addColumn('image_url', 'text')
+        .addColumn('media_image_urls', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('cta_link', 'text')
+        .addColumn('button', 'text')
+        .addColumn('author', 'text')
+        .addColumn('recipients', 'text')
+        .addColumn('is_private', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('notification_settings', 'text')
+        .addColumn('published_date', 'text')
+        .addColumn('claps', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created', 'text', (c) => c.notNull())
+        .addColumn('updated', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('posts_ws_public').on('posts').columns(['workspace_id', 'is_private', 'published_date desc', 'id']).execute();
+      await db.schema.createIndex('posts_scheduled').on('posts').columns(['state', 'published_date']).execute();
+    },
+  },
 };
 
 /** Applies every pending migration. Throws the migration error, if any, after logging nothing itself. */

@@ -77,6 +77,79 @@ export interface ContactTagTable {
   tag: string;
 }
 
+export interface CollectionTable {
+  id: string;
+  workspace_id: string;
+  external_id: string | null;
+  title: string;
+  handle: string;
+  body_html: string | null;
+  source: string | null;
+  custom_properties: string | null;
+  created: string;
+  updated: string;
+}
+
+export interface ProductTable {
+  id: string;
+  workspace_id: string;
+  external_id: string | null;
+  title: string;
+  handle: string;
+  body_html: string | null;
+  type: string | null;
+  status: string;
+  vendor: string | null;
+  source: string | null;
+  url: string | null;
+  image_url: string | null;
+  price: number | null;
+  original_price: number | null;
+  currency: string | null;
+  is_for_sale: number | null;
+  /** JSON array, also kept row by row in product_tags for filtering. */
+  tags: string;
+  custom_properties: string | null;
+  created: string;
+  updated: string;
+}
+
+export interface ProductTagTable {
+  workspace_id: string;
+  product_id: string;
+  tag: string;
+}
+
+export interface ProductCollectionTable {
+  workspace_id: string;
+  product_id: string;
+  collection_id: string;
+}
+
+export interface PostTable {
+  /** Also the request id answered by `POST /post-requests`. */
+  id: string;
+  workspace_id: string;
+  /** `published`, `scheduled` or `suggested`; a due scheduled post is listed before the job flips it. */
+  state: string;
+  header: string | null;
+  text: string | null;
+  image_url: string | null;
+  media_image_urls: string;
+  cta_link: string | null;
+  button: string | null;
+  author: string | null;
+  recipients: string | null;
+  /** 1 when `recipients` names anyone: never listed. */
+  is_private: number;
+  notification_settings: string | null;
+  /** When the post is (or will be) public: now for publish, `publishDate` for schedule, null for suggest. */
+  published_date: string | null;
+  claps: number;
+  created: string;
+  updated: string;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   workspaces: WorkspaceTable;
@@ -84,4 +157,9 @@ export interface Database {
   basic_credentials: BasicCredentialTable;
   contacts: ContactTable;
   contact_tags: ContactTagTable;
+  collections: CollectionTable;
+  products: ProductTable;
+  product_tags: ProductTagTable;
+  product_collections: ProductCollectionTable;
+  posts: PostTable;
 }

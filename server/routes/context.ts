@@ -1,5 +1,20 @@
-/** What every route module is built with: the database and the stores over it. */
+/** What every route module is built with: the database, the stores over it, and the public base URL. */
+import type { FastifyRequest } from 'fastify';
+import type { CatalogStore } from '../db/catalog';
 import type { ServiceDatabase } from '../db/connection';
 import type { ContactStore } from '../db/contacts';
+import type { PostStore } from '../db/posts';
 
-export type RouteContext = { database: ServiceDatabase; contacts: ContactStore };
+export type RouteContext = {
+  database: ServiceDatabase;
+  contacts: ContactStore;
+  catalog: CatalogStore;
+  posts: PostStore;
+  /** `PUBLIC_URL`: base of `postUrl`; the request's own origin when unset (decisions.md section 7). */
+  publicUrl?: string;
+};
+
+/** The base of public links for `request`: `PUBLIC_URL`, else the origin the request was sent to. */
+export function publicBase(context: RouteContext, request: FastifyRequest): string {
+  return context.publicUrl ?? `${request.protocol}://${request.host}`;
+}

@@ -28,6 +28,13 @@ const endpoints: { name: string; scope: Scope | null; send: (key: string) => Ret
   { name: 'GET /contacts/contacts-tags', scope: 'contacts:read-only', send: (key) => call(server, 'GET', '/contacts/contacts-tags', { key }) },
   { name: 'PATCH /contacts/{id}/tags', scope: 'contacts:read-write', send: (key) => call(server, 'PATCH', `/contacts/${contactA}/tags`, { key, body: { tagsToAdd: ['scoped'] } }) },
   { name: 'GET /workspaces', scope: 'feeds:read-only', send: (key) => call(server, 'GET', '/workspaces', { key }) },
+  { name: 'GET /products', scope: 'products:read-only', send: (key) => call(server, 'GET', '/products', { key }) },
+  { name: 'POST /products', scope: 'products:read-write', send: (key) => call(server, 'POST', '/products', { key, body: { title: 'Scoped product' } }) },
+  { name: 'GET /collections', scope: 'products:read-only', send: (key) => call(server, 'GET', '/collections', { key }) },
+  { name: 'POST /collections', scope: 'products:read-write', send: (key) => call(server, 'POST', '/collections', { key, body: { title: 'Scoped collection' } }) },
+  { name: 'POST /post-requests', scope: 'posts:read-write', send: (key) => call(server, 'POST', '/post-requests', { key, body: { action: 'publish', text: 'Scoped' } }) },
+  { name: 'GET /posts', scope: 'posts:read-only', send: (key) => call(server, 'GET', '/posts', { key }) },
+  { name: 'GET /public-posts', scope: 'posts:read-only', send: (key) => call(server, 'GET', '/public-posts', { key }) },
 ];
 
 describe('the scope matrix', () => {
@@ -54,6 +61,13 @@ describe('the scope matrix', () => {
         expect(response.body.message).toBe('Invalid API key');
       }
     }
+  });
+});
+
+describe('GET /{workspaceId}/posts', () => {
+  it('needs no credential and ignores a bad one', async () => {
+    expect((await call(server, 'GET', `/${server.a.id}/posts`)).status).toBe(200);
+    expect((await call(server, 'GET', `/${server.a.id}/posts`, { key: 'wrong' })).status).toBe(200);
   });
 });
 
@@ -143,7 +157,7 @@ describe('Basic credentials on PATCH /contacts/{id}/notification-settings', () =
 
 describe('X-Api-Version', () => {
   it('accepts 2026-07 and no header, and says so on every response', async () => {
-    for (const headers of [{}, { 'x-api-version': '2026-07' }]) {
+    for (const headers of [{}, { 'x-api-version': '2026-07' }] as Record<string, string>[]) {
       const response = await call(server, 'GET', '/authorization', { key: server.a.key, headers });
       expect(response.status).toBe(200);
       expect(response.headers.get('x-api-version')).toBe('2026-07');
@@ -211,6 +225,17 @@ describe('rate limits', () => {
     const other = await call(limited, 'GET', '/authorization', { key: limited.b.key });
     expect(other.status).toBe(200);
     expect(other.headers.get('x-ratelimit-remaining')).toBe('4');
+  });
+
+  it('limits the public endpoint per client address', async () => {
+    const fresh = await startServer({ rateLimitPerMinute: 5 });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await call(fresh, 'GET', `/${fresh.b.id}/posts`)).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('counts requests without a valid key per client address', async () => {

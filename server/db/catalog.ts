@@ -1,0 +1,292 @@
+/**
+ * Products and collections (endpoints 7 to 10), taking plain values. Upserts follow decisions.md section 7:
+ * `id` given updates that record (404 when not in the workspace) and sets an `externalId` given beside it;
+ * otherwise a found `externalId` updates; otherwise a new record is created. Absent fields stay as they were;
+ * `tags`, collections and `customProperties` given are replaced whole. Handles are lower-case slugs unique in
+ * the workspace: derived from the title when absent (`-2`, `-3` on a clash), 409 when given and taken. Each
+ * upsert is one transaction; a create that loses a race on a unique index is retried once as an update.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { CollectionUpsertParsed, ProductUpsertParsed } from '../../src/api/catalog';
+import type { FilterNode } from '../../src/api/filter/ast';
+import { badRequest, conflict, notFound } from '../errors';
+import { type FieldMap, compileFilter, compileOrderBy } from '../filter/compile';
+import type { Dialect } from './connection';
+import type { CollectionTable, Database, ProductTable } from './schema';
+
+export const PRODUCT_FIELDS: FieldMap = {
+  id: { kind: 'column', column: 'products.id', type: 'string' },
+  externalId: { kind: 'column', column: 'products.external_id', type: 'string' },
+  title: { kind: 'column', column: 'products.title', type: 'string' },
+  handle: { kind: 'column', column: 'products.handle', type: 'string' },
+  type: { kind: 'column', column: 'products.type', type: 'string' },
+  status: { kind: 'column', column: 'products.status', type: 'string' },
+  vendor: { kind: 'column', column: 'products.vendor', type: 'string' },
+  source: { kind: 'column', column: 'products.source', type: 'string' },
+  price: { kind: 'column', column: 'products.price', type: 'number' },
+  originalPrice: { kind: 'column', column: 'products.original_price', type: 'number' },
+  currency: { kind: 'column', column: 'products.currency', type: 'string' },
+  isForSale: { kind: 'column', column: 'products.is_for_sale', type: 'boolean' },
+  tags: { kind: 'array', table: 'product_tags', ownerColumn: 'product_id', valueColumn: 'tag', parentId: 'products.id' },
+  collectionIds: { kind: 'array', table: 'product_collections', ownerColumn: 'product_id', valueColumn: 'collection_id', parentId: 'products.id' },
+  created: { kind: 'column', column: 'products.created', type: 'date' },
+  updated: { kind: 'column', column: 'products.updated', type: 'date' },
+};
+
+export const COLLECTION_FIELDS: FieldMap = {
+  id: { kind: 'column', column: 'collections.id', type: 'string' },
+  externalId: { kind: 'column', column: 'collections.external_id', type: 'string' },
+  title: { kind: 'column', column: 'collections.title', type: 'string' },
+  handle: { kind: 'column', column: 'collections.handle', type: 'string' },
+  source: { kind: 'column', column: 'collections.source', type: 'string' },
+  created: { kind: 'column', column: 'collections.created', type: 'date' },
+  updated: { kind: 'column', column: 'collections.updated', type: 'date' },
+};
+
+const NEWEST_FIRST = [{ field: 'created', direction: 'desc' as const }];
+
+/** A lower-case slug of `title` (`Summer Jacket!` -> `summer-jacket`), `item` when nothing is left. */
+export function slugify(title: string, fallback = 'item'): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 240)
+    .replace(/-+$/, '');
+  return slug || fallback;
+}
+
+type Table = 'products' | 'collections';
+const NOUN: Record<Table, string> = { products: 'product', collections: 'collection' };
+const capitalized = (table: Table) => `${NOUN[table][0]!.toUpperCase()}${NOUN[table].slice(1)}`;
+
+/** The record an upsert updates, or undefined when it creates (404 for an `id` not in the workspace). */
+async function upsertTarget(trx: Transaction<Database>, table: Table, workspaceId: string, id?: string, externalId?: string) {
+  if (id !== undefined) {
+    const row = await trx.selectFrom(table).select(['id', 'external_id', 'handle']).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound(`${capitalized(table)} not found`);
+    return row;
+  }
+  if (externalId === undefined) return undefined;
+  return trx.selectFrom(table).select(['id', 'external_id', 'handle']).where('workspace_id', '=', workspaceId).where('external_id', '=', externalId).executeTakeFirst();
+}
+
+/** 409 when another record of the workspace already holds `column = value`. */
+async function assertFree(trx: Transaction<Database>, table: Table, workspaceId: string, column: 'handle' | 'external_id', value: string, selfId?: string) {
+  let query = trx.selectFrom(table).select('id').where('workspace_id', '=', workspaceId).where(column, '=', value);
+  if (selfId) query = query.where('id', '<>', selfId);
+  if (await query.executeTakeFirst()) {
+    throw conflict(`A ${NOUN[table]} with ${column === 'handle' ? 'handle' : 'externalId'} ${value} already exists`);
+  }
+}
+
+/** `base`, or `base-2`, `base-3`, ... : the first handle free in the workspace. */
+async function freeHandle(trx: Transaction<Database>, table: Table, workspaceId: string, base: string): Promise<string> {
+  const rows = await trx
+    .selectFrom(table)
+    .select('handle')
+    .where('workspace_id', '=', workspaceId)
+    .where((eb) => eb.or([eb('handle', '=', base), eb('handle', 'like', `${base}-%`)]))
+    .execute();
+  const taken = new Set(rows.map((row) => row.handle));
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+const json = (value: unknown) => (value === undefined ? undefined : JSON.stringify(value));
+/** Only the keys whose value is defined: absent fields of an update stay as they were. */
+function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+export type UpsertResult = { id: string; created: boolean };
+
+/** Catalog reads and writes for one database. */
+export class CatalogStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /** Runs an upsert transaction, once more when a concurrent create won a race on a unique index. */
+  private async retrying(run: () => Promise<UpsertResult>): Promise<UpsertResult> {
+    try {
+      return await run();
+    } catch (error) {
+      if (!this.dialect.isUniqueViolation(error)) throw error;
+      return run();
+    }
+  }
+
+  /** Resolves `collectionIds` and `externalCollectionIds` to collection ids (400 naming an unknown one). */
+  private async collectionSet(trx: Transaction<Database>, workspaceId: string, ids: string[] = [], externalIds: string[] = []): Promise<string[]> {
+    const found = ids.length || externalIds.length
+      ? await trx
+          .selectFrom('collections')
+          .select(['id', 'external_id'])
+          .where('workspace_id', '=', workspaceId)
+          .where((eb) => eb.or([eb('id', 'in', ids.length ? ids : ['']), eb('external_id', 'in', externalIds.length ? externalIds : [''])]))
+          .execute()
+      : [];
+    const missingId = ids.find((id) => !found.some((row) => row.id === id));
+    if (missingId) throw badRequest(`collectionIds: unknown collection ${missingId}`);
+    const missingExternal = externalIds.find((id) => !found.some((row) => row.external_id === id));
+    if (missingExternal) throw badRequest(`externalCollectionIds: unknown collection ${missingExternal}`);
+    return [...new Set(found.filter((row) => ids.includes(row.id) || (row.external_id !== null && externalIds.includes(row.external_id))).map((row) => row.id))];
+  }
+
+  /** `POST /products`: creates or updates; `created` tells 201 from 200. */
+  upsertProduct(workspaceId: string, input: ProductUpsertParsed): Promise<UpsertResult> {
+    return this.retrying(() =>
+      this.db.transaction().execute(async (trx) => {
+        const target = await upsertTarget(trx, 'products', workspaceId, input.id, input.externalId);
+        if (!target && !input.title) throw badRequest('title is required to create a product');
+        const id = target?.id ?? randomUUID();
+        if (input.externalId !== undefined && input.externalId !== target?.external_id) await assertFree(trx, 'products', workspaceId, 'external_id', input.externalId, id);
+        if (input.handle !== undefined) await assertFree(trx, 'products', workspaceId, 'handle', input.handle, id);
+        const collections = input.collectionIds || input.externalCollectionIds ? await this.collectionSet(trx, workspaceId, input.collectionIds, input.externalCollectionIds) : undefined;
+        const now = new Date().toISOString();
+        const values = defined({
+          external_id: input.externalId,
+          title: input.title,
+          handle: input.handle,
+          body_html: input.bodyHtml,
+          type: input.type,
+          status: input.status,
+          vendor: input.vendor,
+          source: input.source,
+          url: input.url,
+          image_url: input.imageUrl,
+          price: input.price,
+          original_price: input.originalPrice,
+          currency: input.currency,
+          is_for_sale: input.isForSale === undefined ? undefined : input.isForSale ? 1 : 0,
+          tags: json(input.tags),
+          custom_properties: json(input.customProperties),
+        });
+        if (target) {
+          await trx.updateTable('products').set({ ...values, updated: now }).where('id', '=', id).execute();
+        } else {
+          const handle = input.handle ?? (await freeHandle(trx, 'products', workspaceId, slugify(input.title!, 'product')));
+          const row: Selectable<ProductTable> = {
+            id, workspace_id: workspaceId, external_id: null, title: input.title!, handle, body_html: null, type: null, status: 'active', vendor: null,
+            source: null, url: null, image_url: null, price: null, original_price: null, currency: null, is_for_sale: null, tags: '[]',
+            custom_properties: null, created: now, updated: now,
+          };
+          await trx.insertInto('products').values({ ...row, ...values, handle }).execute();
+        }
+        if (input.tags) {
+          await trx.deleteFrom('product_tags').where('product_id', '=', id).execute();
+          if (input.tags.length) await trx.insertInto('product_tags').values(input.tags.map((tag) => ({ workspace_id: workspaceId, product_id: id, tag }))).execute();
+        }
+        if (collections) {
+          await trx.deleteFrom('product_collections').where('product_id', '=', id).execute();
+          if (collections.length) {
+            await trx.insertInto('product_collections').values(collections.map((collection_id) => ({ workspace_id: workspaceId, product_id: id, collection_id }))).execute();
+          }
+        }
+        return { id, created: !target };
+      }),
+    );
+  }
+
+  /** `POST /collections`: creates or updates; `created` tells 201 from 200. */
+  upsertCollection(workspaceId: string, input: CollectionUpsertParsed): Promise<UpsertResult> {
+    return this.retrying(() =>
+      this.db.transaction().execute(async (trx) => {
+        const target = await upsertTarget(trx, 'collections', workspaceId, input.id, input.externalId);
+        const id = target?.id ?? randomUUID();
+        if (input.externalId !== undefined && input.externalId !== target?.external_id) await assertFree(trx, 'collections', workspaceId, 'external_id', input.externalId, id);
+        if (input.handle !== undefined) await assertFree(trx, 'collections', workspaceId, 'handle', input.handle, id);
+        const now = new Date().toISOString();
+        const values = defined({
+          external_id: input.externalId,
+          title: input.title,
+          handle: input.handle,
+          body_html: input.bodyHtml,
+          source: input.source,
+          custom_properties: json(input.customProperties),
+        });
+        if (target) {
+          await trx.updateTable('collections').set({ ...values, updated: now }).where('id', '=', id).execute();
+        } else {
+          const handle = input.handle ?? (await freeHandle(trx, 'collections', workspaceId, slugify(input.title, 'collection')));
+          const row: Selectable<CollectionTable> = {
+            id, workspace_id: workspaceId, external_id: null, title: input.title, handle, body_html: null, source: null, custom_properties: null, created: now, updated: now,
+          };
+          await trx.insertInto('collections').values({ ...row, ...values, handle }).execute();
+        }
+        return { id, created: !target };
+      }),
+    );
+  }
+
+  /** One page of products (newest first) with their collections, and the exact total. */
+  async listProducts(workspaceId: string, query: { filter?: FilterNode; offset: number; limit: number }) {
+    let base = this.db.selectFrom('products').where('products.workspace_id', '=', workspaceId);
+    if (query.filter) base = base.where(compileFilter(query.filter, PRODUCT_FIELDS, this.dialect));
+    const [rows, total] = await Promise.all([
+      base.selectAll('products').orderBy(compileOrderBy(NEWEST_FIRST, PRODUCT_FIELDS, 'products.id')).limit(query.limit).offset(query.offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    const links = rows.length
+      ? await this.db
+          .selectFrom('product_collections')
+          .innerJoin('collections', 'collections.id', 'product_collections.collection_id')
+          .select(['product_collections.product_id', 'collections.id', 'collections.title'])
+          .where('product_collections.product_id', 'in', rows.map((row) => row.id))
+          .orderBy('collections.title')
+          .execute()
+      : [];
+    const items = rows.map((row) => ({
+      id: row.id,
+      externalId: row.external_id,
+      title: row.title,
+      handle: row.handle,
+      bodyHtml: row.body_html,
+      type: row.type,
+      status: row.status,
+      vendor: row.vendor,
+      source: row.source,
+      url: row.url,
+      imageUrl: row.image_url,
+      price: row.price,
+      originalPrice: row.original_price,
+      currency: row.currency,
+      isForSale: row.is_for_sale === null ? null : Boolean(row.is_for_sale),
+      tags: JSON.parse(row.tags) as string[],
+      collections: links.filter((link) => link.product_id === row.id).map((link) => ({ id: link.id, collectionTitle: link.title })),
+      customProperties: row.custom_properties === null ? null : (JSON.parse(row.custom_properties) as Record<string, unknown>),
+      created: row.created,
+      updated: row.updated,
+    }));
+    return { items, maxResults: Number(total.n) };
+  }
+
+  /** One page of collections (newest first) and the exact total. */
+  async listCollections(workspaceId: string, query: { filter?: FilterNode; offset: number; limit: number }) {
+    let base = this.db.selectFrom('collections').where('collections.workspace_id', '=', workspaceId);
+    if (query.filter) base = base.where(compileFilter(query.filter, COLLECTION_FIELDS, this.dialect));
+    const [rows, total] = await Promise.all([
+      base.selectAll('collections').orderBy(compileOrderBy(NEWEST_FIRST, COLLECTION_FIELDS, 'collections.id')).limit(query.limit).offset(query.offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    const items = rows.map((row) => ({
+      id: row.id,
+      feedId: row.workspace_id,
+      externalId: row.external_id,
+      title: row.title,
+      handle: row.handle,
+      bodyHtml: row.body_html,
+      source: row.source,
+      customProperties: row.custom_properties === null ? null : (JSON.parse(row.custom_properties) as Record<string, unknown>),
+      created: row.created,
+      updated: row.updated,
+    }));
+    return { items, maxResults: Number(total.n) };
+  }
+}
+

@@ -1,0 +1,115 @@
+/**
+ * Post requests and posts (endpoints 11 to 14) with the rules of decisions.md section 7: the three actions,
+ * content, `publishDate`, the object shapes, and the listed shapes of the three post lists.
+ */
+import { z } from 'zod';
+import { POSTS_PAGE_CAPS, httpUrl, isoTime, listEnvelope, listQuery } from './common';
+
+export const POST_ACTIONS = ['publish', 'schedule', 'suggest'] as const;
+export type PostAction = (typeof POST_ACTIONS)[number];
+export const POST_STATES = ['published', 'scheduled', 'suggested'] as const;
+export type PostState = (typeof POST_STATES)[number];
+
+/** An ISO 8601 date-time with an offset (`2026-07-01T10:00:00.000Z`, `2026-07-01T12:00:00+02:00`). */
+export const dateTimeSchema = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with an offset, such as 2026-07-01T10:00:00.000Z' });
+
+export const ctaLinkSchema = z.strictObject({
+  url: httpUrl(),
+  title: z.string().max(255).optional(),
+  description: z.string().max(1000).optional(),
+  imageUrl: httpUrl().optional(),
+});
+export const buttonSchema = z.strictObject({ text: z.string().trim().min(1).max(100), url: httpUrl() });
+export const authorSchema = z.strictObject({ name: z.string().trim().min(1).max(255), imageUrl: httpUrl().optional() });
+export const postNotificationSettingsSchema = z.strictObject({ email: z.boolean().optional(), sms: z.boolean().optional() });
+const contactIds = z.array(z.string().min(1).max(200)).max(1000);
+/** `{ tags?, contactIds? }` or a bare list of contact ids; non-empty makes the post private. */
+export const recipientsSchema = z.union([
+  contactIds,
+  z.strictObject({ tags: z.array(z.string().trim().min(1).max(64)).max(100).optional(), contactIds: contactIds.optional() }),
+]);
+export type Recipients = z.infer<typeof recipientsSchema>;
+
+/** True when `recipients` names anyone (the post is then private, decisions.md section 7). */
+export function hasRecipients(recipients: Recipients | undefined): boolean {
+  if (!recipients) return false;
+  if (Array.isArray(recipients)) return recipients.length > 0;
+  return Boolean(recipients.tags?.length || recipients.contactIds?.length);
+}
+
+/** `POST /post-requests` body, with the cross-field rules (content, `publishDate` by action). */
+export const postRequestSchema = z
+  .strictObject({
+    action: z.enum(POST_ACTIONS, { error: 'must be one of publish, schedule, suggest' }),
+    text: z.string().max(10_000).optional(),
+    header: z.string().max(500).optional(),
+    imageUrl: httpUrl().optional(),
+    mediaImageUrls: z.array(httpUrl()).max(20).optional(),
+    publishDate: dateTimeSchema.optional(),
+    ctaLink: ctaLinkSchema.optional(),
+    button: buttonSchema.optional(),
+    author: authorSchema.optional(),
+    recipients: recipientsSchema.optional(),
+    notificationSettings: postNotificationSettingsSchema.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (!body.text?.trim() && !body.header?.trim() && !body.imageUrl && !body.mediaImageUrls?.length) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'needs content: text, header, imageUrl or mediaImageUrls' });
+    }
+    if (body.action === 'schedule' && !body.publishDate) ctx.addIssue({ code: 'custom', path: ['publishDate'], message: 'is required to schedule a post' });
+    if (body.action === 'publish' && body.publishDate) ctx.addIssue({ code: 'custom', path: ['publishDate'], message: 'is not allowed with publish; use schedule' });
+  });
+export type PostRequest = z.input<typeof postRequestSchema>;
+export type PostRequestParsed = z.output<typeof postRequestSchema>;
+
+/** `POST /post-requests` 201 response. */
+export const postRequestResponseSchema = z.looseObject({
+  body: z.looseObject({ requestId: z.string() }),
+  state: z.string(),
+});
+export type PostRequestResponse = z.infer<typeof postRequestResponseSchema>;
+
+/** An item of `GET /posts` and `GET /{workspaceId}/posts`. */
+export const postSchema = z.looseObject({
+  id: z.string(),
+  feedId: z.string(),
+  header: z.string().nullable(),
+  text: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  mediaImageUrls: z.array(z.string()),
+  ctaLink: z.looseObject({ url: z.string() }).nullable(),
+  button: z.looseObject({ text: z.string(), url: z.string() }).nullable(),
+  author: z.looseObject({ name: z.string() }).nullable(),
+  publishedDate: isoTime,
+  claps: z.number(),
+  postUrl: z.string(),
+});
+export type Post = z.infer<typeof postSchema>;
+export const postListSchema = listEnvelope(postSchema);
+export const postListQuery = listQuery(POSTS_PAGE_CAPS, { orderBy: true });
+
+/** An item of `GET /public-posts` (interface document, "Public post summary"). */
+export const publicPostSummarySchema = z.looseObject({
+  postId: z.string(),
+  postUrl: z.string(),
+  postText: z.string().nullable(),
+  publishedDate: isoTime,
+  feedId: z.string(),
+  feedName: z.string(),
+  feedImageUrl: z.string().nullable(),
+  claps: z.number(),
+  postImage: z.looseObject({ type: z.string(), alt: z.string(), src: z.string() }).nullable(),
+});
+export type PublicPostSummary = z.infer<typeof publicPostSummarySchema>;
+export const publicPostListSchema = z.array(publicPostSummarySchema);
+
+/** `GET /public-posts` query: `limit` 1..30, default 10 (no `$`). */
+export const publicPostsQuery = z.strictObject({
+  limit: z
+    .string()
+    .regex(/^\d{1,6}$/, { error: 'must be a positive integer' })
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(30))
+    .optional()
+    .default(10),
+});
