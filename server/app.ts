@@ -14,11 +14,16 @@ import { randomUUID } from 'node:crypto';
 import type { ZodType } from 'zod';
 import { formatIssues } from '../src/api/validation-message';
 import type { ServiceDatabase } from './db/connection';
+import { CatalogStore } from './db/catalog';
 import { ContactStore } from './db/contacts';
+import { PostStore } from './db/posts';
 import authPlugin from './plugins/auth';
-import errorsPlugin from './plugins/errors';
+import errorsPlugin, { frameworkErrorHandler } from './plugins/errors';
 import { authorizationRoutes } from './routes/authorization';
 import { contactRoutes } from './routes/contacts';
+import { postRoutes } from './routes/posts';
+import { catalogRoutes } from './routes/products';
+import { startScheduler } from './scheduler';
 import type { RouteContext } from './routes/context';
 import { workspaceRoutes } from './routes/workspaces';
 
@@ -31,6 +36,10 @@ export type AppConfig = {
   /** Folder of the built dashboard to serve at `/`, when it exists. */
   dashboardDir?: string;
   logger?: FastifyServerOptions['logger'];
+  /** `PUBLIC_URL`, the base of `postUrl`; each request's own origin when unset. */
+  publicUrl?: string;
+  /** How often due scheduled posts are marked published, in ms; 0 turns the job off. Default 1000. */
+  schedulerIntervalMs?: number;
 };
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'headers' };
@@ -49,6 +58,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     bodyLimit: 2 * 1024 * 1024,
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    frameworkErrors: frameworkErrorHandler,
   });
   app.setValidatorCompiler(zodValidator);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
@@ -57,16 +67,31 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   if (config.corsOrigins?.length) await app.register(cors, { origin: [...config.corsOrigins] });
 
-  const context: RouteContext = { database: config.database, contacts: new ContactStore(config.database.db, config.database.dialect) };
+  const { db, dialect } = config.database;
+  const context: RouteContext = {
+    database: config.database,
+    contacts: new ContactStore(db, dialect),
+    catalog: new CatalogStore(db, dialect),
+    posts: new PostStore(db, dialect),
+    publicUrl: config.publicUrl,
+  };
   await app.register(
     async (api) => {
       await api.register(authPlugin, { db: config.database.db, rateLimitPerMinute: config.rateLimitPerMinute });
       await api.register(authorizationRoutes(context));
       await api.register(contactRoutes(context));
       await api.register(workspaceRoutes(context));
+      await api.register(catalogRoutes(context));
+      await api.register(postRoutes(context));
     },
     { prefix: '/api' },
   );
+
+  const interval = config.schedulerIntervalMs ?? 1000;
+  if (interval > 0) {
+    const stop = startScheduler(context.posts, interval, app.log);
+    app.addHook('onClose', async () => stop());
+  }
 
   const dashboard = config.dashboardDir;
   if (dashboard && existsSync(join(dashboard, 'index.html'))) {

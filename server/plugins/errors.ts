@@ -34,6 +34,19 @@ function sendError(reply: FastifyReply, statusCode: number, message: string, hea
   return reply.status(statusCode).headers(headers).type('application/json; charset=utf-8').send(errorBody(reply.request, statusCode, message));
 }
 
+/**
+ * Fastify's `frameworkErrors` option: errors the router raises before any route, hook or error handler runs
+ * (a path parameter over `maxParamLength`, a path that is not valid percent-encoded UTF-8). Without it they
+ * answer Fastify's own body (`{ error, code, message }`, 414 for the long parameter) with no trace id.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('X-Trace-Id', String(request.id));
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, 400, 'a path parameter is longer than 500 characters');
+  if (error.code === 'FST_ERR_BAD_URL') return sendError(reply, 400, 'path is not a valid URL: bad percent-encoding');
+  request.log.error({ err: error, traceId: request.id }, 'unexpected router error');
+  return sendError(reply, 500, 'Internal server error');
+}
+
 export default fp(
   async function errorsPlugin(app: FastifyInstance) {
     app.addHook('onRequest', async (request, reply) => {
