@@ -19,6 +19,7 @@ import { ContactStore } from './db/contacts';
 import { PostStore } from './db/posts';
 import authPlugin from './plugins/auth';
 import errorsPlugin, { frameworkErrorHandler } from './plugins/errors';
+import openapiPlugin from './plugins/openapi';
 import { authorizationRoutes } from './routes/authorization';
 import { contactRoutes } from './routes/contacts';
 import { postRoutes } from './routes/posts';
@@ -65,6 +66,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
 
   await app.register(errorsPlugin);
+  await app.register(openapiPlugin);
   if (config.corsOrigins?.length) await app.register(cors, { origin: [...config.corsOrigins] });
 
   const { db, dialect } = config.database;

@@ -55,8 +55,12 @@ export function integerParam(min: number, max: number) {
     .string()
     .regex(/^\d{1,15}$/, { error: 'must be a non-negative integer' })
     .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+    .pipe(z.number().int().min(min).max(max))
+    .meta({ [INTEGER_PARAM]: { minimum: min, maximum: max } });
 }
+
+/** Metadata key marking an integer query parameter, so the OpenAPI document shows it as an integer with its range. */
+export const INTEGER_PARAM = 'x-integer-param';
 
 /**
  * The query-string schema of a list endpoint: `$offset`, `$limit`, `$filter` and, where the endpoint sorts,
@@ -65,12 +69,12 @@ export function integerParam(min: number, max: number) {
  */
 export function listQuery(caps: PageCaps, options: { orderBy: boolean }) {
   const base = {
-    $offset: integerParam(0, caps.maxOffset ?? Number.MAX_SAFE_INTEGER).optional().default(0),
-    $limit: integerParam(1, caps.maxLimit).optional().default(caps.defaultLimit),
-    $filter: z.string().optional(),
+    $offset: integerParam(0, caps.maxOffset ?? Number.MAX_SAFE_INTEGER).optional().default(0).describe('Number of items to skip'),
+    $limit: integerParam(1, caps.maxLimit).optional().default(caps.defaultLimit).describe(`Page size, at most ${caps.maxLimit}`),
+    $filter: z.string().optional().describe("OData-style filter: `field op value` joined by and/or, e.g. `state eq 'active' and tags in ('vip')`"),
   };
   return options.orderBy
-    ? z.strictObject({ ...base, $orderBy: z.string().optional() })
+    ? z.strictObject({ ...base, $orderBy: z.string().optional().describe('`field [asc|desc]`, several separated by commas') })
     : z.strictObject(base);
 }
 export type ListQuery = { $offset: number; $limit: number; $filter?: string; $orderBy?: string };

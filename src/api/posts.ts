@@ -3,7 +3,7 @@
  * content, `publishDate`, the object shapes, and the listed shapes of the three post lists.
  */
 import { z } from 'zod';
-import { POSTS_PAGE_CAPS, httpUrl, isoTime, listEnvelope, listQuery } from './common';
+import { POSTS_PAGE_CAPS, httpUrl, integerParam, isoTime, listEnvelope, listQuery } from './common';
 
 export const POST_ACTIONS = ['publish', 'schedule', 'suggest'] as const;
 export type PostAction = (typeof POST_ACTIONS)[number];
@@ -105,11 +105,5 @@ export const publicPostListSchema = z.array(publicPostSummarySchema);
 
 /** `GET /public-posts` query: `limit` 1..30, default 10 (no `$`). */
 export const publicPostsQuery = z.strictObject({
-  limit: z
-    .string()
-    .regex(/^\d{1,6}$/, { error: 'must be a positive integer' })
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(30))
-    .optional()
-    .default(10),
+  limit: integerParam(1, 30).optional().default(10).describe('Number of posts, 1 to 30'),
 });

@@ -1,0 +1,121 @@
+/**
+ * The OpenAPI 3.1 document of the API (decisions.md section 0), generated from the same zod schemas the routes
+ * validate with: `/api/openapi.json`, rendered at `/api/docs` (@fastify/swagger-ui, assets served locally).
+ *
+ * Before each API route is registered, `describeRoute` adds what every route of its kind carries: the security
+ * scheme (`x-api-key` header or Basic), the optional `X-Api-Version` header, and the error body for each status
+ * of decisions.md section 3 that the route can answer. Register this plugin before the routes.
+ */
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { API_VERSION, INTEGER_PARAM, errorBodySchema } from '../../src/api/common';
+import { CSV_MEDIA_TYPE, XLSX_MEDIA_TYPE } from '../../src/api/contacts';
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Bad request: malformed JSON, a field of the wrong type or format, a bad $filter/$orderBy, a value above a cap, an unknown parameter or field, or an unknown X-Api-Version',
+  401: 'No, unknown or revoked credentials',
+  403: 'The key lacks the scope this endpoint needs',
+  404: 'Not found in the key workspace',
+  409: 'Would duplicate a unique value',
+  413: 'Body over 2 MB',
+  415: 'Body is not application/json',
+  429: 'Over the rate limit; see Retry-After',
+  500: 'Unexpected error; details in the server log under traceId',
+};
+
+const versionHeader = z.looseObject({
+  'x-api-version': z.string().optional().describe(`API version date; only ${API_VERSION} is accepted, and it is the default`),
+});
+
+/** Shows integer query parameters (strings on the wire, see `integerParam`) as integers with their range. */
+function showIntegerParams(ctx: { jsonSchema: Record<string, unknown> }) {
+  const range = ctx.jsonSchema[INTEGER_PARAM] as { minimum: number; maximum: number } | undefined;
+  if (!range) return;
+  const { default: fallback, description } = ctx.jsonSchema;
+  for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+  Object.assign(ctx.jsonSchema, { type: 'integer', minimum: range.minimum }, range.maximum < Number.MAX_SAFE_INTEGER ? { maximum: range.maximum } : {});
+  if (fallback !== undefined) ctx.jsonSchema.default = fallback;
+  if (description !== undefined) ctx.jsonSchema.description = description;
+}
+const zodToJsonConfig = { override: showIntegerParams } as Parameters<typeof createJsonSchemaTransform>[0]['zodToJsonConfig'];
+
+/** The statuses of decisions.md section 3 that a route can answer. */
+function errorStatuses(route: RouteOptions): number[] {
+  const { auth } = route.config ?? {};
+  const method = String(route.method);
+  const url = route.url ?? '';
+  const statuses = [400, 429, 500];
+  if (auth === 'key') statuses.push(401, 403);
+  if (auth === 'basic') statuses.push(401);
+  if (method === 'POST' || method === 'PATCH') statuses.push(413, 415);
+  if (url.includes(':') || /\/(products|collections)$/.test(url) && method === 'POST') statuses.push(404);
+  if (method === 'POST' && /\/(contacts|products|collections)$/.test(url)) statuses.push(409);
+  return statuses.sort();
+}
+
+/** Adds security, the version header, tags and error responses to an API route's schema. */
+function describeRoute(route: RouteOptions) {
+  const auth = route.config?.auth;
+  if (!auth || route.schema?.hide) return;
+  const errors = Object.fromEntries(errorStatuses(route).map((status) => [status, errorBodySchema.describe(ERROR_DESCRIPTIONS[status] ?? 'Error')]));
+  const resource = (route.url ?? '').replace(/^\/api\//, '').split('/')[0] ?? '';
+  route.schema = {
+    tags: [resource.startsWith(':') ? 'posts' : resource === 'post-requests' || resource === 'public-posts' ? 'posts' : resource],
+    security: auth === 'key' ? [{ apiKey: [] }] : auth === 'basic' ? [{ basic: [] }] : [],
+    ...(auth === 'basic' ? {} : { headers: versionHeader }),
+    ...route.schema,
+    response: { ...errors, ...(route.schema?.response as object | undefined) },
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** `METHOD /path` of every API route registered (those with `config.auth`), for checks against the document. */
+    apiRoutes: string[];
+  }
+}
+
+export default fp(
+  async function openapiPlugin(app: FastifyInstance) {
+    const apiRoutes: string[] = [];
+    app.decorate('apiRoutes', apiRoutes);
+    app.addHook('onRoute', (route) => {
+      describeRoute(route);
+      if (route.config?.auth) for (const method of [route.method].flat()) apiRoutes.push(`${method} ${route.url}`);
+    });
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Workspace Content and Contacts Service',
+          version: API_VERSION,
+          description: 'Contacts, products, collections, posts and workspaces of one workspace per API key. Lists take OData-style `$filter`, `$orderBy`, `$offset` and `$limit`.',
+        },
+        servers: [{ url: '/' }],
+        components: {
+          securitySchemes: {
+            apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+            basic: { type: 'http', scheme: 'basic', description: 'Access key and secret of the workspace (endpoint 6)' },
+          },
+        },
+      },
+      transform: createJsonSchemaTransform({ zodToJsonConfig }),
+      transformObject: (documentObject) => {
+        const document = createJsonSchemaTransformObject({ zodToJsonConfig })(documentObject) as { paths?: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>> };
+        const ok = document.paths?.['/api/contacts']?.get?.responses?.['200'];
+        if (ok?.content) {
+          ok.content[CSV_MEDIA_TYPE] = { schema: { type: 'string', description: 'UTF-8 CSV with a BOM, CRLF line ends, a header row' } };
+          ok.content[XLSX_MEDIA_TYPE] = { schema: { type: 'string', contentMediaType: XLSX_MEDIA_TYPE, description: 'xlsx workbook with one sheet, Contacts' } };
+        }
+        return document as ReturnType<ReturnType<typeof createJsonSchemaTransformObject>>;
+      },
+    });
+    app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  },
+  { name: 'openapi' },
+);
