@@ -98,8 +98,10 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   const dashboard = config.dashboardDir;
   if (dashboard && existsSync(join(dashboard, 'index.html'))) {
     await app.register(fastifyStatic, { root: dashboard, wildcard: false });
-    app.get('/*', { config: {} }, (request, reply) => {
-      if (request.url.startsWith('/api/')) return reply.callNotFound();
+    // Client-side routes get the app; a missing file (a path with an extension) or API path stays a 404.
+    app.get('/*', (request, reply) => {
+      const path = request.url.split('?')[0] ?? '';
+      if (path.startsWith('/api/') || /\.[A-Za-z0-9]+$/.test(path)) return reply.callNotFound();
       return reply.type('text/html; charset=utf-8').sendFile('index.html');
     });
   }

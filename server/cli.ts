@@ -105,7 +105,7 @@ program
   .action(() =>
     run(async (database) => {
       const config = loadConfig();
-      const result = await seedDemo(database.db, config.publicUrl ?? `http://${config.host}:${config.port}`);
+      const result = await seedDemo(database.db, database.dialect, config.publicUrl ?? `http://${config.host}:${config.port}`);
       saveDemoCredentials(config.databaseUrl, result);
       return result;
     }),

@@ -14,7 +14,7 @@ const config = loadConfig();
 const database = await openMigratedDatabase(config.databaseUrl);
 const origin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
 if (config.demoSeed === 'auto' && (await isEmpty(database.db))) {
-  saveDemoCredentials(config.databaseUrl, await seedDemo(database.db, config.publicUrl ?? origin));
+  saveDemoCredentials(config.databaseUrl, await seedDemo(database.db, database.dialect, config.publicUrl ?? origin));
 }
 
 const app = await buildApp({

@@ -1,16 +1,18 @@
 /**
- * The demo organization (issue 2; decisions.md section 8, `demo seed`): "Demo Organization" with three
- * workspaces, realistic contacts made by faker under a fixed seed (2,000, 300 and 200), each workspace with a
- * key holding all eight scopes and Basic credentials. Also `insertContacts`, the bulk insert the seed and the
+ * The demo organization (issues 2 and 3; decisions.md section 8, `demo seed`): "Demo Organization" with three
+ * workspaces, realistic contacts made by faker under a fixed seed (2,000, 300 and 200), a catalog and posts
+ * (seed-content.ts), each workspace with a key holding all eight scopes and Basic credentials. Also `insertContacts`, the bulk insert the seed and the
  * benchmark share.
  */
 import { randomUUID } from 'node:crypto';
 import { faker } from '@faker-js/faker';
 import type { Kysely } from 'kysely';
 import { SCOPES } from '../../src/api/scopes';
+import type { Dialect } from './connection';
 import type { ContactRow } from './contacts';
 import { createApiKey, createBasicCredential } from './credentials';
 import type { Database } from './schema';
+import { seedWorkspaceContent } from './seed-content';
 import { createOrganization, createWorkspace } from './workspaces';
 
 export const DEMO_TAGS = ['vip', 'newsletter', 'customer', 'lead', 'partner', 'press', 'wholesale', 'event-2026', 'volunteer', 'beta'];
@@ -92,13 +94,14 @@ export function fakeContacts(workspaceId: string, count: number, options: { coun
 }
 
 /** Seeds the demo organization; `publicUrl` is the base of the workspace image URLs. */
-export async function seedDemo(db: Kysely<Database>, publicUrl: string): Promise<DemoSeedResult> {
+export async function seedDemo(db: Kysely<Database>, dialect: Dialect, publicUrl: string): Promise<DemoSeedResult> {
   faker.seed(20260701);
   const organization = await createOrganization(db, 'Demo Organization');
   const workspaces: DemoSeedResult['workspaces'] = [];
   for (const spec of DEMO_WORKSPACES) {
     const workspace = await createWorkspace(db, { organizationId: organization.id, name: spec.name, imageUrl: `${publicUrl.replace(/\/$/, '')}/${spec.image}`, currency: spec.currency });
     await insertContacts(db, fakeContacts(workspace.id, spec.contacts, { country: spec.country, phoneDigits: spec.phoneDigits }));
+    await seedWorkspaceContent(db, dialect, { id: workspace.id, currency: spec.currency }, publicUrl);
     const key = await createApiKey(db, workspace.id, SCOPES);
     const { accessKey, secret } = await createBasicCredential(db, workspace.id);
     workspaces.push({ id: workspace.id, name: workspace.name, key, accessKey, secret });
