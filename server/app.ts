@@ -47,6 +47,10 @@ const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query',
 
 /** Validates a request part with its zod schema; the error message lists every problem (decisions.md section 3). */
 const zodValidator: FastifySchemaCompiler<ZodType> = ({ schema, httpPart }) => (data) => {
+  if (httpPart === 'querystring' && data && typeof data === 'object') {
+    const repeated = Object.entries(data).filter(([, value]) => Array.isArray(value)).map(([name]) => `${name} must be given once`);
+    if (repeated.length) return { error: new Error(repeated.join('; ')) };
+  }
   const result = schema.safeParse(data);
   if (result.success) return { value: result.data };
   return { error: new Error(formatIssues(result.error.issues, PART_NAMES[httpPart ?? 'body'] ?? 'body')) };

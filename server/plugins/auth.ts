@@ -8,7 +8,7 @@
  *    429 `ThrottlerException: Too Many Requests` with `Retry-After`;
  * 3. refuse: unknown `X-Api-Version` 400 (not on endpoint 6), no or bad key 401, missing scope 403,
  *    bad Basic credentials 401 with `WWW-Authenticate: Basic realm="contacts"`.
- * Every response carries `X-Api-Version: 2026-07`; public routes (`none`) also `Access-Control-Allow-Origin: *`.
+ * Public routes (`none`) answer `Access-Control-Allow-Origin: *`, errors included.
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -59,7 +59,6 @@ export default fp(
     app.addHook('onRequest', async (request, reply) => {
       const auth = request.routeOptions.config.auth;
       if (!auth) return;
-      reply.header('X-Api-Version', API_VERSION);
       if (auth === 'none') {
         // Public endpoints (14) are for embeds on any site, errors included.
         reply.header('Access-Control-Allow-Origin', '*').header('Access-Control-Expose-Headers', 'X-Trace-Id, X-Api-Version, Retry-After');

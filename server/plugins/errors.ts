@@ -1,12 +1,13 @@
 /**
  * One error handler for the whole service (decisions.md section 3): every error becomes the error body
- * `{ traceId, message, path, timestamp, statusCode }` as JSON, `X-Trace-Id` rides on every response, unknown
+ * `{ traceId, message, path, timestamp, statusCode }` as JSON, `X-Trace-Id` rides on every response (and
+ * `X-Api-Version` on every `/api` response, decisions.md section 5), unknown
  * `/api` routes answer 404 `Cannot GET /api/nope`, and anything unexpected is a 500 `Internal server error`
  * whose details go only to the log under the same trace id.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ErrorBody } from '../../src/api/common';
+import { API_VERSION, type ErrorBody } from '../../src/api/common';
 import { HttpError } from '../errors';
 
 /** Messages for Fastify's own client errors, by code. */
@@ -41,6 +42,7 @@ function sendError(reply: FastifyReply, statusCode: number, message: string, hea
  */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   reply.header('X-Trace-Id', String(request.id));
+  if (request.url.startsWith('/api/')) reply.header('X-Api-Version', API_VERSION);
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, 400, 'a path parameter is longer than 500 characters');
   if (error.code === 'FST_ERR_BAD_URL') return sendError(reply, 400, 'path is not a valid URL: bad percent-encoding');
   request.log.error({ err: error, traceId: request.id }, 'unexpected router error');
@@ -51,6 +53,7 @@ export default fp(
   async function errorsPlugin(app: FastifyInstance) {
     app.addHook('onRequest', async (request, reply) => {
       reply.header('X-Trace-Id', String(request.id));
+      if (request.url.startsWith('/api/')) reply.header('X-Api-Version', API_VERSION);
     });
 
     app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {

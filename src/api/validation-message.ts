@@ -18,7 +18,8 @@ function describe(issue: Issue, root: string): string[] {
       return issue.keys.map((key) => `property ${issue.path.length ? `${where}.` : ''}${key} should not exist`);
     case 'invalid_type':
       if (issue.path.length > 0 && issue.message.endsWith('received undefined')) return [`${where} is required`];
-      return [`${where} must be ${issue.expected === 'array' || issue.expected === 'object' ? 'an' : 'a'} ${issue.expected}`];
+      if (issue.expected === 'record' || issue.expected === 'object') return [`${where} must be an object`];
+      return [`${where} must be ${issue.expected === 'array' ? 'an' : 'a'} ${issue.expected}`];
     case 'too_big': {
       const max = String(issue.maximum);
       if (issue.origin === 'string') return [`${where} must be at most ${max} characters long`];
