@@ -1,13 +1,41 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { type Plugin, defineConfig } from 'vite';
 
-/** Vite config for the dashboard. `npm run dev` proxies `/api` to the service (decisions.md section 0). */
+/** In `npm run dev`, `/embed/*` gets the embed page, as the server does in production. */
+const embedRoutes: Plugin = {
+  name: 'embed-routes',
+  configureServer(server) {
+    server.middlewares.use((request, _response, next) => {
+      if (request.url?.startsWith('/embed/')) request.url = '/embed.html';
+      next();
+    });
+  },
+};
+
+/**
+ * Vite config for the dashboard: two entries, the console (index.html) and the public embed page (embed.html),
+ * so the embed ships no admin code. `npm run dev` proxies `/api` and `/app-config.json` to the service
+ * (decisions.md section 0).
+ */
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), embedRoutes],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: {
-    proxy: { '/api': process.env.API_PROXY_TARGET ?? 'http://127.0.0.1:8080' },
+    proxy: {
+      '/api': process.env.API_PROXY_TARGET ?? 'http://127.0.0.1:8080',
+      '/app-config.json': process.env.API_PROXY_TARGET ?? 'http://127.0.0.1:8080',
+    },
   },
-  build: { outDir: 'dist', sourcemap: true },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    manifest: true,
+    rollupOptions: {
+      input: {
+        main: fileURLToPath(new URL('./index.html', import.meta.url)),
+        embed: fileURLToPath(new URL('./embed.html', import.meta.url)),
+      },
+    },
+  },
 });

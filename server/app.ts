@@ -4,10 +4,7 @@
  * section 0). Request bodies, queries and params are checked by the contract's zod schemas; failures become
  * 400s with the messages of src/api/validation-message.ts.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import cors from '@fastify/cors';
-import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { FastifySchemaCompiler } from 'fastify';
 import { randomUUID } from 'node:crypto';
@@ -17,7 +14,9 @@ import type { ServiceDatabase } from './db/connection';
 import { CatalogStore } from './db/catalog';
 import { ContactStore } from './db/contacts';
 import { PostStore } from './db/posts';
+import type { DemoSeedResult } from './db/seed';
 import authPlugin from './plugins/auth';
+import dashboardPlugin from './plugins/dashboard';
 import errorsPlugin, { frameworkErrorHandler } from './plugins/errors';
 import openapiPlugin from './plugins/openapi';
 import { authorizationRoutes } from './routes/authorization';
@@ -32,10 +31,14 @@ export type AppConfig = {
   database: ServiceDatabase;
   /** Requests a minute per key (or client address); 0 turns limiting off (decisions.md section 4). */
   rateLimitPerMinute: number;
+  /** The window the rate limit counts over, in seconds; default 60. */
+  rateLimitWindowSeconds?: number;
   /** Origins allowed to call the API from a browser (`CORS_ORIGINS`). */
   corsOrigins?: readonly string[];
   /** Folder of the built dashboard to serve at `/`, when it exists. */
   dashboardDir?: string;
+  /** The demo workspaces' credentials to offer on /connect (`DEMO_SEED=auto` only), or null. */
+  demo?: () => DemoSeedResult | null;
   logger?: FastifyServerOptions['logger'];
   /** `PUBLIC_URL`, the base of `postUrl`; each request's own origin when unset. */
   publicUrl?: string;
@@ -83,7 +86,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   };
   await app.register(
     async (api) => {
-      await api.register(authPlugin, { db: config.database.db, rateLimitPerMinute: config.rateLimitPerMinute });
+      await api.register(authPlugin, { db: config.database.db, rateLimitPerMinute: config.rateLimitPerMinute, rateLimitWindowSeconds: config.rateLimitWindowSeconds });
       await api.register(authorizationRoutes(context));
       await api.register(contactRoutes(context));
       await api.register(workspaceRoutes(context));
@@ -99,15 +102,6 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     app.addHook('onClose', async () => stop());
   }
 
-  const dashboard = config.dashboardDir;
-  if (dashboard && existsSync(join(dashboard, 'index.html'))) {
-    await app.register(fastifyStatic, { root: dashboard, wildcard: false });
-    // Client-side routes get the app; a missing file (a path with an extension) or API path stays a 404.
-    app.get('/*', (request, reply) => {
-      const path = request.url.split('?')[0] ?? '';
-      if (path.startsWith('/api/') || /\.[A-Za-z0-9]+$/.test(path)) return reply.callNotFound();
-      return reply.type('text/html; charset=utf-8').sendFile('index.html');
-    });
-  }
+  await app.register(dashboardPlugin, { root: config.dashboardDir ?? '', demo: config.demo ?? (() => null) });
   return app;
 }

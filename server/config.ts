@@ -1,7 +1,8 @@
 /**
  * The service's environment (decisions.md section 8), read once: `PORT` (8080), `HOST` (127.0.0.1),
  * `DATABASE_URL` (./data/app.sqlite), `DEMO_SEED` (auto|off), `RATE_LIMIT_PER_MINUTE` (60, 0 = off),
- * `PUBLIC_URL`, `UPSTREAM_API_URL`, `CORS_ORIGINS` (comma-separated). Throws on a malformed value.
+ * `PUBLIC_URL`, `UPSTREAM_API_URL`, `CORS_ORIGINS` (comma-separated), and `RATE_LIMIT_WINDOW_SECONDS` (60; the
+ * window the limit counts over, shortened by the browser tests). Throws on a malformed value.
  */
 export type Config = {
   port: number;
@@ -9,6 +10,8 @@ export type Config = {
   databaseUrl: string;
   demoSeed: 'auto' | 'off';
   rateLimitPerMinute: number;
+  /** Length of the rate-limit window in seconds (`RATE_LIMIT_WINDOW_SECONDS`, default 60: "per minute"). */
+  rateLimitWindowSeconds: number;
   publicUrl: string | undefined;
   upstreamApiUrl: string | undefined;
   corsOrigins: string[];
@@ -29,6 +32,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || './data/app.sqlite',
     demoSeed,
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 60, 1_000_000_000),
+    rateLimitWindowSeconds: Math.max(1, integer('RATE_LIMIT_WINDOW_SECONDS', env.RATE_LIMIT_WINDOW_SECONDS, 60, 86_400)),
     publicUrl: env.PUBLIC_URL || undefined,
     upstreamApiUrl: env.UPSTREAM_API_URL || undefined,
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),

@@ -20,10 +20,12 @@ if (config.demoSeed === 'auto' && (await isEmpty(database.db))) {
 const app = await buildApp({
   database,
   rateLimitPerMinute: config.rateLimitPerMinute,
+  rateLimitWindowSeconds: config.rateLimitWindowSeconds,
   corsOrigins: config.corsOrigins,
   dashboardDir: fileURLToPath(new URL('../dist', import.meta.url)),
   logger: { level: process.env.LOG_LEVEL ?? 'warn' },
   publicUrl: config.publicUrl,
+  demo: () => (config.demoSeed === 'auto' ? loadDemoCredentials(config.databaseUrl) : null),
 });
 await app.listen({ port: config.port, host: config.host });
 

@@ -33,7 +33,7 @@ declare module 'fastify' {
   }
 }
 
-export type AuthOptions = { db: Kysely<Database>; rateLimitPerMinute: number };
+export type AuthOptions = { db: Kysely<Database>; rateLimitPerMinute: number; rateLimitWindowSeconds?: number };
 
 const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="contacts"' };
 
@@ -76,7 +76,7 @@ export default fp(
       await app.register(rateLimit, { global: false });
       const limit = app.rateLimit({
         max: options.rateLimitPerMinute,
-        timeWindow: 60_000,
+        timeWindow: (options.rateLimitWindowSeconds ?? 60) * 1000,
         keyGenerator: (request) =>
           request.principal ? `key:${request.principal.keyId}` : request.basicWorkspaceId ? `basic:${request.basicWorkspaceId}` : `ip:${request.ip}`,
         errorResponseBuilder: (_request, context) =>

@@ -4,7 +4,7 @@
  */
 import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   contactCreateResponseSchema,
   contactCreateSchema,

@@ -3,7 +3,7 @@
  * answers `Access-Control-Allow-Origin: *` and is rate limited per client address (decisions.md section 4).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { postFilterFields, postSortFields } from '../../src/api/filter/fields';
 import { postListQuery, postListSchema, postRequestResponseSchema, postRequestSchema, publicPostListSchema, publicPostsQuery } from '../../src/api/posts';
 import { DEFAULT_POST_ORDER } from '../db/posts';

@@ -2,7 +2,7 @@
  * Products and collections (endpoints 7 to 10): upsert bodies, listed items and list queries, with the checks of
  * decisions.md section 7. Upserts answer `{ id }`: 201 when created, 200 when updated (section 2).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_PAGE_CAPS, httpUrl, isoTime, listEnvelope, listQuery, tagListSchema } from './common';
 
 /** Product statuses; `active` is the default on create (decisions.md section 7). */

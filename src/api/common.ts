@@ -2,7 +2,7 @@
  * Shapes shared by every endpoint of the interface: the error body, the list envelope, the `$`-parameters of
  * list queries, and the formats of decisions.md section 1. Framework-free: imported by the client and the server.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The only API version the service accepts; a request without `X-Api-Version` uses it (decisions.md section 5). */
 export const API_VERSION = '2026-07';

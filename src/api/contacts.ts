@@ -2,7 +2,7 @@
  * Contacts (endpoints 2 to 6): request and response shapes with the checks of decisions.md section 7.
  * Requests are strict (an unknown field is a 400); responses are loose (hosted services add fields).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_PAGE_CAPS, httpUrl, isoTime, listEnvelope, listQuery, tagListSchema } from './common';
 
 /** Contact states (decisions.md section 7). */

@@ -2,7 +2,7 @@
  * Post requests and posts (endpoints 11 to 14) with the rules of decisions.md section 7: the three actions,
  * content, `publishDate`, the object shapes, and the listed shapes of the three post lists.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { POSTS_PAGE_CAPS, httpUrl, integerParam, isoTime, listEnvelope, listQuery } from './common';
 
 export const POST_ACTIONS = ['publish', 'schedule', 'suggest'] as const;

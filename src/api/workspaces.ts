@@ -1,5 +1,5 @@
 /** `GET /workspaces` (endpoint 15): the organization's workspaces (decisions.md sections 6 and 7). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_PAGE_CAPS, isoTime, listEnvelope, listQuery } from './common';
 
 export const workspaceSchema = z.looseObject({

@@ -1,12 +1,30 @@
-/** Placeholder dashboard until the dashboard issues land: says what the service is and where its API lives. */
+/** The console: providers (Mantine with a remembered color scheme, notifications, React Query) and the router. */
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import './global.css';
+import { MantineProvider, createTheme } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Suspense, lazy, useState } from 'react';
+import { RouterProvider } from 'react-router/dom';
+import { createQueryClient } from '@/lib/query-client';
+import { createRouter } from './router';
+
+const NotificationsHost = lazy(() => import('@/components/notifications-host').then((m) => ({ default: m.NotificationsHost })));
+
+// Shade 8 keeps white-on-primary and primary-on-white text above WCAG AA's 4.5:1 contrast.
+const theme = createTheme({ primaryColor: 'blue', primaryShade: { light: 8, dark: 8 }, defaultRadius: 'md' });
+
 export function App() {
+  const [queryClient] = useState(createQueryClient);
+  const [router] = useState(createRouter);
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 640, margin: '4rem auto', lineHeight: 1.5 }}>
-      <h1>Workspace Admin</h1>
-      <p>
-        The service is running. Its API is at <code>/api</code>; call <code>GET /api/authorization</code> with an{' '}
-        <code>x-api-key</code> header to check a key.
-      </p>
-    </main>
+    <MantineProvider theme={theme} defaultColorScheme="auto">
+      <Suspense fallback={null}>
+        <NotificationsHost />
+      </Suspense>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </MantineProvider>
   );
 }

@@ -1,0 +1,65 @@
+/** Connecting (issue 4): a pasted key, a wrong key, the demo in one click, remembering, removing. */
+import { checkAccessibility, expect, test } from './fixtures';
+
+test('connects with a valid key: shows workspace, organization and permissions before saving', async ({ page, state }) => {
+  const workspace = state.demo.workspaces[1]!;
+  await page.goto('/connect');
+  await page.getByLabel('API key', { exact: true }).fill(workspace.key);
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  const details = page.getByRole('article').or(page.getByLabel('Key details'));
+  await expect(details.getByRole('heading', { name: workspace.name })).toBeVisible();
+  await expect(details.getByText(state.demo.organization.name)).toBeVisible();
+  const permissions = page.getByRole('table', { name: 'Permissions' });
+  for (const resource of ['contacts', 'products', 'posts', 'feeds']) {
+    await expect(permissions.getByRole('row', { name: new RegExp(`${resource}\\s+read-write`) })).toBeVisible();
+  }
+  expect(await page.evaluate(() => sessionStorage.getItem('workspace-admin.connections'))).toBeNull();
+  await page.getByRole('button', { name: 'Save and open' }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/${workspace.id}/contacts$`));
+  await expect(page.getByRole('heading', { name: 'Contacts', level: 1 })).toBeVisible();
+  await expect(page.getByText('300 contacts')).toBeVisible();
+});
+
+test('refuses a wrong key with a clear error and saves nothing', async ({ page }) => {
+  await page.goto('/connect');
+  await page.getByLabel('API key', { exact: true }).fill('wsk_0000000000000000000000000000000000000000');
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'Could not connect' });
+  await expect(alert).toContainText('The service refused this key (401');
+  await expect(alert).toContainText('Nothing was saved.');
+  await expect(page.getByRole('button', { name: 'Save and open' })).toHaveCount(0);
+  expect(await page.evaluate(() => [sessionStorage.getItem('workspace-admin.connections'), localStorage.getItem('workspace-admin.connections')])).toEqual([null, null]);
+});
+
+test('asks for a key before sending anything', async ({ page }) => {
+  await page.goto('/connect');
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await expect(page.getByText('Enter an API key')).toBeVisible();
+});
+
+test('connects to a demo workspace in one click', async ({ page, state }) => {
+  const workspace = state.demo.workspaces[2]!;
+  await page.goto('/connect');
+  await page.getByRole('button', { name: `Connect to ${workspace.name}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/${workspace.id}/contacts$`));
+  await expect(page.getByText('200 contacts')).toBeVisible();
+});
+
+test('remembers a key on this device only when asked, and removes it', async ({ page, state, connect, context }) => {
+  const workspace = state.demo.workspaces[0]!;
+  await connect(workspace.key, { remember: true });
+  expect(await page.evaluate(() => localStorage.getItem('workspace-admin.connections'))).toContain(workspace.id);
+  const second = await context.newPage();
+  await second.goto(`/w/${workspace.id}/contacts`);
+  await expect(second.getByRole('heading', { name: 'Contacts', level: 1 })).toBeVisible();
+  await page.goto('/connect');
+  await page.getByRole('button', { name: `Remove the key for ${workspace.name}` }).click();
+  await expect(page.getByRole('table', { name: 'Saved keys' })).toHaveCount(0);
+  expect(await page.evaluate(() => localStorage.getItem('workspace-admin.connections'))).toBe('[]');
+});
+
+test('the connect page has no serious accessibility violations', async ({ page }) => {
+  await page.goto('/connect');
+  await expect(page.getByRole('heading', { name: 'Connect to a workspace' })).toBeVisible();
+  await checkAccessibility(page, 'connect');
+});

@@ -1,0 +1,67 @@
+/**
+ * Starting the real service for browser tests: a free loopback port, `tsx server/main.ts` over a given SQLite
+ * file, ready once `/app-config.json` answers. Also runs the operator command line.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TSX = `${ROOT}node_modules/.bin/tsx`;
+
+/** A port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs `npm run cli -- <args>` (tsx server/cli.ts) on `databaseUrl`; returns its one JSON object. */
+export function cli<T = Record<string, unknown>>(databaseUrl: string, ...args: string[]): T {
+  const stdout = execFileSync(TSX, ['server/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8' });
+  return JSON.parse(stdout) as T;
+}
+
+export type StartedServer = { baseURL: string; process: ChildProcess; stop(): Promise<void> };
+
+/** Starts the service on a free port with `env` added; resolves when it answers. */
+export async function startService(databaseUrl: string, env: Record<string, string> = {}): Promise<StartedServer> {
+  const port = await freePort();
+  const child = spawn(TSX, ['server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', DEMO_SEED: 'auto', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'error', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const baseURL = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the service exited with code ${child.exitCode}`);
+    try {
+      if ((await fetch(`${baseURL}/app-config.json`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('the service did not answer within 60 s');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    baseURL,
+    process: child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
+  };
+}

@@ -1,0 +1,46 @@
+// Prints the JavaScript each first screen loads (gzip), from the Vite manifest: the entry's static imports plus
+// the lazy chunks that screen renders, and their static imports. Fails when a budget is exceeded: a console
+// screen 200 KB (issue 4), the public embed page 60 KB (issue 7).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const dist = new URL('../dist/', import.meta.url).pathname;
+const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'));
+const KB = 1024;
+const screens = [
+  { name: '/connect', chunks: ['index.html', 'src/features/connection/connect-page.tsx'], budget: 200 * KB },
+  { name: '/w/:id/contacts', chunks: ['index.html', 'src/app/workspace-layout.tsx', 'src/features/contacts/contacts-page.tsx'], budget: 200 * KB },
+  { name: '/embed/:id', chunks: ['embed.html'], budget: 60 * KB },
+];
+
+function staticClosure(key, seen) {
+  if (seen.has(key) || !manifest[key]) return seen;
+  seen.add(key);
+  for (const child of manifest[key].imports ?? []) staticClosure(child, seen);
+  return seen;
+}
+
+const gzipped = new Map();
+const size = (file) => {
+  if (!gzipped.has(file)) gzipped.set(file, gzipSync(readFileSync(join(dist, file)), { level: 9 }).length);
+  return gzipped.get(file);
+};
+
+let failed = false;
+console.log('First-screen JavaScript (gzip):');
+for (const screen of screens) {
+  const missing = screen.chunks.filter((key) => !manifest[key]);
+  if (missing.length) {
+    console.log(`  ${screen.name}: chunk(s) not in the build: ${missing.join(', ')}`);
+    failed = true;
+    continue;
+  }
+  const keys = screen.chunks.reduce((seen, key) => staticClosure(key, seen), new Set());
+  const files = [...keys].map((key) => manifest[key].file).filter((file) => file.endsWith('.js'));
+  const bytes = files.reduce((sum, file) => sum + size(file), 0);
+  const ok = bytes <= screen.budget;
+  failed ||= !ok;
+  console.log(`  ${screen.name.padEnd(16)} ${(bytes / KB).toFixed(1).padStart(6)} KB in ${files.length} file(s); budget ${screen.budget / KB} KB: ${ok ? 'ok' : 'EXCEEDED'}`);
+}
+if (failed) process.exit(1);

@@ -1,0 +1,203 @@
+/**
+ * The errors of the typed client (STYLE.md "One road to the server"): one `ApiError` type for every failed call,
+ * with two subclasses for the cases where no error answer exists: `ApiNetworkError` (nothing came back) and
+ * `ApiResponseError` (a 2xx answer of an unexpected shape). Framework-free: browser and Node 20.
+ */
+import type { z } from 'zod';
+import { type ErrorBody, errorBodySchema } from './common';
+import { formatIssues } from './validation-message';
+
+/** What every `ApiError` is built from. `endpoint` names the call as `GET /contacts/{contactId}/tags`. */
+export type ApiErrorInit = {
+  /** HTTP status; 0 when no response arrived (`ApiNetworkError`). */
+  status: number;
+  message: string;
+  body?: ErrorBody | null;
+  traceId?: string | null;
+  retryAfter?: number | null;
+  /** `METHOD /path/template`, e.g. `PATCH /contacts/{contactId}/tags`. */
+  endpoint: string;
+  /** The full URL requested, query string included. */
+  url: string;
+  cause?: unknown;
+};
+
+/**
+ * A call that did not succeed (decisions.md section 3). For a non-2xx answer:
+ * - `status`: the HTTP status;
+ * - `body`: the error body `{ traceId, message, path, timestamp, statusCode }` when the answer is one, else null
+ *   (an HTML page from a proxy, or a hosted service's JSON without those fields);
+ * - `traceId`: the body's `traceId`, else the `X-Trace-Id` header, else null;
+ * - `retryAfter`: seconds to wait, from `Retry-After` (delta-seconds or an HTTP date), else null;
+ * - `message`: the body's `message` (a JSON `message` string or string array when the body is not a full error
+ *   body), else `HTTP 502 Bad Gateway: <first 200 characters of the page text>`.
+ */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly status: number;
+  readonly body: ErrorBody | null;
+  readonly traceId: string | null;
+  readonly retryAfter: number | null;
+  readonly endpoint: string;
+  readonly url: string;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.status = init.status;
+    this.body = init.body ?? null;
+    this.traceId = init.traceId ?? null;
+    this.retryAfter = init.retryAfter ?? null;
+    this.endpoint = init.endpoint;
+    this.url = init.url;
+  }
+}
+
+/**
+ * No HTTP answer: refused connection, DNS failure, CORS refusal in a browser, a connection dropped mid-body, or a
+ * URL `fetch` cannot parse. `status` is 0 and `message` names the method and URL:
+ * `Network error: GET http://127.0.0.1:9/api/authorization could not be reached (fetch failed: connect ECONNREFUSED ...)`.
+ * An abort through the caller's `AbortSignal` is never wrapped in this: the AbortError is rethrown as is.
+ */
+export class ApiNetworkError extends ApiError {
+  override name = 'ApiNetworkError';
+}
+
+/**
+ * A 2xx answer the client cannot use: not JSON, or JSON that fails the endpoint's zod schema (a hosted service
+ * that changed, or a proxy answering its own page). `status` is that 2xx status; `issues` holds the zod issues
+ * (empty when the text was not JSON). Message: `GET /contacts answered an unexpected shape: items.0.id must be a string`.
+ */
+export class ApiResponseError extends ApiError {
+  override name = 'ApiResponseError';
+  readonly issues: readonly z.core.$ZodIssue[];
+
+  constructor(init: ApiErrorInit & { issues?: readonly z.core.$ZodIssue[] }) {
+    super(init);
+    this.issues = init.issues ?? [];
+  }
+}
+
+/** True for any `ApiError` (including `ApiNetworkError` and `ApiResponseError`). */
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/**
+ * True for a 401 or a 403 answer: "this key cannot do that". The two are treated alike because a hosted service
+ * answers 403 `Forbidden resource` for a missing or wrong key as well as for a missing scope (decisions.md
+ * section 4); `error.status` tells which one was sent.
+ */
+export function isAuthError(error: unknown): error is ApiError {
+  return isApiError(error) && (error.status === 401 || error.status === 403);
+}
+
+/** True for the rejection of an aborted call (`AbortError`, or `TimeoutError` from `AbortSignal.timeout`). */
+export function isAbortError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && ((error as { name?: unknown }).name === 'AbortError' || (error as { name?: unknown }).name === 'TimeoutError');
+}
+
+/**
+ * Seconds to wait from a `Retry-After` header value: delta-seconds (`"30"` gives 30) or an HTTP date (seconds from
+ * `now` until then, at least 0, rounded up). Null for a missing or unreadable value.
+ */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | null {
+  if (value === null || value === undefined) return null;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return null;
+  return Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+const REASONS: Readonly<Record<number, string>> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout',
+  409: 'Conflict', 413: 'Content Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content', 429: 'Too Many Requests',
+  500: 'Internal Server Error', 501: 'Not Implemented', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+};
+
+/** Readable text of an HTML page or any body: scripts, styles and tags removed, entities for `&<>"'` and spaces decoded, whitespace collapsed. */
+function plainText(text: string, html: boolean): string {
+  let out = text;
+  if (html) {
+    out = out
+      .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/&nbsp;/gi, ' ')
+      .replace(/&lt;/gi, '<')
+      .replace(/&gt;/gi, '>')
+      .replace(/&quot;/gi, '"')
+      .replace(/&#39;/gi, "'")
+      .replace(/&amp;/gi, '&');
+  }
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+/** The first `max` characters of `text`, with `…` when cut. */
+export function excerpt(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function messageOf(json: unknown): string | null {
+  if (typeof json !== 'object' || json === null) return null;
+  const message = (json as { message?: unknown }).message;
+  if (typeof message === 'string' && message) return message;
+  if (Array.isArray(message) && message.length && message.every((part) => typeof part === 'string')) return message.join('; ');
+  return null;
+}
+
+/**
+ * The `ApiError` for a non-2xx `response` whose body text is `text` (already read by the caller).
+ * The body is parsed as JSON whatever its content type; an error body (decisions.md section 3) fills `body`.
+ */
+export function apiErrorFromResponse(response: Response, text: string, endpoint: string, url: string): ApiError {
+  let json: unknown = undefined;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  const parsed = errorBodySchema.safeParse(json);
+  const body = parsed.success ? parsed.data : null;
+  const reason = response.statusText || REASONS[response.status] || '';
+  const status = `HTTP ${response.status}${reason ? ` ${reason}` : ''}`;
+  let message = body?.message || messageOf(json);
+  if (!message) {
+    const html = /html/i.test(response.headers.get('content-type') ?? '') || /^\s*</.test(text);
+    const page = excerpt(plainText(text, html));
+    message = page ? `${status}: ${page}` : status;
+  }
+  return new ApiError({
+    status: response.status,
+    message,
+    body,
+    traceId: body?.traceId || response.headers.get('x-trace-id') || null,
+    retryAfter: parseRetryAfter(response.headers.get('retry-after')),
+    endpoint,
+    url,
+  });
+}
+
+/** The `ApiResponseError` for a 2xx answer whose JSON failed `schema` (issues summarised as in decisions.md section 3). */
+export function unexpectedShapeError(response: Response, issues: readonly z.core.$ZodIssue[], endpoint: string, url: string): ApiResponseError {
+  return new ApiResponseError({
+    status: response.status,
+    message: `${endpoint} answered an unexpected shape: ${formatIssues(issues, 'response')}`,
+    traceId: response.headers.get('x-trace-id'),
+    endpoint,
+    url,
+    issues,
+  });
+}
+
+/** The `ApiResponseError` for a 2xx answer that is not JSON (e.g. the dashboard's index.html from a misrouted proxy). */
+export function notJsonError(response: Response, text: string, endpoint: string, url: string): ApiResponseError {
+  const type = response.headers.get('content-type') || 'no content type';
+  const page = excerpt(plainText(text, /html/i.test(type)));
+  return new ApiResponseError({
+    status: response.status,
+    message: `${endpoint} answered ${response.status} with ${type}, not JSON${page ? `: ${page}` : ''}`,
+    traceId: response.headers.get('x-trace-id'),
+    endpoint,
+    url,
+  });
+}

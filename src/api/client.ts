@@ -1,0 +1,398 @@
+/**
+ * The typed client of the workspace content and contacts service (issue 4): one method per endpoint of the
+ * interface document (all 15) plus the contacts spreadsheet download. It is the one road to the server
+ * (STYLE.md): it alone knows URLs, headers, `$`-parameters, the version header, error bodies and downloads.
+ *
+ * Every JSON answer is parsed with the contract's zod schema (loose objects: unknown fields are kept); every
+ * failure is an `ApiError` (api-error.ts); an abort through a caller's `AbortSignal` rejects with the AbortError.
+ * Framework-free: runs in the browser and in Node 20 (global `fetch`, `Blob`, `btoa`, `TextEncoder`).
+ */
+import type { z } from 'zod';
+import { ApiNetworkError, ApiResponseError, apiErrorFromResponse, excerpt, isAbortError, notJsonError, unexpectedShapeError } from './api-error';
+import { type Authorization, authorizationSchema } from './authorization';
+import {
+  type CollectionUpsert,
+  type ProductUpsert,
+  type UpsertResponse,
+  collectionListSchema,
+  productListSchema,
+  upsertResponseSchema,
+} from './catalog';
+import { API_VERSION, listEnvelope } from './common';
+import {
+  CSV_MEDIA_TYPE,
+  type ContactCreate,
+  type ContactCreateResponse,
+  type ContactTag,
+  type ContactTagsPatch,
+  type NotificationSettingsPatch,
+  XLSX_MEDIA_TYPE,
+  contactCreateResponseSchema,
+  contactListSchema,
+  contactTagListSchema,
+  contactTagSchema,
+  notificationSettingsResponseSchema,
+} from './contacts';
+import { type DownloadFormat, type DownloadProgress, type DownloadResult, filenameFromContentDisposition, readBody } from './download';
+import {
+  type PostRequest,
+  type PostRequestResponse,
+  type PublicPostSummary,
+  postListSchema,
+  postRequestResponseSchema,
+  publicPostListSchema,
+} from './posts';
+import { type ListParams, type UnsortedListParams, buildQueryString, listQueryString } from './query-string';
+import { joinUrl, pathSegment } from './url';
+import { workspaceListSchema } from './workspaces';
+
+/** Basic credentials of endpoint 6: an access key (`wsa_...`) and its secret, issued for one workspace (decisions.md section 4). */
+export type BasicCredentials = { accessKey: string; secret: string };
+
+/**
+ * Options of `createApiClient`.
+ * - `baseUrl`: the API base, absolute (`http://127.0.0.1:8080/api`) or relative in the browser (`/api`);
+ * - `apiKey`: sent as `x-api-key` on every keyed endpoint (all but 6 and 14); may be left out for a client that
+ *   only calls `listWorkspacePosts` (the embed page), keyed calls then answer 401;
+ * - `basic`: credentials for `patchNotificationSettings` (endpoint 6), sent as `Authorization: Basic`;
+ * - `version`: the `X-Api-Version` value, default `API_VERSION` (`2026-07`); `null` sends no header;
+ * - `fetch`: the fetch to use (default: the global one, looked up at call time).
+ */
+export type ApiClientOptions = {
+  baseUrl: string;
+  apiKey?: string;
+  basic?: BasicCredentials;
+  version?: string | null;
+  fetch?: typeof fetch;
+};
+
+/** Per-call options of the calls that take no list parameters. `signal` aborts the call. */
+export type CallOptions = { signal?: AbortSignal };
+
+/** `GET /contacts` answer: `{ items: Contact[], meta: { maxResults } }`. */
+export type ContactList = z.infer<typeof contactListSchema>;
+/** `GET /products` answer. */
+export type ProductList = z.infer<typeof productListSchema>;
+/** `GET /collections` answer. */
+export type CollectionList = z.infer<typeof collectionListSchema>;
+/** `GET /posts` and `GET /{workspaceId}/posts` answer. */
+export type PostList = z.infer<typeof postListSchema>;
+/** `GET /workspaces` answer. */
+export type WorkspaceList = z.infer<typeof workspaceListSchema>;
+/** `PATCH /contacts/{contactId}/notification-settings` answer: `{ id, feedId, name, email, phone, image, state }`. */
+export type NotificationSettingsResponse = z.infer<typeof notificationSettingsResponseSchema>;
+/** An upsert's answer `{ id }` plus `created`: true for 201 (a record was created), false for 200 (updated) (decisions.md section 2). */
+export type UpsertResult = UpsertResponse & { created: boolean };
+
+/** Options of `listPublicPosts`: `limit` 1..30, default 10 on the service (interface document, endpoint 13). */
+export type PublicPostsParams = { limit?: number; signal?: AbortSignal };
+
+/**
+ * Options of `downloadContacts`: the list parameters of `GET /contacts` (`$offset`/`$limit` only when given,
+ * otherwise every matching contact is exported), the format, and `onProgress`, called as chunks arrive.
+ */
+export type DownloadContactsOptions = ListParams & {
+  format: DownloadFormat;
+  onProgress?: (progress: DownloadProgress) => void;
+};
+
+/**
+ * The typed client. Every method rejects with:
+ * - `ApiError` for a non-2xx answer (`status`, `body`, `traceId`, `retryAfter`, `message`; decisions.md section 3);
+ *   `isAuthError` is true for 401 and 403;
+ * - `ApiNetworkError` (status 0) when no answer arrived;
+ * - `ApiResponseError` when a 2xx answer is not JSON or fails the endpoint's schema;
+ * - the AbortError when the call's `signal` aborts;
+ * - `RangeError` before sending for a path parameter that is `''`, `.` or `..`, or a filter/orderBy tree that
+ *   cannot be printed.
+ * List methods send `$offset`, `$limit`, `$filter`, `$orderBy` only when given (see `ListParams`).
+ */
+export type ApiClient = {
+  /** Endpoint 1, `GET /authorization`: the key's workspace (`feed`), organization and permissions. 401 for a bad key. */
+  authorization(options?: CallOptions): Promise<Authorization>;
+  /** Endpoint 2, `POST /contacts` (scope feeds:read-write): 201 `{ id, state, name, email, phone, image }`. 400 invalid, 409 duplicate email or phone. */
+  createContact(body: ContactCreate, options?: CallOptions): Promise<ContactCreateResponse>;
+  /** Endpoint 3, `GET /contacts` (contacts:read-only): the list envelope. 400 for a bad `$filter`/`$orderBy`/cap. */
+  listContacts(params?: ListParams): Promise<ContactList>;
+  /**
+   * Endpoint 4, `GET /contacts/contacts-tags` (contacts:read-only): `[{ name, count }]` sorted by name. A list
+   * envelope `{ items, meta }` (as some hosted services answer) is accepted too; its `items` are returned.
+   */
+  listContactTags(options?: CallOptions): Promise<ContactTag[]>;
+  /** Endpoint 5, `PATCH /contacts/{contactId}/tags` (contacts:read-write): 204, resolves to undefined. 400 empty or overlapping lists, 404 unknown contact. */
+  patchContactTags(contactId: string, body: ContactTagsPatch, options?: CallOptions): Promise<void>;
+  /**
+   * Endpoint 6, `PATCH /contacts/{contactId}/notification-settings`: sent with the client's `basic` credentials
+   * as `Authorization: Basic`, no `x-api-key` and no `X-Api-Version` (interface document, Versioning rule 3).
+   * Activates the contact and answers it. 401 for wrong credentials, 404 for a contact of another workspace.
+   * @throws TypeError before sending when the client has no `basic` credentials.
+   */
+  patchNotificationSettings(contactId: string, body: NotificationSettingsPatch, options?: CallOptions): Promise<NotificationSettingsResponse>;
+  /** Endpoint 7, `GET /products` (products:read-only): the list envelope. No `$orderBy` on this endpoint. */
+  listProducts(params?: UnsortedListParams): Promise<ProductList>;
+  /** Endpoint 8, `POST /products` (products:read-write): `{ id, created }`. 400 invalid (a create without `title`), 404 unknown `id`, 409 taken `handle`. */
+  upsertProduct(body: ProductUpsert, options?: CallOptions): Promise<UpsertResult>;
+  /** Endpoint 9, `GET /collections` (products:read-only): the list envelope. No `$orderBy` on this endpoint. */
+  listCollections(params?: UnsortedListParams): Promise<CollectionList>;
+  /** Endpoint 10, `POST /collections` (products:read-write): `{ id, created }`. 400 without `title`, 404 unknown `id`. */
+  upsertCollection(body: CollectionUpsert, options?: CallOptions): Promise<UpsertResult>;
+  /** Endpoint 11, `POST /post-requests` (posts:read-write): 201 `{ body: { requestId }, state }`, state `published`, `scheduled` or `suggested`. */
+  createPostRequest(body: PostRequest, options?: CallOptions): Promise<PostRequestResponse>;
+  /** Endpoint 12, `GET /posts` (posts:read-only): published public posts. `$limit` at most 30, `$offset` at most 100 (`POSTS_PAGE_CAPS`). */
+  listPosts(params?: ListParams): Promise<PostList>;
+  /** Endpoint 13, `GET /public-posts` (posts:read-only): a bare array of summaries; `limit` (no `$`) 1..30, default 10. */
+  listPublicPosts(params?: PublicPostsParams): Promise<PublicPostSummary[]>;
+  /** Endpoint 14, `GET /{workspaceId}/posts`: no credential at all (the version header only). 404 `Workspace not found`. Caps as `listPosts`. */
+  listWorkspacePosts(workspaceId: string, params?: ListParams): Promise<PostList>;
+  /** Endpoint 15, `GET /workspaces` (feeds:read-only): the organization's workspaces, default order `name asc`. */
+  listWorkspaces(params?: ListParams): Promise<WorkspaceList>;
+  /**
+   * Endpoint 3 as a spreadsheet: `GET /contacts` with `Accept: text/csv` or the xlsx media type, the body streamed
+   * with `onProgress({ receivedBytes, totalBytes })` after each chunk. Resolves to `{ blob, filename, bytes }`;
+   * `filename` comes from `Content-Disposition` (`contacts-YYYY-MM-DD.csv`), else `contacts.<format>`.
+   * Non-2xx is an `ApiError`; a JSON answer (a service that ignored `Accept`) is an `ApiResponseError`.
+   */
+  downloadContacts(options: DownloadContactsOptions): Promise<DownloadResult>;
+};
+
+/** How a call authenticates: API key (`x-api-key`), Basic (endpoint 6) or none (endpoint 14). */
+type Auth = 'key' | 'basic' | 'none';
+
+type Call = {
+  method: 'GET' | 'POST' | 'PATCH';
+  /** `METHOD /template`, for messages: `PATCH /contacts/{contactId}/tags`. */
+  endpoint: string;
+  /** Path with parameters already encoded by `pathSegment`. */
+  path: string;
+  query?: string;
+  auth: Auth;
+  body?: unknown;
+  accept?: string;
+  signal?: AbortSignal | undefined;
+};
+
+/** Base64 of the UTF-8 bytes of `text` (`btoa` alone accepts only Latin-1). */
+function base64Utf8(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** The `Authorization` header value for Basic credentials: `Basic base64(accessKey:secret)`. */
+export function basicAuthorization(credentials: BasicCredentials): string {
+  return `Basic ${base64Utf8(`${credentials.accessKey}:${credentials.secret}`)}`;
+}
+
+/**
+ * Creates the typed client (see `ApiClient` for each method, its endpoint, scope and errors). Requests carry
+ * `Accept`, `x-api-key` (keyed endpoints), `X-Api-Version` (all but endpoint 6) and, with a body,
+ * `Content-Type: application/json`. Nothing is sent until a method is called.
+ */
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const { baseUrl, apiKey, basic } = options;
+  const version = options.version === undefined ? API_VERSION : options.version;
+  const custom = options.fetch;
+  // Called as a plain function: a browser's fetch called as a method of another object throws "Illegal invocation".
+  const doFetch: typeof fetch = custom ? (input, init) => custom(input, init) : (input, init) => globalThis.fetch(input, init);
+
+  /** Sends one call; resolves to a 2xx Response and the URL requested, rejects as documented on `ApiClient`. */
+  async function send(call: Call): Promise<{ response: Response; url: string }> {
+    const url = joinUrl(baseUrl, call.path, call.query ?? '');
+    const headers: Record<string, string> = { Accept: call.accept ?? 'application/json' };
+    if (call.auth === 'key' && apiKey !== undefined) headers['x-api-key'] = apiKey;
+    if (call.auth === 'basic') {
+      if (!basic) throw new TypeError(`${call.endpoint} needs Basic credentials: pass basic: { accessKey, secret } to createApiClient`);
+      headers.Authorization = basicAuthorization(basic);
+    }
+    if (call.auth !== 'basic' && version !== null) headers['X-Api-Version'] = version;
+    const init: RequestInit = { method: call.method, headers };
+    if (call.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(call.body);
+    }
+    if (call.signal) init.signal = call.signal;
+    call.signal?.throwIfAborted();
+
+    let response: Response;
+    try {
+      response = await doFetch(url, init);
+    } catch (error) {
+      throw networkOrAbort(error, call, url);
+    }
+    if (!response.ok) {
+      const text = await readText(response, call, url);
+      throw apiErrorFromResponse(response, text, call.endpoint, url);
+    }
+    return { response, url };
+  }
+
+  /** Sends a call and parses its JSON answer with `schema`. */
+  async function json<S extends z.ZodType>(call: Call, schema: S): Promise<{ data: z.output<S>; status: number }> {
+    const { response, url } = await send(call);
+    const text = await readText(response, call, url);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw notJsonError(response, text, call.endpoint, url);
+    }
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw unexpectedShapeError(response, parsed.error.issues, call.endpoint, url);
+    return { data: parsed.data, status: response.status };
+  }
+
+  const listCall = (endpoint: string, path: string, auth: Auth, params: ListParams): Call => ({
+    method: 'GET',
+    endpoint,
+    path,
+    query: listQueryString(params),
+    auth,
+    signal: params.signal,
+  });
+
+  const tagsAnswer = contactTagListSchema.or(listEnvelope(contactTagSchema));
+
+  return {
+    async authorization(opts = {}) {
+      return (await json({ method: 'GET', endpoint: 'GET /authorization', path: '/authorization', auth: 'key', signal: opts.signal }, authorizationSchema)).data;
+    },
+
+    async createContact(body, opts = {}) {
+      return (await json({ method: 'POST', endpoint: 'POST /contacts', path: '/contacts', auth: 'key', body, signal: opts.signal }, contactCreateResponseSchema)).data;
+    },
+
+    async listContacts(params = {}) {
+      return (await json(listCall('GET /contacts', '/contacts', 'key', params), contactListSchema)).data;
+    },
+
+    async listContactTags(opts = {}) {
+      const request: Call = { method: 'GET', endpoint: 'GET /contacts/contacts-tags', path: '/contacts/contacts-tags', auth: 'key', signal: opts.signal };
+      const { data } = await json(request, tagsAnswer);
+      return Array.isArray(data) ? data : data.items;
+    },
+
+    async patchContactTags(contactId, body, opts = {}) {
+      const { response } = await send({
+        method: 'PATCH',
+        endpoint: 'PATCH /contacts/{contactId}/tags',
+        path: `/contacts/${pathSegment(contactId)}/tags`,
+        auth: 'key',
+        body,
+        signal: opts.signal,
+      });
+      await response.body?.cancel().catch(() => undefined); // 204: nothing to read; release the connection
+    },
+
+    async patchNotificationSettings(contactId, body, opts = {}) {
+      const request: Call = {
+        method: 'PATCH',
+        endpoint: 'PATCH /contacts/{contactId}/notification-settings',
+        path: `/contacts/${pathSegment(contactId)}/notification-settings`,
+        auth: 'basic',
+        body,
+        signal: opts.signal,
+      };
+      return (await json(request, notificationSettingsResponseSchema)).data;
+    },
+
+    async listProducts(params = {}) {
+      return (await json(listCall('GET /products', '/products', 'key', params), productListSchema)).data;
+    },
+
+    async upsertProduct(body, opts = {}) {
+      const { data, status } = await json({ method: 'POST', endpoint: 'POST /products', path: '/products', auth: 'key', body, signal: opts.signal }, upsertResponseSchema);
+      return { ...data, created: status === 201 };
+    },
+
+    async listCollections(params = {}) {
+      return (await json(listCall('GET /collections', '/collections', 'key', params), collectionListSchema)).data;
+    },
+
+    async upsertCollection(body, opts = {}) {
+      const request: Call = { method: 'POST', endpoint: 'POST /collections', path: '/collections', auth: 'key', body, signal: opts.signal };
+      const { data, status } = await json(request, upsertResponseSchema);
+      return { ...data, created: status === 201 };
+    },
+
+    async createPostRequest(body, opts = {}) {
+      const request: Call = { method: 'POST', endpoint: 'POST /post-requests', path: '/post-requests', auth: 'key', body, signal: opts.signal };
+      return (await json(request, postRequestResponseSchema)).data;
+    },
+
+    async listPosts(params = {}) {
+      return (await json(listCall('GET /posts', '/posts', 'key', params), postListSchema)).data;
+    },
+
+    async listPublicPosts(params = {}) {
+      const request: Call = {
+        method: 'GET',
+        endpoint: 'GET /public-posts',
+        path: '/public-posts',
+        query: buildQueryString({ limit: params.limit }),
+        auth: 'key',
+        signal: params.signal,
+      };
+      return (await json(request, publicPostListSchema)).data;
+    },
+
+    async listWorkspacePosts(workspaceId, params = {}) {
+      return (await json(listCall('GET /{workspaceId}/posts', `/${pathSegment(workspaceId)}/posts`, 'none', params), postListSchema)).data;
+    },
+
+    async listWorkspaces(params = {}) {
+      return (await json(listCall('GET /workspaces', '/workspaces', 'key', params), workspaceListSchema)).data;
+    },
+
+    async downloadContacts(download) {
+      const { format, onProgress, signal } = download;
+      const accept = format === 'csv' ? CSV_MEDIA_TYPE : XLSX_MEDIA_TYPE;
+      const call: Call = { ...listCall('GET /contacts', '/contacts', 'key', download), accept };
+      const { response, url } = await send(call);
+      const type = response.headers.get('content-type') ?? '';
+      if (/json/i.test(type)) {
+        const text = await readText(response, call, url);
+        throw new ApiResponseError({
+          status: response.status,
+          message: `${call.endpoint} answered ${type} instead of a ${format} download (Accept: ${accept} was ignored): ${excerpt(text)}`,
+          traceId: response.headers.get('x-trace-id'),
+          endpoint: call.endpoint,
+          url,
+        });
+      }
+      let body: Awaited<ReturnType<typeof readBody>>;
+      try {
+        body = await readBody(response, { onProgress, signal });
+      } catch (error) {
+        throw networkOrAbort(error, call, url);
+      }
+      const { chunks, bytes } = body;
+      return {
+        blob: new Blob(chunks, { type: type || accept }),
+        filename: filenameFromContentDisposition(response.headers.get('content-disposition')) ?? `contacts.${format}`,
+        bytes,
+      };
+    },
+  };
+}
+
+/** The error for a rejected `fetch` or body read: the AbortError as is, anything else an `ApiNetworkError`. */
+function networkOrAbort(error: unknown, call: Call, url: string): unknown {
+  if (call.signal?.aborted || isAbortError(error)) return error;
+  const cause = error instanceof Error ? [error.message, (error.cause as { message?: unknown } | undefined)?.message].filter((part) => typeof part === 'string' && part).join(': ') : String(error);
+  return new ApiNetworkError({
+    status: 0,
+    message: `Network error: ${call.method} ${url} could not be reached${cause ? ` (${cause})` : ''}`,
+    endpoint: call.endpoint,
+    url,
+    cause: error,
+  });
+}
+
+/** The whole body as text; a connection dropped mid-body is an `ApiNetworkError`, an abort the AbortError. */
+async function readText(response: Response, call: Call, url: string): Promise<string> {
+  try {
+    return await response.text();
+  } catch (error) {
+    throw networkOrAbort(error, call, url);
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The one place query strings are built (STYLE.md "One road to the server"; interface document, "Pagination,
+ * sorting and filtering"): names and values percent-encoded with `encodeURIComponent` (so `$filter` goes out as
+ * `%24filter`), `$filter` printed from an AST by `printFilter`, `$orderBy` by `printOrderBy`.
+ */
+import type { FilterNode } from './filter/ast';
+import { type OrderByItem, printOrderBy } from './filter/order-by';
+import { printFilter } from './filter/print';
+
+/** A query parameter value; `undefined` and `null` leave the parameter out. */
+export type QueryValue = string | number | boolean | null | undefined;
+
+/**
+ * Parameters of a list call (endpoints 3, 12, 14, 15; decisions.md section 6).
+ * - `offset`, `limit`: integers sent as `$offset`, `$limit` (service defaults apply when absent; caps are in
+ *   `DEFAULT_PAGE_CAPS` / `POSTS_PAGE_CAPS`, a value above a cap is a 400, never clamped);
+ * - `filter`: an AST (printed canonically by `printFilter`) or filter text exactly as a user typed it;
+ * - `orderBy`: items (printed by `printOrderBy`; `[]` sends nothing) or text such as `name asc, created desc`;
+ * - `signal`: aborts the call (it then rejects with the AbortError).
+ */
+export type ListParams = {
+  offset?: number;
+  limit?: number;
+  filter?: FilterNode | string;
+  orderBy?: OrderByItem[] | string;
+  signal?: AbortSignal;
+};
+
+/** List parameters of endpoints that do not sort (`GET /products`, `GET /collections`: `$orderBy` is a 400 there). */
+export type UnsortedListParams = Omit<ListParams, 'orderBy'>;
+
+/**
+ * `?name=value&...` from `params` in insertion order, both sides encoded with `encodeURIComponent`; `''` when
+ * nothing is left. `undefined` and `null` values are omitted. Example: `{ $limit: 5, $filter: "name eq 'a&b'" }`
+ * gives `?%24limit=5&%24filter=name%20eq%20'a%26b'`.
+ */
+export function buildQueryString(params: Readonly<Record<string, QueryValue>>): string {
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+  }
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+/**
+ * `$filter` text: an AST printed by `printFilter`, a string passed through unchanged. A blank string (empty or
+ * only whitespace) gives `undefined`, so an emptied filter box sends no `$filter` rather than a 400.
+ * @throws RangeError from `printFilter` for a tree no filter text can express.
+ */
+export function filterText(filter: FilterNode | string | undefined): string | undefined {
+  if (filter === undefined) return undefined;
+  if (typeof filter === 'string') return filter.trim() === '' ? undefined : filter;
+  return printFilter(filter);
+}
+
+/**
+ * `$orderBy` text: items printed by `printOrderBy` (`[]` gives `undefined`), a string passed through unchanged
+ * (blank gives `undefined`).
+ * @throws RangeError from `printOrderBy` for a field that is not an identifier.
+ */
+export function orderByText(orderBy: readonly OrderByItem[] | string | undefined): string | undefined {
+  if (orderBy === undefined) return undefined;
+  const text = typeof orderBy === 'string' ? orderBy : printOrderBy(orderBy);
+  return text.trim() === '' ? undefined : text;
+}
+
+/**
+ * The query string of a list call: `?%24offset=...&%24limit=...&%24filter=...&%24orderBy=...`, absent parameters
+ * omitted (see `ListParams`).
+ * @throws RangeError when `filter` or `orderBy` is a tree that cannot be printed.
+ */
+export function listQueryString(params: ListParams): string {
+  return buildQueryString({
+    $offset: params.offset,
+    $limit: params.limit,
+    $filter: filterText(params.filter),
+    $orderBy: orderByText(params.orderBy),
+  });
+}

@@ -1,0 +1,49 @@
+/** The console's routes (issue 4): /connect, /w/:workspaceId/<section> (lazy pages), and a 404 page. */
+import { Suspense, lazy } from 'react';
+import { Navigate, createBrowserRouter } from 'react-router';
+import { Loading } from '@/components/query-state';
+import { RouteError } from '@/components/route-error';
+import { NotFoundPage, HomeRedirect } from './pages';
+import { ScopeGate } from './scope-gate';
+import { SECTIONS } from './sections';
+
+// Every screen is its own chunk, the shell included, so the first screen loads only what it shows.
+const ConnectPage = lazy(() => import('@/features/connection/connect-page').then((m) => ({ default: m.ConnectPage })));
+const WorkspaceLayout = lazy(() => import('./workspace-layout').then((m) => ({ default: m.WorkspaceLayout })));
+
+export function createRouter() {
+  return createBrowserRouter([
+    { path: '/', element: <HomeRedirect />, errorElement: <RouteError /> },
+    {
+      path: '/connect',
+      element: (
+        <Suspense fallback={<Loading label="Loading page" />}>
+          <ConnectPage />
+        </Suspense>
+      ),
+      errorElement: <RouteError />,
+    },
+    {
+      path: '/w/:workspaceId',
+      element: (
+        <Suspense fallback={<Loading label="Loading workspace" />}>
+          <WorkspaceLayout />
+        </Suspense>
+      ),
+      errorElement: <RouteError />,
+      children: [
+        { index: true, element: <Navigate to="contacts" replace /> },
+        ...SECTIONS.map((section) => ({
+          path: section.path,
+          errorElement: <RouteError />,
+          element: (
+            <ScopeGate section={section}>
+              <section.Page />
+            </ScopeGate>
+          ),
+        })),
+      ],
+    },
+    { path: '*', element: <NotFoundPage /> },
+  ]);
+}

@@ -1,0 +1,137 @@
+/**
+ * The shell of a workspace (`/w/:workspaceId/...`, issue 4): header with the workspace switcher, the key's
+ * organization and permissions in a menu, a light/dark toggle; sidebar navigation that disables sections the
+ * key's scopes don't allow (with a tooltip naming the scope); the throttling notice; and the watch that sends
+ * the user back to /connect when the saved key stops working (401/403 confirmed by `GET /authorization`).
+ */
+import { ActionIcon, AppShell, Burger, Button, Group, NavLink, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Suspense, lazy, useEffect, useRef } from 'react';
+import { Navigate, NavLink as RouterNavLink, Outlet, useLocation, useNavigate, useParams } from 'react-router';
+import { isAuthError } from '@/api/api-error';
+import { Loading } from '@/components/query-state';
+import { ThrottleNotice } from '@/components/throttle-notice';
+import { DeferredTooltip } from '@/components/deferred-tooltip';
+import { WorkspaceApiProvider, useWorkspaceApi } from '@/lib/api';
+import { updateConnection, useConnections } from '@/lib/connections';
+import { allows } from '@/lib/permissions';
+import { SECTIONS } from './sections';
+
+// The header's popover widgets load after the first paint (popover code is heavy); plain buttons stand in.
+const WorkspaceSwitcher = lazy(() => import('@/features/workspaces/workspace-switcher').then((m) => ({ default: m.WorkspaceSwitcher })));
+const HeaderTools = lazy(() => import('./header-tools').then((m) => ({ default: m.HeaderTools })));
+
+/** Keeps the saved permissions fresh and leaves for /connect when the key stops working. */
+function KeyWatch() {
+  const { api, workspaceId } = useWorkspaceApi();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const checking = useRef(false);
+  const authorization = useQuery({ queryKey: ['ws', workspaceId, 'authorization'], queryFn: () => api.authorization(), staleTime: 60_000, retry: false });
+
+  useEffect(() => {
+    if (authorization.data) updateConnection(workspaceId, { permissions: authorization.data.permissions, workspaceName: authorization.data.feed.name });
+  }, [authorization.data, workspaceId]);
+
+  useEffect(() => {
+    const leave = () =>
+      void navigate(`/connect?reason=expired&workspace=${encodeURIComponent(workspaceId)}&return=${encodeURIComponent(location.pathname + location.search)}`, { replace: true });
+    const verify = (error: unknown) => {
+      if (!isAuthError(error) || checking.current) return;
+      checking.current = true;
+      api
+        .authorization()
+        .then((auth) => updateConnection(workspaceId, { permissions: auth.permissions }))
+        .catch((failure: unknown) => {
+          if (isAuthError(failure)) leave();
+        })
+        .finally(() => {
+          checking.current = false;
+        });
+    };
+    const unsubscribeQueries = queryClient.getQueryCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'error' && event.query.queryKey[1] === workspaceId) verify(event.action.error);
+    });
+    const unsubscribeMutations = queryClient.getMutationCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'error') verify(event.action.error);
+    });
+    return () => {
+      unsubscribeQueries();
+      unsubscribeMutations();
+    };
+  }, [api, workspaceId, queryClient, navigate, location.pathname, location.search]);
+  return null;
+}
+
+function Shell() {
+  const { workspaceId, connection } = useWorkspaceApi();
+  const [opened, { toggle, close }] = useDisclosure();
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <KeyWatch />
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Title order={2} size="h4" visibleFrom="xs">
+              Workspace Admin
+            </Title>
+            <Suspense fallback={<Button variant="default">{connection.workspaceName}</Button>}>
+              <WorkspaceSwitcher />
+            </Suspense>
+          </Group>
+          <Suspense fallback={<ActionIcon variant="default" size="lg" aria-label="Key and permissions" />}>
+            <HeaderTools />
+          </Suspense>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Sections">
+        {SECTIONS.map((section) => {
+          const allowed = allows(connection.permissions, section.scope);
+          const link = (
+            <NavLink
+              key={section.path}
+              component={RouterNavLink}
+              to={`/w/${workspaceId}/${section.path}`}
+              label={section.label}
+              disabled={!allowed}
+              onClick={close}
+              aria-disabled={!allowed || undefined}
+            />
+          );
+          return allowed ? (
+            link
+          ) : (
+            <DeferredTooltip key={section.path} label={`Needs ${section.scope}`}>
+              <div>{link}</div>
+            </DeferredTooltip>
+          );
+        })}
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <ThrottleNotice />
+        <Suspense fallback={<Loading label="Loading page" />}>
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+/** `/w/:workspaceId`: the workspace's shell with its saved key, or /connect when this device has none. */
+export function WorkspaceLayout() {
+  const { workspaceId = '' } = useParams();
+  const location = useLocation();
+  const connection = useConnections().find((c) => c.workspaceId === workspaceId);
+  if (!connection) {
+    const target = encodeURIComponent(location.pathname + location.search);
+    return <Navigate to={`/connect?reason=missing&workspace=${encodeURIComponent(workspaceId)}&return=${target}`} replace />;
+  }
+  return (
+    <WorkspaceApiProvider connection={connection}>
+      <Shell />
+    </WorkspaceApiProvider>
+  );
+}

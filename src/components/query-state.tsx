@@ -1,0 +1,29 @@
+import { Alert, Button, Group, Loader, Text } from '@mantine/core';
+import { isApiError } from '@/api/api-error';
+
+/** A failed query's message, trace id and a retry button (issue 4: "an error shows the message and a retry"). */
+export function QueryError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const message = error instanceof Error ? error.message : String(error);
+  return (
+    <Alert color="red" title="Could not load" role="alert">
+      <Group justify="space-between" align="center">
+        <Text size="sm">
+          {message}
+          {isApiError(error) && error.traceId ? ` (trace ${error.traceId})` : ''}
+        </Text>
+        <Button size="xs" variant="light" onClick={onRetry}>
+          Retry
+        </Button>
+      </Group>
+    </Alert>
+  );
+}
+
+/** A centred loader with an accessible label. */
+export function Loading({ label = 'Loading' }: { label?: string }) {
+  return (
+    <Group justify="center" p="xl">
+      <Loader aria-label={label} />
+    </Group>
+  );
+}

@@ -1,0 +1,21 @@
+import { Alert } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { useThrottle } from '@/lib/throttle';
+
+/** The visible notice while the service throttles us (429): counts down to the next retry (issue 4). */
+export function ThrottleNotice() {
+  const until = useThrottle();
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (until <= Date.now()) return;
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [until]);
+  const seconds = Math.ceil((until - now) / 1000);
+  if (seconds <= 0) return null;
+  return (
+    <Alert color="orange" title="The service is throttling requests" role="status" mb="md">
+      Too many requests in a short time. Retrying in {seconds} s; nothing is lost.
+    </Alert>
+  );
+}

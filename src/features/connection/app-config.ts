@@ -1,0 +1,30 @@
+/**
+ * `/app-config.json`, served by this console's own server (not part of the API): the API base URL and, when the
+ * server seeded demo data, the demo workspaces' credentials for one-click connecting (issue 4).
+ */
+import { queryOptions } from '@tanstack/react-query';
+import * as z from 'zod';
+
+const appConfigSchema = z.looseObject({
+  apiBaseUrl: z.string().default('/api'),
+  demo: z
+    .looseObject({
+      organization: z.looseObject({ id: z.string(), name: z.string() }),
+      workspaces: z.array(z.looseObject({ id: z.string(), name: z.string(), key: z.string(), accessKey: z.string(), secret: z.string() })),
+    })
+    .nullable()
+    .default(null),
+});
+export type AppConfig = z.infer<typeof appConfigSchema>;
+
+/** Fetches the config; a server without the endpoint (a plain static host) gives the defaults. */
+export const appConfigQuery = queryOptions({
+  queryKey: ['app-config'],
+  queryFn: async (): Promise<AppConfig> => {
+    const response = await fetch('/app-config.json', { headers: { accept: 'application/json' } });
+    if (!response.ok) return appConfigSchema.parse({});
+    return appConfigSchema.parse(await response.json());
+  },
+  staleTime: Number.POSITIVE_INFINITY,
+  retry: false,
+});

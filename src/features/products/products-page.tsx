@@ -1,0 +1,53 @@
+/** `/w/:workspaceId/products`: the first page of products (the products issue replaces this with the full table). */
+import { Button, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { SimpleTable } from '@/components/simple-table';
+import { useQuery } from '@tanstack/react-query';
+import { Loading, QueryError } from '@/components/query-state';
+import { useWorkspaceApi } from '@/lib/api';
+import { allows } from '@/lib/permissions';
+import { productQueries } from './queries';
+
+export function ProductsPage() {
+  const { api, workspaceId, connection } = useWorkspaceApi();
+  const list = useQuery(productQueries.list(api, workspaceId, { offset: 0, limit: 20 }));
+  const canWrite = allows(connection.permissions, 'products:read-write');
+  return (
+    <Stack>
+      <Title order={1}>Products</Title>
+      <Tooltip label="Needs products:read-write" disabled={canWrite}>
+        <Button disabled={!canWrite} w="fit-content" data-disabled={!canWrite || undefined}>
+          New product
+        </Button>
+      </Tooltip>
+      {list.isPending ? <Loading label="Loading products" /> : null}
+      {list.isError ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
+      {list.data ? (
+        <>
+          <Text size="sm" c="dimmed">
+            {list.data.meta.maxResults.toLocaleString()} products
+          </Text>
+          <SimpleTable aria-label="Products" striped>
+            <thead>
+              <tr>
+                <th scope="col">Title</th>
+                <th scope="col">Price</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.items.map((product) => (
+                <tr key={product.id}>
+                  <td>{product.title}</td>
+                  <td>
+                    {product.price === null ? '' : new Intl.NumberFormat(undefined, { style: 'currency', currency: product.currency ?? 'USD' }).format(product.price)}
+                  </td>
+                  <td>{product.status}</td>
+                </tr>
+              ))}
+            </tbody>
+          </SimpleTable>
+        </>
+      ) : null}
+    </Stack>
+  );
+}

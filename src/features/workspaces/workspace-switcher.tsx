@@ -1,0 +1,119 @@
+/**
+ * The header's workspace switcher (issue 4): the organization's workspaces (`GET /workspaces`, searchable,
+ * paged 50 at a time), marking those with a saved key. Choosing one with a key switches to it (same section);
+ * one without offers "Add key" and its public page. Without feeds:read-only it lists the saved keys only.
+ */
+import { Badge, Button, Combobox, Group, Loader, Text, TextInput, useCombobox } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { useWorkspaceApi } from '@/lib/api';
+import { useConnections } from '@/lib/connections';
+import { allows } from '@/lib/permissions';
+import { workspaceQueries } from './queries';
+
+type Option = { id: string; name: string; hasKey: boolean };
+
+export function WorkspaceSwitcher() {
+  const { api, workspaceId, connection } = useWorkspaceApi();
+  const connections = useConnections();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 250);
+  const [limit, setLimit] = useState(50);
+  const canList = allows(connection.permissions, 'feeds:read-only');
+  const list = useQuery({
+    ...workspaceQueries.list(api, workspaceId, { offset: 0, limit, search: debounced.trim() || undefined }),
+    enabled: canList && combobox.dropdownOpened,
+  });
+
+  const saved = new Set(connections.map((c) => c.workspaceId));
+  const options: Option[] = canList
+    ? (list.data?.items ?? []).map((w) => ({ id: w.id, name: w.name, hasKey: saved.has(w.id) }))
+    : connections
+        .filter((c) => c.organizationId === connection.organizationId)
+        .filter((c) => c.workspaceName.toLowerCase().includes(debounced.trim().toLowerCase()))
+        .map((c) => ({ id: c.workspaceId, name: c.workspaceName, hasKey: true }));
+
+  const section = location.pathname.split('/')[3] ?? 'contacts';
+  const choose = (id: string) => {
+    combobox.closeDropdown();
+    setSearch('');
+    if (id === workspaceId) return;
+    if (saved.has(id)) void navigate(`/w/${id}/${section}`);
+    else void navigate(`/connect?workspace=${encodeURIComponent(id)}&reason=missing&return=${encodeURIComponent(`/w/${id}/${section}`)}`);
+  };
+
+  return (
+    <Combobox store={combobox} onOptionSubmit={choose} width={360} position="bottom-start">
+      <Combobox.Target>
+        <Button variant="default" onClick={() => combobox.toggleDropdown()} aria-label={`Workspace: ${connection.workspaceName}. Switch workspace`}>
+          {connection.workspaceName}
+        </Button>
+      </Combobox.Target>
+      <Combobox.Dropdown>
+        <Combobox.Search value={search} onChange={(event) => setSearch(event.currentTarget.value)} placeholder="Search workspaces" aria-label="Search workspaces" />
+        <Combobox.Options aria-label="Workspaces" mah={320} style={{ overflowY: 'auto' }}>
+          {list.isFetching && !list.data ? (
+            <Combobox.Empty>
+              <Loader size="xs" aria-label="Loading workspaces" />
+            </Combobox.Empty>
+          ) : options.length === 0 ? (
+            <Combobox.Empty>No workspace matches</Combobox.Empty>
+          ) : (
+            options.map((option) => (
+              <Combobox.Option value={option.id} key={option.id} active={option.id === workspaceId} aria-label={option.name}>
+                <Group justify="space-between" wrap="nowrap">
+                  <Text size="sm" truncate>
+                    {option.name}
+                  </Text>
+                  {option.id === workspaceId ? (
+                    <Badge size="xs">current</Badge>
+                  ) : option.hasKey ? (
+                    <Badge size="xs" variant="light" color="green">
+                      key saved
+                    </Badge>
+                  ) : (
+                    <Group gap={4} wrap="nowrap">
+                      <Badge size="xs" variant="outline" color="gray">
+                        Add key
+                      </Badge>
+                      <Text
+                        component="a"
+                        size="xs"
+                        href={`/embed/${option.id}`}
+                        target="_blank"
+                        rel="noreferrer"
+                        onClick={(event) => event.stopPropagation()}
+                        aria-label={`Public page of ${option.name}`}
+                      >
+                        public page
+                      </Text>
+                    </Group>
+                  )}
+                </Group>
+              </Combobox.Option>
+            ))
+          )}
+        </Combobox.Options>
+        {canList && list.data && list.data.meta.maxResults > options.length ? (
+          <Combobox.Footer>
+            <Button variant="subtle" size="xs" fullWidth onClick={() => setLimit((l) => Math.min(l + 50, 100))} disabled={limit >= 100}>
+              {limit >= 100 ? `Showing 100 of ${list.data.meta.maxResults}: search to narrow` : `Show more (${list.data.meta.maxResults} in all)`}
+            </Button>
+          </Combobox.Footer>
+        ) : null}
+        {!canList ? (
+          <Combobox.Footer>
+            <Text size="xs" c="dimmed">
+              This key lacks feeds:read-only, so only workspaces with saved keys are listed.
+            </Text>
+          </Combobox.Footer>
+        ) : null}
+      </Combobox.Dropdown>
+    </Combobox>
+  );
+}
