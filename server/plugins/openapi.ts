@@ -11,7 +11,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_VERSION, INTEGER_PARAM, errorBodySchema } from '../../src/api/common';
 import { CSV_MEDIA_TYPE, XLSX_MEDIA_TYPE } from '../../src/api/contacts';
 
