@@ -1,5 +1,6 @@
 /** The header's right-hand tools (issue 4): the light/dark toggle (remembered) and the key's organization and permissions. */
-import { ActionIcon, Group, Menu, Text, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { ActionIcon, Anchor, Group, Popover, Stack, Text, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { KeyIcon, MoonIcon, SunIcon } from '@/components/icons';
 import { SimpleTable } from '@/components/simple-table';
 import { Link } from 'react-router';
 import { useWorkspaceApi } from '@/lib/api';
@@ -10,42 +11,45 @@ function ColorSchemeToggle() {
   const next = computed === 'dark' ? 'light' : 'dark';
   return (
     <ActionIcon variant="default" size="lg" onClick={() => setColorScheme(next)} aria-label={`Switch to ${next} mode`}>
-      <span aria-hidden="true">{computed === 'dark' ? '☀' : '☾'}</span>
+      {computed === 'dark' ? <SunIcon /> : <MoonIcon />}
     </ActionIcon>
   );
 }
 
+/** The key's organization and permissions, and a way to manage keys (a dialog, since it holds a table). */
 function AccountMenu() {
   const { connection } = useWorkspaceApi();
   return (
-    <Menu width={300} position="bottom-end">
-      <Menu.Target>
+    <Popover width={300} position="bottom-end" shadow="md">
+      <Popover.Target>
         <ActionIcon variant="default" size="lg" aria-label="Key and permissions">
-          <span aria-hidden="true">⚿</span>
+          <KeyIcon />
         </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>Organization</Menu.Label>
-        <Text px="sm" size="sm" fw={500}>
-          {connection.organizationName}
-        </Text>
-        <Menu.Label>Permissions of this key</Menu.Label>
-        <SimpleTable compact aria-label="Permissions of this key">
-          <tbody>
-            {['contacts', 'products', 'posts', 'feeds'].map((resource) => (
-              <tr key={resource}>
-                <td>{resource}</td>
-                <td>{connection.permissions[resource] ?? 'none'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </SimpleTable>
-        <Menu.Divider />
-        <Menu.Item component={Link} to="/connect">
-          Manage keys
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+      </Popover.Target>
+      <Popover.Dropdown aria-label="Key and permissions">
+        <Stack gap="xs">
+          <Text size="xs" c="dimmed">
+            Organization
+          </Text>
+          <Text size="sm" fw={500}>
+            {connection.organizationName}
+          </Text>
+          <SimpleTable compact aria-label="Permissions of this key">
+            <tbody>
+              {['contacts', 'products', 'posts', 'feeds'].map((resource) => (
+                <tr key={resource}>
+                  <th scope="row">{resource}</th>
+                  <td>{connection.permissions[resource] ?? 'none'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </SimpleTable>
+          <Anchor component={Link} to="/connect" size="sm">
+            Manage keys
+          </Anchor>
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
   );
 }
 

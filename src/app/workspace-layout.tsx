@@ -82,7 +82,7 @@ function Shell() {
               <WorkspaceSwitcher />
             </Suspense>
           </Group>
-          <Suspense fallback={<ActionIcon variant="default" size="lg" aria-label="Key and permissions" />}>
+          <Suspense fallback={<ActionIcon variant="default" size="lg" aria-label="Key and permissions" disabled />}>
             <HeaderTools />
           </Suspense>
         </Group>

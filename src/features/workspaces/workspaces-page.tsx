@@ -32,8 +32,10 @@ export function WorkspacesPage() {
                 <td>{workspace.name}</td>
                 <td>{saved.has(workspace.id) ? <Badge color="green" variant="light">saved</Badge> : <Badge color="gray" variant="outline">none</Badge>}</td>
                 <td>
-                  {saved.has(workspace.id) ? (
-                    <Button component={Link} to={`/w/${workspace.id}/contacts`} size="xs" variant="light" disabled={workspace.id === workspaceId}>
+                  {workspace.id === workspaceId ? (
+                    <Badge variant="light">current</Badge>
+                  ) : saved.has(workspace.id) ? (
+                    <Button component={Link} to={`/w/${workspace.id}/contacts`} size="xs" variant="light" aria-label={`Switch to ${workspace.name}`}>
                       Switch
                     </Button>
                   ) : (

@@ -1,0 +1,108 @@
+/**
+ * The shell (issue 4): switching workspaces, permission-aware navigation, a key that stops working, the
+ * workspace without a key, 404, and an accessibility check with a screenshot of every page.
+ */
+import { cli } from './server';
+import { checkAccessibility, expect, test } from './fixtures';
+
+test('switches workspaces: the URL and the rows change, and never show the other workspace rows', async ({ page, state, connect }) => {
+  const [nordic, lisbon] = state.demo.workspaces;
+  await connect(lisbon!.key);
+  await connect(nordic!.key);
+  const table = page.getByRole('table', { name: 'Contacts' });
+  await expect(page.getByText('2,000 contacts')).toBeVisible();
+  const nordicRows = await table.getByRole('row').allInnerTexts();
+
+  await page.getByRole('button', { name: /Switch workspace/ }).click();
+  const options = page.getByRole('listbox', { name: 'Workspaces' });
+  await expect(options.getByRole('option', { name: lisbon!.name })).toContainText('key saved');
+  await options.getByRole('option', { name: lisbon!.name }).click();
+
+  await expect(page).toHaveURL(new RegExp(`/w/${lisbon!.id}/contacts$`));
+  await expect(page.getByText('300 contacts')).toBeVisible();
+  const lisbonRows = await table.getByRole('row').allInnerTexts();
+  expect(lisbonRows.slice(1).some((row) => nordicRows.includes(row))).toBe(false);
+  // Phones tell the workspaces apart: the demo seeds +47 numbers in Nordic, +351 in Lisbon.
+  await page.goto(`/w/${lisbon!.id}/products`);
+  await expect(page.getByRole('heading', { name: 'Products', level: 1 })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Products' }).getByText(/€/).first()).toBeVisible();
+});
+
+test('keeps the section when switching, and offers Add key and the public page for a workspace without a key', async ({ page, state, connect }) => {
+  await connect(state.demo.workspaces[0]!.key);
+  await page.getByRole('link', { name: 'Collections' }).click();
+  await page.getByRole('button', { name: /Switch workspace/ }).click();
+  const keyless = page.getByRole('option', { name: state.keylessWorkspace.name });
+  await expect(keyless).toContainText('Add key');
+  await expect(keyless.getByRole('link', { name: `Public page of ${state.keylessWorkspace.name}` })).toHaveAttribute('href', `/embed/${state.keylessWorkspace.id}`);
+  await keyless.click();
+  await expect(page).toHaveURL(/\/connect\?/);
+  await expect(page.getByRole('alert').filter({ hasText: 'no saved key for that workspace' })).toBeVisible();
+});
+
+test('a key with few scopes: disabled sections name the missing scope, and a page opened by URL explains it', async ({ page, state, connect }) => {
+  await connect(state.limitedKey);
+  const nav = page.getByRole('navigation', { name: 'Sections' });
+  await expect(nav.getByRole('link', { name: 'Contacts' })).not.toHaveAttribute('data-disabled', 'true');
+  const products = nav.getByRole('link', { name: 'Products' });
+  await expect(products).toHaveAttribute('data-disabled', 'true');
+  await products.locator('..').hover();
+  await expect(page.getByRole('tooltip').or(page.getByTitle('Needs products:read-only')).first()).toContainText('Needs products:read-only');
+  const id = state.demo.workspaces[0]!.id;
+  await page.goto(`/w/${id}/products`);
+  await expect(page.getByRole('alert')).toContainText('needs the scope products:read-only');
+  await page.goto(`/w/${id}/workspaces`);
+  await expect(page.getByRole('alert')).toContainText('needs the scope feeds:read-only');
+  await page.getByRole('button', { name: /Switch workspace/ }).click();
+  await expect(page.getByText('only workspaces with saved keys are listed')).toBeVisible();
+});
+
+test('a key that stops working sends the user to /connect with a message, keeping the page to return to', async ({ page, state, connect }) => {
+  const workspace = state.demo.workspaces[1]!;
+  const { key } = cli<{ key: string }>(state.databaseUrl, 'key', 'create', '--workspace', workspace.id, '--scope', 'all');
+  await connect(key);
+  await page.getByRole('link', { name: 'Posts' }).click();
+  await expect(page.getByRole('heading', { name: 'Posts', level: 1 })).toBeVisible();
+  cli(state.databaseUrl, 'key', 'revoke', '--key', key);
+  await page.getByRole('link', { name: 'Collections' }).click();
+  await expect(page).toHaveURL(/\/connect\?reason=expired/);
+  await expect(page.getByRole('alert').filter({ hasText: 'stopped working' })).toBeVisible();
+  expect(new URL(page.url()).searchParams.get('return')).toBe(`/w/${workspace.id}/collections`);
+  await page.getByLabel('API key', { exact: true }).fill(workspace.key);
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await page.getByRole('button', { name: 'Save and open' }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/${workspace.id}/collections$`));
+});
+
+test('answers unknown pages with a 404 page', async ({ page }) => {
+  await page.goto('/no/such/page');
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+});
+
+test('remembers the color scheme', async ({ page, state, connect }) => {
+  await connect(state.demo.workspaces[0]!.key);
+  await page.getByRole('button', { name: /Switch to (dark|light) mode/ }).click();
+  const scheme = await page.locator('html').getAttribute('data-mantine-color-scheme');
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme!);
+});
+
+test('every page has no serious accessibility violations', async ({ page, state, connect }) => {
+  test.setTimeout(120_000);
+  await connect(state.demo.workspaces[0]!.key);
+  const id = state.demo.workspaces[0]!.id;
+  for (const [section, heading] of [['contacts', 'Contacts'], ['products', 'Products'], ['collections', 'Collections'], ['posts', 'Posts'], ['workspaces', 'Workspaces']] as const) {
+    await page.goto(`/w/${id}/${section}`);
+    await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
+    await expect(page.getByRole('table').first()).toBeVisible();
+    await checkAccessibility(page, section);
+  }
+  await page.getByRole('button', { name: 'Key and permissions' }).click();
+  await expect(page.getByRole('table', { name: 'Permissions of this key' })).toBeVisible();
+  await checkAccessibility(page, 'account-menu');
+  await page.goto('/no/such/page');
+  await checkAccessibility(page, 'not-found');
+  await page.goto(`/embed/${id}`);
+  await expect(page.getByRole('heading', { name: 'Posts' })).toBeVisible();
+  await checkAccessibility(page, 'embed');
+});

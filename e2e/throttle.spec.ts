@@ -1,0 +1,35 @@
+/**
+ * Throttling (issue 4): against a second real server on the same database with a low rate limit, the console
+ * shows a notice while the service answers 429, waits the Retry-After, and recovers without user action.
+ */
+import { type StartedServer, startService } from './server';
+import { expect, test } from './fixtures';
+
+let limited: StartedServer;
+test.beforeAll(async ({ state }) => {
+  limited = await startService(state.databaseUrl, { RATE_LIMIT_PER_MINUTE: '6', RATE_LIMIT_WINDOW_SECONDS: '8', DEMO_SEED: 'off' });
+});
+test.afterAll(async () => {
+  await limited?.stop();
+});
+
+test('shows a notice while throttled and recovers by itself', async ({ page, state }) => {
+  test.setTimeout(90_000);
+  const workspace = state.demo.workspaces[0]!;
+  await page.goto(`${limited.baseURL}/connect`);
+  await page.getByLabel('API key', { exact: true }).fill(workspace.key);
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await page.getByRole('button', { name: 'Save and open' }).click();
+  await expect(page.getByText('2,000 contacts')).toBeVisible();
+  const sections = ['Products', 'Collections', 'Posts', 'Workspaces', 'Contacts', 'Products'];
+  const notice = page.getByRole('status').filter({ hasText: 'The service is throttling requests' });
+  for (const section of sections) {
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: section }).click();
+    if (await notice.isVisible()) break;
+  }
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText(/Retrying in \d+ s/);
+  await expect(notice).toBeHidden({ timeout: 30_000 });
+  await expect(page.getByRole('table').first()).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});
