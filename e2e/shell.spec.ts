@@ -106,3 +106,15 @@ test('every page has no serious accessibility violations', async ({ page, state,
   await expect(page.getByRole('heading', { name: 'Posts' })).toBeVisible();
   await checkAccessibility(page, 'embed');
 });
+
+test('serves the console with a CSP that allows no inline script and forbids framing, and lets anyone frame /embed', async ({ request, state }) => {
+  const console = await request.get('/connect');
+  const csp = console.headers()['content-security-policy'] ?? '';
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).toMatch(/script-src 'self'(;|$)/);
+  expect(console.headers()['x-frame-options']).toBe('DENY');
+  const embed = await request.get(`/embed/${state.demo.workspaces[0]!.id}`);
+  expect(embed.headers()['content-security-policy']).toContain('frame-ancestors *');
+  expect(embed.headers()['x-frame-options']).toBeUndefined();
+  expect(await embed.text()).not.toContain('/src/main');
+});

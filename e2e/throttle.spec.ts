@@ -13,6 +13,11 @@ test.afterAll(async () => {
   await limited?.stop();
 });
 
+test('offers no demo credentials when the server runs with DEMO_SEED=off', async ({ request }) => {
+  const config = await (await request.get(`${limited.baseURL}/app-config.json`)).json();
+  expect(config.demo).toBeNull();
+});
+
 test('shows a notice while throttled and recovers by itself', async ({ page, state }) => {
   test.setTimeout(90_000);
   const workspace = state.demo.workspaces[0]!;

@@ -1,4 +1,6 @@
 import { Alert, Button, Group, Loader, Text } from '@mantine/core';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { isApiError } from '@/api/api-error';
 
 /** A failed query's message, trace id and a retry button (issue 4: "an error shows the message and a retry"). */
@@ -26,4 +28,11 @@ export function Loading({ label = 'Loading' }: { label?: string }) {
       <Loader aria-label={label} />
     </Group>
   );
+}
+
+/** A query's three states in one place: a loader, the error with a retry, or `children(data)`. */
+export function QueryView<Data>({ query, label, children }: { query: UseQueryResult<Data>; label: string; children: (data: Data) => ReactNode }) {
+  if (query.isPending) return <Loading label={`Loading ${label}`} />;
+  if (query.isError) return <QueryError error={query.error} onRetry={() => void query.refetch()} />;
+  return children(query.data);
 }

@@ -2,7 +2,7 @@
 import { Badge, Stack, Text, Title } from '@mantine/core';
 import { SimpleTable } from '@/components/simple-table';
 import { useQuery } from '@tanstack/react-query';
-import { Loading, QueryError } from '@/components/query-state';
+import { QueryView } from '@/components/query-state';
 import { useWorkspaceApi } from '@/lib/api';
 import { contactQueries } from './queries';
 
@@ -12,37 +12,37 @@ export function ContactsPage() {
   return (
     <Stack>
       <Title order={1}>Contacts</Title>
-      {list.isPending ? <Loading label="Loading contacts" /> : null}
-      {list.isError ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
-      {list.data ? (
-        <>
-          <Text size="sm" c="dimmed">
-            {list.data.meta.maxResults.toLocaleString()} contacts
-          </Text>
-          <SimpleTable aria-label="Contacts" striped>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.items.map((contact) => (
-                <tr key={contact.id}>
-                  <td>{contact.name ?? '(no name)'}</td>
-                  <td>{contact.email ?? ''}</td>
-                  <td>
-                    <Badge variant="light" color={contact.state === 'active' ? 'green' : 'gray'}>
-                      {contact.state}
-                    </Badge>
-                  </td>
+      <QueryView query={list} label="contacts">
+        {(data) => (
+          <>
+            <Text size="sm" c="dimmed">
+              {data.meta.maxResults.toLocaleString()} contacts
+            </Text>
+            <SimpleTable aria-label="Contacts" striped>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">State</th>
                 </tr>
-              ))}
-            </tbody>
-          </SimpleTable>
-        </>
-      ) : null}
+              </thead>
+              <tbody>
+                {data.items.map((contact) => (
+                  <tr key={contact.id}>
+                    <td>{contact.name ?? '(no name)'}</td>
+                    <td>{contact.email ?? ''}</td>
+                    <td>
+                      <Badge variant="light" color={contact.state === 'active' ? 'green' : 'gray'}>
+                        {contact.state}
+                      </Badge>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </SimpleTable>
+          </>
+        )}
+      </QueryView>
     </Stack>
   );
 }

@@ -2,7 +2,7 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { SimpleTable } from '@/components/simple-table';
 import { useQuery } from '@tanstack/react-query';
-import { Loading, QueryError } from '@/components/query-state';
+import { QueryView } from '@/components/query-state';
 import { useWorkspaceApi } from '@/lib/api';
 import { postQueries } from './queries';
 
@@ -12,37 +12,37 @@ export function PostsPage() {
   return (
     <Stack>
       <Title order={1}>Posts</Title>
-      {list.isPending ? <Loading label="Loading posts" /> : null}
-      {list.isError ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
-      {list.data ? (
-        <>
-          <Text size="sm" c="dimmed">
-            {list.data.meta.maxResults.toLocaleString()} published posts
-          </Text>
-          <SimpleTable aria-label="Published posts" striped>
-            <thead>
-              <tr>
-                <th scope="col">Header</th>
-                <th scope="col">Published</th>
-                <th scope="col">Claps</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.items.map((post) => (
-                <tr key={post.id}>
-                  <td>
-                    <Anchor href={post.postUrl} target="_blank" rel="noreferrer">
-                      {post.header ?? post.text?.slice(0, 60) ?? post.id}
-                    </Anchor>
-                  </td>
-                  <td>{new Date(post.publishedDate).toLocaleString()}</td>
-                  <td>{post.claps}</td>
+      <QueryView query={list} label="posts">
+        {(data) => (
+          <>
+            <Text size="sm" c="dimmed">
+              {data.meta.maxResults.toLocaleString()} published posts
+            </Text>
+            <SimpleTable aria-label="Published posts" striped>
+              <thead>
+                <tr>
+                  <th scope="col">Header</th>
+                  <th scope="col">Published</th>
+                  <th scope="col">Claps</th>
                 </tr>
-              ))}
-            </tbody>
-          </SimpleTable>
-        </>
-      ) : null}
+              </thead>
+              <tbody>
+                {data.items.map((post) => (
+                  <tr key={post.id}>
+                    <td>
+                      <Anchor href={post.postUrl} target="_blank" rel="noreferrer">
+                        {post.header ?? post.text?.slice(0, 60) ?? post.id}
+                      </Anchor>
+                    </td>
+                    <td>{new Date(post.publishedDate).toLocaleString()}</td>
+                    <td>{post.claps}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </SimpleTable>
+          </>
+        )}
+      </QueryView>
     </Stack>
   );
 }

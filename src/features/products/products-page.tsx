@@ -2,7 +2,7 @@
 import { Button, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { SimpleTable } from '@/components/simple-table';
 import { useQuery } from '@tanstack/react-query';
-import { Loading, QueryError } from '@/components/query-state';
+import { QueryView } from '@/components/query-state';
 import { useWorkspaceApi } from '@/lib/api';
 import { allows } from '@/lib/permissions';
 import { productQueries } from './queries';
@@ -19,35 +19,35 @@ export function ProductsPage() {
           New product
         </Button>
       </Tooltip>
-      {list.isPending ? <Loading label="Loading products" /> : null}
-      {list.isError ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
-      {list.data ? (
-        <>
-          <Text size="sm" c="dimmed">
-            {list.data.meta.maxResults.toLocaleString()} products
-          </Text>
-          <SimpleTable aria-label="Products" striped>
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Price</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.items.map((product) => (
-                <tr key={product.id}>
-                  <td>{product.title}</td>
-                  <td>
-                    {product.price === null ? '' : new Intl.NumberFormat(undefined, { style: 'currency', currency: product.currency ?? 'USD' }).format(product.price)}
-                  </td>
-                  <td>{product.status}</td>
+      <QueryView query={list} label="products">
+        {(data) => (
+          <>
+            <Text size="sm" c="dimmed">
+              {data.meta.maxResults.toLocaleString()} products
+            </Text>
+            <SimpleTable aria-label="Products" striped>
+              <thead>
+                <tr>
+                  <th scope="col">Title</th>
+                  <th scope="col">Price</th>
+                  <th scope="col">Status</th>
                 </tr>
-              ))}
-            </tbody>
-          </SimpleTable>
-        </>
-      ) : null}
+              </thead>
+              <tbody>
+                {data.items.map((product) => (
+                  <tr key={product.id}>
+                    <td>{product.title}</td>
+                    <td>
+                      {product.price === null ? '' : new Intl.NumberFormat(undefined, { style: 'currency', currency: product.currency ?? 'USD' }).format(product.price)}
+                    </td>
+                    <td>{product.status}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </SimpleTable>
+          </>
+        )}
+      </QueryView>
     </Stack>
   );
 }
