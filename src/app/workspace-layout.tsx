@@ -4,7 +4,7 @@
  * key's scopes don't allow (with a tooltip naming the scope); the throttling notice; and the watch that sends
  * the user back to /connect when the saved key stops working (401/403 confirmed by `GET /authorization`).
  */
-import { ActionIcon, AppShell, Burger, Button, Group, NavLink, Title } from '@mantine/core';
+import { ActionIcon, Button, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useRef } from 'react';
@@ -13,10 +13,12 @@ import { isAuthError } from '@/api/api-error';
 import { Loading } from '@/components/query-state';
 import { ThrottleNotice } from '@/components/throttle-notice';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
+import { MenuIcon } from '@/components/icons';
 import { WorkspaceApiProvider, useWorkspaceApi } from '@/lib/api';
 import { updateConnection, useConnections } from '@/lib/connections';
 import { allows } from '@/lib/permissions';
 import { SECTIONS } from './sections';
+import classes from './shell.module.css';
 
 // The header's popover widgets load after the first paint (popover code is heavy); plain buttons stand in.
 const WorkspaceSwitcher = lazy(() => import('@/features/workspaces/workspace-switcher').then((m) => ({ default: m.WorkspaceSwitcher })));
@@ -69,54 +71,46 @@ function Shell() {
   const { workspaceId, connection } = useWorkspaceApi();
   const [opened, { toggle, close }] = useDisclosure();
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+    <div className={classes.shell} data-nav-open={opened || undefined}>
       <KeyWatch />
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
-            <Title order={2} size="h4" visibleFrom="xs">
-              Workspace Admin
-            </Title>
-            <Suspense fallback={<Button variant="default">{connection.workspaceName}</Button>}>
-              <WorkspaceSwitcher />
-            </Suspense>
-          </Group>
-          <Suspense fallback={<ActionIcon variant="default" size="lg" aria-label="Key and permissions" disabled />}>
-            <HeaderTools />
+      <header className={classes.header}>
+        <Group wrap="nowrap" gap="sm">
+          <ActionIcon variant="default" size="lg" className={classes.menuButton} onClick={toggle} aria-label="Toggle navigation" aria-expanded={opened}>
+            <MenuIcon />
+          </ActionIcon>
+          <h2 className={classes.brand}>Workspace Admin</h2>
+          <Suspense fallback={<Button variant="default">{connection.workspaceName}</Button>}>
+            <WorkspaceSwitcher />
           </Suspense>
         </Group>
-      </AppShell.Header>
-      <AppShell.Navbar p="xs" aria-label="Sections">
-        {SECTIONS.map((section) => {
-          const allowed = allows(connection.permissions, section.scope);
-          const link = (
-            <NavLink
-              key={section.path}
-              component={RouterNavLink}
-              to={`/w/${workspaceId}/${section.path}`}
-              label={section.label}
-              disabled={!allowed}
-              onClick={close}
-              aria-disabled={!allowed || undefined}
-            />
-          );
-          return allowed ? (
-            link
+        <Suspense fallback={<ActionIcon variant="default" size="lg" aria-label="Key and permissions" disabled />}>
+          <HeaderTools />
+        </Suspense>
+      </header>
+      <nav className={classes.nav} aria-label="Sections">
+        {SECTIONS.map((section) =>
+          allows(connection.permissions, section.scope) ? (
+            <RouterNavLink key={section.path} to={`/w/${workspaceId}/${section.path}`} className={classes.link} onClick={close}>
+              {section.label}
+            </RouterNavLink>
           ) : (
             <DeferredTooltip key={section.path} label={`Needs ${section.scope}`}>
-              <div>{link}</div>
+              <div>
+                <a role="link" aria-disabled="true" data-disabled="true" className={classes.link}>
+                  {section.label}
+                </a>
+              </div>
             </DeferredTooltip>
-          );
-        })}
-      </AppShell.Navbar>
-      <AppShell.Main>
+          ),
+        )}
+      </nav>
+      <main className={classes.main}>
         <ThrottleNotice />
         <Suspense fallback={<Loading label="Loading page" />}>
           <Outlet />
         </Suspense>
-      </AppShell.Main>
-    </AppShell>
+      </main>
+    </div>
   );
 }
 

@@ -7,10 +7,13 @@ import { type ReactElement, Suspense, cloneElement, lazy } from 'react';
 
 const LoadedTooltip = lazy(() => import('./tooltip-loaded').then((m) => ({ default: m.LoadedTooltip })));
 
-export function DeferredTooltip({ label, children }: { label: string; children: ReactElement<{ title?: string }> }) {
+export function DeferredTooltip({ label, children, disabled, position = 'right' }: { label: string; children: ReactElement<{ title?: string }>; disabled?: boolean; position?: 'right' | 'top' | 'bottom' | 'left' }) {
+  if (disabled) return children;
   return (
     <Suspense fallback={cloneElement(children, { title: label })}>
-      <LoadedTooltip label={label}>{children}</LoadedTooltip>
+      <LoadedTooltip label={label} position={position}>
+        {children}
+      </LoadedTooltip>
     </Suspense>
   );
 }

@@ -28,3 +28,11 @@ export function MoonIcon({ size = 18 }: IconProps) {
     </svg>
   );
 }
+
+export function MenuIcon({ size = 18 }: IconProps) {
+  return (
+    <svg {...base(size)}>
+      <path d="M4 6h16M4 12h16M4 18h16" />
+    </svg>
+  );
+}

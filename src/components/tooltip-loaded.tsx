@@ -2,9 +2,9 @@
 import { Tooltip } from '@mantine/core';
 import type { ReactElement } from 'react';
 
-export function LoadedTooltip({ label, children }: { label: string; children: ReactElement }) {
+export function LoadedTooltip({ label, children, position }: { label: string; children: ReactElement; position: 'right' | 'top' | 'bottom' | 'left' }) {
   return (
-    <Tooltip label={label} position="right">
+    <Tooltip label={label} position={position}>
       {children}
     </Tooltip>
   );

@@ -1,48 +1,146 @@
-/** `/w/:workspaceId/contacts`: the first page of contacts (the contacts issue replaces this with the full table). */
-import { Badge, Stack, Text, Title } from '@mantine/core';
-import { SimpleTable } from '@/components/simple-table';
-import { useQuery } from '@tanstack/react-query';
-import { QueryView } from '@/components/query-state';
+/**
+ * `/w/:workspaceId/contacts` (issue 5): the server-paginated contacts table. Page, size, sort and filters live
+ * in the URL; the previous page stays on screen while the next loads and the next page is prefetched; rows
+ * open a drawer; selected rows can be tagged in bulk; everything matching can be exported.
+ */
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { DeferredTooltip } from '@/components/deferred-tooltip';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { RowSelectionState, SortingState } from '@tanstack/react-table';
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
+import type { Contact } from '@/api/contacts';
+import { DataTable } from '@/components/data-table';
+import { PaginationBar } from '@/components/pagination-bar';
+import { QueryError } from '@/components/query-state';
 import { useWorkspaceApi } from '@/lib/api';
+import { useListSearch } from '@/lib/list-search';
+import { useLocalState } from '@/lib/local-state';
+import { allows } from '@/lib/permissions';
+import { HIDEABLE_COLUMNS, contactColumns } from './contact-columns';
+import { ContactFilters } from './contact-filters';
+import { CLEAR_FILTERS, CONTACT_PAGE_SIZES, contactFilter, contactSearchSchema, isFiltered, orderByOf, sortOf } from './contact-search';
 import { contactQueries } from './queries';
 
+// What the first paint does not show loads right after it: drawers, dialogs and popovers.
+const ContactDrawer = lazy(() => import('./contact-drawer').then((m) => ({ default: m.ContactDrawer })));
+const NewContactDrawer = lazy(() => import('./new-contact-drawer').then((m) => ({ default: m.NewContactDrawer })));
+const BulkTags = lazy(() => import('./bulk-tags').then((m) => ({ default: m.BulkTags })));
+const ExportButton = lazy(() => import('./export-button').then((m) => ({ default: m.ExportButton })));
+const ColumnMenu = lazy(() => import('@/components/column-menu').then((m) => ({ default: m.ColumnMenu })));
+
 export function ContactsPage() {
-  const { api, workspaceId } = useWorkspaceApi();
-  const list = useQuery(contactQueries.list(api, workspaceId, { offset: 0, limit: 20 }));
+  const { api, workspaceId, connection } = useWorkspaceApi();
+  const queryClient = useQueryClient();
+  const [search, update] = useListSearch(contactSearchSchema);
+  const filter = useMemo(() => contactFilter(search), [search]);
+  const orderBy = useMemo(() => orderByOf(search.sort), [search.sort]);
+  const params = useMemo(
+    () => ({ offset: (search.page - 1) * search.size, limit: search.size, filter, orderBy: orderBy.length ? orderBy : undefined }),
+    [search.page, search.size, filter, orderBy],
+  );
+  const list = useQuery(contactQueries.list(api, workspaceId, params));
+  const total = list.data?.meta.maxResults;
+
+  useEffect(() => {
+    if (total === undefined || list.isPlaceholderData) return;
+    if (params.offset + params.limit < total) void queryClient.prefetchQuery(contactQueries.list(api, workspaceId, { ...params, offset: params.offset + params.limit }));
+    else if (total > 0 && params.offset >= total) update({ page: Math.ceil(total / params.limit) });
+  }, [total, list.isPlaceholderData, params, api, workspaceId, queryClient, update]);
+
+  const [hidden, setHidden] = useLocalState<string[]>(`workspace-admin.contacts.hidden-columns.${workspaceId}`, []);
+  const [selection, setSelection] = useState<RowSelectionState>({});
+  const [openContact, setOpenContact] = useState<Contact | null>(null);
+  const [creating, setCreating] = useState(false);
+  useEffect(() => setSelection({}), [workspaceId]);
+  // The drawer follows the cached row, so tag edits and settings show at once.
+  const shown = openContact ? (list.data?.items.find((contact) => contact.id === openContact.id) ?? openContact) : null;
+
+  const sorting: SortingState = orderBy.map((item) => ({ id: item.field, desc: item.direction === 'desc' }));
+  const canCreate = allows(connection.permissions, 'feeds:read-write');
+  const canTag = allows(connection.permissions, 'contacts:read-write');
+  const selectedIds = Object.keys(selection).filter((id) => selection[id]);
+
   return (
     <Stack>
-      <Title order={1}>Contacts</Title>
-      <QueryView query={list} label="contacts">
-        {(data) => (
-          <>
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={1}>Contacts</Title>
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {total === undefined ? 'Loading…' : `${total.toLocaleString()} ${isFiltered(search) ? 'matching ' : ''}contacts`}
+          </Text>
+        </div>
+        <Group gap="xs">
+          <DeferredTooltip position="bottom" label="Needs feeds:read-write" disabled={canCreate}>
+            <Button onClick={() => setCreating(true)} disabled={!canCreate} data-disabled={!canCreate || undefined}>
+              New contact
+            </Button>
+          </DeferredTooltip>
+          <Suspense fallback={<Button variant="default" disabled>Export</Button>}>
+            <ExportButton filter={filter} orderBy={params.orderBy} total={total} />
+          </Suspense>
+          <Suspense fallback={<Button variant="default" size="xs" disabled>Columns</Button>}>
+            <ColumnMenu columns={HIDEABLE_COLUMNS} hidden={hidden} onChange={setHidden} />
+          </Suspense>
+        </Group>
+      </Group>
+      <ContactFilters search={search} update={update} />
+      {selectedIds.length ? (
+        <Group gap="xs" role="region" aria-label="Selection">
+          <Text size="sm">{selectedIds.length} selected</Text>
+          {canTag ? (
+            <Suspense fallback={null}>
+              <BulkTags contactIds={selectedIds} onDone={() => setSelection({})} />
+            </Suspense>
+          ) : (
             <Text size="sm" c="dimmed">
-              {data.meta.maxResults.toLocaleString()} contacts
+              Tagging needs contacts:read-write
             </Text>
-            <SimpleTable aria-label="Contacts" striped>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">State</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.items.map((contact) => (
-                  <tr key={contact.id}>
-                    <td>{contact.name ?? '(no name)'}</td>
-                    <td>{contact.email ?? ''}</td>
-                    <td>
-                      <Badge variant="light" color={contact.state === 'active' ? 'green' : 'gray'}>
-                        {contact.state}
-                      </Badge>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </SimpleTable>
-          </>
-        )}
-      </QueryView>
+          )}
+          <Button variant="subtle" size="xs" onClick={() => setSelection({})}>
+            Clear selection
+          </Button>
+        </Group>
+      ) : null}
+      {list.isError && !list.data ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
+      <DataTable
+        label="Contacts"
+        columns={contactColumns}
+        rows={list.isError && !list.data ? [] : list.data?.items}
+        getRowId={(contact) => contact.id}
+        pageSize={search.size}
+        fetching={list.isPlaceholderData}
+        sorting={sorting}
+        onSortingChange={(next) => update({ sort: sortOf(next.map((sort) => ({ field: sort.id, direction: sort.desc ? 'desc' : 'asc' }))) })}
+        selection={selection}
+        onSelectionChange={setSelection}
+        columnVisibility={Object.fromEntries(hidden.map((id) => [id, false]))}
+        onRowClick={setOpenContact}
+        rowLabel={(contact) => contact.name ?? contact.email ?? contact.id}
+        empty={
+          isFiltered(search) ? (
+            <Stack align="center" gap="xs">
+              <Text>No contacts match these filters.</Text>
+              <Button variant="light" size="xs" onClick={() => update(CLEAR_FILTERS)}>
+                Clear filters
+              </Button>
+            </Stack>
+          ) : (
+            <Text>No contacts yet.</Text>
+          )
+        }
+      />
+      <PaginationBar
+        page={search.page}
+        pageSize={search.size}
+        total={total}
+        pageSizes={CONTACT_PAGE_SIZES}
+        onPageChange={(page) => update({ page })}
+        onPageSizeChange={(size) => update({ size })}
+      />
+      <Suspense fallback={null}>
+        {shown ? <ContactDrawer contact={shown} onClose={() => setOpenContact(null)} /> : null}
+        {creating ? <NewContactDrawer opened onClose={() => setCreating(false)} /> : null}
+      </Suspense>
     </Stack>
   );
 }

@@ -1,6 +1,6 @@
 /**
- * Query options for contacts: `all -> lists() -> list(params) -> tags()`, keys led by the workspace id
- * (STYLE.md, queries), so a mutation invalidates by prefix and a workspace switch never shows stale rows.
+ * Contacts' query options (issue 5). Keys: `['ws', workspaceId, 'contacts', ...]`, led by the workspace
+ * (STYLE.md, queries): `all -> lists() -> list(params)`, plus `tags`. Mutations live in mutations.ts.
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { ApiClient } from '@/api/client';
@@ -19,5 +19,6 @@ export const contactQueries = {
       placeholderData: keepPreviousData,
     }),
   tags: (api: ApiClient, workspaceId: string) =>
-    queryOptions({ queryKey: [...contactQueries.all(workspaceId), 'tags'], queryFn: () => api.listContactTags() }),
+    queryOptions({ queryKey: [...contactQueries.all(workspaceId), 'tags'], queryFn: ({ signal }) => api.listContactTags({ signal }), staleTime: 30_000 }),
 };
+

@@ -1,6 +1,7 @@
 /** `/w/:workspaceId/products`: the first page of products (the products issue replaces this with the full table). */
-import { Button, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Button, Stack, Text, Title } from '@mantine/core';
 import { SimpleTable } from '@/components/simple-table';
+import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { useQuery } from '@tanstack/react-query';
 import { QueryView } from '@/components/query-state';
 import { useWorkspaceApi } from '@/lib/api';
@@ -14,11 +15,11 @@ export function ProductsPage() {
   return (
     <Stack>
       <Title order={1}>Products</Title>
-      <Tooltip label="Needs products:read-write" disabled={canWrite}>
+      <DeferredTooltip position="bottom" label="Needs products:read-write" disabled={canWrite}>
         <Button disabled={!canWrite} w="fit-content" data-disabled={!canWrite || undefined}>
           New product
         </Button>
-      </Tooltip>
+      </DeferredTooltip>
       <QueryView query={list} label="products">
         {(data) => (
           <>

@@ -1,0 +1,28 @@
+/** A "Columns" button listing the table's optional columns with checkboxes to show or hide them (issue 5). */
+import { Button, Checkbox, Popover, Stack } from '@mantine/core';
+
+export type ColumnChoice = { id: string; label: string };
+
+export function ColumnMenu({ columns, hidden, onChange }: { columns: ColumnChoice[]; hidden: string[]; onChange: (hidden: string[]) => void }) {
+  return (
+    <Popover position="bottom-end" shadow="md">
+      <Popover.Target>
+        <Button variant="default" size="xs">
+          Columns
+        </Button>
+      </Popover.Target>
+      <Popover.Dropdown aria-label="Visible columns">
+        <Stack gap="xs">
+          {columns.map((column) => (
+            <Checkbox
+              key={column.id}
+              label={column.label}
+              checked={!hidden.includes(column.id)}
+              onChange={(event) => onChange(event.currentTarget.checked ? hidden.filter((id) => id !== column.id) : [...hidden, column.id])}
+            />
+          ))}
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

@@ -1,0 +1,172 @@
+/**
+ * The console's server-driven table (issues 5 and 6), on TanStack Table 9 in manual mode: the server sorts and
+ * pages, the table renders. Sortable headers are buttons with `aria-sort` (shift-click adds a sort key), an
+ * optional selection column selects the page, loading shows skeleton rows of the page's height, a refetch keeps
+ * the previous rows on screen (dimmed, never a flash), and an empty result shows `empty`.
+ */
+import { Skeleton, UnstyledButton } from '@mantine/core';
+import {
+  type ColumnDef,
+  type ColumnVisibilityState,
+  type RowData,
+  type RowSelectionState,
+  type SortingState,
+  columnVisibilityFeature,
+  rowSelectionFeature,
+  rowSortingFeature,
+  tableFeatures,
+  useTable,
+} from '@tanstack/react-table';
+import { type ReactNode, useEffect, useRef } from 'react';
+import classes from './data-table.module.css';
+
+export const dataTableFeatures = tableFeatures({ rowSortingFeature, rowSelectionFeature, columnVisibilityFeature });
+export type DataTableFeatures = typeof dataTableFeatures;
+export type DataTableColumn<Row extends RowData> = ColumnDef<DataTableFeatures, Row, any>;
+
+export type DataTableProps<Row extends RowData> = {
+  /** Accessible name of the table. */
+  label: string;
+  columns: DataTableColumn<Row>[];
+  /** The page's rows; undefined while the first page loads. */
+  rows: Row[] | undefined;
+  getRowId: (row: Row) => string;
+  /** Rows to show as skeletons while loading. */
+  pageSize: number;
+  /** True while a new page is being fetched behind the shown one. */
+  fetching?: boolean;
+  sorting?: SortingState;
+  onSortingChange?: (sorting: SortingState) => void;
+  selection?: RowSelectionState;
+  onSelectionChange?: (selection: RowSelectionState) => void;
+  columnVisibility?: ColumnVisibilityState;
+  onRowClick?: (row: Row) => void;
+  /** Describes a row for the selection checkbox's name (`Select Ann Example`). */
+  rowLabel?: (row: Row) => string;
+  empty: ReactNode;
+};
+
+const noRows: never[] = [];
+
+/** A native checkbox (light, accessible) that can show the indeterminate state. */
+function RowCheckbox({ label, checked, indeterminate = false, disabled, onChange }: { label: string; checked: boolean; indeterminate?: boolean; disabled?: boolean; onChange: (event: unknown) => void }) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = indeterminate;
+  }, [indeterminate]);
+  return <input ref={ref} type="checkbox" className={classes.checkbox} aria-label={label} checked={checked} disabled={disabled} onChange={onChange} />;
+}
+
+function ariaSort(direction: false | 'asc' | 'desc'): 'ascending' | 'descending' | 'none' {
+  return direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : 'none';
+}
+
+export function DataTable<Row extends RowData>(props: DataTableProps<Row>) {
+  const { label, columns, rows, getRowId, pageSize, fetching, sorting = [], onSortingChange, selection = {}, onSelectionChange, columnVisibility = {}, onRowClick, rowLabel, empty } = props;
+  const table = useTable({
+    features: dataTableFeatures,
+    columns,
+    data: rows ?? noRows,
+    getRowId: (row: Row) => getRowId(row),
+    manualSorting: true,
+    enableMultiSort: true,
+    isMultiSortEvent: (event: unknown) => Boolean((event as { shiftKey?: boolean }).shiftKey),
+    state: { sorting, rowSelection: selection, columnVisibility },
+    onSortingChange: (updater) => onSortingChange?.(typeof updater === 'function' ? updater(sorting) : updater),
+    onRowSelectionChange: (updater) => onSelectionChange?.(typeof updater === 'function' ? updater(selection) : updater),
+    onColumnVisibilityChange: () => undefined,
+    enableRowSelection: Boolean(onSelectionChange),
+  });
+  const selectable = Boolean(onSelectionChange);
+  const visibleColumns = table.getVisibleLeafColumns().length + (selectable ? 1 : 0);
+
+  return (
+    <div className={classes.wrapper}>
+      <table className={classes.table} aria-label={label} aria-busy={fetching || rows === undefined || undefined} data-fetching={fetching || undefined}>
+        <thead>
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {selectable ? (
+                <th scope="col" className={classes.select}>
+                  <RowCheckbox
+                    label="Select all rows on this page"
+                    checked={rows !== undefined && rows.length > 0 && table.getIsAllPageRowsSelected()}
+                    indeterminate={table.getIsSomePageRowsSelected()}
+                    onChange={table.getToggleAllPageRowsSelectedHandler()}
+                    disabled={!rows?.length}
+                  />
+                </th>
+              ) : null}
+              {group.headers.map((header) => {
+                const sorted = header.column.getIsSorted();
+                const sortIndex = header.column.getSortIndex();
+                const content = header.isPlaceholder ? null : <table.FlexRender header={header} />;
+                return (
+                  <th key={header.id} scope="col" aria-sort={header.column.getCanSort() ? ariaSort(sorted) : undefined}>
+                    {header.column.getCanSort() ? (
+                      <UnstyledButton
+                        className={classes.sort}
+                        onClick={header.column.getToggleSortingHandler()}
+                        title="Click to sort; shift-click to add a sort key"
+                      >
+                        {content}
+                        <span aria-hidden="true" className={classes.arrow}>
+                          {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
+                          {sorting.length > 1 && sortIndex >= 0 ? <sup>{sortIndex + 1}</sup> : null}
+                        </span>
+                      </UnstyledButton>
+                    ) : (
+                      content
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          ))}
+        </thead>
+        <tbody>
+          {rows === undefined
+            ? Array.from({ length: pageSize }, (_, index) => (
+                <tr key={`skeleton-${index}`} aria-hidden="true">
+                  {Array.from({ length: visibleColumns }, (_, cell) => (
+                    <td key={cell}>
+                      <Skeleton height={14} radius="sm" />
+                    </td>
+                  ))}
+                </tr>
+              ))
+            : null}
+          {rows !== undefined && rows.length === 0 ? (
+            <tr>
+              <td colSpan={visibleColumns} className={classes.empty}>
+                {empty}
+              </td>
+            </tr>
+          ) : null}
+          {table.getRowModel().rows.map((row) => (
+            <tr
+              key={row.id}
+              data-selected={row.getIsSelected() || undefined}
+              className={onRowClick ? classes.clickable : undefined}
+              onClick={onRowClick ? (event) => {
+                if ((event.target as HTMLElement).closest('button, a, input, label')) return;
+                onRowClick(row.original);
+              } : undefined}
+            >
+              {selectable ? (
+                <td className={classes.select}>
+                  <RowCheckbox label={`Select ${rowLabel ? rowLabel(row.original) : row.id}`} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
+                </td>
+              ) : null}
+              {row.getVisibleCells().map((cell) => (
+                <td key={cell.id}>
+                  <table.FlexRender cell={cell} />
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+/**
+ * Edits a map of string keys to values (statusTags, customProperties) as rows of key, type and value (issues 5
+ * and 6). Types: text, number, true/false, JSON. `toRecord` turns the rows into the object the API takes and
+ * reports the first problem (a duplicate or empty key, a value that is not a number or not JSON).
+ */
+import { ActionIcon, Button, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
+
+export type ValueType = 'text' | 'number' | 'boolean' | 'json';
+export type KeyValueRow = { key: string; type: ValueType; value: string };
+
+/** Rows for an existing object (for editing). */
+export function rowsOf(record: Record<string, unknown> | null | undefined): KeyValueRow[] {
+  return Object.entries(record ?? {}).map(([key, value]) => {
+    if (typeof value === 'number') return { key, type: 'number', value: String(value) };
+    if (typeof value === 'boolean') return { key, type: 'boolean', value: String(value) };
+    if (typeof value === 'string') return { key, type: 'text', value };
+    return { key, type: 'json', value: JSON.stringify(value) };
+  });
+}
+
+/** The object for `rows`, or the first problem as a message. */
+export function toRecord(rows: readonly KeyValueRow[]): { record: Record<string, unknown> } | { error: string } {
+  const record: Record<string, unknown> = {};
+  for (const [index, row] of rows.entries()) {
+    const key = row.key.trim();
+    if (!key) return { error: `row ${index + 1} has no key` };
+    if (key in record) return { error: `the key ${key} appears twice` };
+    if (row.type === 'number') {
+      const number = Number(row.value);
+      if (row.value.trim() === '' || !Number.isFinite(number)) return { error: `${key} is not a number` };
+      record[key] = number;
+    } else if (row.type === 'boolean') record[key] = row.value === 'true';
+    else if (row.type === 'json') {
+      try {
+        record[key] = JSON.parse(row.value);
+      } catch {
+        return { error: `${key} is not valid JSON` };
+      }
+    } else record[key] = row.value;
+  }
+  return { record };
+}
+
+export function KeyValueEditor({ label, rows, onChange, error }: { label: string; rows: KeyValueRow[]; onChange: (rows: KeyValueRow[]) => void; error?: string }) {
+  const set = (index: number, patch: Partial<KeyValueRow>) => onChange(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
+  return (
+    <Stack gap={6} role="group" aria-label={label}>
+      <Text size="sm" fw={500}>
+        {label}
+      </Text>
+      {rows.map((row, index) => (
+        <Group key={index} gap="xs" wrap="nowrap" align="flex-start">
+          <TextInput aria-label={`${label} key ${index + 1}`} placeholder="key" value={row.key} onChange={(event) => set(index, { key: event.currentTarget.value })} w="35%" />
+          <NativeSelect
+            aria-label={`${label} type ${index + 1}`}
+            value={row.type}
+            data={[
+              { value: 'text', label: 'text' },
+              { value: 'number', label: 'number' },
+              { value: 'boolean', label: 'true/false' },
+              { value: 'json', label: 'JSON' },
+            ]}
+            onChange={(event) => set(index, { type: event.currentTarget.value as ValueType, value: event.currentTarget.value === 'boolean' ? 'true' : row.value })}
+            w={110}
+          />
+          {row.type === 'boolean' ? (
+            <NativeSelect aria-label={`${label} value ${index + 1}`} value={row.value} data={['true', 'false']} onChange={(event) => set(index, { value: event.currentTarget.value })} style={{ flex: 1 }} />
+          ) : (
+            <TextInput aria-label={`${label} value ${index + 1}`} placeholder="value" value={row.value} onChange={(event) => set(index, { value: event.currentTarget.value })} style={{ flex: 1 }} />
+          )}
+          <ActionIcon variant="subtle" color="red" aria-label={`Remove ${label} row ${index + 1}`} onClick={() => onChange(rows.filter((_, i) => i !== index))} mt={6}>
+            ×
+          </ActionIcon>
+        </Group>
+      ))}
+      <Button variant="light" size="xs" w="fit-content" onClick={() => onChange([...rows, { key: '', type: 'text', value: '' }])}>
+        Add {label.toLowerCase()} entry
+      </Button>
+      {error ? (
+        <Text size="xs" c="red" role="alert">
+          {error}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}

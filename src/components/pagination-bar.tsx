@@ -1,0 +1,74 @@
+/**
+ * Server-side pagination controls (issues 5 and 6): "21–40 of 2,000", a page size choice, first / previous /
+ * next / last, and a page number input. Pages are 1-based. `maxPage` caps how far the interface lets a list go
+ * (posts: `$offset` at most 100), with `capNote` explaining it.
+ */
+import { ActionIcon, Group, NativeSelect, Text, TextInput } from '@mantine/core';
+import { useEffect, useState } from 'react';
+
+export type PaginationBarProps = {
+  page: number;
+  pageSize: number;
+  total: number | undefined;
+  pageSizes: readonly number[];
+  onPageChange: (page: number) => void;
+  onPageSizeChange: (size: number) => void;
+  /** The last page the interface can reach, when lower than the total implies. */
+  maxPage?: number;
+  capNote?: string;
+};
+
+export function PaginationBar({ page, pageSize, total, pageSizes, onPageChange, onPageSizeChange, maxPage, capNote }: PaginationBarProps) {
+  const totalPages = Math.max(1, Math.ceil((total ?? 0) / pageSize));
+  const lastPage = Math.min(totalPages, maxPage ?? totalPages);
+  const [typed, setTyped] = useState(String(page));
+  useEffect(() => setTyped(String(page)), [page]);
+  const first = total ? (page - 1) * pageSize + 1 : 0;
+  const last = total ? Math.min(page * pageSize, total) : 0;
+  const go = (target: number) => onPageChange(Math.min(Math.max(1, target), lastPage));
+
+  return (
+    <Group justify="space-between" gap="sm" wrap="wrap">
+      <Text size="sm" aria-live="polite">
+        {total === undefined ? 'Loading…' : total === 0 ? 'No results' : `${first.toLocaleString()}–${last.toLocaleString()} of ${total.toLocaleString()}`}
+        {capNote && totalPages > lastPage ? ` · ${capNote}` : ''}
+      </Text>
+      <Group gap="xs" wrap="nowrap">
+        <NativeSelect
+          aria-label="Rows per page"
+          size="xs"
+          value={String(pageSize)}
+          data={pageSizes.map((size) => ({ value: String(size), label: `${size} / page` }))}
+          onChange={(event) => onPageSizeChange(Number(event.currentTarget.value))}
+        />
+        <ActionIcon variant="default" aria-label="First page" onClick={() => go(1)} disabled={page <= 1}>
+          «
+        </ActionIcon>
+        <ActionIcon variant="default" aria-label="Previous page" onClick={() => go(page - 1)} disabled={page <= 1}>
+          ‹
+        </ActionIcon>
+        <TextInput
+          aria-label="Page number"
+          size="xs"
+          w={72}
+          inputMode="numeric"
+          value={typed}
+          onChange={(event) => setTyped(event.currentTarget.value.replace(/\D/g, ''))}
+          onBlur={() => go(Number(typed) || 1)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') go(Number(typed) || 1);
+          }}
+        />
+        <Text size="sm" aria-hidden="true">
+          of {lastPage.toLocaleString()}
+        </Text>
+        <ActionIcon variant="default" aria-label="Next page" onClick={() => go(page + 1)} disabled={page >= lastPage}>
+          ›
+        </ActionIcon>
+        <ActionIcon variant="default" aria-label="Last page" onClick={() => go(lastPage)} disabled={page >= lastPage}>
+          »
+        </ActionIcon>
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * The contacts filter bar (issue 5): a debounced search over name and email, the state and tag facets (tags with
+ * their counts from `GET /contacts/contacts-tags`, matching any chosen tag), a created date range, city, and the
+ * "Advanced" `$filter` text. Facets and the advanced text both end up as one `$filter` AST; choosing a facet
+ * replaces an applied advanced filter.
+ */
+import { Alert, Button, Group, NativeSelect, TextInput } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { Suspense, lazy, useEffect, useState } from 'react';
+import { contactFilterFields } from '@/api/filter/fields';
+import { printFilter } from '@/api/filter/print';
+import { CLEAR_FILTERS, type ContactSearch, contactFilter, isFiltered } from './contact-search';
+
+// The tag picker's dropdown code (a popover) loads after the first paint; a plain input stands in.
+const TagFacet = lazy(() => import('./tag-facet').then((m) => ({ default: m.TagFacet })));
+const FilterTextInput = lazy(() => import('@/components/filter-text-input').then((m) => ({ default: m.FilterTextInput })));
+
+type Props = { search: ContactSearch; update: (patch: Partial<ContactSearch>) => void };
+
+/** A text input that reports its value after the user pauses typing. */
+function DebouncedInput({ label, value, onChange, placeholder }: { label: string; value: string; onChange: (value: string) => void; placeholder?: string }) {
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  const report = useDebouncedCallback((next: string) => onChange(next), 300);
+  return (
+    <TextInput
+      label={label}
+      placeholder={placeholder}
+      value={text}
+      onChange={(event) => {
+        setText(event.currentTarget.value);
+        report(event.currentTarget.value);
+      }}
+      miw={180}
+    />
+  );
+}
+
+export function ContactFilters({ search, update }: Props) {
+  const [advanced, setAdvanced] = useState(Boolean(search.filter));
+  const facet = (patch: Partial<ContactSearch>) => update({ ...patch, filter: undefined });
+  const current = contactFilter(search);
+
+  return (
+    <div role="search" aria-label="Filter contacts">
+      <Group align="flex-end" gap="sm" wrap="wrap">
+        <DebouncedInput label="Search" placeholder="Name or email" value={search.filter ? '' : search.q} onChange={(q) => facet({ q })} />
+        <NativeSelect
+          label="State"
+          data={[
+            { value: '', label: 'Any' },
+            { value: 'active', label: 'Active' },
+            { value: 'pending', label: 'Pending' },
+          ]}
+          value={search.filter ? '' : (search.state ?? '')}
+          onChange={(event) => facet({ state: (event.currentTarget.value || undefined) as ContactSearch['state'] })}
+          w={130}
+        />
+        <Suspense fallback={<TextInput label="Tags" placeholder="Any" readOnly miw={200} />}>
+          <TagFacet value={search.filter ? [] : search.tags} onChange={(tags) => facet({ tags })} />
+        </Suspense>
+        <TextInput label="Created from" type="date" value={search.filter ? '' : (search.from ?? '')} onChange={(event) => facet({ from: event.currentTarget.value || undefined })} />
+        <TextInput label="Created to" type="date" value={search.filter ? '' : (search.to ?? '')} onChange={(event) => facet({ to: event.currentTarget.value || undefined })} />
+        <DebouncedInput label="City" value={search.filter ? '' : search.city} onChange={(city) => facet({ city })} />
+        <Button variant="subtle" onClick={() => setAdvanced((open) => !open)} aria-expanded={advanced}>
+          Advanced
+        </Button>
+        {isFiltered(search) ? (
+          <Button variant="default" onClick={() => update(CLEAR_FILTERS)}>
+            Clear filters
+          </Button>
+        ) : null}
+      </Group>
+      {advanced ? (
+        <div style={{ marginTop: 12 }}>
+          {search.filter ? (
+            <Alert color="blue" mb="xs" p="xs">
+              An advanced filter is applied; choosing a facet above replaces it.
+            </Alert>
+          ) : null}
+          <Suspense fallback={null}>
+            <FilterTextInput value={current ? printFilter(current) : ''} fields={contactFilterFields} onApply={(text) => update({ ...CLEAR_FILTERS, filter: text || undefined })} />
+          </Suspense>
+        </div>
+      ) : null}
+    </div>
+  );
+}

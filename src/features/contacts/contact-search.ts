@@ -1,0 +1,107 @@
+/**
+ * The contacts list's URL state (issue 5) and how it becomes the request: page, size and sort, the facets
+ * (search, state, tags, created range, city) or an advanced `$filter` text, all composed into one `$filter` AST
+ * by the shared builders (STYLE.md: never concatenated by hand). A malformed value falls back to its default.
+ */
+import * as z from 'zod';
+import { type FilterNode, and, between, compare, inList, or } from '@/api/filter/ast';
+import { FilterFieldError, checkFilter } from '@/api/filter/check';
+import { contactFilterFields, contactSortFields } from '@/api/filter/fields';
+import type { OrderByItem } from '@/api/filter/order-by';
+import { FilterSyntaxError, parseFilter } from '@/api/filter/parse';
+
+export const CONTACT_PAGE_SIZES = [10, 20, 50, 100] as const;
+
+const sortSchema = z
+  .string()
+  .max(200)
+  .refine((text) => text.split(',').every((part) => /^[a-zA-Z]+:(asc|desc)$/.test(part) && contactSortFields.includes(part.split(':')[0]!)));
+
+/** Parses only a filter the shared parser and field checks accept; anything else is refused by the schema. */
+function isValidFilter(text: string): boolean {
+  try {
+    checkFilter(parseFilter(text), contactFilterFields);
+    return true;
+  } catch (error) {
+    if (error instanceof FilterSyntaxError || error instanceof FilterFieldError) return false;
+    throw error;
+  }
+}
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).refine((text) => !Number.isNaN(Date.parse(text)));
+
+export const contactSearchSchema = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  size: z.coerce.number().refine((size) => (CONTACT_PAGE_SIZES as readonly number[]).includes(size)).default(20),
+  sort: sortSchema.optional(),
+  q: z.string().max(200).default(''),
+  state: z.enum(['active', 'pending']).optional(),
+  tags: z
+    .string()
+    .max(2000)
+    .transform((text) => [...new Set(text.split(',').map((tag) => tag.trim()).filter(Boolean))].slice(0, 100))
+    .default([]),
+  from: day.optional(),
+  to: day.optional(),
+  city: z.string().max(200).default(''),
+  filter: z.string().max(2000).refine(isValidFilter).optional(),
+});
+export type ContactSearch = z.output<typeof contactSearchSchema>;
+
+/** `name:asc,created:desc` to `$orderBy` items; the default order (newest first) when empty. */
+export function orderByOf(sort: string | undefined): OrderByItem[] {
+  if (!sort) return [];
+  return sort.split(',').map((part) => {
+    const [field = '', direction] = part.split(':');
+    return { field, direction: direction === 'desc' ? 'desc' : 'asc' };
+  });
+}
+
+/** `$orderBy` items back to the URL form. */
+export function sortOf(items: readonly OrderByItem[]): string | undefined {
+  return items.length ? items.map((item) => `${item.field}:${item.direction}`).join(',') : undefined;
+}
+
+/** `%`, `_` and `\` typed in a search box are literal, not patterns (decisions.md section 6, `like`). */
+export function literalLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+/** Midnight at the start (or the end) of a local calendar day, as an ISO instant. */
+function localDay(date: string, end: boolean): string {
+  return new Date(`${date}T${end ? '23:59:59.999' : '00:00:00.000'}`).toISOString();
+}
+
+/** The facets as one AST: search (name or email), state, any of the tags, created range, city. */
+export function facetFilter(search: ContactSearch): FilterNode | undefined {
+  const text = search.q.trim();
+  const city = search.city.trim();
+  const created =
+    search.from && search.to
+      ? between('created', localDay(search.from, false), localDay(search.to, true))
+      : search.from
+        ? compare('created', 'ge', localDay(search.from, false))
+        : search.to
+          ? compare('created', 'le', localDay(search.to, true))
+          : undefined;
+  return and(
+    text ? or(compare('name', 'like', literalLike(text)), compare('email', 'like', literalLike(text))) : undefined,
+    search.state ? compare('state', 'eq', search.state) : undefined,
+    search.tags.length ? inList('tags', search.tags) : undefined,
+    created,
+    city ? compare('city', 'like', literalLike(city)) : undefined,
+  );
+}
+
+/** The filter the list requests: the advanced text when one is applied, else the facets. */
+export function contactFilter(search: ContactSearch): FilterNode | undefined {
+  return search.filter ? parseFilter(search.filter) : facetFilter(search);
+}
+
+/** True when any filter narrows the list. */
+export function isFiltered(search: ContactSearch): boolean {
+  return Boolean(search.filter || search.q.trim() || search.state || search.tags.length || search.from || search.to || search.city.trim());
+}
+
+/** The patch that clears every filter (page, size and sort stay). */
+export const CLEAR_FILTERS: Partial<ContactSearch> = { q: '', state: undefined, tags: [], from: undefined, to: undefined, city: '', filter: undefined };

@@ -1,0 +1,70 @@
+/**
+ * Contacts' mutations (issue 5), in their own module so the list's first paint does not load them. Tag edits are
+ * optimistic with rollback; creating a contact and notification settings wait for the server.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ContactList } from '@/api/client';
+import type { Contact, ContactCreate } from '@/api/contacts';
+import { useWorkspaceApi } from '@/lib/api';
+import { contactQueries } from './queries';
+
+/** Applies `change` to the contact `id` wherever a cached list of the workspace holds it. */
+function updateCachedContact(queryClient: ReturnType<typeof useQueryClient>, workspaceId: string, id: string, change: (contact: Contact) => Contact) {
+  queryClient.setQueriesData<ContactList>({ queryKey: contactQueries.lists(workspaceId) }, (page) =>
+    page ? { ...page, items: page.items.map((contact) => (contact.id === id ? change(contact) : contact)) } : page,
+  );
+}
+
+/** Adds and removes tags on one contact, optimistically: the lists show the change at once and roll back on refusal. */
+export function usePatchContactTags() {
+  const { api, workspaceId } = useWorkspaceApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { contactId: string; tagsToAdd?: string[]; tagsToRemove?: string[] }) =>
+      api.patchContactTags(input.contactId, { tagsToAdd: input.tagsToAdd, tagsToRemove: input.tagsToRemove }),
+    onMutate: async (input) => {
+      await queryClient.cancelQueries({ queryKey: contactQueries.lists(workspaceId) });
+      const snapshot = queryClient.getQueriesData<ContactList>({ queryKey: contactQueries.lists(workspaceId) });
+      updateCachedContact(queryClient, workspaceId, input.contactId, (contact) => ({
+        ...contact,
+        tags: [...contact.tags.filter((tag) => !input.tagsToRemove?.includes(tag)), ...(input.tagsToAdd ?? []).filter((tag) => !contact.tags.includes(tag))],
+      }));
+      return { snapshot };
+    },
+    onError: (_error, _input, context) => {
+      for (const [key, data] of context?.snapshot ?? []) queryClient.setQueryData(key, data);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: contactQueries.all(workspaceId) }),
+  });
+}
+
+/** Creates a contact; waits for the server, then refreshes the lists and tag counts. */
+export function useCreateContact() {
+  const { api, workspaceId } = useWorkspaceApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ContactCreate) => api.createContact(body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: contactQueries.all(workspaceId) }),
+  });
+}
+
+/** Updates a contact's notification settings with the workspace's Basic credentials (endpoint 6). */
+export function useNotificationSettings() {
+  const { api, workspaceId } = useWorkspaceApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { contactId: string; email?: boolean; sms?: boolean }) =>
+      api.patchNotificationSettings(input.contactId, { email: input.email, sms: input.sms }),
+    onSuccess: (contact, input) => {
+      updateCachedContact(queryClient, workspaceId, input.contactId, (cached) => ({
+        ...cached,
+        state: contact.state,
+        notificationSettings: {
+          email: input.email ?? cached.notificationSettings.email,
+          sms: input.sms ?? cached.notificationSettings.sms,
+        },
+      }));
+      return queryClient.invalidateQueries({ queryKey: contactQueries.lists(workspaceId) });
+    },
+  });
+}

@@ -1,0 +1,26 @@
+/** The tags facet: the workspace's tags with their contact counts (`GET /contacts/contacts-tags`), any of which match. */
+import { MultiSelect } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useWorkspaceApi } from '@/lib/api';
+import { contactQueries } from './queries';
+
+export function TagFacet({ value, onChange }: { value: string[]; onChange: (tags: string[]) => void }) {
+  const { api, workspaceId } = useWorkspaceApi();
+  const tags = useQuery(contactQueries.tags(api, workspaceId));
+  const options = (tags.data ?? []).map((tag) => ({ value: tag.name, label: `${tag.name} (${tag.count.toLocaleString()})` }));
+  for (const tag of value) if (!options.some((option) => option.value === tag)) options.push({ value: tag, label: tag });
+  return (
+    <MultiSelect
+      label="Tags"
+      placeholder={value.length ? undefined : 'Any'}
+      data={options}
+      value={value}
+      onChange={onChange}
+      searchable
+      clearable
+      miw={200}
+      maw={360}
+      nothingFoundMessage="No such tag"
+    />
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * List state in the URL (STYLE.md, lists): page, size, sort and filters live in the search params, parsed with
+ * a zod schema so a malformed URL falls back to defaults instead of crashing. Changing anything but the page
+ * resets to the first page; every change is a history entry, so Back and Forward move between views.
+ */
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import type * as z from 'zod';
+
+/** Parses `params` with `schema` key by key: a bad value falls back to that key's default, not the whole state. */
+export function parseSearch<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>, params: URLSearchParams): z.output<z.ZodObject<Shape>> {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = params.get(key);
+    if (value !== null) raw[key] = value;
+  }
+  const whole = schema.safeParse(raw);
+  if (whole.success) return whole.data;
+  const good: Record<string, string> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (schema.pick({ [key]: true } as never).safeParse({ [key]: value }).success) good[key] = value;
+  }
+  const fallback = schema.safeParse(good);
+  return fallback.success ? fallback.data : schema.parse({});
+}
+
+/** The search string for `state`: keys equal to their default (or empty) are left out, so URLs stay short. */
+export function formatSearch(state: Record<string, unknown>, defaults: Record<string, unknown>): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(state)) {
+    if (value === undefined || value === null || value === '' || value === defaults[key]) continue;
+    if (Array.isArray(value)) {
+      if (value.length) params.set(key, value.join(','));
+    } else params.set(key, String(value));
+  }
+  return params;
+}
+
+/**
+ * `[state, update]` for a list whose state lives in the URL. `update(patch)` merges the patch; unless the patch
+ * is only `{ page }`, the page goes back to 1 (a changed filter or size shows the first page).
+ */
+export function useListSearch<Shape extends z.ZodRawShape & { page: z.ZodType }>(schema: z.ZodObject<Shape>) {
+  const [params, setParams] = useSearchParams();
+  const state = useMemo(() => parseSearch(schema, params), [schema, params]);
+  const defaults = useMemo(() => schema.parse({}) as Record<string, unknown>, [schema]);
+  const update = useCallback(
+    (patch: Partial<z.output<z.ZodObject<Shape>>>) => {
+      const onlyPage = Object.keys(patch).every((key) => key === 'page');
+      const next = { ...(state as Record<string, unknown>), ...(patch as Record<string, unknown>) };
+      if (!onlyPage) next.page = defaults.page;
+      setParams(formatSearch(next, defaults));
+    },
+    [state, defaults, setParams],
+  );
+  return [state, update] as const;
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '@/api/api-error';
+import { runPool } from './run-pool';
+
+const tooMany = (retryAfter: number) =>
+  new ApiError({ status: 429, retryAfter, message: 'ThrottlerException: Too Many Requests', endpoint: 'PATCH /contacts/{contactId}/tags', url: '/api' });
+
+describe('runPool', () => {
+  it('never runs more than the concurrency at once and keeps results in item order', async () => {
+    let running = 0;
+    let peak = 0;
+    const { results, failures } = await runPool([5, 1, 4, 2, 3, 6, 7], async (ms) => {
+      running++;
+      peak = Math.max(peak, running);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      running--;
+      return ms * 10;
+    }, { concurrency: 3 });
+    expect(peak).toBe(3);
+    expect(results).toEqual([50, 10, 40, 20, 30, 60, 70]);
+    expect(failures).toEqual([]);
+  });
+
+  it('pauses every worker for Retry-After on a 429 and then retries the item', async () => {
+    const slept: number[] = [];
+    let calls = 0;
+    const { results, failures } = await runPool(['a', 'b'], async (item) => {
+      calls++;
+      if (item === 'a' && calls === 1) throw tooMany(2);
+      return item.toUpperCase();
+    }, { concurrency: 1, sleep: async (ms) => void slept.push(ms) });
+    expect(results).toEqual(['A', 'B']);
+    expect(failures).toEqual([]);
+    expect(slept.length).toBeGreaterThanOrEqual(1);
+    expect(slept[0]).toBeGreaterThan(1500);
+  });
+
+  it('records other failures with their reason and goes on', async () => {
+    const progress: number[] = [];
+    const { results, failures } = await runPool([1, 2, 3], async (n) => {
+      if (n === 2) throw new Error('Contact not found');
+      return n;
+    }, { onProgress: (p) => progress.push(p.done) });
+    expect(results).toEqual([1, undefined, 3]);
+    expect(failures.map((f) => [f.index, f.reason])).toEqual([[1, 'Contact not found']]);
+    expect(progress.at(-1)).toBe(3);
+  });
+
+  it('gives up on an item after maxRetries 429s and reports it failed', async () => {
+    const { failures } = await runPool(['x'], async () => {
+      throw tooMany(0);
+    }, { maxRetries: 2, sleep: async () => undefined });
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.reason).toContain('Too Many Requests');
+  });
+
+  it('stops taking new items once aborted', async () => {
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const { aborted } = await runPool([1, 2, 3, 4, 5], async (n) => {
+      seen.push(n);
+      if (n === 2) controller.abort();
+    }, { concurrency: 1, signal: controller.signal });
+    expect(aborted).toBe(true);
+    expect(seen).toEqual([1, 2]);
+  });
+});
