@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, cli, startService } from './server';
-import type { E2eState } from './state';
+import { type E2eState, stateFile } from './state';
 
 export default async function globalSetup() {
   if (!existsSync(join(ROOT, 'dist', 'index.html'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
@@ -20,6 +20,6 @@ export default async function globalSetup() {
   const keyless = cli<{ id: string; name: string }>(databaseUrl, 'workspace', 'create', '--org', demo.organization.id, '--name', 'Keyless Kiosk');
   const server = await startService(databaseUrl);
   const state: E2eState = { baseURL: server.baseURL, pid: server.process.pid ?? 0, dir, databaseUrl, demo, limitedKey: limited.key, keylessWorkspace: keyless };
-  writeFileSync(join(ROOT, 'e2e', '.state.json'), JSON.stringify(state, null, 2));
+  writeFileSync(stateFile(), JSON.stringify(state, null, 2));
   process.env.E2E_BASE_URL = server.baseURL;
 }

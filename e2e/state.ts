@@ -18,6 +18,11 @@ export type E2eState = {
   keylessWorkspace: { id: string; name: string };
 };
 
+/** Where the state is written: `E2E_STATE_FILE`, so two runs on one machine do not share a server. */
+export function stateFile(): string {
+  return process.env.E2E_STATE_FILE ?? join(ROOT, 'e2e', '.state.json');
+}
+
 export function readState(): E2eState {
-  return JSON.parse(readFileSync(join(ROOT, 'e2e', '.state.json'), 'utf8')) as E2eState;
+  return JSON.parse(readFileSync(stateFile(), 'utf8')) as E2eState;
 }

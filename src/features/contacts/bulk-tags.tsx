@@ -1,7 +1,7 @@
 /**
  * Bulk tags (issue 5): add or remove one tag on every selected contact, one PATCH each, 4 at a time, with a
  * progress bar, pausing while the service asks to wait (429, `Retry-After`), then a summary of what failed
- * and why.
+ * and why. Closing after a run without failures clears the selection.
  */
 import { Alert, Button, Group, List, Modal, Progress, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
@@ -31,11 +31,12 @@ export function BulkTags({ contactIds, onDone }: { contactIds: string[]; onDone:
     );
     setResult(outcome);
     await queryClient.invalidateQueries({ queryKey: contactQueries.all(workspaceId) });
-    if (!outcome.failures.length) onDone();
   };
 
   const close = () => {
     if (running) return;
+    // A run with no failures is finished: the selection has served its purpose.
+    if (result && !result.failures.length) onDone();
     setOpened(false);
     setProgress(null);
     setResult(null);

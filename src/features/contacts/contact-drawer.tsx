@@ -45,9 +45,9 @@ function TagEditor({ contact }: { contact: Contact }) {
       data={(tags.data ?? []).map((tag) => tag.name)}
       value={contact.tags}
       disabled={!canWrite}
-      maxTags={100}
       onChange={(next) => {
-        const clean = next.map((tag) => tag.trim()).filter((tag) => tag.length > 0 && tag.length <= 64);
+        // The service judges the tags (1 to 64 characters, at most 100); what it refuses rolls back with its message.
+        const clean = next.map((tag) => tag.trim()).filter((tag) => tag.length > 0);
         const tagsToAdd = clean.filter((tag) => !contact.tags.includes(tag));
         const tagsToRemove = contact.tags.filter((tag) => !clean.includes(tag));
         if (!tagsToAdd.length && !tagsToRemove.length) return;

@@ -52,8 +52,13 @@ export function ContactsPage() {
   const [openContact, setOpenContact] = useState<Contact | null>(null);
   const [creating, setCreating] = useState(false);
   useEffect(() => setSelection({}), [workspaceId]);
-  // The drawer follows the cached row, so tag edits and settings show at once.
-  const shown = openContact ? (list.data?.items.find((contact) => contact.id === openContact.id) ?? openContact) : null;
+  // The drawer follows the cached row, so tag edits and settings show at once; when the row leaves the page
+  // (it no longer matches the filter), the drawer keeps its last known version.
+  const cached = openContact ? list.data?.items.find((contact) => contact.id === openContact.id) : undefined;
+  useEffect(() => {
+    if (cached && cached !== openContact) setOpenContact(cached);
+  }, [cached, openContact]);
+  const shown = cached ?? openContact;
 
   const sorting: SortingState = orderBy.map((item) => ({ id: item.field, desc: item.direction === 'desc' }));
   const canCreate = allows(connection.permissions, 'feeds:read-write');
