@@ -170,3 +170,25 @@ export function DataTable<Row extends RowData>(props: DataTableProps<Row>) {
     </div>
   );
 }
+
+/** Tags in a cell, as light chips. */
+export function CellChips({ values }: { values: readonly string[] }) {
+  return (
+    <span className={classes.chips}>
+      {values.map((value) => (
+        <span key={value} className={classes.chip}>
+          {value}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+/** A status word in a cell (`active`), green when `positive`. */
+export function CellStatus({ value, positive }: { value: string; positive: boolean }) {
+  return (
+    <span className={classes.status} data-tone={positive ? 'positive' : undefined}>
+      {value}
+    </span>
+  );
+}

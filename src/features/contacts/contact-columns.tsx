@@ -1,5 +1,6 @@
 /** The contacts table's columns (issue 5): which can sort (decisions.md section 6) and how each cell renders. */
-import { Badge, Group, Text } from '@mantine/core';
+import { Badge } from '@mantine/core';
+import { CellChips, CellStatus } from '@/components/data-table';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { Contact } from '@/api/contacts';
 import type { DataTableFeatures } from '@/components/data-table';
@@ -23,30 +24,20 @@ export const contactColumns = column.columns([
     enableSorting: true,
     enableHiding: false,
     cell: (info) => (
-      <Group gap="xs" wrap="nowrap">
+      <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
         <Avatar src={info.row.original.image} name={info.getValue()} />
-        <Text size="sm" truncate>
-          {info.getValue() ?? '(no name)'}
-        </Text>
-      </Group>
+        {info.getValue() ?? '(no name)'}
+      </span>
     ),
   }),
   column.accessor('email', { id: 'email', header: 'Email', enableSorting: true, cell: (info) => info.getValue() ?? '' }),
   column.accessor('phone', { id: 'phone', header: 'Phone', enableSorting: true, cell: (info) => info.getValue() ?? '' }),
-  column.accessor('state', { id: 'state', header: 'State', enableSorting: true, cell: (info) => <StateBadge state={info.getValue()} /> }),
+  column.accessor('state', { id: 'state', header: 'State', enableSorting: true, cell: (info) => <CellStatus value={info.getValue()} positive={info.getValue() === 'active'} /> }),
   column.accessor('tags', {
     id: 'tags',
     header: 'Tags',
     enableSorting: false,
-    cell: (info) => (
-      <Group gap={4}>
-        {info.getValue().map((tag) => (
-          <Badge key={tag} variant="outline" size="sm" radius="sm" tt="none">
-            {tag}
-          </Badge>
-        ))}
-      </Group>
-    ),
+    cell: (info) => <CellChips values={info.getValue()} />,
   }),
   column.accessor('city', { id: 'city', header: 'City', enableSorting: true, cell: (info) => info.getValue() ?? '' }),
   column.accessor('source', { id: 'source', header: 'Source', enableSorting: false, cell: (info) => info.getValue() ?? '' }),
