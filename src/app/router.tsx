@@ -1,15 +1,23 @@
-/** The console's routes (issue 4): /connect, /w/:workspaceId/<section> (lazy pages), and a 404 page. */
+/** The console's routes (issue 4): /connect, /w/:workspaceId/<section> (lazy pages), the post composer, and a 404 page. */
 import { Suspense, lazy } from 'react';
 import { Navigate, createBrowserRouter } from 'react-router';
 import { Loading } from '@/components/query-state';
 import { RouteError } from '@/components/route-error';
 import { NotFoundPage, HomeRedirect } from './pages';
 import { ScopeGate } from './scope-gate';
-import { SECTIONS } from './sections';
+import { SECTIONS, type Section } from './sections';
 
 // Every screen is its own chunk, the shell included, so the first screen loads only what it shows.
 const ConnectPage = lazy(() => import('@/features/connection/connect-page').then((m) => ({ default: m.ConnectPage })));
 const WorkspaceLayout = lazy(() => import('./workspace-layout').then((m) => ({ default: m.WorkspaceLayout })));
+
+/** The post composer (issue 7): a page of the Posts section, not in the navigation, that needs posts:read-write. */
+const COMPOSER: Section = {
+  path: 'posts/new',
+  label: 'Post composer',
+  scope: 'posts:read-write',
+  Page: lazy(() => import('@/features/posts/composer-page').then((m) => ({ default: m.ComposerPage }))),
+};
 
 export function createRouter() {
   return createBrowserRouter([
@@ -33,7 +41,7 @@ export function createRouter() {
       errorElement: <RouteError />,
       children: [
         { index: true, element: <Navigate to="contacts" replace /> },
-        ...SECTIONS.map((section) => ({
+        ...[...SECTIONS, COMPOSER].map((section) => ({
           path: section.path,
           errorElement: <RouteError />,
           element: (

@@ -1,47 +1,323 @@
-/** `/w/:workspaceId/posts`: the newest published posts (the posts issue replaces this with the full page). */
-import { Anchor, Stack, Text, Title } from '@mantine/core';
-import { SimpleTable } from '@/components/simple-table';
-import { useQuery } from '@tanstack/react-query';
+/**
+ * `/w/:workspaceId/posts` (issue 7): the workspace's published posts (`GET /posts`) as a table with search, a date
+ * range, sorting and pages within the endpoint's caps, all kept in the URL; a panel with `GET /public-posts` as
+ * the public sees them; and a "New post" button to the composer (disabled, naming `posts:read-write`, for a key
+ * that cannot write).
+ */
+import { Anchor, Button, Group, Image, NativeSelect, NumberInput, Pagination, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import type { Post, PublicPostSummary } from '@/api/posts';
+import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { QueryView } from '@/components/query-state';
+import { SimpleTable } from '@/components/simple-table';
+import { isHttpUrl } from '@/embed/post-view';
 import { useWorkspaceApi } from '@/lib/api';
+import { allows } from '@/lib/permissions';
+import {
+  POST_PAGE_SIZES,
+  POST_SORTS,
+  type PostSort,
+  type PostsSearch,
+  isReversedRange,
+  maxReachablePage,
+  parsePostsSearch,
+  postsFilter,
+  postsSearchParams,
+  reachableCount,
+} from './posts-search';
 import { postQueries } from './queries';
+import { RenderedPost } from './rendered-post';
 
+type Update = (patch: Partial<PostsSearch>, options?: { resetPage?: boolean }) => void;
+
+/** The posts page: header with "New post", then the published posts and the public feed as tabs. */
 export function PostsPage() {
-  const { api, workspaceId } = useWorkspaceApi();
-  const list = useQuery(postQueries.list(api, workspaceId, { offset: 0, limit: 10 }));
+  const [params, setParams] = useSearchParams();
+  const search = parsePostsSearch(params);
+  const update: Update = (patch, options = {}) => {
+    const next = { ...search, ...patch, ...(options.resetPage ? { page: 1 } : {}) };
+    setParams(postsSearchParams(next));
+  };
   return (
     <Stack>
-      <Title order={1}>Posts</Title>
+      <Group justify="space-between" align="center">
+        <Title order={1}>Posts</Title>
+        <NewPostButton />
+      </Group>
+      <Tabs value={search.tab} onChange={(tab) => update({ tab: tab === 'public' ? 'public' : 'published' })} keepMounted={false}>
+        <Tabs.List aria-label="Post lists">
+          <Tabs.Tab value="published">Published posts</Tabs.Tab>
+          <Tabs.Tab value="public">Public feed</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="published" pt="md">
+          <PublishedPosts search={search} update={update} />
+        </Tabs.Panel>
+        <Tabs.Panel value="public" pt="md">
+          <PublicPostsPanel limit={search.limit} update={update} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
+
+/** "New post": a link to the composer, or a disabled button whose tooltip names the scope the key lacks. */
+function NewPostButton() {
+  const { connection } = useWorkspaceApi();
+  if (allows(connection.permissions, 'posts:read-write')) {
+    return (
+      <Button component={Link} to="new">
+        New post
+      </Button>
+    );
+  }
+  return (
+    <DeferredTooltip label="Needs posts:read-write">
+      <span style={{ display: 'inline-block' }}>
+        <Button disabled aria-describedby="new-post-scope">
+          New post
+        </Button>
+        <span id="new-post-scope" className="visually-hidden">
+          Needs posts:read-write
+        </span>
+      </span>
+    </DeferredTooltip>
+  );
+}
+
+function PublishedPosts({ search, update }: { search: PostsSearch; update: Update }) {
+  const { api, workspaceId } = useWorkspaceApi();
+  const queryClient = useQueryClient();
+  const [text, setText] = useState(search.q);
+  const [debounced] = useDebouncedValue(text, 300);
+  useEffect(() => setText(search.q), [search.q]);
+  useEffect(() => {
+    if (debounced.trim() !== search.q.trim()) update({ q: debounced }, { resetPage: true });
+    // Only a settled change of the typed text updates the URL.
+  }, [debounced]);
+
+  const lastPage = maxReachablePage(search.size);
+  const page = Math.min(search.page, lastPage);
+  const filter = postsFilter(search);
+  const orderBy = [...POST_SORTS[search.sort].orderBy];
+  const params = (p: number) => ({ offset: (p - 1) * search.size, limit: search.size, filter, orderBy });
+  const list = useQuery(postQueries.list(api, workspaceId, params(page)));
+  const total = list.data?.meta.maxResults ?? 0;
+  const pages = Math.min(Math.ceil(total / search.size), lastPage);
+
+  useEffect(() => {
+    if (list.data && page < pages) void queryClient.prefetchQuery(postQueries.list(api, workspaceId, params(page + 1)));
+    // `params` is derived from the values listed.
+  }, [list.data, page, pages, api, workspaceId, queryClient, search.size, search.sort, search.q, search.from, search.to]);
+
+  const filtered = Boolean(search.q || search.from || search.to);
+  return (
+    <Stack>
+      <Group align="flex-end" wrap="wrap" gap="sm" role="search" aria-label="Filter posts">
+        <TextInput label="Search text" placeholder="Words in the header or text" value={text} onChange={(event) => setText(event.currentTarget.value)} w={240} />
+        <TextInput
+          type="date"
+          label="Published from"
+          value={search.from}
+          onChange={(event) => update({ from: event.currentTarget.value }, { resetPage: true })}
+          max={search.to || undefined}
+        />
+        <TextInput
+          type="date"
+          label="Published to"
+          value={search.to}
+          onChange={(event) => update({ to: event.currentTarget.value }, { resetPage: true })}
+          min={search.from || undefined}
+        />
+        <NativeSelect
+          label="Sort by"
+          value={search.sort}
+          onChange={(event) => update({ sort: event.currentTarget.value as PostSort }, { resetPage: true })}
+          data={Object.entries(POST_SORTS).map(([value, { label }]) => ({ value, label }))}
+        />
+        <NativeSelect
+          label="Posts per page"
+          value={String(search.size)}
+          onChange={(event) => update({ size: Number(event.currentTarget.value) as PostsSearch['size'] }, { resetPage: true })}
+          data={POST_PAGE_SIZES.map(String)}
+        />
+        {filtered ? (
+          <Button variant="subtle" onClick={() => update({ q: '', from: '', to: '' }, { resetPage: true })}>
+            Clear filters
+          </Button>
+        ) : null}
+      </Group>
+      {isReversedRange(search) ? (
+        <Text c="red.8" size="sm" role="alert">
+          The start date is after the end date, so the date range is ignored.
+        </Text>
+      ) : null}
       <QueryView query={list} label="posts">
         {(data) => (
-          <>
-            <Text size="sm" c="dimmed">
-              {data.meta.maxResults.toLocaleString()} published posts
+          <Stack>
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {data.meta.maxResults.toLocaleString()} published {data.meta.maxResults === 1 ? 'post' : 'posts'}
+              {filtered ? ' match' : ''}
+              {pages > 1 ? ` · page ${page} of ${pages}` : ''}
             </Text>
-            <SimpleTable aria-label="Published posts" striped>
-              <thead>
-                <tr>
-                  <th scope="col">Header</th>
-                  <th scope="col">Published</th>
-                  <th scope="col">Claps</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.items.map((post) => (
-                  <tr key={post.id}>
-                    <td>
-                      <Anchor href={post.postUrl} target="_blank" rel="noreferrer">
-                        {post.header ?? post.text?.slice(0, 60) ?? post.id}
-                      </Anchor>
-                    </td>
-                    <td>{new Date(post.publishedDate).toLocaleString()}</td>
-                    <td>{post.claps}</td>
+            {data.items.length === 0 ? (
+              <Text>{filtered ? 'No published post matches these filters.' : 'Nothing has been published in this workspace yet.'}</Text>
+            ) : (
+              <SimpleTable aria-label="Published posts" striped>
+                <thead>
+                  <tr>
+                    <th scope="col">
+                      <span className="visually-hidden">Image</span>
+                    </th>
+                    <th scope="col">Post</th>
+                    <th scope="col">Published</th>
+                    <th scope="col">Claps</th>
+                    <th scope="col">Link</th>
                   </tr>
-                ))}
-              </tbody>
-            </SimpleTable>
-          </>
+                </thead>
+                <tbody>
+                  {data.items.map((post) => (
+                    <PostRow key={post.id} post={post} />
+                  ))}
+                </tbody>
+              </SimpleTable>
+            )}
+            {pages > 1 ? (
+              <nav aria-label="Pages of posts">
+                <Pagination
+                  total={pages}
+                  value={page}
+                  onChange={(next) => update({ page: next })}
+                  getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
+                  getControlProps={(control) => ({ 'aria-label': { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' }[control] })}
+                />
+              </nav>
+            ) : null}
+            {data.meta.maxResults > reachableCount(search.size) ? (
+              <Text size="sm">
+                {data.meta.maxResults.toLocaleString()} posts match, but the service lists only the first {reachableCount(search.size)} in any one order. To
+                reach the others, narrow the search or the dates, or reverse the sort.
+              </Text>
+            ) : null}
+          </Stack>
         )}
+      </QueryView>
+    </Stack>
+  );
+}
+
+function excerpt(text: string | null, max = 180): string {
+  const flat = (text ?? '').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** A post's image, small; a missing or unloadable image says so instead of showing a broken icon. */
+function Thumbnail({ src }: { src: string | undefined }) {
+  const [failed, setFailed] = useState<string | null>(null);
+  if (!src || failed === src) {
+    return (
+      <Text size="xs" c="dimmed">
+        {src ? 'Image unavailable' : 'No image'}
+      </Text>
+    );
+  }
+  return <Image src={src} alt="" w={72} h={54} radius="sm" fit="cover" loading="lazy" onError={() => setFailed(src)} />;
+}
+
+/** One published post: image, header, excerpt, date, claps, and a link to it on the public page. */
+function PostRow({ post }: { post: Post }) {
+  const title = post.header?.trim() || excerpt(post.text, 60) || 'Untitled post';
+  const image = [post.imageUrl, ...post.mediaImageUrls].find(isHttpUrl);
+  return (
+    <tr>
+      <td style={{ width: 88 }}>
+        <Thumbnail src={image} />
+      </td>
+      <th scope="row" style={{ fontWeight: 'normal', minWidth: 220 }}>
+        <Text fw={600} size="sm" lineClamp={2}>
+          {title}
+        </Text>
+        {post.header && post.text ? (
+          <Text size="sm" c="dimmed" lineClamp={2}>
+            {excerpt(post.text)}
+          </Text>
+        ) : null}
+      </th>
+      <td style={{ whiteSpace: 'nowrap' }}>
+        <time dateTime={post.publishedDate}>{new Date(post.publishedDate).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</time>
+      </td>
+      <td>
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {post.claps.toLocaleString()} {post.claps === 1 ? 'clap' : 'claps'}
+        </Text>
+      </td>
+      <td>
+        <Anchor href={post.postUrl} target="_blank" rel="noreferrer" size="sm" aria-label={`Open “${title}” on the public page`}>
+          Open
+        </Anchor>
+      </td>
+    </tr>
+  );
+}
+
+/** A public summary (endpoint 13) as the shared renderer takes it: the feed as author, the summary's image. */
+function summaryView(summary: PublicPostSummary) {
+  return {
+    id: summary.postId,
+    text: summary.postText,
+    imageUrl: summary.postImage?.src ?? null,
+    author: { name: summary.feedName, imageUrl: summary.feedImageUrl },
+    publishedDate: summary.publishedDate,
+    claps: summary.claps,
+  };
+}
+
+/** `GET /public-posts` with its `limit` (1 to 30), rendered as the public page renders posts. */
+function PublicPostsPanel({ limit, update }: { limit: number; update: Update }) {
+  const { api, workspaceId } = useWorkspaceApi();
+  const [value, setValue] = useState<number | string>(limit);
+  useEffect(() => setValue(limit), [limit]);
+  const posts = useQuery(postQueries.publicPosts(api, workspaceId, limit));
+  return (
+    <Stack maw={680}>
+      <Text size="sm">
+        The newest public posts as <code>GET /public-posts</code> returns them, shown the way the public page shows them. Posts with recipients and
+        suggestions never appear here.
+      </Text>
+      <NumberInput
+        label="Number of posts"
+        description="1 to 30"
+        min={1}
+        max={30}
+        clampBehavior="strict"
+        allowDecimal={false}
+        allowNegative={false}
+        value={value}
+        onChange={(next) => {
+          setValue(next);
+          if (typeof next === 'number' && next >= 1 && next <= 30) update({ limit: next });
+        }}
+        w={160}
+      />
+      <QueryView query={posts} label="public posts">
+        {(items) =>
+          items.length === 0 ? (
+            <Text>No public posts yet.</Text>
+          ) : (
+            <Stack gap="md" aria-label="Public posts" role="list">
+              {items.map((summary) => (
+                <div key={summary.postId} role="listitem">
+                  <RenderedPost post={summaryView(summary)} options={{ headingLevel: 2, permalink: false }} />
+                  <Anchor href={summary.postUrl} target="_blank" rel="noreferrer" size="sm">
+                    Open on the public page
+                  </Anchor>
+                </div>
+              ))}
+            </Stack>
+          )
+        }
       </QueryView>
     </Stack>
   );

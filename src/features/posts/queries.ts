@@ -1,11 +1,28 @@
-/** Query options for the published posts, keys led by the workspace id (STYLE.md, queries). */
+/**
+ * Query options and the mutation of the posts area (STYLE.md, queries): one factory whose keys start with the
+ * workspace id, `all -> lists() -> list(params)`, plus the public summaries and the composer's recipient
+ * look-ups. Publishing invalidates `all`, so every list of the workspace refetches.
+ */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { ApiClient } from '@/api/client';
-import type { FilterNode } from '@/api/filter/ast';
+import { type FilterNode, compare, or } from '@/api/filter/ast';
 import type { OrderByItem } from '@/api/filter/order-by';
 
+/** One page of `GET /posts` (endpoint 12). */
 export type PostListParams = { offset: number; limit: number; filter?: FilterNode; orderBy?: OrderByItem[] };
 
+/** A user's search text as a `like` value that matches it literally: `%` and `_` escaped (decisions.md section 6). */
+export function literalLike(text: string): string {
+  return text.trim().replace(/[%_]/g, (char) => `\\${char}`);
+}
+
+/** Contacts whose name or email contains `search` (`name like` / `email like`), built from the AST. */
+export function contactSearchFilter(search: string): FilterNode | undefined {
+  const value = literalLike(search);
+  return value ? or(compare('name', 'like', value), compare('email', 'like', value)) : undefined;
+}
+
+/** Query options of the posts area, keyed `['ws', workspaceId, 'posts', ...]`. */
 export const postQueries = {
   all: (workspaceId: string) => ['ws', workspaceId, 'posts'] as const,
   lists: (workspaceId: string) => [...postQueries.all(workspaceId), 'list'] as const,
@@ -14,5 +31,27 @@ export const postQueries = {
       queryKey: [...postQueries.lists(workspaceId), params],
       queryFn: ({ signal }) => api.listPosts({ ...params, signal }),
       placeholderData: keepPreviousData,
+    }),
+  /** `GET /public-posts?limit=` (endpoint 13), as the public sees them. */
+  publicPosts: (api: ApiClient, workspaceId: string, limit: number) =>
+    queryOptions({
+      queryKey: [...postQueries.all(workspaceId), 'public', limit],
+      queryFn: ({ signal }) => api.listPublicPosts({ limit, signal }),
+      placeholderData: keepPreviousData,
+    }),
+  /** The workspace's contact tags, offered as recipients (`GET /contacts/contacts-tags`). */
+  recipientTags: (api: ApiClient, workspaceId: string) =>
+    queryOptions({
+      queryKey: [...postQueries.all(workspaceId), 'recipients', 'tags'],
+      queryFn: ({ signal }) => api.listContactTags({ signal }),
+      staleTime: 60_000,
+    }),
+  /** Up to 20 contacts matching `search` by name or email, offered as recipients. */
+  recipientContacts: (api: ApiClient, workspaceId: string, search: string) =>
+    queryOptions({
+      queryKey: [...postQueries.all(workspaceId), 'recipients', 'contacts', search],
+      queryFn: ({ signal }) => api.listContacts({ filter: contactSearchFilter(search), orderBy: [{ field: 'name', direction: 'asc' }], limit: 20, signal }),
+      placeholderData: keepPreviousData,
+      staleTime: 30_000,
     }),
 };

@@ -6,8 +6,17 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { ApiClient } from '@/api/client';
 import { compare } from '@/api/filter/ast';
 
-export type WorkspaceListParams = { offset: number; limit: number; search?: string; orderBy?: 'name asc' | 'name desc' | 'created asc' | 'created desc' };
+/** The sort orders of the workspace list (workspaces sort by `name` and `created`, decisions.md section 6). */
+export type WorkspaceOrder = 'name asc' | 'name desc' | 'created asc' | 'created desc';
 
+export type WorkspaceListParams = { offset: number; limit: number; search?: string; orderBy?: WorkspaceOrder };
+
+/** Typed text as a `like` value matched literally ("contains"): `%` and `_` escaped (decisions.md section 6). */
+export function literalLike(text: string): string {
+  return text.trim().replace(/[%_]/g, (char) => `\\${char}`);
+}
+
+/** Query options of the workspace list, keyed `['ws', workspaceId, 'workspaces', ...]`. */
 export const workspaceQueries = {
   all: (workspaceId: string) => ['ws', workspaceId, 'workspaces'] as const,
   lists: (workspaceId: string) => [...workspaceQueries.all(workspaceId), 'list'] as const,
@@ -18,7 +27,7 @@ export const workspaceQueries = {
         api.listWorkspaces({
           offset: params.offset,
           limit: params.limit,
-          filter: params.search ? compare('name', 'like', params.search) : undefined,
+          filter: params.search?.trim() ? compare('name', 'like', literalLike(params.search)) : undefined,
           orderBy: params.orderBy,
           signal,
         }),

@@ -1,0 +1,100 @@
+/**
+ * The composer's recipients (issue 7): tags from the workspace's contact tags (`GET /contacts/contacts-tags`)
+ * and contacts found by name or email (`GET /contacts` with `name like` / `email like` built from the AST).
+ * No recipients means a public post. Without `contacts:read-only` nothing can be looked up, so tags are typed
+ * freely and contacts cannot be picked.
+ */
+import { MultiSelect, Stack, TagsInput, Text } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { Contact } from '@/api/contacts';
+import { useWorkspaceApi } from '@/lib/api';
+import { allows } from '@/lib/permissions';
+import type { RecipientContact } from './composer-form';
+import { postQueries } from './queries';
+
+/** How a contact is named in the picker: `Ann Berg (ann@example.com)`, else its email, phone or id. */
+export function contactLabel(contact: Pick<Contact, 'id' | 'name' | 'email'> & { phone?: string | null }): string {
+  if (contact.name && contact.email) return `${contact.name} (${contact.email})`;
+  return contact.name ?? contact.email ?? contact.phone ?? contact.id;
+}
+
+type Props = {
+  tags: string[];
+  contacts: RecipientContact[];
+  onTagsChange: (tags: string[]) => void;
+  onContactsChange: (contacts: RecipientContact[]) => void;
+  error?: string | undefined;
+};
+
+/** The recipients part of the composer: tag and contact pickers, and a sentence saying who will see the post. */
+export function RecipientsField({ tags, contacts, onTagsChange, onContactsChange, error }: Props) {
+  const { api, workspaceId, connection } = useWorkspaceApi();
+  const canLookUp = allows(connection.permissions, 'contacts:read-only');
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 250);
+  const tagList = useQuery({ ...postQueries.recipientTags(api, workspaceId), enabled: canLookUp });
+  const found = useQuery({ ...postQueries.recipientContacts(api, workspaceId, debounced), enabled: canLookUp });
+
+  const picked = contacts.length + tags.length;
+  const summary =
+    picked === 0
+      ? 'No recipients: the post is public, listed on the posts page and the public page.'
+      : `Private: only for ${[tags.length ? `${tags.length} ${tags.length === 1 ? 'tag' : 'tags'}` : '', contacts.length ? `${contacts.length} ${contacts.length === 1 ? 'contact' : 'contacts'}` : ''].filter(Boolean).join(' and ')}. It will never be listed publicly.`;
+
+  if (!canLookUp) {
+    return (
+      <Stack gap="xs">
+        <TagsInput label="Recipient tags" description="Type a tag and press Enter" value={tags} onChange={onTagsChange} error={error} clearable />
+        <Text size="sm" c="dimmed">
+          This key lacks contacts:read-only, so tags and contacts cannot be looked up here.
+        </Text>
+        <Text size="sm">{summary}</Text>
+      </Stack>
+    );
+  }
+
+  const tagData = [...new Set([...(tagList.data ?? []).map((tag) => tag.name), ...tags])].map((name) => {
+    const count = tagList.data?.find((tag) => tag.name === name)?.count;
+    return { value: name, label: count === undefined ? name : `${name} (${count.toLocaleString()})` };
+  });
+  const known = new Map<string, RecipientContact>(contacts.map((contact) => [contact.id, contact]));
+  for (const contact of found.data?.items ?? []) if (!known.has(contact.id)) known.set(contact.id, { id: contact.id, label: contactLabel(contact) });
+  const contactData = [...known.values()].map((contact) => ({ value: contact.id, label: contact.label }));
+
+  return (
+    <Stack gap="xs">
+      <MultiSelect
+        label="Recipient tags"
+        description="Contacts with any of these tags receive the post"
+        placeholder={tags.length ? undefined : 'Pick tags'}
+        data={tagData}
+        value={tags}
+        onChange={onTagsChange}
+        searchable
+        clearable
+        nothingFoundMessage={tagList.isPending ? 'Loading tags…' : 'No tag matches'}
+        error={error}
+      />
+      <MultiSelect
+        label="Recipient contacts"
+        description="Search by name or email"
+        placeholder={contacts.length ? undefined : 'Search contacts'}
+        data={contactData}
+        value={contacts.map((contact) => contact.id)}
+        onChange={(ids) => onContactsChange(ids.flatMap((id) => known.get(id) ?? []))}
+        searchable
+        searchValue={search}
+        onSearchChange={setSearch}
+        filter={({ options }) => options}
+        nothingFoundMessage={found.isFetching ? 'Searching…' : 'No contact matches'}
+        clearable
+        hidePickedOptions
+      />
+      <Text size="sm" aria-live="polite">
+        {summary}
+      </Text>
+    </Stack>
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * The workspaces page's state in the URL (STYLE.md, lists): name search, sort, page and page size, parsed with
+ * zod so a bad URL falls back to defaults.
+ */
+import * as z from 'zod';
+import type { WorkspaceOrder } from './queries';
+
+/** Sort choices: label and `$orderBy`. */
+export const WORKSPACE_SORTS = {
+  'name-asc': { label: 'Name A to Z', orderBy: 'name asc' },
+  'name-desc': { label: 'Name Z to A', orderBy: 'name desc' },
+  'created-desc': { label: 'Newest first', orderBy: 'created desc' },
+  'created-asc': { label: 'Oldest first', orderBy: 'created asc' },
+} as const satisfies Record<string, { label: string; orderBy: WorkspaceOrder }>;
+export type WorkspaceSort = keyof typeof WORKSPACE_SORTS;
+
+export const WORKSPACE_PAGE_SIZES = [10, 20, 50] as const;
+
+const searchSchema = z.object({
+  q: z.string().max(200).catch(''),
+  sort: z.enum(Object.keys(WORKSPACE_SORTS) as [WorkspaceSort, ...WorkspaceSort[]]).catch('name-asc'),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+  size: z.coerce.number().pipe(z.union(WORKSPACE_PAGE_SIZES.map((size) => z.literal(size)))).catch(20),
+});
+export type WorkspacesSearch = z.infer<typeof searchSchema>;
+export const WORKSPACES_SEARCH_DEFAULTS: WorkspacesSearch = searchSchema.parse({});
+
+/** Reads the URL's search parameters; anything missing or invalid takes its default. */
+export function parseWorkspacesSearch(params: URLSearchParams): WorkspacesSearch {
+  return searchSchema.parse(Object.fromEntries(params));
+}
+
+/** The search parameters for `search`, defaults left out. */
+export function workspacesSearchParams(search: WorkspacesSearch): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const key of Object.keys(WORKSPACES_SEARCH_DEFAULTS) as (keyof WorkspacesSearch)[]) {
+    if (search[key] !== WORKSPACES_SEARCH_DEFAULTS[key]) params.set(key, String(search[key]));
+  }
+  return params;
+}
+
+/** The `<iframe>` snippet that embeds a workspace's public page on another site. */
+export function iframeSnippet(origin: string, workspace: { id: string; name: string }): string {
+  const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  const src = `${origin.replace(/\/$/, '')}/embed/${encodeURIComponent(workspace.id)}`;
+  return `<iframe src="${attr(src)}" title="${attr(`Posts from ${workspace.name}`)}" width="100%" height="640" style="border:0;max-width:680px" loading="lazy"></iframe>`;
+}
