@@ -68,8 +68,9 @@ function uuid(random: () => number): string {
 export type SeedResult = { contacts: number; tagRows: number; vip: number; active: number; nameAnn: number };
 
 /**
- * Inserts `count` contacts into `workspaceId` of the (migrated, otherwise idle) SQLite database `file`, in
- * transactions of 50,000, then bumps `contacts_version`. `now` is the newest creation time; `onProgress` gets
+ * Inserts `count` contacts into `workspaceId` of the (migrated, otherwise unused) SQLite database `file`, in
+ * transactions of 50,000, then rebuilds the secondary indexes and bumps `contacts_version`. Synchronous: a
+ * signal arriving meanwhile is handled when it returns. `now` is the newest creation time; `onProgress` gets
  * the number inserted so far after each transaction. Deterministic for a given `seed`, apart from `now`.
  */
 export function seedContacts(

@@ -36,9 +36,16 @@ export type ServerProcess = {
 /**
  * Spawns `node_modules/.bin/tsx server/main.ts` in `cwd` with `DATABASE_URL=databaseFile`, no demo seed and
  * no rate limit, and resolves once `GET /api/contacts?$limit=1` with `apiKey` answers 200. Rejects (after
- * stopping it) when the process exits early or does not answer within `timeoutMs`.
+ * stopping it) when the process exits early or does not answer within `timeoutMs` (60 s).
  */
-export async function startServer(options: { cwd: string; databaseFile: string; apiKey: string; timeoutMs?: number }): Promise<ServerProcess> {
+export async function startServer(options: {
+  cwd: string;
+  databaseFile: string;
+  apiKey: string;
+  timeoutMs?: number;
+  /** Called with the server's last output when it exits without being stopped. */
+  onUnexpectedExit?: (message: string) => void;
+}): Promise<ServerProcess> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const child = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
@@ -55,10 +62,15 @@ export async function startServer(options: { cwd: string; databaseFile: string; 
   child.stderr?.on('data', append);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let running = true;
-  void exited.then(() => {
+  let stopping = false;
+  child.once('exit', (code, signal) => {
     running = false;
+    if (!stopping) options.onUnexpectedExit?.(`the server process exited unexpectedly (code ${code}, signal ${signal}):\n${output}`);
   });
-  const stop = () => stopChild(child, exited, () => running);
+  const stop = () => {
+    stopping = true;
+    return stopChild(child, exited, () => running);
+  };
 
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   try {
@@ -152,6 +164,22 @@ function deepestNodeDescendant(pid: number): number {
     current = next;
   }
 }
+
+/** CPU time (user + system) `pid` has used so far, in milliseconds, from /proc/<pid>/stat; null when unreadable. */
+export function readCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // fields after the command name (which may contain spaces) start at index 2; utime and stime are fields 14 and 15
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Kernel clock ticks a second (USER_HZ), 100 on every Linux platform Node supports. */
+const CLOCK_TICKS = 100;
 
 /** `VmRSS` (or another `Vm*` field) of `pid` in bytes, or null when it cannot be read. */
 export function readMemory(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number | null {

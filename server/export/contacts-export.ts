@@ -7,7 +7,6 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import ExcelJS from 'exceljs';
 import { CONTACT_EXPORT_COLUMNS, CSV_MEDIA_TYPE, XLSX_MEDIA_TYPE } from '../../src/api/contacts';
 import type { ContactRow } from '../db/contacts';
 
@@ -59,6 +58,21 @@ async function drained(out: Writable) {
   if (out.writableNeedDrain) await once(out, 'drain');
 }
 
+/** Resolves on `stream`'s next 'drain', or when it closes or `signal` aborts (so an abandoned export never hangs). */
+function drainOrStop(stream: Writable, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    stream.once('drain', done);
+    stream.once('close', done);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
 /**
  * Writes every batch of `rows` to `out` as `format`, then ends `out`. Stops early when `signal` aborts.
  * Rejects with the first read or write error (the caller destroys `out`).
@@ -76,16 +90,31 @@ export async function writeContactsExport(format: ExportFormat, rows: AsyncItera
     await once(out, 'finish');
     return;
   }
+  // Loaded on the first xlsx export only: exceljs is large and most processes never need it.
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Contacts');
   sheet.addRow([...CONTACT_EXPORT_COLUMNS]).commit();
   for await (const batch of rows) {
     if (signal.aborted) break;
     for (const row of batch) sheet.addRow(exportRow(row)).commit();
+    await sheetDrained(sheet, signal);
     await drained(out);
   }
   sheet.commit();
   await workbook.commit();
+}
+
+/**
+ * Waits until the zip entry stream behind an exceljs worksheet has taken in what was written to it (or `signal`
+ * aborts). exceljs's sheet buffer writes into that stream ignoring backpressure, so without this wait a large
+ * export piles up in memory ahead of the deflater. Resolves at once when exceljs's internals are not as expected.
+ */
+async function sheetDrained(sheet: unknown, signal: AbortSignal) {
+  const pipes = (sheet as { stream?: { pipes?: unknown[] } }).stream?.pipes;
+  const entry = Array.isArray(pipes) ? (pipes[0] as Partial<Writable> & { _writableState?: { needDrain?: boolean } }) : undefined;
+  if (!entry || typeof entry.once !== 'function' || signal.aborted) return;
+  if (entry.writableNeedDrain ?? entry._writableState?.needDrain) await drainOrStop(entry as Writable, signal);
 }
 
 /** Groups a row stream into batches of `size`, yielding to the event loop between batches. */
