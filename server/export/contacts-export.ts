@@ -4,7 +4,7 @@
  * written with backpressure, so memory stays bounded whatever the row count. Cells starting with `=`, `+`, `-`
  * or `@` are prefixed with `'` against formula injection.
  */
-import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { CONTACT_EXPORT_COLUMNS, CSV_MEDIA_TYPE, XLSX_MEDIA_TYPE } from '../../src/api/contacts';
@@ -54,9 +54,6 @@ export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
   xlsx: XLSX_MEDIA_TYPE,
 };
 
-async function drained(out: Writable) {
-  if (out.writableNeedDrain) await once(out, 'drain');
-}
 
 /** Resolves on `stream`'s next 'drain', or when it closes or `signal` aborts (so an abandoned export never hangs). */
 function drainOrStop(stream: Writable, signal: AbortSignal): Promise<void> {
@@ -84,10 +81,15 @@ export async function writeContactsExport(format: ExportFormat, rows: AsyncItera
     for await (const batch of rows) {
       if (signal.aborted) break;
       for (const row of batch) csv.write(exportRow(row).map((value) => value ?? ''));
-      await drained(csv);
+      if (csv.writableNeedDrain) await drainOrStop(csv, signal);
+    }
+    // A client that went away gets nothing more; waiting for 'finish' on its stream would never end.
+    if (signal.aborted) {
+      csv.destroy();
+      return;
     }
     csv.end();
-    await once(out, 'finish');
+    await finished(out);
     return;
   }
   // Loaded on the first xlsx export only: exceljs is large and most processes never need it.
@@ -99,8 +101,9 @@ export async function writeContactsExport(format: ExportFormat, rows: AsyncItera
     if (signal.aborted) break;
     for (const row of batch) sheet.addRow(exportRow(row)).commit();
     await sheetDrained(sheet, signal);
-    await drained(out);
+    if (out.writableNeedDrain) await drainOrStop(out, signal);
   }
+  if (signal.aborted) return;
   sheet.commit();
   await workbook.commit();
 }
