@@ -54,7 +54,6 @@ export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
   xlsx: XLSX_MEDIA_TYPE,
 };
 
-
 /** Resolves on `stream`'s next 'drain', or when it closes or `signal` aborts (so an abandoned export never hangs). */
 function drainOrStop(stream: Writable, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
