@@ -96,3 +96,11 @@ export function inList(field: string, values: readonly FilterValue[]): FilterNod
 export function between(field: string, low: FilterValue, high: FilterValue): FilterNode {
   return { kind: 'between', field, low, high };
 }
+
+/**
+ * Text a person typed, as a `like` value that matches it literally (a "contains" search): trimmed, with `\`,
+ * `%` and `_` escaped, since an unescaped `%` or `_` would make it a pattern (decisions.md section 6, `like`).
+ */
+export function literalLike(text: string): string {
+  return text.trim().replace(/[\\%_]/g, (char) => `\\${char}`);
+}

@@ -4,7 +4,7 @@
  * by the shared builders (STYLE.md: never concatenated by hand). A malformed value falls back to its default.
  */
 import * as z from 'zod';
-import { type FilterNode, and, between, compare, inList, or } from '@/api/filter/ast';
+import { type FilterNode, and, between, compare, inList, or, literalLike } from '@/api/filter/ast';
 import { FilterFieldError, checkFilter } from '@/api/filter/check';
 import { contactFilterFields, contactSortFields } from '@/api/filter/fields';
 import type { OrderByItem } from '@/api/filter/order-by';
@@ -60,11 +60,6 @@ export function orderByOf(sort: string | undefined): OrderByItem[] {
 /** `$orderBy` items back to the URL form. */
 export function sortOf(items: readonly OrderByItem[]): string | undefined {
   return items.length ? items.map((item) => `${item.field}:${item.direction}`).join(',') : undefined;
-}
-
-/** `%`, `_` and `\` typed in a search box are literal, not patterns (decisions.md section 6, `like`). */
-export function literalLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
 /** Midnight at the start (or the end) of a local calendar day, as an ISO instant. */

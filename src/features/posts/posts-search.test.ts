@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { printFilter } from '@/api/filter/print';
 import { parseFilter } from '@/api/filter/parse';
 import { POSTS_SEARCH_DEFAULTS, maxReachablePage, parsePostsSearch, postsFilter, postsSearchParams, reachableCount } from './posts-search';
-import { contactSearchFilter, literalLike } from './queries';
+import { literalLike } from '@/api/filter/ast';
+import { contactSearchFilter } from './queries';
 
 describe('posts page URL state', () => {
   it('falls back to the defaults for a bad URL', () => {

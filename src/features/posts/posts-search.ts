@@ -6,9 +6,8 @@
 import dayjs from 'dayjs';
 import * as z from 'zod';
 import { POSTS_PAGE_CAPS } from '@/api/common';
-import { type FilterNode, and, between, compare, or } from '@/api/filter/ast';
+import { type FilterNode, and, between, compare, literalLike, or } from '@/api/filter/ast';
 import type { OrderByItem } from '@/api/filter/order-by';
-import { literalLike } from './queries';
 
 /** Page sizes offered, all within `$limit` 30. */
 export const POST_PAGE_SIZES = [10, 20, 30] as const;

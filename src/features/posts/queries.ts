@@ -5,16 +5,11 @@
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { ApiClient } from '@/api/client';
-import { type FilterNode, compare, or } from '@/api/filter/ast';
+import { type FilterNode, compare, or, literalLike } from '@/api/filter/ast';
 import type { OrderByItem } from '@/api/filter/order-by';
 
 /** One page of `GET /posts` (endpoint 12). */
 export type PostListParams = { offset: number; limit: number; filter?: FilterNode; orderBy?: OrderByItem[] };
-
-/** A user's search text as a `like` value that matches it literally: `%` and `_` escaped (decisions.md section 6). */
-export function literalLike(text: string): string {
-  return text.trim().replace(/[%_]/g, (char) => `\\${char}`);
-}
 
 /** Contacts whose name or email contains `search` (`name like` / `email like`), built from the AST. */
 export function contactSearchFilter(search: string): FilterNode | undefined {

@@ -4,17 +4,12 @@
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { ApiClient } from '@/api/client';
-import { compare } from '@/api/filter/ast';
+import { compare, literalLike } from '@/api/filter/ast';
 
 /** The sort orders of the workspace list (workspaces sort by `name` and `created`, decisions.md section 6). */
 export type WorkspaceOrder = 'name asc' | 'name desc' | 'created asc' | 'created desc';
 
 export type WorkspaceListParams = { offset: number; limit: number; search?: string; orderBy?: WorkspaceOrder };
-
-/** Typed text as a `like` value matched literally ("contains"): `%` and `_` escaped (decisions.md section 6). */
-export function literalLike(text: string): string {
-  return text.trim().replace(/[%_]/g, (char) => `\\${char}`);
-}
 
 /** Query options of the workspace list, keyed `['ws', workspaceId, 'workspaces', ...]`. */
 export const workspaceQueries = {
