@@ -11,7 +11,7 @@ import { ROOT, cli, startService } from './server';
 import { type E2eState, stateFile } from './state';
 
 export default async function globalSetup() {
-  if (!existsSync(join(ROOT, 'dist', 'index.html'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (!existsSync(join(process.env.DASHBOARD_DIR ?? join(ROOT, 'dist'), 'index.html'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'wsa-e2e-'));
   const databaseUrl = join(dir, 'app.sqlite');
   const demo = cli<E2eState['demo']>(databaseUrl, 'demo', 'seed');

@@ -1,7 +1,8 @@
 /**
  * The service's environment (decisions.md section 8), read once: `PORT` (8080), `HOST` (127.0.0.1),
  * `DATABASE_URL` (./data/app.sqlite), `DEMO_SEED` (auto|off), `RATE_LIMIT_PER_MINUTE` (60, 0 = off),
- * `PUBLIC_URL`, `UPSTREAM_API_URL`, `CORS_ORIGINS` (comma-separated), and `RATE_LIMIT_WINDOW_SECONDS` (60; the
+ * `PUBLIC_URL`, `UPSTREAM_API_URL`, `CORS_ORIGINS` (comma-separated), `DASHBOARD_DIR` (the built dashboard,
+ * ./dist by default), and `RATE_LIMIT_WINDOW_SECONDS` (60; the
  * window the limit counts over, shortened by the browser tests). Throws on a malformed value.
  */
 export type Config = {
@@ -15,6 +16,8 @@ export type Config = {
   publicUrl: string | undefined;
   upstreamApiUrl: string | undefined;
   corsOrigins: string[];
+  /** Directory of the built dashboard (`DASHBOARD_DIR`); undefined means the repository's `dist/`. */
+  dashboardDir: string | undefined;
 };
 
 function integer(name: string, value: string | undefined, fallback: number, max: number): number {
@@ -36,5 +39,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: env.PUBLIC_URL || undefined,
     upstreamApiUrl: env.UPSTREAM_API_URL || undefined,
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
+    dashboardDir: env.DASHBOARD_DIR || undefined,
   };
 }

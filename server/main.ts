@@ -22,7 +22,7 @@ const app = await buildApp({
   rateLimitPerMinute: config.rateLimitPerMinute,
   rateLimitWindowSeconds: config.rateLimitWindowSeconds,
   corsOrigins: config.corsOrigins,
-  dashboardDir: fileURLToPath(new URL('../dist', import.meta.url)),
+  dashboardDir: config.dashboardDir ?? fileURLToPath(new URL('../dist', import.meta.url)),
   logger: { level: process.env.LOG_LEVEL ?? 'warn' },
   publicUrl: config.publicUrl,
   demo: () => (config.demoSeed === 'auto' ? loadDemoCredentials(config.databaseUrl) : null),
