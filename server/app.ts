@@ -19,6 +19,7 @@ import authPlugin from './plugins/auth';
 import dashboardPlugin from './plugins/dashboard';
 import errorsPlugin, { frameworkErrorHandler } from './plugins/errors';
 import openapiPlugin from './plugins/openapi';
+import securityHeaders from './plugins/security-headers';
 import { authorizationRoutes } from './routes/authorization';
 import { contactRoutes } from './routes/contacts';
 import { postRoutes } from './routes/posts';
@@ -73,6 +74,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
 
   await app.register(errorsPlugin);
+  await app.register(securityHeaders);
   await app.register(openapiPlugin);
   if (config.corsOrigins?.length) await app.register(cors, { origin: [...config.corsOrigins] });
 

@@ -39,31 +39,37 @@ export const DEFAULT_CONTACT_ORDER: OrderByItem[] = [{ field: 'created', directi
 
 export type ContactQuery = { filter?: FilterNode; orderBy: readonly OrderByItem[]; offset?: number; limit?: number };
 
-/** The API shape of a listed contact (decisions.md section 7). */
-export function toContact(row: ContactRow) {
-  return {
-    id: row.id,
-    feedId: row.workspace_id,
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
-    image: row.image,
-    bio: row.bio,
-    address: row.address,
-    city: row.city,
-    postalCode: row.postal_code,
-    region: row.region,
-    source: row.source,
-    systemSource: row.system_source,
-    customMessage: row.custom_message,
-    state: row.state,
-    tags: JSON.parse(row.tags) as string[],
-    statusTags: row.status_tags === null ? null : (JSON.parse(row.status_tags) as Record<string, unknown>),
-    follows: row.follows === null ? null : (JSON.parse(row.follows) as unknown),
-    notificationSettings: { email: row.notify_email === 1, sms: row.notify_sms === 1 },
-    created: row.created,
-    updated: row.updated,
-  };
+/**
+ * A listed contact as JSON text built by the database, in the shape of decisions.md section 7: every field,
+ * absent ones null, stored JSON (tags, statusTags, follows) embedded as JSON, notificationSettings as booleans.
+ */
+function contactJson(dialect: Dialect) {
+  const column = (name: keyof ContactRow) => sql.ref(`contacts.${name}`);
+  return dialect.jsonText(
+    dialect.jsonObject({
+      id: column('id'),
+      feedId: column('workspace_id'),
+      name: column('name'),
+      email: column('email'),
+      phone: column('phone'),
+      image: column('image'),
+      bio: column('bio'),
+      address: column('address'),
+      city: column('city'),
+      postalCode: column('postal_code'),
+      region: column('region'),
+      source: column('source'),
+      systemSource: column('system_source'),
+      customMessage: column('custom_message'),
+      state: column('state'),
+      tags: dialect.jsonColumn('contacts.tags'),
+      statusTags: dialect.jsonColumn('contacts.status_tags'),
+      follows: dialect.jsonColumn('contacts.follows'),
+      notificationSettings: dialect.jsonObject({ email: dialect.jsonBoolean('contacts.notify_email'), sms: dialect.jsonBoolean('contacts.notify_sms') }),
+      created: column('created'),
+      updated: column('updated'),
+    }),
+  );
 }
 
 /** The short contact shape answered by create and the notification-settings update. */
@@ -79,14 +85,23 @@ async function bumpVersion(trx: Transaction<Database>, workspaceId: string) {
 export class ContactStore {
   private readonly counts = new VersionedCache<number>();
   private readonly tagCounts = new VersionedCache<{ name: string; count: number }[]>(100);
+  /** Built once: the projection is the same for every page. */
+  private readonly json: ReturnType<typeof contactJson>;
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
-  ) {}
+  ) {
+    this.json = contactJson(dialect);
+  }
 
   /** The rows matching `query` in `workspaceId`, in order, over `db` (the main connection or a reader). */
   selectRows(db: Kysely<Database>, workspaceId: string, query: ContactQuery) {
-    let select = db.selectFrom('contacts').selectAll('contacts').where('contacts.workspace_id', '=', workspaceId);
+    return this.matching(db, workspaceId, query).selectAll('contacts');
+  }
+
+  /** The contacts matching `query`, in order and paged, with nothing selected yet. */
+  private matching(db: Kysely<Database>, workspaceId: string, query: ContactQuery) {
+    let select = db.selectFrom('contacts').where('contacts.workspace_id', '=', workspaceId);
     if (query.filter) select = select.where(compileFilter(query.filter, CONTACT_FIELDS, this.dialect));
     select = select.orderBy(compileOrderBy(query.orderBy, CONTACT_FIELDS, 'contacts.id'));
     if (query.limit !== undefined) select = select.limit(query.limit);
@@ -104,10 +119,13 @@ export class ContactStore {
     });
   }
 
-  /** One page and the exact total (`GET /contacts`). */
-  async list(workspaceId: string, query: Required<Pick<ContactQuery, 'offset' | 'limit'>> & ContactQuery) {
-    const [rows, maxResults] = await Promise.all([this.selectRows(this.db, workspaceId, query).execute(), this.count(workspaceId, query.filter)]);
-    return { items: rows.map(toContact), maxResults };
+  /** One page and the exact total (`GET /contacts`): `items` holds each contact as JSON text (`contactJson`). */
+  async list(workspaceId: string, query: Required<Pick<ContactQuery, 'offset' | 'limit'>> & ContactQuery): Promise<{ items: string[]; maxResults: number }> {
+    const [rows, maxResults] = await Promise.all([
+      this.matching(this.db, workspaceId, query).select(this.json.as('json')).execute(),
+      this.count(workspaceId, query.filter),
+    ]);
+    return { items: rows.map((row) => row.json), maxResults };
   }
 
   /** `[{ name, count }]` sorted by name: contacts per tag in the workspace, cached like counts. */

@@ -1,14 +1,11 @@
 /**
- * Serves the built dashboard (decisions.md section 0) with its security headers (issue 4):
- * - a Content-Security-Policy with no inline script, and `frame-ancestors 'none'` (plus X-Frame-Options DENY)
- *   everywhere except the public embed pages `/embed/*`, which any site may frame;
+ * Serves the built dashboard (decisions.md section 0); its security headers come from security-headers.ts:
  * - client-side routes answer the app's HTML, `/embed/*` the embed page's; a missing file stays a 404;
  * - `/app-config.json`: `{ apiBaseUrl, demo }`, where `demo` lists the demo workspaces' keys only when the
  *   server seeds demo data (`DEMO_SEED=auto`) and they exist; never with `DEMO_SEED=off`.
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -21,32 +18,8 @@ export type DashboardOptions = {
   demo: () => DemoSeedResult | null;
 };
 
-const directives = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
-  // Mantine writes its CSS variables into a <style> element at run time.
-  styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
-  connectSrc: ["'self'"],
-  fontSrc: ["'self'", 'data:'],
-  objectSrc: ["'none'"],
-  baseUri: ["'self'"],
-  formAction: ["'self'"],
-  frameAncestors: ["'none'"],
-  upgradeInsecureRequests: null,
-};
-
 export default fp(
   async function dashboardPlugin(app: FastifyInstance, options: DashboardOptions) {
-    await app.register(helmet, {
-      global: true,
-      contentSecurityPolicy: { directives },
-      frameguard: { action: 'deny' },
-      crossOriginEmbedderPolicy: false,
-      crossOriginResourcePolicy: { policy: 'cross-origin' },
-      hsts: false,
-    });
-
     app.get('/app-config.json', async (_request, reply) => {
       const demo = options.demo();
       reply.header('Cache-Control', 'no-store');
@@ -60,7 +33,7 @@ export default fp(
     await app.register(fastifyStatic, { root: options.root, wildcard: false, index: false });
     const hasEmbed = existsSync(join(options.root, 'embed.html'));
 
-    app.get('/embed/*', { helmet: { contentSecurityPolicy: { directives: { ...directives, frameAncestors: ['*'] } }, frameguard: false } }, (_request, reply) =>
+    app.get('/embed/*', (_request, reply) =>
       reply.type('text/html; charset=utf-8').sendFile(hasEmbed ? 'embed.html' : 'index.html'),
     );
     // Client-side routes get the app; a missing file (a path with an extension) or API path stays a 404.

@@ -45,7 +45,8 @@ export function contactRoutes({ database, contacts }: RouteContext): FastifyPlug
         const format = negotiateExport(request.headers.accept);
         if (!format) {
           const { items, maxResults } = await contacts.list(workspaceId, params);
-          return { items, meta: { maxResults } };
+          // The items come serialized from the database; the page is sent as the JSON text it already is.
+          return reply.type('application/json; charset=utf-8').send(`{"items":[${items.join(',')}],"meta":{"maxResults":${maxResults}}}` as never);
         }
         // Paging applies to an export only when asked for (decisions.md section 7).
         const given = new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1));

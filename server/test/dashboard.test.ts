@@ -1,0 +1,64 @@
+/**
+ * The dashboard's serving and security headers (issue 4): the CSP forbids framing everywhere but `/embed/*`,
+ * client-side routes answer the app's HTML, and the API carries the same hardening headers.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app';
+import { openMigratedDatabase } from '../database';
+import type { ServiceDatabase } from '../db/connection';
+
+let dir: string;
+let database: ServiceDatabase;
+let app: FastifyInstance;
+let origin: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'wsa-dashboard-'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>app</title>');
+  writeFileSync(join(dir, 'embed.html'), '<!doctype html><title>embed</title>');
+  database = await openMigratedDatabase(join(dir, 'app.sqlite'));
+  app = await buildApp({ database, rateLimitPerMinute: 0, dashboardDir: dir });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+afterAll(async () => {
+  await app.close();
+  await database.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('dashboard headers', () => {
+  it('serves the app on client-side routes with a CSP that forbids framing and inline script', async () => {
+    const response = await fetch(`${origin}/w/some-id/contacts`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('<title>app</title>');
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('lets any site frame the embed page', async () => {
+    const response = await fetch(`${origin}/embed/some-workspace`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('<title>embed</title>');
+    expect(response.headers.get('content-security-policy')).toContain('frame-ancestors *');
+    expect(response.headers.get('x-frame-options')).toBeNull();
+  });
+
+  it('hardens API answers too, errors included', async () => {
+    const response = await fetch(`${origin}/api/contacts`);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+
+  it('keeps a missing file a 404', async () => {
+    expect((await fetch(`${origin}/missing.js`)).status).toBe(404);
+  });
+});
