@@ -1,0 +1,155 @@
+import fc from 'fast-check';
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import { productUpsertSchema } from '@/api/catalog';
+import { IMPORT_FIELDS, NOT_SENT, type ReportRow, REPORT_COLUMNS, autoMap, buildReport, convertRow, countOutcomes, guardCell, normalizeName, planImport, reportCsv, toTable } from './product-csv';
+
+const HEADERS = ['External ID', 'Title', 'Price', 'Is For Sale', 'Tags', 'Custom Properties', 'Image_URL', 'Notes'];
+const mapping = autoMap(HEADERS);
+const row = (values: Partial<Record<(typeof HEADERS)[number], string>>) => HEADERS.map((header) => values[header] ?? '');
+
+describe('toTable', () => {
+  it('drops a BOM from the first header and skips blank rows while keeping file row numbers', () => {
+    const { data } = Papa.parse<string[]>('\uFEFFexternalId,title\r\na,A\r\n,\r\n\r\nb,B\r\n');
+    const table = toTable(data);
+    expect(table.headers).toEqual(['externalId', 'title']);
+    expect(table.rows).toEqual([
+      { row: 2, cells: ['a', 'A'] },
+      { row: 5, cells: ['b', 'B'] },
+    ]);
+  });
+});
+
+describe('IMPORT_FIELDS', () => {
+  it('offers every field of the upsert request but id, so a new contract field is not silently left out', () => {
+    expect(IMPORT_FIELDS.map((field) => field.key).sort()).toEqual(Object.keys(productUpsertSchema.shape).filter((key) => key !== 'id').sort());
+  });
+});
+
+describe('autoMap', () => {
+  it.each([
+    ['External ID', 'externalid'],
+    ['image_url', 'imageurl'],
+    ['  Is-For Sale ', 'isforsale'],
+    ['bodyHtml', 'bodyhtml'],
+  ])('normalizes %j to %j', (name, normalized) => {
+    expect(normalizeName(name)).toBe(normalized);
+  });
+
+  it('maps headers to fields ignoring case, spaces, underscores and dashes, and leaves unknown columns out', () => {
+    expect(mapping).toEqual({ externalId: 0, title: 1, price: 2, isForSale: 3, tags: 4, customProperties: 5, imageUrl: 6 });
+  });
+
+  it('takes the first of two columns with the same name', () => {
+    expect(autoMap(['title', 'Title']).title).toBe(0);
+  });
+});
+
+describe('convertRow', () => {
+  it('turns cells into the body: trimmed text, numbers, yes/no, lists split on ; or |, a JSON object', () => {
+    const converted = convertRow(
+      row({ 'External ID': ' sku-1 ', Title: ' Linen shirt ', Price: '12.50', 'Is For Sale': 'Yes', Tags: 'summer; linen|summer', 'Custom Properties': '{"fit":"loose","size":2}', Image_URL: 'https://example.com/a.png' }),
+      mapping,
+    );
+    expect(converted).toEqual({
+      ok: true,
+      externalId: 'sku-1',
+      body: { externalId: 'sku-1', title: 'Linen shirt', price: 12.5, isForSale: true, tags: ['summer', 'linen'], customProperties: { fit: 'loose', size: 2 }, imageUrl: 'https://example.com/a.png' },
+    });
+  });
+
+  it('leaves empty cells out of the body, so an update keeps the stored value', () => {
+    expect(convertRow(row({ 'External ID': 'sku-2', Title: '  ' }), mapping)).toEqual({ ok: true, externalId: 'sku-2', body: { externalId: 'sku-2' } });
+  });
+
+  it.each([
+    [{ Price: 'abc' }, "price: 'abc' is not a number"],
+    [{ Price: '1,50' }, "price: '1,50' is not a number"],
+    [{ Price: '-1' }, 'price must not be less than 0'],
+    [{ 'Is For Sale': 'maybe' }, "isForSale: 'maybe' is not true/false, yes/no or 1/0"],
+    [{ 'Custom Properties': '[1]' }, 'customProperties: must be a JSON object'],
+    [{ 'Custom Properties': '{oops' }, 'customProperties: is not valid JSON'],
+    [{ Image_URL: 'ftp://example.com/a' }, 'imageUrl must be an absolute http(s) URL'],
+  ])('refuses %j before any request: %s', (cells, reason) => {
+    expect(convertRow(row({ 'External ID': 'sku-3', Title: 'T', ...cells }), mapping)).toEqual({ ok: false, externalId: 'sku-3', reason });
+  });
+
+  it('requires an externalId and lists every problem of the row', () => {
+    expect(convertRow(row({ Price: 'x', 'Is For Sale': '2' }), mapping)).toEqual({
+      ok: false,
+      externalId: null,
+      reason: "externalId is required; price: 'x' is not a number; isForSale: '2' is not true/false, yes/no or 1/0",
+    });
+  });
+
+  it('never throws, whatever the cells', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string(), { maxLength: HEADERS.length }), (cells) => {
+        const converted = convertRow(cells, mapping);
+        expect(converted.ok || converted.reason.length > 0).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('planImport', () => {
+  it('fails a row that repeats an earlier externalId, naming the earlier row', () => {
+    const table = { headers: HEADERS, rows: [2, 3, 4].map((n) => ({ row: n, cells: row({ 'External ID': n === 3 ? 'b' : 'a', Title: 'T' }) })) };
+    expect(planImport(table, mapping).map(({ row: n, reason }) => [n, reason])).toEqual([
+      [2, undefined],
+      [3, undefined],
+      [4, "externalId 'a' repeats row 2"],
+    ]);
+  });
+});
+
+describe('reportCsv', () => {
+  it.each([['=1+1'], ['+1'], ['-1'], ['@SUM(A1)'], ['\tx'], ['\rx']])('guards %j against formula injection', (value) => {
+    expect(guardCell(value)).toBe(`'${value}`);
+  });
+
+  it('writes a header, one CRLF line per row, and quotes cells with commas and quotes', () => {
+    const rows: ReportRow[] = [{ row: 2, externalId: 'a', outcome: 'failed', productId: '', reason: 'price: \'x\' is not a number; "y", z' }];
+    expect(reportCsv(rows)).toBe(`row,externalId,outcome,productId,reason\r\n2,a,failed,,"price: 'x' is not a number; ""y"", z"\r\n`);
+  });
+
+  it('round-trips through papaparse, every cell guarded, and counts outcomes', () => {
+    const reportRow = fc.record({
+      row: fc.nat(),
+      externalId: fc.string(),
+      outcome: fc.constantFrom('created' as const, 'updated' as const, 'failed' as const),
+      productId: fc.uuid(),
+      reason: fc.string(),
+    });
+    fc.assert(
+      fc.property(fc.array(reportRow, { maxLength: 20 }), (rows) => {
+        const { data, errors } = Papa.parse<string[]>(reportCsv(rows), { delimiter: ',', newline: '\r\n' });
+        expect(errors).toEqual([]);
+        expect(data.slice(0, -1)).toEqual([[...REPORT_COLUMNS], ...rows.map((r) => REPORT_COLUMNS.map((c) => guardCell(String(r[c]))))]);
+        for (const cells of data.slice(1)) for (const cell of cells) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+        const counts = countOutcomes(rows);
+        expect(counts.created + counts.updated + counts.failed).toBe(rows.length);
+      }),
+    );
+  });
+});
+
+describe('buildReport', () => {
+  it('reports created and updated from the answer, and the reason of local, server and unsent failures', () => {
+    const plan = [
+      { row: 2, externalId: 'a', body: { externalId: 'a', title: 'A' } },
+      { row: 3, externalId: 'b', body: { externalId: 'b' } },
+      { row: 4, externalId: null, reason: 'externalId is required' },
+      { row: 5, externalId: 'c', body: { externalId: 'c' } },
+      { row: 6, externalId: 'd', body: { externalId: 'd' } },
+    ];
+    const sent = [{ id: 'p1', created: true }, { id: 'p2', created: false }, undefined, { reason: 'title is required to create a product' }, undefined];
+    expect(buildReport(plan, sent)).toEqual([
+      { row: 2, externalId: 'a', outcome: 'created', productId: 'p1', reason: '' },
+      { row: 3, externalId: 'b', outcome: 'updated', productId: 'p2', reason: '' },
+      { row: 4, externalId: '', outcome: 'failed', productId: '', reason: 'externalId is required' },
+      { row: 5, externalId: 'c', outcome: 'failed', productId: '', reason: 'title is required to create a product' },
+      { row: 6, externalId: 'd', outcome: 'failed', productId: '', reason: NOT_SENT },
+    ]);
+  });
+});

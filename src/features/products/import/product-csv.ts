@@ -1,0 +1,234 @@
+/**
+ * The pure part of "Import CSV" on the products page (issue 6), framework-free so it is unit-tested in Node:
+ * - `toTable`: the header row and data rows of a parsed CSV (papaparse's `data`, arrays of cells);
+ * - `autoMap`: which column feeds which product field, matched by normalized name;
+ * - `convertRow` / `planImport`: each row as the `POST /products` body it will send, or the reason it cannot be
+ *   sent (a cell that is not a number, a body the contract's zod schema refuses, a missing or repeated externalId);
+ * - `reportCsv`: the downloadable report, every row's outcome, with cells guarded against formula injection.
+ *
+ * Cell rules (the issue is silent on them; decided here): cells are trimmed and an empty cell leaves its field
+ * out of the body (so an update keeps the stored value); numbers are plain decimals (`12.5`, `-3`, `1e3`; no
+ * thousands separators or currency signs); true/false cells accept true/false, yes/no, 1/0 in any case; lists
+ * (tags, collectionIds, externalCollectionIds) are split on `;` or `|` (never `,`, which CSV quoting makes
+ * error-prone); customProperties is the text of a JSON object.
+ */
+import { type ProductUpsert, type ProductUpsertParsed, productUpsertSchema } from '@/api/catalog';
+import { formatIssues } from '@/api/validation-message';
+
+/** How a cell becomes a field value. */
+export type FieldKind = 'text' | 'number' | 'boolean' | 'list' | 'json';
+
+/** A product field a column can feed: every field of the upsert request but `id` (an import is keyed by `externalId`). */
+export type ImportFieldKey = Exclude<keyof ProductUpsert, 'id'>;
+/** `hint` says what the cells must hold, shown beside the field's column choice. */
+export type ImportField = { key: ImportFieldKey; kind: FieldKind; required?: boolean; hint?: string };
+
+/** The fields offered for mapping, in the order shown; `externalId` first since it is required. */
+export const IMPORT_FIELDS: readonly ImportField[] = [
+  { key: 'externalId', kind: 'text', required: true, hint: 'the key of each row' },
+  { key: 'title', kind: 'text' },
+  { key: 'handle', kind: 'text', hint: 'a lower-case slug' },
+  { key: 'bodyHtml', kind: 'text' },
+  { key: 'type', kind: 'text' },
+  { key: 'status', kind: 'text', hint: 'active, draft or archived' },
+  { key: 'vendor', kind: 'text' },
+  { key: 'source', kind: 'text' },
+  { key: 'url', kind: 'text', hint: 'an http(s) URL' },
+  { key: 'imageUrl', kind: 'text', hint: 'an http(s) URL' },
+  { key: 'price', kind: 'number' },
+  { key: 'originalPrice', kind: 'number' },
+  { key: 'currency', kind: 'text', hint: 'an ISO code such as EUR' },
+  { key: 'isForSale', kind: 'boolean' },
+  { key: 'tags', kind: 'list' },
+  { key: 'collectionIds', kind: 'list' },
+  { key: 'externalCollectionIds', kind: 'list' },
+  { key: 'customProperties', kind: 'json' },
+];
+
+/** What each kind of cell must hold, for fields without a `hint` of their own. */
+export const KIND_HINTS: Readonly<Record<FieldKind, string>> = {
+  text: '',
+  number: 'a number such as 12.50',
+  boolean: 'true/false, yes/no or 1/0',
+  list: 'values separated by ; or |',
+  json: 'a JSON object',
+};
+
+/** Column index (0-based) feeding each mapped field; an unmapped field is absent. */
+export type ColumnMapping = Partial<Record<ImportFieldKey, number>>;
+
+/** A parsed CSV: the header cells, and data rows with their 1-based row number in the file (the header is row 1). */
+export type CsvTable = { headers: string[]; rows: { row: number; cells: string[] }[] };
+
+/** The header and data rows of papaparse's `data` (arrays of cells): a BOM is dropped, blank rows skipped (their numbers kept). */
+export function toTable(data: readonly (readonly string[])[]): CsvTable {
+  const [first = [], ...rest] = data;
+  const headers = first.map((cell, index) => (index === 0 ? cell.replace(/^\uFEFF/, '') : cell).trim());
+  const rows = rest
+    .map((cells, index) => ({ row: index + 2, cells: [...cells] }))
+    .filter(({ cells }) => cells.some((cell) => cell.trim() !== ''));
+  return { headers, rows };
+}
+
+/** A header or field name reduced for matching: lower case, without spaces, underscores, dashes or dots (`Image URL` -> `imageurl`). */
+export function normalizeName(name: string): string {
+  return name.toLowerCase().replace(/[\s_.-]+/g, '');
+}
+
+/** Each field mapped to the first column whose normalized header equals the field's normalized name. */
+export function autoMap(headers: readonly string[]): ColumnMapping {
+  const mapping: ColumnMapping = {};
+  for (const field of IMPORT_FIELDS) {
+    const index = headers.findIndex((header) => normalizeName(header) === normalizeName(field.key));
+    if (index >= 0) mapping[field.key] = index;
+  }
+  return mapping;
+}
+
+const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+const TRUE = new Set(['true', 'yes', '1']);
+const FALSE = new Set(['false', 'no', '0']);
+
+/** A cell of `kind` as its field value; throws an Error whose message is the reason (`price: 'abc' is not a number`). */
+function cellValue(key: ImportFieldKey, kind: FieldKind, text: string): unknown {
+  switch (kind) {
+    case 'text':
+      return text;
+    case 'number':
+      if (!NUMBER.test(text)) throw new Error(`${key}: '${text}' is not a number`);
+      return Number(text);
+    case 'boolean': {
+      const lower = text.toLowerCase();
+      if (TRUE.has(lower)) return true;
+      if (FALSE.has(lower)) return false;
+      throw new Error(`${key}: '${text}' is not true/false, yes/no or 1/0`);
+    }
+    case 'list':
+      return text
+        .split(/[;|]/)
+        .map((part) => part.trim())
+        .filter(Boolean);
+    case 'json': {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new Error(`${key}: is not valid JSON`);
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${key}: must be a JSON object`);
+      return value;
+    }
+  }
+}
+
+/** A row as the body it will send, or the reason it cannot be sent. `externalId` is the row's, when its cell has one. */
+export type ConvertedRow = { ok: true; externalId: string; body: ProductUpsertParsed } | { ok: false; externalId: string | null; reason: string };
+
+/**
+ * One data row through the cell rules (module docstring), then `productUpsertSchema` (the contract's zod schema),
+ * whose issues read as the server's 400 messages (`price must not be less than 0`). A row without an externalId
+ * fails with `externalId is required`. Every problem of the row is listed, joined by `; `.
+ */
+export function convertRow(cells: readonly string[], mapping: ColumnMapping): ConvertedRow {
+  const body: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const field of IMPORT_FIELDS) {
+    const index = mapping[field.key];
+    const text = index === undefined ? '' : (cells[index] ?? '').trim();
+    if (text === '') continue;
+    try {
+      body[field.key] = cellValue(field.key, field.kind, text);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  const externalId = typeof body.externalId === 'string' ? body.externalId : null;
+  if (externalId === null) problems.unshift('externalId is required');
+  if (!problems.length) {
+    const parsed = productUpsertSchema.safeParse(body);
+    if (parsed.success) return { ok: true, externalId: externalId!, body: parsed.data };
+    problems.push(formatIssues(parsed.error.issues, 'row'));
+  }
+  return { ok: false, externalId, reason: problems.join('; ') };
+}
+
+/** A row of the run: its number in the file, and either the body to send or why it fails without a request. */
+export type PlannedRow = { row: number; externalId: string | null } & ({ body: ProductUpsertParsed; reason?: undefined } | { body?: undefined; reason: string });
+
+/**
+ * Every data row converted, in file order. A row repeating an earlier row's externalId fails
+ * (`externalId 'sku-1' repeats row 3`): sent together, 4 at a time, their order of arrival would decide the result.
+ */
+export function planImport(table: CsvTable, mapping: ColumnMapping): PlannedRow[] {
+  const firstRow = new Map<string, number>();
+  return table.rows.map(({ row, cells }) => {
+    const converted = convertRow(cells, mapping);
+    if (!converted.ok) return { row, externalId: converted.externalId, reason: converted.reason };
+    const earlier = firstRow.get(converted.externalId);
+    if (earlier !== undefined) return { row, externalId: converted.externalId, reason: `externalId '${converted.externalId}' repeats row ${earlier}` };
+    firstRow.set(converted.externalId, row);
+    return { row, externalId: converted.externalId, body: converted.body };
+  });
+}
+
+/** A row's value as preview text: lists joined by `, `, objects as JSON, absent as empty. */
+export function previewText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (Array.isArray(value)) return value.join(', ');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** The outcome of one row of a finished import. */
+export type ImportOutcome = 'created' | 'updated' | 'failed';
+export type ReportRow = { row: number; externalId: string; outcome: ImportOutcome; productId: string; reason: string };
+
+/** What sending a planned row gave: the answer of `POST /products`, the reason it failed, or undefined when never sent. */
+export type SentRow = { id: string; created: boolean } | { reason: string } | undefined;
+
+/** The reason of a row that was never sent because the run was cancelled. */
+export const NOT_SENT = 'not sent: the import was cancelled';
+
+/**
+ * One report row per planned row, in file order. `sent[i]` is what sending `plan[i]` gave (ignored for rows that
+ * failed locally): created (201) or updated (200) with the product id, else failed with the reason.
+ */
+export function buildReport(plan: readonly PlannedRow[], sent: readonly SentRow[]): ReportRow[] {
+  return plan.map((planned, index) => {
+    const base = { row: planned.row, externalId: planned.externalId ?? '', productId: '', reason: '' };
+    if (planned.reason !== undefined) return { ...base, outcome: 'failed', reason: planned.reason };
+    const answer = sent[index];
+    if (answer === undefined) return { ...base, outcome: 'failed', reason: NOT_SENT };
+    if ('reason' in answer) return { ...base, outcome: 'failed', reason: answer.reason };
+    return { ...base, outcome: answer.created ? 'created' : 'updated', productId: answer.id };
+  });
+}
+
+/** Columns of the downloaded report, in order. */
+export const REPORT_COLUMNS = ['row', 'externalId', 'outcome', 'productId', 'reason'] as const;
+
+/**
+ * `'` before a cell a spreadsheet would read as a formula: one starting with `=`, `+`, `-`, `@`, a tab or a
+ * carriage return (OWASP "CSV injection"; the server's contacts export guards `= + - @` the same way).
+ */
+export function guardCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** RFC 4180 quoting: a cell with `"`, `,`, CR or LF is wrapped in quotes, inner quotes doubled. */
+function quote(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** The report as CSV text: a header of REPORT_COLUMNS, one line per row, CRLF line ends, every cell guarded then quoted. No BOM. */
+export function reportCsv(rows: readonly ReportRow[]): string {
+  const lines = [REPORT_COLUMNS.join(','), ...rows.map((row) => REPORT_COLUMNS.map((column) => quote(guardCell(String(row[column])))).join(','))];
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** Counts of a report's outcomes. */
+export function countOutcomes(rows: readonly ReportRow[]): Record<ImportOutcome, number> {
+  const counts = { created: 0, updated: 0, failed: 0 };
+  for (const row of rows) counts[row.outcome]++;
+  return counts;
+}
