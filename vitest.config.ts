@@ -1,13 +1,23 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Unit and HTTP tests. Two projects (issue 8: one suite, two database targets): `sqlite` runs everything, and
+ * `postgres` runs the server tests again with `TEST_DATABASE=postgres` (server/test/test-database.ts), which
+ * fails with what to do when PostgreSQL is not reachable. `TEST_POSTGRES=off` leaves that project out, and
+ * says so.
+ */
+const postgres = process.env.TEST_POSTGRES !== 'off';
+if (!postgres) console.warn('TEST_POSTGRES=off: the server tests run on SQLite only, not on PostgreSQL.');
+
+const shared = { environment: 'node' as const, pool: 'forks' as const, testTimeout: 20_000, hookTimeout: 30_000 };
+
 export default defineConfig({
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   test: {
-    include: ['src/**/*.test.ts', 'server/**/*.test.ts'],
-    environment: 'node',
-    pool: 'forks',
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    projects: [
+      { extends: true as const, test: { ...shared, name: 'sqlite', include: ['src/**/*.test.ts', 'server/**/*.test.ts'] } },
+      ...(postgres ? [{ extends: true as const, test: { ...shared, name: 'postgres', include: ['server/**/*.test.ts'], env: { TEST_DATABASE: 'postgres' } } }] : []),
+    ],
   },
 });

@@ -49,8 +49,28 @@ export type AppConfig = {
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'headers' };
 
-/** Validates a request part with its zod schema; the error message lists every problem (decisions.md section 3). */
+/** The path (`name`, `items.0.title`) of the first string in `value` holding U+0000, or null; any depth, no recursion. */
+function nulAt(value: unknown): string | null {
+  const pending: [unknown, string][] = [[value, '']];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, path] = next;
+    if (typeof item === 'string' && item.includes('\0')) return path;
+    if (typeof item === 'object' && item !== null) {
+      for (const [key, child] of Object.entries(item).reverse()) pending.push([child, path ? `${path}.${key}` : key]);
+    }
+  }
+  return null;
+}
+
+/**
+ * Validates a request part with its zod schema; the error message lists every problem (decisions.md section 3).
+ * Text holding U+0000 in a body or path is refused first, on every database: PostgreSQL cannot store it.
+ */
 const zodValidator: FastifySchemaCompiler<ZodType> = ({ schema, httpPart }) => (data) => {
+  if (httpPart === 'body' || httpPart === 'params') {
+    const nul = nulAt(data);
+    if (nul !== null) return { error: new Error(`${nul || PART_NAMES[httpPart]} must not contain the NUL character (U+0000)`) };
+  }
   if (httpPart === 'querystring' && data && typeof data === 'object') {
     const repeated = Object.entries(data).filter(([, value]) => Array.isArray(value)).map(([name]) => `${name} must be given once`);
     if (repeated.length) return { error: new Error(repeated.join('; ')) };

@@ -8,7 +8,7 @@ import { migrateToLatest } from './db/migrations';
 export async function openMigratedDatabase(url: string): Promise<ServiceDatabase> {
   const database = openDatabase(url);
   try {
-    await migrateToLatest(database.db);
+    await migrateToLatest(database.db, database.dialect);
   } catch (error) {
     await database.close();
     throw error;

@@ -1,12 +1,15 @@
 /**
  * Opens the service database named by `DATABASE_URL` (decisions.md section 8): an SQLite file path (WAL,
- * foreign keys on, 5 s busy timeout). Everything dialect-specific the queries need lives in `Dialect`, so a
- * second database adds one implementation here rather than a rewrite of the queries.
+ * foreign keys on, 5 s busy timeout) or a `postgres://` URL (issue 8: a pg pool of `PG_POOL_MAX` connections,
+ * default 10, with server-side cursors for streamed reads). Everything dialect-specific the queries and
+ * migrations need lives in `Dialect`: the rest of server/db is the same for both databases.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { type Expression, Kysely, type RawBuilder, type SqlBool, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
+import { type Expression, Kysely, PostgresDialect, type RawBuilder, type SqlBool, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import Cursor from 'pg-cursor';
 import type { Database } from './schema';
 
 /** The few places where SQL differs between databases. */
@@ -30,6 +33,12 @@ export interface Dialect {
   jsonColumn(column: string): RawBuilder<unknown>;
   /** A 0/1 integer column as a JSON boolean in a `jsonObject`. */
   jsonBoolean(column: string): RawBuilder<unknown>;
+  /** The column type of text in migrations: compared and sorted byte by byte (binary) on both databases. */
+  text: RawBuilder<unknown>;
+  /** In an index definition after an ascending column: nulls first, as SQLite always sorts them. */
+  indexNullsFirst: RawBuilder<unknown>;
+  /** True when OFFSET needs a LIMIT beside it (SQLite: `limit -1` means none). */
+  offsetNeedsLimit: boolean;
 }
 
 const jsonPairs = (fields: Record<string, Expression<unknown>>) => sql.join(Object.entries(fields).map(([key, value]) => sql`${sql.lit(key)}, ${value}`));
@@ -52,7 +61,43 @@ const sqliteDialect: Dialect = {
   jsonText: (json) => sql<string>`${json}`,
   jsonColumn: (column) => sql`json(${sql.ref(column)})`,
   jsonBoolean: (column) => sql`iif(${sql.ref(column)}, json('true'), json('false'))`,
+  text: sql`text`,
+  indexNullsFirst: sql``,
+  offsetNeedsLimit: true,
 };
+
+const postgresDialect: Dialect = {
+  name: 'postgres',
+  ilike: (column, pattern) => sql<SqlBool>`${column} ilike ${pattern} escape '\\'`,
+  bool: (value) => (value ? 1 : 0),
+  isUniqueViolation: (error) => typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505',
+  jsonObject: (fields) => sql`json_build_object(${jsonPairs(fields)})`,
+  jsonText: (json) => sql<string>`(${json})::text`,
+  jsonColumn: (column) => sql`${sql.ref(column)}::json`,
+  jsonBoolean: (column) => sql`(${sql.ref(column)} <> 0)`,
+  // SQLite compares text as bytes; "C" does the same here whatever the database's locale, `lower()` and
+  // `ilike` included (ASCII case folding on both).
+  text: sql`text collate "C"`,
+  indexNullsFirst: sql`nulls first`,
+  offsetNeedsLimit: false,
+};
+
+/** True for a `postgres://` or `postgresql://` URL. */
+export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
+
+function openPostgres(url: string): ServiceDatabase {
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_MAX) || 10 });
+  // An idle client losing its connection (a restarted database) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
+  return {
+    db,
+    dialect: postgresDialect,
+    // Streams take their own pooled connection already.
+    openReader: () => ({ db, close: async () => {} }),
+    close: () => db.destroy(),
+  };
+}
 
 function openSqlite(file: string, readonly = false): SQLite.Database {
   const database = new SQLite(file, { readonly, fileMustExist: readonly });
@@ -90,13 +135,11 @@ export function withStatementCache(database: SQLite.Database, size = 200): Sqlit
 }
 
 /**
- * Opens (creating when missing) the database at `url`. Throws for a URL it cannot serve
- * (`postgres://` until the PostgreSQL issue lands) or a file it cannot open.
+ * Opens the database at `url` (an SQLite file is created when missing). Throws for a file it cannot open; a
+ * PostgreSQL server that cannot be reached fails the first query.
  */
 export function openDatabase(url: string): ServiceDatabase {
-  if (/^postgres(ql)?:\/\//.test(url)) {
-    throw new Error('DATABASE_URL: PostgreSQL is not supported yet; use an SQLite file path');
-  }
+  if (isPostgresUrl(url)) return openPostgres(url);
   const file = url === ':memory:' ? url : resolve(url.replace(/^sqlite:(\/\/)?/, ''));
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(openSqlite(file)) }) });

@@ -19,14 +19,14 @@ export type ContactRow = Selectable<ContactTable>;
 /** Where each filterable and sortable contact field lives (decisions.md section 6). */
 export const CONTACT_FIELDS: FieldMap = {
   id: { kind: 'column', column: 'contacts.id', type: 'string' },
-  name: { kind: 'column', column: 'contacts.name', type: 'string', sortExpression: 'lower("contacts"."name")' },
-  email: { kind: 'column', column: 'contacts.email', type: 'string' },
-  phone: { kind: 'column', column: 'contacts.phone', type: 'string' },
+  name: { kind: 'column', column: 'contacts.name', type: 'string', sortExpression: 'lower("contacts"."name")', nullable: true },
+  email: { kind: 'column', column: 'contacts.email', type: 'string', nullable: true },
+  phone: { kind: 'column', column: 'contacts.phone', type: 'string', nullable: true },
   state: { kind: 'column', column: 'contacts.state', type: 'string' },
   source: { kind: 'column', column: 'contacts.source', type: 'string' },
   systemSource: { kind: 'column', column: 'contacts.system_source', type: 'string' },
   address: { kind: 'column', column: 'contacts.address', type: 'string' },
-  city: { kind: 'column', column: 'contacts.city', type: 'string' },
+  city: { kind: 'column', column: 'contacts.city', type: 'string', nullable: true },
   postalCode: { kind: 'column', column: 'contacts.postal_code', type: 'string' },
   region: { kind: 'column', column: 'contacts.region', type: 'string' },
   tags: { kind: 'array', table: 'contact_tags', ownerColumn: 'contact_id', valueColumn: 'tag', parentId: 'contacts.id' },
@@ -105,7 +105,7 @@ export class ContactStore {
     if (query.filter) select = select.where(compileFilter(query.filter, CONTACT_FIELDS, this.dialect));
     select = select.orderBy(compileOrderBy(query.orderBy, CONTACT_FIELDS, 'contacts.id'));
     if (query.limit !== undefined) select = select.limit(query.limit);
-    if (query.offset !== undefined) select = query.limit === undefined ? select.limit(-1).offset(query.offset) : select.offset(query.offset);
+    if (query.offset !== undefined) select = query.limit === undefined && this.dialect.offsetNeedsLimit ? select.limit(-1).offset(query.offset) : select.offset(query.offset);
     return select;
   }
 

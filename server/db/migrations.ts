@@ -1,72 +1,76 @@
 /**
- * Versioned migrations, in order, written with Kysely's schema builder so one list serves every dialect.
- * `migrateToLatest(db)` applies what is missing and throws the first migration error.
+ * Versioned migrations, in order, written with Kysely's schema builder so one list serves every dialect; the
+ * only differences are the text column type (`Dialect.text`: binary comparison on both databases) and nulls first
+ * in the indexes of nullable sort columns (SQLite's order, which PostgreSQL is told).
+ * `migrateToLatest(db, dialect)` applies what is missing and throws the first migration error. Processes starting
+ * together on one PostgreSQL database run them once: Kysely's migrator holds a lock while it migrates.
  */
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import type { Dialect } from './connection';
 
-const migrations: Record<string, Migration> = {
+const migrationsFor = ({ text, indexNullsFirst }: Dialect): Record<string, Migration> => ({
   '0001-core': {
     async up(db: Kysely<any>) {
       await db.schema
         .createTable('organizations')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('created', 'text', (c) => c.notNull())
+        .addColumn('id', text, (c) => c.primaryKey())
+        .addColumn('name', text, (c) => c.notNull())
+        .addColumn('created', text, (c) => c.notNull())
         .execute();
       await db.schema
         .createTable('workspaces')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id'))
-        .addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('image_url', 'text')
-        .addColumn('currency', 'text', (c) => c.notNull().defaultTo('USD'))
+        .addColumn('id', text, (c) => c.primaryKey())
+        .addColumn('organization_id', text, (c) => c.notNull().references('organizations.id'))
+        .addColumn('name', text, (c) => c.notNull())
+        .addColumn('image_url', text)
+        .addColumn('currency', text, (c) => c.notNull().defaultTo('USD'))
         .addColumn('contacts_version', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('created', 'text', (c) => c.notNull())
+        .addColumn('created', text, (c) => c.notNull())
         .execute();
       await db.schema.createIndex('workspaces_org_name').on('workspaces').columns(['organization_id', 'name', 'id']).execute();
       await db.schema
         .createTable('api_keys')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
-        .addColumn('key_hash', 'text', (c) => c.notNull().unique())
-        .addColumn('scopes', 'text', (c) => c.notNull())
-        .addColumn('created', 'text', (c) => c.notNull())
-        .addColumn('revoked', 'text')
+        .addColumn('id', text, (c) => c.primaryKey())
+        .addColumn('workspace_id', text, (c) => c.notNull().references('workspaces.id'))
+        .addColumn('key_hash', text, (c) => c.notNull().unique())
+        .addColumn('scopes', text, (c) => c.notNull())
+        .addColumn('created', text, (c) => c.notNull())
+        .addColumn('revoked', text)
         .execute();
       await db.schema
         .createTable('basic_credentials')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
-        .addColumn('access_key', 'text', (c) => c.notNull().unique())
-        .addColumn('secret_hash', 'text', (c) => c.notNull())
-        .addColumn('created', 'text', (c) => c.notNull())
-        .addColumn('revoked', 'text')
+        .addColumn('id', text, (c) => c.primaryKey())
+        .addColumn('workspace_id', text, (c) => c.notNull().references('workspaces.id'))
+        .addColumn('access_key', text, (c) => c.notNull().unique())
+        .addColumn('secret_hash', text, (c) => c.notNull())
+        .addColumn('created', text, (c) => c.notNull())
+        .addColumn('revoked', text)
         .execute();
       await db.schema
         .createTable('contacts')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
-        .addColumn('name', 'text')
-        .addColumn('email', 'text')
-        .addColumn('email_key', 'text')
-        .addColumn('phone', 'text')
-        .addColumn('image', 'text')
-        .addColumn('bio', 'text')
-        .addColumn('address', 'text')
-        .addColumn('city', 'text')
-        .addColumn('postal_code', 'text')
-        .addColumn('region', 'text')
-        .addColumn('source', 'text')
-        .addColumn('system_source', 'text')
-        .addColumn('custom_message', 'text')
-        .addColumn('state', 'text', (c) => c.notNull())
-        .addColumn('tags', 'text', (c) => c.notNull().defaultTo('[]'))
-        .addColumn('status_tags', 'text')
-        .addColumn('follows', 'text')
+        .addColumn('id', text, (c) => c.primaryKey())
+        .addColumn('workspace_id', text, (c) => c.notNull().references('workspaces.id'))
+        .addColumn('name', text)
+        .addColumn('email', text)
+        .addColumn('email_key', text)
+        .addColumn('phone', text)
+        .addColumn('image', text)
+        .addColumn('bio', text)
+        .addColumn('address', text)
+        .addColumn('city', text)
+        .addColumn('postal_code', text)
+        .addColumn('region', text)
+        .addColumn('source', text)
+        .addColumn('system_source', text)
+        .addColumn('custom_message', text)
+        .addColumn('state', text, (c) => c.notNull())
+        .addColumn('tags', text, (c) => c.notNull().defaultTo('[]'))
+        .addColumn('status_tags', text)
+        .addColumn('follows', text)
         .addColumn('notify_email', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('notify_sms', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('created', 'text', (c) => c.notNull())
-        .addColumn('updated', 'text', (c) => c.notNull())
+        .addColumn('created', text, (c) => c.notNull())
+        .addColumn('updated', text, (c) => c.notNull())
         .execute();
       const contactIndex = (name: string, columns: string[], unique = false) => {
         const builder = db.schema.createIndex(name).on('contacts').columns(columns);
@@ -77,17 +81,17 @@ const migrations: Record<string, Migration> = {
       await contactIndex('contacts_ws_created', ['workspace_id', 'created desc', 'id']);
       await contactIndex('contacts_ws_updated', ['workspace_id', 'updated desc', 'id']);
       await contactIndex('contacts_ws_state_created', ['workspace_id', 'state', 'created desc', 'id']);
-      await contactIndex('contacts_ws_city', ['workspace_id', 'city', 'id']);
+      await db.schema.createIndex('contacts_ws_city').on('contacts').expression(sql`workspace_id, city ${indexNullsFirst}, id`).execute();
       await db.schema
         .createIndex('contacts_ws_name')
         .on('contacts')
-        .expression(sql`workspace_id, lower(name), id`)
+        .expression(sql`workspace_id, lower(name) ${indexNullsFirst}, id`)
         .execute();
       await db.schema
         .createTable('contact_tags')
-        .addColumn('workspace_id', 'text', (c) => c.notNull())
-        .addColumn('contact_id', 'text', (c) => c.notNull().references('contacts.id').onDelete('cascade'))
-        .addColumn('tag', 'text', (c) => c.notNull())
+        .addColumn('workspace_id', text, (c) => c.notNull())
+        .addColumn('contact_id', text, (c) => c.notNull().references('contacts.id').onDelete('cascade'))
+        .addColumn('tag', text, (c) => c.notNull())
         .addPrimaryKeyConstraint('contact_tags_pk', ['contact_id', 'tag'])
         .execute();
       await db.schema.createIndex('contact_tags_ws_tag').on('contact_tags').columns(['workspace_id', 'tag', 'contact_id']).execute();
@@ -97,91 +101,91 @@ const migrations: Record<string, Migration> = {
     async up(db: Kysely<any>) {
       await db.schema
         .createTable('collections')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
-        .addColumn('external_id', 'text')
-        .addColumn('title', 'text', (c) => c.notNull())
-        .addColumn('handle', 'text', (c) => c.notNull())
-        .addColumn('body_html', 'text')
-        .addColumn('source', 'text')
-        .addColumn('custom_properties', 'text')
-        .addColumn('created', 'text', (c) => c.notNull())
-        .addColumn('updated', 'text', (c) => c.notNull())
+        .addColumn('id', text, (c) => c.primaryKey())
+        .addColumn('workspace_id', text, (c) => c.notNull().references('workspaces.id'))
+        .addColumn('external_id', text)
+        .addColumn('title', text, (c) => c.notNull())
+        .addColumn('handle', text, (c) => c.notNull())
+        .addColumn('body_html', text)
+        .addColumn('source', text)
+        .addColumn('custom_properties', text)
+        .addColumn('created', text, (c) => c.notNull())
+        .addColumn('updated', text, (c) => c.notNull())
         .execute();
       await db.schema.createIndex('collections_ws_external').on('collections').columns(['workspace_id', 'external_id']).unique().execute();
       await db.schema.createIndex('collections_ws_handle').on('collections').columns(['workspace_id', 'handle']).unique().execute();
       await db.schema.createIndex('collections_ws_created').on('collections').columns(['workspace_id', 'created desc', 'id']).execute();
       await db.schema
         .createTable('products')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
-        .addColumn('external_id', 'text')
-        .addColumn('title', 'text', (c) => c.notNull())
-        .addColumn('handle', 'text', (c) => c.notNull())
-        .addColumn('body_html', 'text')
-        .addColumn('type', 'text')
-        .addColumn('status', 'text', (c) => c.notNull())
-        .addColumn('vendor', 'text')
-        .addColumn('source', 'text')
-        .addColumn('url', 'text')
-        .addColumn('image_url', 'text')
+        .addColumn('id', text, (c) => c.primaryKey())
+        .addColumn('workspace_id', text, (c) => c.notNull().references('workspaces.id'))
+        .addColumn('external_id', text)
+        .addColumn('title', text, (c) => c.notNull())
+        .addColumn('handle', text, (c) => c.notNull())
+        .addColumn('body_html', text)
+        .addColumn('type', text)
+        .addColumn('status', text, (c) => c.notNull())
+        .addColumn('vendor', text)
+        .addColumn('source', text)
+        .addColumn('url', text)
+        .addColumn('image_url', text)
         .addColumn('price', 'double precision')
         .addColumn('original_price', 'double precision')
-        .addColumn('currency', 'text')
+        .addColumn('currency', text)
         .addColumn('is_for_sale', 'integer')
-        .addColumn('tags', 'text', (c) => c.notNull().defaultTo('[]'))
-        .addColumn('custom_properties', 'text')
-        .addColumn('created', 'text', (c) => c.notNull())
-        .addColumn('updated', 'text', (c) => c.notNull())
+        .addColumn('tags', text, (c) => c.notNull().defaultTo('[]'))
+        .addColumn('custom_properties', text)
+        .addColumn('created', text, (c) => c.notNull())
+        .addColumn('updated', text, (c) => c.notNull())
         .execute();
       await db.schema.createIndex('products_ws_external').on('products').columns(['workspace_id', 'external_id']).unique().execute();
       await db.schema.createIndex('products_ws_handle').on('products').columns(['workspace_id', 'handle']).unique().execute();
       await db.schema.createIndex('products_ws_created').on('products').columns(['workspace_id', 'created desc', 'id']).execute();
       await db.schema
         .createTable('product_tags')
-        .addColumn('workspace_id', 'text', (c) => c.notNull())
-        .addColumn('product_id', 'text', (c) => c.notNull().references('products.id').onDelete('cascade'))
-        .addColumn('tag', 'text', (c) => c.notNull())
+        .addColumn('workspace_id', text, (c) => c.notNull())
+        .addColumn('product_id', text, (c) => c.notNull().references('products.id').onDelete('cascade'))
+        .addColumn('tag', text, (c) => c.notNull())
         .addPrimaryKeyConstraint('product_tags_pk', ['product_id', 'tag'])
         .execute();
       await db.schema.createIndex('product_tags_ws_tag').on('product_tags').columns(['workspace_id', 'tag', 'product_id']).execute();
       await db.schema
         .createTable('product_collections')
-        .addColumn('workspace_id', 'text', (c) => c.notNull())
-        .addColumn('product_id', 'text', (c) => c.notNull().references('products.id').onDelete('cascade'))
-        .addColumn('collection_id', 'text', (c) => c.notNull().references('collections.id').onDelete('cascade'))
+        .addColumn('workspace_id', text, (c) => c.notNull())
+        .addColumn('product_id', text, (c) => c.notNull().references('products.id').onDelete('cascade'))
+        .addColumn('collection_id', text, (c) => c.notNull().references('collections.id').onDelete('cascade'))
         .addPrimaryKeyConstraint('product_collections_pk', ['product_id', 'collection_id'])
         .execute();
       await db.schema.createIndex('product_collections_collection').on('product_collections').columns(['collection_id', 'product_id']).execute();
       await db.schema
         .createTable('posts')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
-        .addColumn('state', 'text', (c) => c.notNull())
-        .addColumn('header', 'text')
-        .addColumn('text', 'text')
-        .addColumn('image_url', 'text')
-        .addColumn('media_image_urls', 'text', (c) => c.notNull().defaultTo('[]'))
-        .addColumn('cta_link', 'text')
-        .addColumn('button', 'text')
-        .addColumn('author', 'text')
-        .addColumn('recipients', 'text')
+        .addColumn('id', text, (c) => c.primaryKey())
+        .addColumn('workspace_id', text, (c) => c.notNull().references('workspaces.id'))
+        .addColumn('state', text, (c) => c.notNull())
+        .addColumn('header', text)
+        .addColumn('text', text)
+        .addColumn('image_url', text)
+        .addColumn('media_image_urls', text, (c) => c.notNull().defaultTo('[]'))
+        .addColumn('cta_link', text)
+        .addColumn('button', text)
+        .addColumn('author', text)
+        .addColumn('recipients', text)
         .addColumn('is_private', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('notification_settings', 'text')
-        .addColumn('published_date', 'text')
+        .addColumn('notification_settings', text)
+        .addColumn('published_date', text)
         .addColumn('claps', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('created', 'text', (c) => c.notNull())
-        .addColumn('updated', 'text', (c) => c.notNull())
+        .addColumn('created', text, (c) => c.notNull())
+        .addColumn('updated', text, (c) => c.notNull())
         .execute();
       await db.schema.createIndex('posts_ws_public').on('posts').columns(['workspace_id', 'is_private', 'published_date desc', 'id']).execute();
       await db.schema.createIndex('posts_scheduled').on('posts').columns(['state', 'published_date']).execute();
     },
   },
-};
+});
 
 /** Applies every pending migration. Throws the migration error, if any, after logging nothing itself. */
-export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrationsFor(dialect) } });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }

@@ -14,7 +14,8 @@ import type { OrderByItem } from '../../src/api/filter/order-by';
 import type { FieldType } from '../../src/api/filter/fields';
 import type { Dialect } from '../db/connection';
 
-export type ColumnField = { kind: 'column'; column: string; type: Exclude<FieldType, 'string-array'>; sortExpression?: string };
+/** `nullable`: the column can be null in sorted rows; nulls then sort as the smallest value, on every database. */
+export type ColumnField = { kind: 'column'; column: string; type: Exclude<FieldType, 'string-array'>; sortExpression?: string; nullable?: true };
 export type ArrayField = { kind: 'array'; table: string; ownerColumn: string; valueColumn: string; parentId: string };
 /** Filterable fields of an endpoint: API field name to where its value lives. */
 export type FieldMap = Readonly<Record<string, ColumnField | ArrayField>>;
@@ -108,7 +109,9 @@ export function compileOrderBy(items: readonly OrderByItem[], fields: FieldMap, 
     const field = fields[item.field];
     if (!field || field.kind !== 'column') throw new Error(`field ${item.field} is not sortable`);
     const expression = field.sortExpression ? sql.raw(field.sortExpression) : sql.ref(field.column);
-    return sql`${expression} ${sql.raw(item.direction)}`;
+    // SQLite's own order; PostgreSQL's default is the reverse (its indexes are built to match: migrations.ts).
+    const nulls = field.nullable ? (item.direction === 'asc' ? ' nulls first' : ' nulls last') : '';
+    return sql`${expression} ${sql.raw(item.direction + nulls)}`;
   });
   return sql.join([...terms, sql`${sql.ref(idColumn)} asc`]);
 }

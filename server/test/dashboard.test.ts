@@ -10,8 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { openMigratedDatabase } from '../database';
 import type { ServiceDatabase } from '../db/connection';
+import { type TestDatabase, createTestDatabase } from './test-database';
 
 let dir: string;
+let target: TestDatabase;
 let database: ServiceDatabase;
 let app: FastifyInstance;
 let origin: string;
@@ -19,7 +21,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'wsa-dashboard-'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>app</title>');
   writeFileSync(join(dir, 'embed.html'), '<!doctype html><title>embed</title>');
-  database = await openMigratedDatabase(join(dir, 'app.sqlite'));
+  target = await createTestDatabase(dir);
+  database = await openMigratedDatabase(target.url);
   app = await buildApp({ database, rateLimitPerMinute: 0, dashboardDir: dir });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -28,6 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close();
   await database.close();
+  await target.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 

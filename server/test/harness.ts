@@ -1,5 +1,6 @@
 /**
- * Test harness: a real service listening on a free loopback port over a fresh SQLite file in a temp folder,
+ * Test harness: a real service listening on a free loopback port over a fresh database (an SQLite file in a temp
+ * folder, or a PostgreSQL database with `TEST_DATABASE=postgres`: test-database.ts),
  * with one organization, two workspaces (A and B), an all-scope key and Basic credentials for each. No mocks.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { openMigratedDatabase } from '../database';
 import type { ServiceDatabase } from '../db/connection';
 import { createApiKey, createBasicCredential } from '../db/credentials';
 import { createOrganization, createWorkspace } from '../db/workspaces';
+import { createTestDatabase } from './test-database';
 
 export type TestWorkspace = { id: string; name: string; key: string; basic: string };
 
@@ -38,7 +40,8 @@ async function testWorkspace(database: ServiceDatabase, organizationId: string, 
 /** Starts a service on a temp database; `rateLimitPerMinute` defaults to 0 (off) so tests are not throttled. */
 export async function startServer(options: { rateLimitPerMinute?: number } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'wsa-test-'));
-  const database = await openMigratedDatabase(join(dir, 'app.sqlite'));
+  const target = await createTestDatabase(dir);
+  const database = await openMigratedDatabase(target.url);
   const org = await createOrganization(database.db, 'Test Organization');
   const a = await testWorkspace(database, org.id, 'Workspace A');
   const b = await testWorkspace(database, org.id, 'Workspace B');
@@ -58,6 +61,7 @@ export async function startServer(options: { rateLimitPerMinute?: number } = {})
     async close() {
       await app.close();
       await database.close();
+      await target.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

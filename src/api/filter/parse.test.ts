@@ -156,6 +156,7 @@ describe('parseFilter rejects', () => {
     { title: 'an unterminated string at its opening quote', text: "name eq 'abc", position: 8, message: 'unterminated string starting at position 8' },
     { title: 'a string whose last quote is doubled', text: "name eq 'it''s", position: 8, message: 'unterminated string starting at position 8' },
     { title: 'a lone quote', text: "'", position: 0, message: 'unterminated string starting at position 0' },
+    { title: 'a NUL character inside a string', text: "name eq 'a\0b'", position: 10, message: "unexpected token '\0' at position 10" },
     { title: 'a quote at the very end', text: "a eq 'x' and b eq '", position: 18, message: 'unterminated string starting at position 18' },
     { title: 'an unterminated string before a syntax error would show', text: "a eqq 'x", position: 2, message: "unexpected token 'eqq' at position 2" },
     // numbers

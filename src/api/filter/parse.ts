@@ -54,7 +54,8 @@ export class FilterSyntaxError extends Error {
  *   `unterminated string starting at position 8`, `invalid number '1e400' at position 8`,
  *   `filter is longer than 2000 characters`, `filter has more than 50 comparisons`,
  *   `filter is nested deeper than 10 levels`, `'in' list has more than 100 values at position N`
- *   (N is the 101st value), `empty filter`. It never throws anything else for any string.
+ *   (N is the 101st value), `empty filter`; a NUL character (U+0000) is an unexpected token, in a string
+ *   too. It never throws anything else for any string.
  *   The length is checked first, so over-long input (even 10,000 `(`) gets the length error; within
  *   the length, depth is checked before each recursion, so nesting can never overflow the stack.
  *   Otherwise the first problem in reading order is reported.
@@ -136,6 +137,9 @@ class Tokenizer {
       if (close === -1) {
         throw new FilterSyntaxError(`unterminated string starting at position ${start}`, start, text.slice(start));
       }
+      // No database stores U+0000 in text (PostgreSQL refuses it), so a filter cannot ask for it either.
+      const nul = text.indexOf('\0', i);
+      if (nul !== -1 && nul < close) throw unexpected({ type: 'word', text: '\0', pos: nul });
       value += text.slice(i, close);
       if (text[close + 1] !== "'") {
         this.pos = close + 1;
