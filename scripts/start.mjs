@@ -1,5 +1,5 @@
-// `npm start` (decisions.md section 8): builds the dashboard when dist/ is missing or older than its sources,
-// then serves.
+// `npm start` (decisions.md section 8): builds the dashboard (dist/) and the compiled service (dist-server/,
+// scripts/build-server.mjs) when either is missing or older than its sources, then serves with plain Node.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,13 +15,17 @@ function newest(path) {
   return readdirSync(path).reduce((max, name) => Math.max(max, newest(join(path, name))), stat.mtimeMs);
 }
 
-const built = join(root, 'dist', 'index.html');
-const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'package-lock.json'].map((name) => join(root, name)).filter(existsSync);
-if (!existsSync(built) || Math.max(...sources.map(newest)) > statSync(built).mtimeMs) {
-  console.log('Building the dashboard...');
-  const build = spawnSync(bin('vite'), ['build', '--logLevel', 'warn'], { stdio: 'inherit', cwd: root });
+/** Runs `command` unless `output` exists and is newer than every path of `sources`. */
+function buildIfStale(what, output, sources, command, args) {
+  const present = sources.map((name) => join(root, name)).filter(existsSync);
+  if (existsSync(output) && Math.max(...present.map(newest)) <= statSync(output).mtimeMs) return;
+  console.log(`Building ${what}...`);
+  const build = spawnSync(command, args, { stdio: 'inherit', cwd: root });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-const server = spawn(bin('tsx'), [join(root, 'server', 'main.ts')], { stdio: 'inherit', cwd: root });
+
+buildIfStale('the dashboard', join(root, 'dist', 'index.html'), ['src', 'public', 'index.html', 'embed.html', 'vite.config.ts', 'package-lock.json'], bin('vite'), ['build', '--logLevel', 'warn']);
+buildIfStale('the service', join(root, 'dist-server', 'main.js'), ['server', 'src/api', 'package-lock.json'], process.execPath, [join(root, 'scripts', 'build-server.mjs')]);
+const server = spawn(process.execPath, [join(root, 'dist-server', 'main.js')], { stdio: 'inherit', cwd: root });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,7 +1,7 @@
 /**
  * `buildApp(config)`: the configured Fastify instance of the service, started by nobody (main.ts listens,
- * tests listen on a free port). The API lives under `/api` and the built dashboard at `/` (decisions.md
- * section 0). Request bodies, queries and params are checked by the contract's zod schemas; failures become
+ * tests listen on a free port). The API lives under `/api`, the built dashboard at `/` (decisions.md
+ * section 0) and the health check at `/healthz` (issue 8). Request bodies, queries and params are checked by the contract's zod schemas; failures become
  * 400s with the messages of src/api/validation-message.ts.
  */
 import cors from '@fastify/cors';
@@ -14,6 +14,7 @@ import type { ServiceDatabase } from './db/connection';
 import { CatalogStore } from './db/catalog';
 import { ContactStore } from './db/contacts';
 import { PostStore } from './db/posts';
+import { rateLimitStorage } from './db/rate-limit-store';
 import type { DemoSeedResult } from './db/seed';
 import authPlugin from './plugins/auth';
 import dashboardPlugin from './plugins/dashboard';
@@ -21,6 +22,7 @@ import errorsPlugin, { frameworkErrorHandler } from './plugins/errors';
 import openapiPlugin from './plugins/openapi';
 import securityHeaders from './plugins/security-headers';
 import { authorizationRoutes } from './routes/authorization';
+import { healthRoutes } from './routes/health';
 import { contactRoutes } from './routes/contacts';
 import { postRoutes } from './routes/posts';
 import { catalogRoutes } from './routes/products';
@@ -45,6 +47,11 @@ export type AppConfig = {
   publicUrl?: string;
   /** How often due scheduled posts are marked published, in ms; 0 turns the job off. Default 1000. */
   schedulerIntervalMs?: number;
+  /**
+   * `REDIS_URL`: count rate limits in this Redis. Without it they are counted in PostgreSQL when that is the
+   * database, in memory on SQLite (db/rate-limit-store.ts; issue 8).
+   */
+  redisUrl?: string;
 };
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'headers' };
@@ -106,9 +113,17 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     posts: new PostStore(db, dialect),
     publicUrl: config.publicUrl,
   };
+  const storage = config.rateLimitPerMinute > 0 ? rateLimitStorage(config.database, config.redisUrl, (error) => app.log.error({ err: error }, 'redis')) : null;
+  if (storage) app.addHook('onClose', () => storage.close());
+  await app.register(healthRoutes(config.database));
   await app.register(
     async (api) => {
-      await api.register(authPlugin, { db: config.database.db, rateLimitPerMinute: config.rateLimitPerMinute, rateLimitWindowSeconds: config.rateLimitWindowSeconds });
+      await api.register(authPlugin, {
+        db: config.database.db,
+        rateLimitPerMinute: config.rateLimitPerMinute,
+        rateLimitWindowSeconds: config.rateLimitWindowSeconds,
+        rateLimitStorage: storage?.options,
+      });
       await api.register(authorizationRoutes(context));
       await api.register(contactRoutes(context));
       await api.register(workspaceRoutes(context));

@@ -3,7 +3,10 @@
  * `DATABASE_URL` (./data/app.sqlite), `DEMO_SEED` (auto|off), `RATE_LIMIT_PER_MINUTE` (60, 0 = off),
  * `PUBLIC_URL`, `UPSTREAM_API_URL`, `CORS_ORIGINS` (comma-separated), `DASHBOARD_DIR` (the built dashboard,
  * ./dist by default), and `RATE_LIMIT_WINDOW_SECONDS` (60; the
- * window the limit counts over, shortened by the browser tests). Throws on a malformed value.
+ * window the limit counts over, shortened by the browser tests). Issue 8 (several processes over PostgreSQL,
+ * docs/deploy.md) adds `REDIS_URL` (`redis://` or `rediss://`: count rate limits there instead of in
+ * PostgreSQL) and `SCHEDULER_INTERVAL_MS` (1000, 0 = off: how often this process publishes due scheduled
+ * posts); `PG_POOL_MAX` (10) is read where the pool is made, db/connection.ts. Throws on a malformed value.
  */
 export type Config = {
   port: number;
@@ -18,12 +21,22 @@ export type Config = {
   corsOrigins: string[];
   /** Directory of the built dashboard (`DASHBOARD_DIR`); undefined means the repository's `dist/`. */
   dashboardDir: string | undefined;
+  /** `REDIS_URL`: where rate limits are counted when set (db/rate-limit-store.ts). */
+  redisUrl: string | undefined;
+  /** `SCHEDULER_INTERVAL_MS`: the scheduled-post job's period in ms, 0 = this process runs no job. */
+  schedulerIntervalMs: number;
 };
 
 function integer(name: string, value: string | undefined, fallback: number, max: number): number {
   if (value === undefined || value === '') return fallback;
   if (!/^\d+$/.test(value) || Number(value) > max) throw new Error(`${name} must be an integer from 0 to ${max}, got '${value}'`);
   return Number(value);
+}
+
+function redisUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (!/^rediss?:\/\/./.test(value) || !URL.canParse(value)) throw new Error('REDIS_URL must be a redis:// or rediss:// URL');
+  return value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -40,5 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     upstreamApiUrl: env.UPSTREAM_API_URL || undefined,
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
     dashboardDir: env.DASHBOARD_DIR || undefined,
+    redisUrl: redisUrl(env.REDIS_URL),
+    schedulerIntervalMs: integer('SCHEDULER_INTERVAL_MS', env.SCHEDULER_INTERVAL_MS, 1000, 3_600_000),
   };
 }

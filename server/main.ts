@@ -7,13 +7,15 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openMigratedDatabase } from './database';
-import { isEmpty, seedDemo } from './db/seed';
+import { isEmpty } from './db/workspaces';
 import { loadDemoCredentials, saveDemoCredentials } from './demo-credentials';
 
 const config = loadConfig();
 const database = await openMigratedDatabase(config.databaseUrl);
 const origin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
 if (config.demoSeed === 'auto' && (await isEmpty(database.db))) {
+  // Loaded only here: the seed's faker data is tens of MB that a serving process otherwise never needs.
+  const { seedDemo } = await import('./db/seed');
   saveDemoCredentials(config.databaseUrl, await seedDemo(database.db, database.dialect, config.publicUrl ?? origin));
 }
 
@@ -25,6 +27,8 @@ const app = await buildApp({
   dashboardDir: config.dashboardDir ?? fileURLToPath(new URL('../dist', import.meta.url)),
   logger: { level: process.env.LOG_LEVEL ?? 'warn' },
   publicUrl: config.publicUrl,
+  redisUrl: config.redisUrl,
+  schedulerIntervalMs: config.schedulerIntervalMs,
   demo: () => (config.demoSeed === 'auto' ? loadDemoCredentials(config.databaseUrl) : null),
 });
 await app.listen({ port: config.port, host: config.host });

@@ -3,7 +3,7 @@
  * that also bumps the workspace's `contacts_version` (the count cache key). Rules: decisions.md section 7.
  */
 import { randomUUID } from 'node:crypto';
-import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, type Selectable, type Transaction, sql } from 'kysely';
 import type { ContactCreateParsed, NotificationSettingsPatch } from '../../src/api/contacts';
 import type { FilterNode } from '../../src/api/filter/ast';
 import type { OrderByItem } from '../../src/api/filter/order-by';
@@ -94,9 +94,11 @@ export class ContactStore {
     this.json = contactJson(dialect);
   }
 
-  /** The rows matching `query` in `workspaceId`, in order, over `db` (the main connection or a reader). */
-  selectRows(db: Kysely<Database>, workspaceId: string, query: ContactQuery) {
-    return this.matching(db, workspaceId, query).selectAll('contacts');
+  /** The query for `columns` of the contacts matching `query` in `workspaceId`, in order (exports stream it). */
+  selectColumns(workspaceId: string, query: ContactQuery, columns: readonly (keyof ContactRow)[]): CompiledQuery {
+    return this.matching(this.db, workspaceId, query)
+      .select(columns.map((column) => `contacts.${column}` as const))
+      .compile();
   }
 
   /** The contacts matching `query`, in order and paged, with nothing selected yet. */

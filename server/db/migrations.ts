@@ -181,6 +181,18 @@ const migrationsFor = ({ text, indexNullsFirst }: Dialect): Record<string, Migra
       await db.schema.createIndex('posts_scheduled').on('posts').columns(['state', 'published_date']).execute();
     },
   },
+  // Rate-limit counters shared by every process on one PostgreSQL database (issue 8, db/rate-limit-store.ts).
+  // Unused, and harmless, on SQLite, where one process counts in memory.
+  '0003-rate-limits': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('rate_limits')
+        .addColumn('key', text, (c) => c.primaryKey())
+        .addColumn('count', 'integer', (c) => c.notNull())
+        .addColumn('reset_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 });
 
 /** Applies every pending migration. Throws the migration error, if any, after logging nothing itself. */

@@ -152,7 +152,14 @@ export class PostStore {
     return rows.map((row) => toPublicSummary(row, workspace, publicUrl));
   }
 
-  /** Marks every due scheduled post published; returns the ids this call published (each id once, ever). */
+  /**
+   * Marks every due scheduled post published; returns the ids this call published (each id once, ever, across
+   * processes: issue 8). The conditional UPDATE is the claim. On PostgreSQL (READ COMMITTED) a second process's
+   * UPDATE that meets a row the first is publishing waits for that row lock, re-checks `state = 'scheduled'`
+   * once the first commits, and leaves the row out: what `FOR UPDATE SKIP LOCKED` would guarantee, at the cost
+   * of waiting a statement's length instead of skipping. SQLite serializes writers. Tested with two real
+   * processes in multi-process.test.ts.
+   */
   async publishDuePosts(now = new Date()): Promise<string[]> {
     const stamp = now.toISOString();
     const rows = await this.db

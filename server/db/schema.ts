@@ -150,6 +150,15 @@ export interface PostTable {
   updated: string;
 }
 
+/** A rate-limit counter (issue 8): requests counted for `key` in the window that ends at `reset_at`. */
+export interface RateLimitTable {
+  /** `key:<api key id>`, `basic:<workspace id>` or `ip:<address>` (plugins/auth.ts). */
+  key: string;
+  count: number;
+  /** End of the current window, ms since the epoch (a bigint: PostgreSQL hands it back as a string). */
+  reset_at: number | string;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   workspaces: WorkspaceTable;
@@ -162,4 +171,5 @@ export interface Database {
   product_tags: ProductTagTable;
   product_collections: ProductCollectionTable;
   posts: PostTable;
+  rate_limits: RateLimitTable;
 }

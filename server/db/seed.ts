@@ -108,8 +108,3 @@ export async function seedDemo(db: Kysely<Database>, dialect: Dialect, publicUrl
   }
   return { organization, workspaces };
 }
-
-/** True when the database has no organization yet (`DEMO_SEED=auto` seeds only then). */
-export async function isEmpty(db: Kysely<Database>): Promise<boolean> {
-  return !(await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst());
-}

@@ -71,3 +71,8 @@ export async function listWorkspaces(
   ]);
   return { items: rows.map(toWorkspace), maxResults: Number(total.n) };
 }
+
+/** True when the database has no organization yet (`DEMO_SEED=auto` seeds only then). */
+export async function isEmpty(db: Kysely<Database>): Promise<boolean> {
+  return !(await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst());
+}

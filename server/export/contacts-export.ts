@@ -37,11 +37,21 @@ export function guardCell(value: string): string {
   return /^[=+\-@]/.test(value) ? `'${value}` : value;
 }
 
-/** One export row, in CONTACT_EXPORT_COLUMNS order; absent values are null. */
-export function exportRow(row: ContactRow): (string | null)[] {
-  const tags = (JSON.parse(row.tags) as string[]).join(', ');
-  const values = [row.id, row.name, row.email, row.phone, row.state, tags, row.source, row.address, row.city, row.postal_code, row.region, row.created, row.updated];
-  return values.map((value) => (value === null || value === '' ? null : guardCell(value)));
+/** The stored column behind each export column, in CONTACT_EXPORT_COLUMNS order: what an export selects. */
+export const EXPORT_SOURCE_COLUMNS = [
+  'id', 'name', 'email', 'phone', 'state', 'tags', 'source', 'address', 'city', 'postal_code', 'region', 'created', 'updated',
+] as const satisfies readonly (keyof ContactRow)[];
+const TAGS = EXPORT_SOURCE_COLUMNS.indexOf('tags');
+
+/**
+ * One export row from the stored values of EXPORT_SOURCE_COLUMNS (the tags as their JSON text), in
+ * CONTACT_EXPORT_COLUMNS order: tags joined by `, `, absent or empty values null, formulas guarded.
+ */
+export function exportRow(values: readonly unknown[]): (string | null)[] {
+  return values.map((value, index) => {
+    const text = index === TAGS ? (JSON.parse(value as string) as string[]).join(', ') : (value as string | null);
+    return text === null || text === '' ? null : guardCell(text);
+  });
 }
 
 /** `contacts-YYYY-MM-DD.<format>` for today (UTC). */
@@ -70,10 +80,10 @@ function drainOrStop(stream: Writable, signal: AbortSignal): Promise<void> {
 }
 
 /**
- * Writes every batch of `rows` to `out` as `format`, then ends `out`. Stops early when `signal` aborts.
+ * Writes every batch of `rows` (stored values of EXPORT_SOURCE_COLUMNS) to `out` as `format`, then ends `out`. Stops early when `signal` aborts.
  * Rejects with the first read or write error (the caller destroys `out`).
  */
-export async function writeContactsExport(format: ExportFormat, rows: AsyncIterable<ContactRow[]>, out: Writable, signal: AbortSignal): Promise<void> {
+export async function writeContactsExport(format: ExportFormat, rows: AsyncIterable<unknown[][]>, out: Writable, signal: AbortSignal): Promise<void> {
   if (format === 'csv') {
     const csv = stringify({ bom: true, record_delimiter: 'windows', header: true, columns: [...CONTACT_EXPORT_COLUMNS] });
     csv.pipe(out);
@@ -117,18 +127,4 @@ async function sheetDrained(sheet: unknown, signal: AbortSignal) {
   const entry = Array.isArray(pipes) ? (pipes[0] as Partial<Writable> & { _writableState?: { needDrain?: boolean } }) : undefined;
   if (!entry || typeof entry.once !== 'function' || signal.aborted) return;
   if (entry.writableNeedDrain ?? entry._writableState?.needDrain) await drainOrStop(entry as Writable, signal);
-}
-
-/** Groups a row stream into batches of `size`, yielding to the event loop between batches. */
-export async function* batches<Row>(rows: AsyncIterable<Row>, size = 1000): AsyncGenerator<Row[]> {
-  let batch: Row[] = [];
-  for await (const row of rows) {
-    batch.push(row);
-    if (batch.length >= size) {
-      yield batch;
-      batch = [];
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-  if (batch.length) yield batch;
 }

@@ -5,7 +5,8 @@
  * Order per request, all in `onRequest` so nothing is parsed for a refused caller:
  * 1. identify the caller (a live API key, or Basic credentials) without refusing yet;
  * 2. rate limit per key, or per client address where there is no valid key (`RATE_LIMIT_PER_MINUTE`, 0 = off),
- *    429 `ThrottlerException: Too Many Requests` with `Retry-After`;
+ *    429 `ThrottlerException: Too Many Requests` with `Retry-After`; counted where `rateLimitStorage` says
+ *    (in memory, PostgreSQL or Redis: shared by every process of the service, issue 8);
  * 3. refuse: unknown `X-Api-Version` 400 (not on endpoint 6), no or bad key 401, missing scope 403,
  *    bad Basic credentials 401 with `WWW-Authenticate: Basic realm="contacts"`.
  * Public routes (`none`) answer `Access-Control-Allow-Origin: *`, errors included.
@@ -17,6 +18,7 @@ import type { Kysely } from 'kysely';
 import { API_VERSION } from '../../src/api/common';
 import { type Scope, grants } from '../../src/api/scopes';
 import { type KeyPrincipal, findApiKey, verifyBasicCredential } from '../db/credentials';
+import type { RateLimitStorage } from '../db/rate-limit-store';
 import type { Database } from '../db/schema';
 import { HttpError } from '../errors';
 
@@ -33,7 +35,13 @@ declare module 'fastify' {
   }
 }
 
-export type AuthOptions = { db: Kysely<Database>; rateLimitPerMinute: number; rateLimitWindowSeconds?: number };
+export type AuthOptions = {
+  db: Kysely<Database>;
+  rateLimitPerMinute: number;
+  rateLimitWindowSeconds?: number;
+  /** Where the counts live (db/rate-limit-store.ts): in memory when absent. */
+  rateLimitStorage?: RateLimitStorage['options'];
+};
 
 const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="contacts"' };
 
@@ -73,7 +81,7 @@ export default fp(
     });
 
     if (options.rateLimitPerMinute > 0) {
-      await app.register(rateLimit, { global: false });
+      await app.register(rateLimit, { global: false, ...options.rateLimitStorage });
       const limit = app.rateLimit({
         max: options.rateLimitPerMinute,
         timeWindow: (options.rateLimitWindowSeconds ?? 60) * 1000,

@@ -17,7 +17,7 @@ import {
 } from '../../src/api/contacts';
 import { contactFilterFields, contactSortFields } from '../../src/api/filter/fields';
 import { DEFAULT_CONTACT_ORDER, toContactSummary } from '../db/contacts';
-import { EXPORT_CONTENT_TYPES, batches, exportFilename, negotiateExport, writeContactsExport } from '../export/contacts-export';
+import { EXPORT_CONTENT_TYPES, EXPORT_SOURCE_COLUMNS, exportFilename, negotiateExport, writeContactsExport } from '../export/contacts-export';
 import { keyPrincipal } from '../plugins/auth';
 import type { RouteContext } from './context';
 import { listParams } from './list-params';
@@ -56,17 +56,15 @@ export function contactRoutes({ database, contacts }: RouteContext): FastifyPlug
           offset: given.has('$offset') ? params.offset : undefined,
           limit: given.has('$limit') ? params.limit : undefined,
         };
-        const reader = database.openReader();
         const out = new PassThrough();
         const aborted = new AbortController();
         request.raw.once('close', () => aborted.abort());
-        const rows = batches(contacts.selectRows(reader.db, workspaceId, query).stream());
-        writeContactsExport(format, rows, out, aborted.signal)
-          .catch((error: unknown) => {
-            request.log.error({ err: error, traceId: request.id }, 'contact export failed');
-            out.destroy(error as Error);
-          })
-          .finally(() => void reader.close());
+        // Read on a connection of its own, released when the writer stops reading (done, failed or aborted).
+        const rows = database.streamRows(contacts.selectColumns(workspaceId, query, EXPORT_SOURCE_COLUMNS));
+        writeContactsExport(format, rows, out, aborted.signal).catch((error: unknown) => {
+          request.log.error({ err: error, traceId: request.id }, 'contact export failed');
+          out.destroy(error as Error);
+        });
         return reply
           .type(EXPORT_CONTENT_TYPES[format])
           .header('Content-Disposition', `attachment; filename="${exportFilename(format)}"`)

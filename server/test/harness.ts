@@ -37,15 +37,18 @@ async function testWorkspace(database: ServiceDatabase, organizationId: string, 
   return { id: workspace.id, name, key, basic: `Basic ${Buffer.from(`${accessKey}:${secret}`).toString('base64')}` };
 }
 
-/** Starts a service on a temp database; `rateLimitPerMinute` defaults to 0 (off) so tests are not throttled. */
-export async function startServer(options: { rateLimitPerMinute?: number } = {}): Promise<TestServer> {
+/**
+ * Starts a service on a temp database; `rateLimitPerMinute` defaults to 0 (off) so tests are not throttled;
+ * `redisUrl` counts rate limits in that Redis.
+ */
+export async function startServer(options: { rateLimitPerMinute?: number; redisUrl?: string } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'wsa-test-'));
   const target = await createTestDatabase(dir);
   const database = await openMigratedDatabase(target.url);
   const org = await createOrganization(database.db, 'Test Organization');
   const a = await testWorkspace(database, org.id, 'Workspace A');
   const b = await testWorkspace(database, org.id, 'Workspace B');
-  const app = await buildApp({ database, rateLimitPerMinute: options.rateLimitPerMinute ?? 0 });
+  const app = await buildApp({ database, rateLimitPerMinute: options.rateLimitPerMinute ?? 0, redisUrl: options.redisUrl });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

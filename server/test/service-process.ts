@@ -1,0 +1,120 @@
+/**
+ * The real service as a separate process for the multi-process tests (issue 8): `node_modules/.bin/tsx
+ * server/main.ts` on a free loopback port, in its own process group (tsx runs the server in a child node
+ * process: signals go to the group, so SIGKILL reaches the server itself). Ready once `/healthz` answers 200.
+ * Everything the process prints is kept, line by line (its pino JSON log when `LOG_LEVEL` lets it log).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export type ServiceProcess = {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  /** `<origin>/api`, what harness.ts `call` takes. */
+  baseUrl: string;
+  child: ChildProcess;
+  /** Lines printed so far on stdout and stderr. */
+  lines(): string[];
+  /** The parsed JSON log lines whose `msg` is `message`. */
+  logged(message: string): Record<string, unknown>[];
+  /** Sends `signal` to the process group; resolves when the process has exited. */
+  kill(signal: NodeJS.Signals): Promise<void>;
+  /** SIGTERM (SIGKILL after 5 s); resolves on exit; safe to call twice. */
+  stop(): Promise<void>;
+};
+
+/**
+ * Starts the service over `databaseUrl` with `DEMO_SEED=off`, `LOG_LEVEL=error` and no rate limit unless `env`
+ * says otherwise. Rejects, after killing it, when it exits early or is not healthy within `timeoutMs` (60 s).
+ */
+export async function startServiceProcess(databaseUrl: string, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<ServiceProcess> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = spawn(`${ROOT}node_modules/.bin/tsx`, ['server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', DEMO_SEED: 'off', LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const lines: string[] = [];
+  let partial = '';
+  const collect = (chunk: Buffer) => {
+    const parts = (partial + chunk.toString()).split('\n');
+    partial = parts.pop() ?? '';
+    lines.push(...parts);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-(child.pid as number), signal);
+    } catch {
+      // already gone
+    }
+  };
+  // A test runner that dies must not leave servers behind.
+  const reap = () => signalGroup('SIGKILL');
+  process.once('exit', reap);
+  const kill = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) signalGroup(signal);
+    await exited;
+    process.removeListener('exit', reap);
+  };
+  const stop = async () => {
+    const timer = setTimeout(() => signalGroup('SIGKILL'), 5000);
+    await kill('SIGTERM');
+    clearTimeout(timer);
+  };
+
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`the service on ${origin} exited (${child.exitCode ?? child.signalCode}) before it was healthy:\n${lines.join('\n')}`);
+    }
+    const status = await fetch(`${origin}/healthz`).then(
+      (response) => response.body?.cancel().then(() => response.status) ?? response.status,
+      () => 0,
+    );
+    if (status === 200) break;
+    if (Date.now() > deadline) {
+      await kill('SIGKILL');
+      throw new Error(`the service on ${origin} was not healthy within ${timeoutMs} ms (last status ${status}):\n${lines.join('\n')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  return {
+    origin,
+    baseUrl: `${origin}/api`,
+    child,
+    lines: () => [...lines, ...(partial ? [partial] : [])],
+    logged: (message) =>
+      lines.flatMap((line) => {
+        try {
+          const entry = JSON.parse(line) as Record<string, unknown>;
+          return entry.msg === message ? [entry] : [];
+        } catch {
+          return [];
+        }
+      }),
+    kill,
+    stop,
+  };
+}
