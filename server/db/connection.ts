@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { type CompiledQuery, type Expression, Kysely, PostgresDialect, type RawBuilder, type SqlBool, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
+import { type Compilable, CompiledQuery, type Expression, Kysely, PostgresDialect, type RawBuilder, type SqlBool, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { Database } from './schema';
@@ -86,6 +86,16 @@ const postgresDialect: Dialect = {
   indexNullsFirst: sql`nulls first`,
   offsetNeedsLimit: false,
 };
+
+/**
+ * `query` compiled once; the returned function gives it again with new parameter values (as many, in the same
+ * order, as when compiled) for `db.executeQuery`. For the queries run on every request (the API key, the count
+ * version): building and compiling them cost more than running them (issue 2 benchmark).
+ */
+export function precompiled<Row>(query: Compilable<Row>): (...parameters: unknown[]) => CompiledQuery<Row> {
+  const { sql: text } = query.compile();
+  return (...parameters) => CompiledQuery.raw(text, parameters) as CompiledQuery<Row>;
+}
 
 /** True for a `postgres://` or `postgresql://` URL. */
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);

@@ -7,6 +7,7 @@ import { createHash, randomBytes, randomUUID, scrypt as scryptCallback, timingSa
 import { promisify } from 'node:util';
 import type { Kysely } from 'kysely';
 import { type Scope, isScope } from '../../src/api/scopes';
+import { precompiled } from './connection';
 import type { Database } from './schema';
 
 const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
@@ -52,16 +53,27 @@ export async function revokeApiKey(db: Kysely<Database>, key: string): Promise<b
 }
 
 /** The principal of a live key, or null for a malformed, unknown or revoked one. */
+/** The live-key lookup by hash, compiled once per database (it runs on every API request). */
+const keyQueries = new WeakMap<Kysely<Database>, ReturnType<typeof compileKeyQuery>>();
+const compileKeyQuery = (db: Kysely<Database>) =>
+  precompiled(
+    db
+      .selectFrom('api_keys')
+      .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
+      .select(['api_keys.id', 'api_keys.key_hash', 'api_keys.scopes', 'api_keys.workspace_id', 'workspaces.organization_id'])
+      .where('api_keys.key_hash', '=', '')
+      .where('api_keys.revoked', 'is', null),
+  );
+function keyQuery(db: Kysely<Database>) {
+  let query = keyQueries.get(db);
+  if (!query) keyQueries.set(db, (query = compileKeyQuery(db)));
+  return query;
+}
+
 export async function findApiKey(db: Kysely<Database>, key: string): Promise<KeyPrincipal | null> {
   if (!KEY_FORMAT.test(key)) return null;
   const hash = sha256(key);
-  const row = await db
-    .selectFrom('api_keys')
-    .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
-    .select(['api_keys.id', 'api_keys.key_hash', 'api_keys.scopes', 'api_keys.workspace_id', 'workspaces.organization_id'])
-    .where('api_keys.key_hash', '=', hash.toString('hex'))
-    .where('api_keys.revoked', 'is', null)
-    .executeTakeFirst();
+  const [row] = (await db.executeQuery(keyQuery(db)(hash.toString('hex')))).rows;
   if (!row || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), hash)) return null;
   return { keyId: row.id, workspaceId: row.workspace_id, organizationId: row.organization_id, scopes: row.scopes.split(',').filter(isScope) };
 }
