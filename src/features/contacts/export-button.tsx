@@ -10,18 +10,9 @@ import { isAbortError, isApiError } from '@/api/api-error';
 import type { FilterNode } from '@/api/filter/ast';
 import type { OrderByItem } from '@/api/filter/order-by';
 import { useWorkspaceApi } from '@/lib/api';
+import { saveFile } from '@/lib/save-file';
 
 type Props = { filter: FilterNode | undefined; orderBy: OrderByItem[] | undefined; total: number | undefined };
-
-/** Hands a Blob to the browser as a download named `filename`. */
-function save(blob: Blob, filename: string) {
-  const url = URL.createObjectURL(blob);
-  const link = Object.assign(document.createElement('a'), { href: url, download: filename });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 export function ExportButton({ filter, orderBy, total }: Props) {
   const { api } = useWorkspaceApi();
@@ -39,7 +30,7 @@ export function ExportButton({ filter, orderBy, total }: Props) {
         signal: controller.current.signal,
         onProgress: ({ receivedBytes }) => setJob({ format, received: receivedBytes }),
       });
-      save(blob, filename);
+      saveFile(blob, filename);
       notifications.show({ color: 'green', message: `Exported ${total?.toLocaleString() ?? ''} contacts to ${filename}.` });
     } catch (error) {
       if (isAbortError(error)) notifications.show({ message: 'Export cancelled.' });

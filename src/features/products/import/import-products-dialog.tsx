@@ -32,6 +32,7 @@ import {
   reportCsv,
   toTable,
 } from './product-csv';
+import { saveFile } from '@/lib/save-file';
 
 const SAMPLE_URL = `${import.meta.env.BASE_URL}samples/products.csv`;
 const PREVIEW_ROWS = 5;
@@ -47,16 +48,6 @@ async function readCsv(file: File): Promise<Loaded> {
   const parsed = Papa.parse<string[]>(await file.text(), { skipEmptyLines: false });
   const warnings = parsed.errors.slice(0, 3).map((error) => `Row ${(error.row ?? 0) + 1}: ${error.message}`);
   return { fileName: file.name, table: toTable(parsed.data), warnings };
-}
-
-/** Hands `blob` to the browser as a download named `filename`. */
-function saveFile(blob: Blob, filename: string) {
-  const url = URL.createObjectURL(blob);
-  const link = Object.assign(document.createElement('a'), { href: url, download: filename });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 export function ImportProductsDialog({ onClose }: { onClose: () => void }) {

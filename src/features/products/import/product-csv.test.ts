@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { productUpsertSchema } from '@/api/catalog';
-import { IMPORT_FIELDS, NOT_SENT, type ReportRow, REPORT_COLUMNS, autoMap, buildReport, convertRow, countOutcomes, guardCell, normalizeName, planImport, reportCsv, toTable } from './product-csv';
+import { IMPORT_FIELDS, NOT_SENT, type ReportRow, REPORT_COLUMNS, autoMap, buildReport, convertRow, countOutcomes, normalizeName, planImport, reportCsv, toTable } from './product-csv';
 
 const HEADERS = ['External ID', 'Title', 'Price', 'Is For Sale', 'Tags', 'Custom Properties', 'Image_URL', 'Notes'];
 const mapping = autoMap(HEADERS);
@@ -103,9 +103,14 @@ describe('planImport', () => {
   });
 });
 
+/** What a guarded cell looks like: `'` before a leading `=`, `+`, `-`, `@`, tab or carriage return. */
+const guardCell = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+
 describe('reportCsv', () => {
   it.each([['=1+1'], ['+1'], ['-1'], ['@SUM(A1)'], ['\tx'], ['\rx']])('guards %j against formula injection', (value) => {
-    expect(guardCell(value)).toBe(`'${value}`);
+    const text = reportCsv([{ row: 2, externalId: value, outcome: 'failed', productId: '', reason: 'r' }]);
+    const { data } = Papa.parse<string[]>(text, { delimiter: ',', newline: '\r\n' });
+    expect(data[1]?.[1]).toBe(`'${value}`);
   });
 
   it('writes a header, one CRLF line per row, and quotes cells with commas and quotes', () => {

@@ -4,7 +4,8 @@
  * - `autoMap`: which column feeds which product field, matched by normalized name;
  * - `convertRow` / `planImport`: each row as the `POST /products` body it will send, or the reason it cannot be
  *   sent (a cell that is not a number, a body the contract's zod schema refuses, a missing or repeated externalId);
- * - `reportCsv`: the downloadable report, every row's outcome, with cells guarded against formula injection.
+ * - `reportCsv`: the downloadable report, every row's outcome, with cells guarded against formula injection
+ *   (papaparse, imported here: this module is only loaded with the import dialog).
  *
  * Cell rules (the issue is silent on them; decided here): cells are trimmed and an empty cell leaves its field
  * out of the body (so an update keeps the stored value); numbers are plain decimals (`12.5`, `-3`, `1e3`; no
@@ -12,6 +13,7 @@
  * (tags, collectionIds, externalCollectionIds) are split on `;` or `|` (never `,`, which CSV quoting makes
  * error-prone); customProperties is the text of a JSON object.
  */
+import Papa from 'papaparse';
 import { type ProductUpsert, type ProductUpsertParsed, productUpsertSchema } from '@/api/catalog';
 import { formatIssues } from '@/api/validation-message';
 
@@ -208,22 +210,14 @@ export function buildReport(plan: readonly PlannedRow[], sent: readonly SentRow[
 export const REPORT_COLUMNS = ['row', 'externalId', 'outcome', 'productId', 'reason'] as const;
 
 /**
- * `'` before a cell a spreadsheet would read as a formula: one starting with `=`, `+`, `-`, `@`, a tab or a
- * carriage return (OWASP "CSV injection"; the server's contacts export guards `= + - @` the same way).
+ * The report as CSV text by papaparse: a header of REPORT_COLUMNS, one CRLF line per row, RFC 4180 quoting, and
+ * `'` before any cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, tab or carriage return first:
+ * OWASP "CSV injection", papaparse's `escapeFormulae`). No BOM.
  */
-export function guardCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
-/** RFC 4180 quoting: a cell with `"`, `,`, CR or LF is wrapped in quotes, inner quotes doubled. */
-function quote(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
-/** The report as CSV text: a header of REPORT_COLUMNS, one line per row, CRLF line ends, every cell guarded then quoted. No BOM. */
 export function reportCsv(rows: readonly ReportRow[]): string {
-  const lines = [REPORT_COLUMNS.join(','), ...rows.map((row) => REPORT_COLUMNS.map((column) => quote(guardCell(String(row[column])))).join(','))];
-  return `${lines.join('\r\n')}\r\n`;
+  const data = rows.map((row) => REPORT_COLUMNS.map((column) => String(row[column])));
+  const text = Papa.unparse({ fields: [...REPORT_COLUMNS], data }, { newline: '\r\n', escapeFormulae: true });
+  return text.endsWith('\r\n') ? text : `${text}\r\n`;
 }
 
 /** Counts of a report's outcomes. */
