@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { CollectionUpsertParsed, ProductUpsertParsed } from '../../src/api/catalog';
 import type { FilterNode } from '../../src/api/filter/ast';
+import { slugify } from '../../src/api/slug';
 import { badRequest, conflict, notFound } from '../errors';
 import { type FieldMap, compileFilter, compileOrderBy } from '../filter/compile';
 import type { Dialect } from './connection';
@@ -45,19 +46,6 @@ export const COLLECTION_FIELDS: FieldMap = {
 };
 
 const NEWEST_FIRST = [{ field: 'created', direction: 'desc' as const }];
-
-/** A lower-case slug of `title` (`Summer Jacket!` -> `summer-jacket`), `item` when nothing is left. */
-export function slugify(title: string, fallback = 'item'): string {
-  const slug = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 240)
-    .replace(/-+$/, '');
-  return slug || fallback;
-}
 
 type Table = 'products' | 'collections';
 const NOUN: Record<Table, string> = { products: 'product', collections: 'collection' };
