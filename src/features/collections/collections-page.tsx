@@ -1,42 +1,63 @@
-/** `/w/:workspaceId/collections`: the first page of collections (the products issue replaces this). */
-import { Stack, Text, Title } from '@mantine/core';
-import { SimpleTable } from '@/components/simple-table';
-import { useQuery } from '@tanstack/react-query';
-import { QueryView } from '@/components/query-state';
+/**
+ * `/w/:workspaceId/collections` (issue 6): the server-paginated collections table with a title search and
+ * created and updated ranges, all state in the URL; the previous page stays on screen while the next loads, and
+ * the next page is prefetched. "New collection" and a collection's title (or row) open the upsert drawer (lazy).
+ * Writing needs `products:read-write` (the scope of `POST /collections`): without it the button is disabled and
+ * says why, and titles are plain text. No sorting: `GET /collections` takes no `$orderBy`.
+ */
+import { Button } from '@mantine/core';
+import { Suspense, lazy, useMemo, useState } from 'react';
+import type { Collection } from '@/api/catalog';
+import { DeferredTooltip } from '@/components/deferred-tooltip';
+import { PagedList } from '@/components/paged-list';
 import { useWorkspaceApi } from '@/lib/api';
-import { collectionQueries } from './queries';
+import { useListSearch } from '@/lib/list-search';
+import { usePagedQuery } from '@/lib/paged-query';
+import { allows } from '@/lib/permissions';
+import { collectionColumns } from './collection-columns';
+import { CollectionFilters } from './collection-filters';
+import { CLEAR_COLLECTION_FILTERS, collectionFilter, collectionSearchSchema, isCollectionFiltered } from './collection-search';
+import { type CollectionListParams, collectionQueries } from './queries';
+
+const CollectionDrawer = lazy(() => import('./collection-drawer').then((m) => ({ default: m.CollectionDrawer })));
 
 export function CollectionsPage() {
-  const { api, workspaceId } = useWorkspaceApi();
-  const list = useQuery(collectionQueries.list(api, workspaceId, { offset: 0, limit: 20 }));
+  const { api, workspaceId, connection } = useWorkspaceApi();
+  const [search, update] = useListSearch(collectionSearchSchema);
+  const filter = useMemo(() => collectionFilter(search), [search]);
+  const params = useMemo(() => ({ offset: (search.page - 1) * search.size, limit: search.size, filter }), [search.page, search.size, filter]);
+  const list = usePagedQuery((page: CollectionListParams) => collectionQueries.list(api, workspaceId, page), params, (page) => update({ page }));
+  const canWrite = allows(connection.permissions, 'products:read-write');
+  /** The drawer: `{ collection: null }` creates, `{ collection }` edits. */
+  const [editing, setEditing] = useState<{ collection: Collection | null } | null>(null);
+  const edit = canWrite ? (collection: Collection) => setEditing({ collection }) : undefined;
+  const columns = useMemo(() => collectionColumns(canWrite ? (collection) => setEditing({ collection }) : undefined), [canWrite]);
+
   return (
-    <Stack>
-      <Title order={1}>Collections</Title>
-      <QueryView query={list} label="collections">
-        {(data) => (
-          <>
-            <Text size="sm" c="dimmed">
-              {data.meta.maxResults.toLocaleString()} collections
-            </Text>
-            <SimpleTable aria-label="Collections" striped>
-              <thead>
-                <tr>
-                  <th scope="col">Title</th>
-                  <th scope="col">Handle</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.items.map((collection) => (
-                  <tr key={collection.id}>
-                    <td>{collection.title}</td>
-                    <td>{collection.handle}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </SimpleTable>
-          </>
-        )}
-      </QueryView>
-    </Stack>
+    <>
+      <PagedList
+        title="Collections"
+        noun="collection"
+        actions={
+          <DeferredTooltip position="bottom" label="Needs products:read-write" disabled={canWrite}>
+            <Button onClick={() => setEditing({ collection: null })} disabled={!canWrite} data-disabled={!canWrite || undefined}>
+              New collection
+            </Button>
+          </DeferredTooltip>
+        }
+        filters={<CollectionFilters search={search} update={update} />}
+        list={list}
+        columns={columns}
+        getRowId={(collection) => collection.id}
+        onRowClick={edit}
+        page={search.page}
+        size={search.size}
+        filtered={isCollectionFiltered(search)}
+        onClearFilters={() => update(CLEAR_COLLECTION_FILTERS)}
+        onPageChange={(page) => update({ page })}
+        onSizeChange={(size) => update({ size })}
+      />
+      <Suspense fallback={null}>{editing ? <CollectionDrawer collection={editing.collection} onClose={() => setEditing(null)} /> : null}</Suspense>
+    </>
   );
 }

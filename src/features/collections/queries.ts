@@ -1,4 +1,8 @@
-/** Query options for collections, keys led by the workspace id (STYLE.md, queries). */
+/**
+ * Collections' query options (issue 6). Keys are led by the workspace (STYLE.md, queries):
+ * `['ws', workspaceId, 'collections', 'list', params]`; the products page keeps its collection choices under the
+ * same `all` prefix, so a saved collection refreshes them. Mutations live in mutations.ts.
+ */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { ApiClient } from '@/api/client';
 import type { FilterNode } from '@/api/filter/ast';

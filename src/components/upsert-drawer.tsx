@@ -1,0 +1,89 @@
+/**
+ * The frame of a create-or-edit form in a drawer (issue 6: the product and collection upserts): the form named
+ * by `title`, the error no field owns at the top, and a footer that stays in view with Cancel and the submit
+ * button. Leaving a changed form asks first (STYLE.md, forms): closing the drawer (×, Escape, Cancel) or
+ * navigating to another page (react-router's blocker) shows "Discard your changes?" in the footer.
+ */
+import { Alert, Button, Drawer, Group, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { useBlocker } from 'react-router';
+import classes from './upsert-drawer.module.css';
+
+export type UpsertDrawerProps = {
+  /** The drawer's title and the form's accessible name: `New product`, `Edit product`. */
+  title: string;
+  /** True when the form holds changes not saved. */
+  dirty: boolean;
+  submitting: boolean;
+  submitLabel: string;
+  /** A message no field owns (`errors.root`), shown above the fields. */
+  error?: string | undefined;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  /** Closes the drawer: called once the user has confirmed discarding changes, or at once when there are none. */
+  onClose: () => void;
+  children: ReactNode;
+};
+
+/** The notice after a save (`Product created`), green, with a close button that has a name. */
+export function showSaved(message: string) {
+  notifications.show({ color: 'green', message, closeButtonProps: { 'aria-label': 'Close notification' } });
+}
+
+export function UpsertDrawer({ title, dirty, submitting, submitLabel, error, onSubmit, onClose, children }: UpsertDrawerProps) {
+  const [confirming, setConfirming] = useState(false);
+  const guarded = dirty && !submitting;
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => guarded && currentLocation.pathname !== nextLocation.pathname);
+  const asking = confirming || blocker.state === 'blocked';
+  const requestClose = () => (guarded ? setConfirming(true) : onClose());
+  const keepEditing = () => {
+    setConfirming(false);
+    blocker.reset?.();
+  };
+  const discard = () => {
+    setConfirming(false);
+    if (blocker.state === 'blocked') blocker.proceed();
+    onClose();
+  };
+
+  return (
+    <Drawer opened onClose={requestClose} position="right" size="xl" title={title} closeButtonProps={{ 'aria-label': `Close ${title.toLowerCase()}` }}>
+      <form onSubmit={onSubmit} aria-label={title} noValidate className={classes.form}>
+        <Stack>
+          {error ? (
+            <Alert color="red" role="alert" title="Not saved">
+              {error}
+            </Alert>
+          ) : null}
+          {children}
+          <div className={classes.footer}>
+            {asking ? (
+              <Group justify="space-between" role="alert">
+                <Text size="sm" fw={500}>
+                  Discard your changes?
+                </Text>
+                <Group gap="xs">
+                  <Button variant="default" onClick={keepEditing} data-autofocus>
+                    Keep editing
+                  </Button>
+                  <Button color="red" onClick={discard}>
+                    Discard changes
+                  </Button>
+                </Group>
+              </Group>
+            ) : (
+              <Group justify="flex-end">
+                <Button variant="default" onClick={requestClose}>
+                  Cancel
+                </Button>
+                <Button type="submit" loading={submitting}>
+                  {submitLabel}
+                </Button>
+              </Group>
+            )}
+          </div>
+        </Stack>
+      </form>
+    </Drawer>
+  );
+}

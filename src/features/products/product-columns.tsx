@@ -1,0 +1,62 @@
+/**
+ * The products table's columns (issue 6): thumbnail, title (a button that opens the editor when the key may
+ * write), price in its currency with a higher original price struck through, status, vendor, type, collections
+ * by title, for sale, tags. `GET /products` takes no `$orderBy` (decisions.md section 6), so no column sorts.
+ */
+import { createColumnHelper } from '@tanstack/react-table';
+import type { Product } from '@/api/catalog';
+import { CellChips, CellStatus, type DataTableFeatures } from '@/components/data-table';
+import { TitleCell } from '@/components/paged-list';
+import { formatMoney, isMarkedDown } from './money';
+import classes from './products.module.css';
+
+const column = createColumnHelper<DataTableFeatures, Product>();
+const unsorted = { enableSorting: false } as const;
+
+/** A small square image, or an empty square when the product has none (decorative: the title names the row). */
+function Thumbnail({ url }: { url: string | null }) {
+  if (!url || !/^https?:\/\//i.test(url)) return <span className={classes.thumb} aria-hidden="true" />;
+  return <img className={classes.thumb} src={url} alt="" width={40} height={40} loading="lazy" onError={(event) => (event.currentTarget.style.visibility = 'hidden')} />;
+}
+
+/** The price in its currency; a higher original price follows, struck through and announced as the original price. */
+export function PriceCell({ product }: { product: Pick<Product, 'price' | 'originalPrice' | 'currency'> }) {
+  const { price, originalPrice, currency } = product;
+  if (price === null) return null;
+  return (
+    <span className={classes.price}>
+      <span>{formatMoney(price, currency)}</span>
+      {isMarkedDown(price, originalPrice) ? (
+        <s className={classes.original}>
+          <span className="visually-hidden">Original price </span>
+          {formatMoney(originalPrice, currency)}
+        </s>
+      ) : null}
+    </span>
+  );
+}
+
+/** The columns; with `onEdit`, each title is a button that opens the product's editor. */
+export function productColumns(onEdit?: (product: Product) => void) {
+  return column.columns([
+    column.accessor('imageUrl', { id: 'image', header: () => <span className="visually-hidden">Image</span>, ...unsorted, cell: (info) => <Thumbnail url={info.getValue()} /> }),
+    column.accessor('title', {
+      id: 'title',
+      header: 'Title',
+      ...unsorted,
+      cell: (info) => <TitleCell title={info.getValue()} onEdit={onEdit && (() => onEdit(info.row.original))} />,
+    }),
+    column.accessor('price', { id: 'price', header: 'Price', ...unsorted, cell: (info) => <PriceCell product={info.row.original} /> }),
+    column.accessor('status', { id: 'status', header: 'Status', ...unsorted, cell: (info) => (info.getValue() ? <CellStatus value={info.getValue()!} positive={info.getValue() === 'active'} /> : '') }),
+    column.accessor('vendor', { id: 'vendor', header: 'Vendor', ...unsorted, cell: (info) => info.getValue() ?? '' }),
+    column.accessor('type', { id: 'type', header: 'Type', ...unsorted, cell: (info) => info.getValue() ?? '' }),
+    column.accessor('collections', {
+      id: 'collections',
+      header: 'Collections',
+      ...unsorted,
+      cell: (info) => <CellChips values={info.getValue().map((collection) => collection.collectionTitle ?? collection.id)} />,
+    }),
+    column.accessor('isForSale', { id: 'isForSale', header: 'For sale', ...unsorted, cell: (info) => (info.getValue() === null ? '' : info.getValue() ? 'Yes' : 'No') }),
+    column.accessor('tags', { id: 'tags', header: 'Tags', ...unsorted, cell: (info) => <CellChips values={info.getValue()} /> }),
+  ]);
+}

@@ -1,0 +1,146 @@
+/**
+ * The product upsert drawer (issue 6), for a new product or an edit of a listed one: every field of the
+ * `POST /products` request, checked by the form schema derived from the contract (product-form.ts) before any
+ * request. The handle is suggested from the title until the user types one; the description's HTML has a live
+ * preview that cannot run code (HtmlPreview); the image URL shows the image; currencies are searchable from
+ * `Intl.supportedValuesOf('currency')`; collections are picked by title. Saving waits for the service, says
+ * "Product created" (201) or "Product updated" (200), and the lists refetch; a 400 or 409 lands on its field.
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Checkbox, MultiSelect, NativeSelect, Select, SimpleGrid, TagsInput, Text, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { PRODUCT_STATUSES, type Product } from '@/api/catalog';
+import { CustomPropertiesField, DescriptionFields, TitleHandleFields } from '@/components/catalog-fields';
+import { UpsertDrawer, showSaved } from '@/components/upsert-drawer';
+import { useWorkspaceApi } from '@/lib/api';
+import { applyServerErrors } from '@/lib/form-errors';
+import { currencyOptions } from './money';
+import { useUpsertProduct } from './mutations';
+import { PRODUCT_FORM_FIELDS, type ProductFormOutput, type ProductFormValues, productFormSchema, productFormValues, toProductUpsert } from './product-form';
+import { productQueries } from './queries';
+import classes from './products.module.css';
+
+/** The image at `url` when it is an http(s) URL, or a note when it cannot be loaded. */
+function ImagePreview({ url }: { url: string }) {
+  const [failed, setFailed] = useState(false);
+  if (!/^https?:\/\/\S+$/i.test(url.trim())) return null;
+  if (failed) return <Text size="xs" c="dimmed">The image could not be loaded from this URL.</Text>;
+  return <img className={classes.imagePreview} src={url.trim()} alt="Image preview" onError={() => setFailed(true)} />;
+}
+
+export function ProductDrawer({ product, defaultCurrency, onClose }: { product: Product | null; defaultCurrency?: string | undefined; onClose: () => void }) {
+  const { api, workspaceId } = useWorkspaceApi();
+  const collections = useQuery(productQueries.collectionChoices(api, workspaceId));
+  const upsert = useUpsertProduct();
+  const schema = useMemo(() => productFormSchema(product), [product]);
+  const form = useForm<ProductFormValues, unknown, ProductFormOutput>({ resolver: zodResolver(schema), defaultValues: productFormValues(product, { currency: defaultCurrency }) });
+  const { errors, isDirty, isSubmitting } = form.formState;
+  const imageUrl = useWatch({ control: form.control, name: 'imageUrl' });
+  const currencies = useMemo(() => currencyOptions([product?.currency ?? '', defaultCurrency ?? '']), [product, defaultCurrency]);
+  // The product's own collections stay choosable by title while the full list loads (or when it is capped).
+  const collectionData = useMemo(() => {
+    const choices = collections.data ?? [];
+    const own = (product?.collections ?? []).filter((collection) => !choices.some((choice) => choice.value === collection.id));
+    return [...choices, ...own.map((collection) => ({ value: collection.id, label: collection.collectionTitle ?? collection.id }))];
+  }, [collections.data, product]);
+
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const result = await upsert.mutateAsync(toProductUpsert(values, product));
+      showSaved(result.created ? 'Product created' : 'Product updated');
+      onClose();
+    } catch (error) {
+      applyServerErrors(error, form.setError, PRODUCT_FORM_FIELDS);
+    }
+  });
+
+  const text = (name: 'type' | 'vendor' | 'source' | 'url' | 'imageUrl' | 'price' | 'originalPrice' | 'externalId', label: string, props: Record<string, unknown> = {}) => (
+    <TextInput label={label} {...form.register(name)} error={errors[name]?.message} {...props} />
+  );
+
+  return (
+    <UpsertDrawer
+      title={product ? 'Edit product' : 'New product'}
+      dirty={isDirty}
+      submitting={isSubmitting}
+      submitLabel={product ? 'Save product' : 'Create product'}
+      error={errors.root?.message}
+      onSubmit={(event) => void submit(event)}
+      onClose={onClose}
+    >
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TitleHandleFields form={form} editing={Boolean(product)} />
+        <NativeSelect label="Status" data={PRODUCT_STATUSES.map((status) => ({ value: status, label: status }))} {...form.register('status')} error={errors.status?.message} />
+        {text('type', 'Type')}
+        {text('vendor', 'Vendor')}
+        {text('source', 'Source')}
+        {text('price', 'Price', { inputMode: 'decimal' })}
+        {text('originalPrice', 'Original price', { inputMode: 'decimal', description: 'Shown struck through when higher than the price' })}
+        <Controller
+          control={form.control}
+          name="currency"
+          render={({ field }) => (
+            <Select
+              label="Currency"
+              placeholder="Search by code or name"
+              data={currencies}
+              value={field.value || null}
+              onChange={(value) => field.onChange(value ?? '')}
+              onBlur={field.onBlur}
+              searchable
+              clearable
+              nothingFoundMessage="No such currency"
+              error={errors.currency?.message}
+            />
+          )}
+        />
+        <Checkbox label="For sale" mt={{ sm: 30 }} {...form.register('isForSale')} />
+        {text('url', 'Product URL', { type: 'url' })}
+        {text('externalId', 'External id', { description: 'Your system’s id: saving the same external id again updates this product' })}
+      </SimpleGrid>
+      {text('imageUrl', 'Image URL', { type: 'url' })}
+      <ImagePreview key={imageUrl} url={imageUrl} />
+      <DescriptionFields form={form} />
+      <Controller
+        control={form.control}
+        name="tags"
+        render={({ field }) => <TagsInput label="Tags" value={field.value} onChange={field.onChange} onBlur={field.onBlur} clearable error={errors.tags?.message} />}
+      />
+      <Controller
+        control={form.control}
+        name="collectionIds"
+        render={({ field }) => (
+          <MultiSelect
+            label="Collections"
+            placeholder={field.value.length ? undefined : 'Search collections by title'}
+            data={collectionData}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            searchable
+            clearable
+            nothingFoundMessage={collections.isPending ? 'Loading…' : 'No such collection'}
+            error={errors.collectionIds?.message}
+          />
+        )}
+      />
+      <Controller
+        control={form.control}
+        name="externalCollectionIds"
+        render={({ field }) => (
+          <TagsInput
+            label="External collection ids"
+            description="Collections by their external id, added to those chosen above"
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={errors.externalCollectionIds?.message}
+          />
+        )}
+      />
+      <CustomPropertiesField form={form} />
+    </UpsertDrawer>
+  );
+}

@@ -1,0 +1,64 @@
+/**
+ * The products filter bar (issue 6): title search, status, type, vendor, a price range, one collection (picked
+ * by title from every collection of the workspace) and tags (any of). Each change updates the URL, which is the
+ * list's state; typing is debounced.
+ */
+import { Button, Group, NativeSelect, Select, TagsInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { PRODUCT_STATUSES } from '@/api/catalog';
+import { DebouncedInput } from '@/components/debounced-input';
+import { useWorkspaceApi } from '@/lib/api';
+import { CLEAR_PRODUCT_FILTERS, type ProductSearch, isProductFiltered } from './product-search';
+import { productQueries } from './queries';
+
+type Props = { search: ProductSearch; update: (patch: Partial<ProductSearch>) => void };
+
+/** An amount typed in a filter: a number >= 0, or undefined for blank or anything else. */
+function amountOf(text: string): number | undefined {
+  const amount = Number(text.trim());
+  return text.trim() && Number.isFinite(amount) && amount >= 0 ? amount : undefined;
+}
+
+export function ProductFilters({ search, update }: Props) {
+  const { api, workspaceId } = useWorkspaceApi();
+  const collections = useQuery(productQueries.collectionChoices(api, workspaceId));
+  const choices = collections.data ?? [];
+  // A collection chosen in the URL that the choices do not hold (yet) still shows, by its id.
+  const data = search.collection && !choices.some((choice) => choice.value === search.collection) ? [...choices, { value: search.collection, label: search.collection }] : choices;
+
+  return (
+    <div role="search" aria-label="Filter products">
+      <Group align="flex-end" gap="sm" wrap="wrap">
+        <DebouncedInput label="Search" placeholder="Title" value={search.q} onChange={(q) => update({ q })} />
+        <NativeSelect
+          label="Status"
+          data={[{ value: '', label: 'Any' }, ...PRODUCT_STATUSES.map((status) => ({ value: status, label: status[0]!.toUpperCase() + status.slice(1) }))]}
+          value={search.status ?? ''}
+          onChange={(event) => update({ status: (event.currentTarget.value || undefined) as ProductSearch['status'] })}
+          w={130}
+        />
+        <DebouncedInput label="Type" value={search.type} onChange={(type) => update({ type })} width={140} />
+        <DebouncedInput label="Vendor" value={search.vendor} onChange={(vendor) => update({ vendor })} width={140} />
+        <DebouncedInput label="Price from" inputMode="decimal" value={search.min === undefined ? '' : String(search.min)} onChange={(text) => update({ min: amountOf(text) })} width={110} />
+        <DebouncedInput label="Price to" inputMode="decimal" value={search.max === undefined ? '' : String(search.max)} onChange={(text) => update({ max: amountOf(text) })} width={110} />
+        <Select
+          label="Collection"
+          placeholder="Any"
+          data={data}
+          value={search.collection ?? null}
+          onChange={(collection) => update({ collection: collection ?? undefined })}
+          searchable
+          clearable
+          nothingFoundMessage={collections.isPending ? 'Loading…' : 'No such collection'}
+          w={200}
+        />
+        <TagsInput label="Tags" placeholder={search.tags.length ? undefined : 'Any'} value={search.tags} onChange={(tags) => update({ tags })} clearable miw={180} maw={320} />
+        {isProductFiltered(search) ? (
+          <Button variant="default" onClick={() => update(CLEAR_PRODUCT_FILTERS)}>
+            Clear filters
+          </Button>
+        ) : null}
+      </Group>
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * The product upsert form's model (issue 6), framework-free so it is unit-tested:
+ * - `productFormValues`: every field's starting value, from the listed product on an edit (the form starts from
+ *   the row), else blanks (status `active`, for sale, the workspace's usual currency);
+ * - `productFormSchema`: each field checked by the contract's own field schema (`productUpsertSchema`, src/api/
+ *   catalog.ts), so a negative price or a bad URL is refused before any request, in the service's wording;
+ * - `toProductUpsert`: the `POST /products` body, with the product's `id` on an edit (decisions.md section 7).
+ */
+import * as z from 'zod';
+import { PRODUCT_STATUSES, type Product, type ProductStatus, type ProductUpsert, productUpsertSchema } from '@/api/catalog';
+import { type CatalogFormValues, catalogFormFields, catalogFormValues, catalogUpsertBase } from '@/lib/catalog-form';
+import { listField, optionalAmount, optionalText } from '@/lib/form-fields';
+
+const wire = productUpsertSchema.shape;
+
+/** What the form's inputs hold. */
+export type ProductFormValues = CatalogFormValues & {
+  type: string;
+  status: ProductStatus;
+  vendor: string;
+  url: string;
+  imageUrl: string;
+  /** Amounts as typed (`12.50`). */
+  price: string;
+  originalPrice: string;
+  currency: string;
+  isForSale: boolean;
+  tags: string[];
+  collectionIds: string[];
+  externalCollectionIds: string[];
+};
+
+/** The form fields a server message can land on (`applyServerErrors`). */
+export const PRODUCT_FORM_FIELDS = [
+  'title', 'handle', 'bodyHtml', 'type', 'status', 'vendor', 'source', 'url', 'imageUrl', 'price', 'originalPrice', 'currency',
+  'isForSale', 'tags', 'collectionIds', 'externalId', 'externalCollectionIds', 'customProperties',
+] as const satisfies readonly (keyof ProductFormValues)[];
+
+const isStatus = (status: string | null | undefined): status is ProductStatus => (PRODUCT_STATUSES as readonly (string | null | undefined)[]).includes(status);
+const amountText = (amount: number | null | undefined) => (amount === null || amount === undefined ? '' : String(amount));
+
+/**
+ * Starting values: the product's own on an edit; on a create blanks, status `active`, for sale, and
+ * `defaults.currency` (the page passes the currency its products use). `externalCollectionIds` always starts empty:
+ * listed products name their collections by id, which `collectionIds` holds.
+ */
+export function productFormValues(product: Product | null | undefined, defaults: { currency?: string } = {}): ProductFormValues {
+  return {
+    ...catalogFormValues(product),
+    type: product?.type ?? '',
+    status: isStatus(product?.status) ? product.status : 'active',
+    vendor: product?.vendor ?? '',
+    url: product?.url ?? '',
+    imageUrl: product?.imageUrl ?? '',
+    price: amountText(product?.price),
+    originalPrice: amountText(product?.originalPrice),
+    currency: product ? (product.currency ?? '') : (defaults.currency ?? ''),
+    isForSale: product ? (product.isForSale ?? false) : true,
+    tags: product?.tags ?? [],
+    collectionIds: product?.collections.map((collection) => collection.id) ?? [],
+    externalCollectionIds: [],
+  };
+}
+
+/**
+ * The form schema for a create (`product` absent) or an edit of `product`: the contract's field checks, free text
+ * cleared with `''`, and a URL, price, currency, handle or external id the product had refused when emptied
+ * (an upsert keeps what it is not sent; see src/lib/form-fields.ts).
+ */
+export function productFormSchema(product?: Product | null) {
+  return z.object({
+    ...catalogFormFields(wire, product, 'product'),
+    type: optionalText(wire.type.unwrap(), { was: product?.type, clearable: true }),
+    status: wire.status.unwrap(),
+    vendor: optionalText(wire.vendor.unwrap(), { was: product?.vendor, clearable: true }),
+    url: optionalText(wire.url.unwrap(), { was: product?.url }),
+    imageUrl: optionalText(wire.imageUrl.unwrap(), { was: product?.imageUrl }),
+    price: optionalAmount(wire.price.unwrap(), { was: product?.price }),
+    originalPrice: optionalAmount(wire.originalPrice.unwrap(), { was: product?.originalPrice }),
+    currency: optionalText(wire.currency.unwrap(), { was: product?.currency }),
+    isForSale: z.boolean(),
+    tags: listField(wire.tags.unwrap()),
+    collectionIds: listField(wire.collectionIds.unwrap()),
+    externalCollectionIds: listField(wire.externalCollectionIds.unwrap()),
+  });
+}
+export type ProductFormOutput = z.output<ReturnType<typeof productFormSchema>>;
+
+/**
+ * The `POST /products` body for checked form values: every field (lists replace the product's whole, so they are
+ * always sent), the product's `id` on an edit, `externalCollectionIds` only when some are given (with
+ * `collectionIds` they set the collections together), and the handle as `catalogUpsertBase` decides.
+ */
+export function toProductUpsert(values: ProductFormOutput, product?: Product | null): ProductUpsert {
+  const { externalCollectionIds, ...rest } = catalogUpsertBase(values, product);
+  return { ...rest, externalCollectionIds: externalCollectionIds.length ? externalCollectionIds : undefined };
+}

@@ -1,0 +1,105 @@
+/**
+ * Form fields over the contract's own field schemas (STYLE.md, forms: the form schema derives from the contract;
+ * issue 6: the product and collection upsert forms). Inputs are what the widgets hold (strings, string lists,
+ * key-value rows); outputs are what the request takes, checked by the contract schema passed in.
+ *
+ * Blank means "not given". On an edit, fields absent from an upsert stay as they were (decisions.md section 7), so a
+ * value the record had is cleared by sending `''` where the contract allows it (free text), and emptying a field
+ * the contract cannot clear (a URL, a price, a handle) is refused in the form rather than silently kept.
+ * Messages use the service's wording without the field's name (`must not be less than 0`, validation-message.ts).
+ */
+import * as z from 'zod';
+import { formatIssues } from '@/api/validation-message';
+import { type KeyValueRow, toRecord } from './key-value';
+
+/** The message when a field the record had cannot be emptied through an upsert. */
+export const CANNOT_CLEAR = 'cannot be emptied (the service keeps a value it is not sent); enter a new value';
+
+/** The service's wording for the issues of one field, without the field's name: `must not be less than 0`. */
+export function fieldMessage(issues: readonly z.core.$ZodIssue[]): string {
+  return formatIssues(issues, '\u0000').replace(/(^|; )\u0000 /g, '$1');
+}
+
+/** True when a record's current value counts as set (not null, undefined, '' or an empty object). */
+export function hasValue(value: unknown): boolean {
+  if (value === null || value === undefined || value === '') return false;
+  if (typeof value === 'object' && !Array.isArray(value)) return Object.keys(value).length > 0;
+  return true;
+}
+
+/** `value` through `schema`: its output, or an issue with the contract's message and `z.NEVER`. */
+function check<T extends z.core.$ZodType>(schema: T, value: unknown, ctx: z.core.$RefinementCtx<unknown>): z.output<T> {
+  const parsed = z.safeParse(schema, value);
+  if (parsed.success) return parsed.data;
+  ctx.addIssue({ code: 'custom', message: fieldMessage(parsed.error.issues) });
+  return z.NEVER;
+}
+
+/**
+ * Options of the optional fields: `was`, the record's current value on an edit (undefined on a create);
+ * `clearable`, true when the contract takes `''` (free text), so emptying the field sends `''`.
+ */
+export type FieldOptions = { was?: unknown; clearable?: boolean };
+
+/** Blank input: undefined, `''` to clear a clearable field the record had, or the CANNOT_CLEAR issue. */
+function blank(options: FieldOptions, ctx: z.core.$RefinementCtx<unknown>): '' | undefined {
+  if (!hasValue(options.was)) return undefined;
+  if (options.clearable) return '';
+  ctx.addIssue({ code: 'custom', message: CANNOT_CLEAR });
+  return z.NEVER;
+}
+
+/** A text input that must be filled: trimmed, then `schema`; blank gives `message`. */
+export function requiredText<T extends z.core.$ZodType>(schema: T, message: string) {
+  return z.string().transform((raw, ctx) => {
+    const text = raw.trim();
+    if (!text) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return check(schema, text, ctx);
+  });
+}
+
+/** An optional text input: trimmed (kept as typed with `keepSpaces`, for HTML) then `schema`; blank as `FieldOptions` say. */
+export function optionalText<T extends z.core.$ZodType>(schema: T, options: FieldOptions & { keepSpaces?: boolean } = {}) {
+  return z.string().transform((raw, ctx): z.output<T> | '' | undefined => {
+    if (!raw.trim()) return blank(options, ctx);
+    return check(schema, options.keepSpaces ? raw : raw.trim(), ctx);
+  });
+}
+
+/** An optional amount typed as text (`12.50`): a number that must pass `schema`; blank as `FieldOptions` say (never clearable). */
+export function optionalAmount<T extends z.core.$ZodType>(schema: T, options: Pick<FieldOptions, 'was'> = {}) {
+  return z.string().transform((raw, ctx): z.output<T> | undefined => {
+    const text = raw.trim();
+    if (!text) return blank({ was: options.was }, ctx) as undefined;
+    const amount = Number(text);
+    if (!Number.isFinite(amount)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a number' });
+      return z.NEVER;
+    }
+    return check(schema, amount, ctx);
+  });
+}
+
+/** A list input (tags, ids) checked as a whole by `schema`, so its message shows on the field, not an item. */
+export function listField<T extends z.core.$ZodType>(schema: T) {
+  return z.array(z.string()).transform((values, ctx): z.output<T> => check(schema, values, ctx));
+}
+
+/**
+ * Key-value rows (`KeyValueEditor`) as the object `schema` checks (`customProperties`). No rows: undefined, or `{}`
+ * to clear what the record had (the service replaces the object whole, decisions.md section 7).
+ */
+export function keyValueField<T extends z.core.$ZodType>(schema: T, options: Pick<FieldOptions, 'was'> = {}) {
+  return z.array(z.custom<KeyValueRow>()).transform((rows, ctx): z.output<T> | undefined => {
+    if (!rows.length) return hasValue(options.was) ? check(schema, {}, ctx) : undefined;
+    const result = toRecord(rows);
+    if ('error' in result) {
+      ctx.addIssue({ code: 'custom', message: result.error });
+      return z.NEVER;
+    }
+    return check(schema, result.record, ctx);
+  });
+}
