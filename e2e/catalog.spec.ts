@@ -5,21 +5,10 @@
  * operator command line, with unique names: other specs share the server and database.
  */
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Locator, Page, Request } from '@playwright/test';
 import { cli } from './server';
 import { readState } from './state';
-import { checkAccessibility, expect, test } from './fixtures';
-
-type Workspace = { id: string; name: string; key: string };
-
-/** A new workspace of the demo organization with a key holding `scope` (default all eight). */
-function makeWorkspace(label: string, scope = 'all'): Workspace {
-  const state = readState();
-  const workspace = cli<{ id: string; name: string }>(state.databaseUrl, 'workspace', 'create', '--org', state.demo.organization.id, '--name', `${label} ${randomUUID().slice(0, 8)}`);
-  const { key } = cli<{ key: string }>(state.databaseUrl, 'key', 'create', '--workspace', workspace.id, '--scope', scope);
-  return { ...workspace, key };
-}
+import { checkAccessibility, expect, makeWorkspace, test } from './fixtures';
 
 /** A name no other test uses. */
 const unique = (prefix: string) => `${prefix}${randomUUID().replace(/-/g, '').slice(0, 8)}`;
@@ -53,15 +42,9 @@ async function pick(page: Page, scope: Locator, label: string, search: string, o
   await page.getByRole('option', { name: option }).click();
 }
 
-/**
- * A screenshot, and axe on an open drawer's form: no serious or critical violation. The description preview is left out: it is a
- * sandboxed frame where no script runs, axe's included (axe would wait for it forever).
- */
-async function checkDrawerAccessibility(page: Page, form: string, screenshot: string) {
-  await page.screenshot({ path: `test-results/screenshots/${screenshot}.png` });
-  const results = await new AxeBuilder({ page }).include(`form[aria-label="${form}"]`).exclude('iframe').analyze();
-  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(" ")} ${n.failureSummary ?? ""}`).slice(0, 3).join(", ")})`)).toEqual([]);
-}
+/** Axe on the open drawer's form, without the sandboxed description preview frame (axe cannot run inside it). */
+const checkDrawerAccessibility = (page: Page, form: string, screenshot: string) =>
+  checkAccessibility(page, screenshot, { include: `form[aria-label="${form}"]`, exclude: 'iframe' });
 
 /** The drawer's form, by its name (`New product`, `Edit product`, ...). */
 const drawerForm = (page: Page, name: string) => page.getByRole('form', { name });

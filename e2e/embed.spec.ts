@@ -6,18 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Server, createServer } from 'node:http';
 import type { APIRequestContext } from '@playwright/test';
-import { cli } from './server';
 import { readState } from './state';
-import { checkAccessibility, expect, test } from './fixtures';
-
-type Workspace = { id: string; name: string; key: string };
-
-function makeWorkspace(label: string): Workspace {
-  const state = readState();
-  const workspace = cli<{ id: string; name: string }>(state.databaseUrl, 'workspace', 'create', '--org', state.demo.organization.id, '--name', `${label} ${randomUUID().slice(0, 8)}`);
-  const { key } = cli<{ key: string }>(state.databaseUrl, 'key', 'create', '--workspace', workspace.id, '--scope', 'all');
-  return { ...workspace, key };
-}
+import { type Workspace, checkAccessibility, expect, makeWorkspace, test } from './fixtures';
 
 async function publish(request: APIRequestContext, key: string, body: Record<string, unknown>): Promise<string> {
   const response = await request.post('/api/post-requests', { headers: { 'x-api-key': key }, data: { action: 'publish', ...body } });

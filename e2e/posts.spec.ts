@@ -6,19 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { cli } from './server';
 import { readState } from './state';
-import { checkAccessibility, expect, test } from './fixtures';
-
-type Workspace = { id: string; name: string; key: string };
-
-/** A new workspace of the demo organization with a key holding the given scopes (default all eight). */
-function makeWorkspace(label: string, scope = 'all'): Workspace {
-  const state = readState();
-  const workspace = cli<{ id: string; name: string }>(state.databaseUrl, 'workspace', 'create', '--org', state.demo.organization.id, '--name', `${label} ${randomUUID().slice(0, 8)}`);
-  const { key } = cli<{ key: string }>(state.databaseUrl, 'key', 'create', '--workspace', workspace.id, '--scope', scope);
-  return { ...workspace, key };
-}
+import { type Workspace, checkAccessibility, expect, makeWorkspace, test } from './fixtures';
 
 /** A word no other test uses, to find this test's posts. */
 const unique = (prefix: string) => `${prefix}${randomUUID().replace(/-/g, '').slice(0, 10)}`;

@@ -25,9 +25,9 @@ export type UpsertDrawerProps = {
   children: ReactNode;
 };
 
-/** The notice after a save (`Product created`), green, with a close button that has a name. */
+/** The notice after a save (`Product created`), green. */
 export function showSaved(message: string) {
-  notifications.show({ color: 'green', message, closeButtonProps: { 'aria-label': 'Close notification' } });
+  notifications.show({ color: 'green', message });
 }
 
 export function UpsertDrawer({ title, dirty, submitting, submitLabel, error, onSubmit, onClose, children }: UpsertDrawerProps) {
@@ -48,7 +48,7 @@ export function UpsertDrawer({ title, dirty, submitting, submitLabel, error, onS
 
   return (
     <Drawer opened onClose={requestClose} position="right" size="xl" title={title} closeButtonProps={{ 'aria-label': `Close ${title.toLowerCase()}` }}>
-      <form onSubmit={onSubmit} aria-label={title} noValidate className={classes.form}>
+      <form onSubmit={onSubmit} aria-label={title} noValidate>
         <Stack>
           {error ? (
             <Alert color="red" role="alert" title="Not saved">

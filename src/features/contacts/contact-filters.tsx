@@ -5,10 +5,10 @@
  * replaces an applied advanced filter.
  */
 import { Alert, Button, Group, NativeSelect, TextInput } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
-import { Suspense, lazy, useEffect, useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { contactFilterFields } from '@/api/filter/fields';
 import { printFilter } from '@/api/filter/print';
+import { DebouncedInput } from '@/components/debounced-input';
 import { CLEAR_FILTERS, type ContactSearch, contactFilter, isFiltered } from './contact-search';
 
 // The tag picker's dropdown code (a popover) loads after the first paint; a plain input stands in.
@@ -16,25 +16,6 @@ const TagFacet = lazy(() => import('./tag-facet').then((m) => ({ default: m.TagF
 const FilterTextInput = lazy(() => import('@/components/filter-text-input').then((m) => ({ default: m.FilterTextInput })));
 
 type Props = { search: ContactSearch; update: (patch: Partial<ContactSearch>) => void };
-
-/** A text input that reports its value after the user pauses typing. */
-function DebouncedInput({ label, value, onChange, placeholder }: { label: string; value: string; onChange: (value: string) => void; placeholder?: string }) {
-  const [text, setText] = useState(value);
-  useEffect(() => setText(value), [value]);
-  const report = useDebouncedCallback((next: string) => onChange(next), 300);
-  return (
-    <TextInput
-      label={label}
-      placeholder={placeholder}
-      value={text}
-      onChange={(event) => {
-        setText(event.currentTarget.value);
-        report(event.currentTarget.value);
-      }}
-      miw={180}
-    />
-  );
-}
 
 export function ContactFilters({ search, update }: Props) {
   const [advanced, setAdvanced] = useState(Boolean(search.filter));

@@ -1,7 +1,6 @@
 /**
  * "Import CSV" on the products page (issue 6). The button is all the page loads: the dialog (Mantine Modal, the
- * mapping and report code) is a lazy chunk fetched on the first click, and papaparse a further one fetched when
- * a file is chosen. Disabled, with the reason in a tooltip, for a key without products:read-write.
+ * mapping and report code, papaparse) is a lazy chunk fetched on the first click. Disabled, with the reason in a tooltip, for a key without products:read-write.
  */
 import { Button } from '@mantine/core';
 import { Suspense, lazy, useState } from 'react';

@@ -8,6 +8,7 @@
  * 4. a report of created, updated and failed rows with each failure's reason, downloadable as CSV.
  * Rows that fail the cell rules or the contract's schema are reported without a request (see product-csv.ts).
  */
+import Papa from 'papaparse';
 import { Alert, Anchor, Button, Group, Modal, NativeSelect, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
@@ -42,9 +43,8 @@ type Loaded = { fileName: string; table: CsvTable; warnings: string[] };
 type RunProgress = { done: number; total: number; failed: number; waitSeconds: number | null };
 type Report = { rows: ReportRow[]; cancelled: boolean };
 
-/** Reads a CSV file into a table; papaparse is imported here so no screen's first bundle carries it. */
+/** Reads a CSV file into a table with papaparse (in this dialog's lazy chunk: no screen's first bundle carries it). */
 async function readCsv(file: File): Promise<Loaded> {
-  const { default: Papa } = await import('papaparse');
   const parsed = Papa.parse<string[]>(await file.text(), { skipEmptyLines: false });
   const warnings = parsed.errors.slice(0, 3).map((error) => `Row ${(error.row ?? 0) + 1}: ${error.message}`);
   return { fileName: file.name, table: toTable(parsed.data), warnings };
