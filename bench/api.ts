@@ -1,26 +1,32 @@
 /**
- * API benchmark, `npm run bench:api -- [--contacts N] [--duration S] [--connections C] [--skip-load]
- * [--skip-exports]`: seeds N contacts (default 1,000,000) into a fresh SQLite database in a temp folder, starts
- * the real server as a child process (`tsx server/main.ts`), measures contact list pages under autocannon load
- * (C connections, default 10; S seconds per case, default 10) and the CSV and xlsx exports of every contact,
- * and prints a markdown table with the targets of the issue and pass/fail. Progress goes to stderr, the table
- * to stdout. The server is stopped and the temp folder removed at the end, on error and on SIGINT/SIGTERM.
- * Exits 1 on an error (a non-2xx answer under load included), 0 otherwise, even when a target is missed (the
- * table says so).
+ * API benchmark, `npm run bench:api -- [--database sqlite|postgres] [--postgres-url URL] [--contacts N]
+ * [--duration S] [--connections C] [--skip-load] [--skip-exports]`: seeds N contacts (default 1,000,000) into a
+ * fresh database (an SQLite file in a temp folder, or with `--database postgres` a new database
+ * `wsa_bench_<hex>` on the PostgreSQL server of `--postgres-url`, default
+ * postgres://postgres:postgres@127.0.0.1:5432/postgres; issue 8), starts the real server as a child process
+ * (`tsx server/main.ts`), measures contact list pages under autocannon load (C connections, default 10; S
+ * seconds per case, default 10) and the CSV and xlsx exports of every contact, and prints a markdown table with
+ * the targets of the issue and pass/fail. On PostgreSQL it then starts a second server process on the same
+ * database and loads both at once (C connections each) for two of the cases: the throughput of two processes
+ * together. Progress goes to stderr, the table to stdout. The servers are stopped and the temp folder (and
+ * the PostgreSQL database) removed at the end, on error and on SIGINT/SIGTERM. Exits 1 on an error (a non-2xx
+ * answer under load included), 0 otherwise, even when a target is missed (the table says so).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { CSV_MEDIA_TYPE, XLSX_MEDIA_TYPE } from '../src/api/contacts';
 import { SCOPES } from '../src/api/scopes';
 import { openMigratedDatabase } from '../server/database';
 import { createApiKey } from '../server/db/credentials';
 import { createOrganization, createWorkspace } from '../server/db/workspaces';
 import { type ExportResult, type LoadResult, measureExport, measureLoad, queryString } from './measure';
-import { seedContacts } from './seed-contacts';
-import { type ServerProcess, startServer } from './server-process';
+import { type SeedResult, seedContacts, seedContactsPostgres } from './seed-contacts';
+import { type ServerProcess, readCpuMs, startServer } from './server-process';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PAGE = 50;
@@ -36,6 +42,10 @@ const LOAD_CASES: LoadCase[] = [
   { name: 'sorted: name asc', params: { $limit: PAGE, $orderBy: 'name asc' }, target: FAST },
   { name: 'deep page: offset 500000', params: { $limit: PAGE, $offset: 500_000 } },
 ];
+
+/** The cases run again with two server processes loaded at once (PostgreSQL only). */
+const TWO_PROCESS_CASES = ['no filter', 'state eq (indexed)'];
+const DEFAULT_POSTGRES_URL = 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
 
 type ExportCase = { name: string; accept: string; maxSeconds: number; maxRssBytes: number };
 const EXPORT_CASES: ExportCase[] = [
@@ -59,15 +69,58 @@ const cpu = (result: LoadResult) =>
 /** The 1-minute load average (other work on the machine skews every figure). */
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0] ?? '?';
 
-/** Stops the server and removes the temp folder; safe to call more than once. */
-function makeCleanup(dir: string, server: () => ServerProcess | null) {
+/** Stops the servers, removes the temp folder and runs `dropDatabase`; safe to call more than once. */
+function makeCleanup(dir: string, servers: () => (ServerProcess | null)[], dropDatabase: () => Promise<void>) {
   let done: Promise<void> | null = null;
   return () =>
     (done ??= (async () => {
-      await server()?.stop();
+      await Promise.all(servers().map((server) => server?.stop()));
       rmSync(dir, { recursive: true, force: true });
+      await dropDatabase();
     })());
 }
+
+/** Runs `statement` on the PostgreSQL server of `url` (its maintenance database); returns the rows. */
+async function onPostgres<Row extends Record<string, unknown>>(url: string, statement: string): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<Row>(statement)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** CPU time (ms) used so far by every process named `postgres` (the server and its backends); null without /proc. */
+function postgresCpuMs(): number | null {
+  let total = 0;
+  let found = false;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+    } catch {
+      continue;
+    }
+    const ms = readCpuMs(Number(entry));
+    if (ms !== null) {
+      total += ms;
+      found = true;
+    }
+  }
+  return found ? total : null;
+}
+
+/** Runs `measure` and reports PostgreSQL's CPU time meanwhile as a share of one core (null when unknown). */
+async function withDatabaseCpu<T>(postgres: boolean, measure: () => Promise<T>): Promise<{ result: T; databaseCores: number | null }> {
+  const before = postgres ? postgresCpuMs() : null;
+  const started = performance.now();
+  const result = await measure();
+  const after = postgres ? postgresCpuMs() : null;
+  return { result, databaseCores: before === null || after === null ? null : (after - before) / (performance.now() - started) };
+}
+
+const cores = (share: number | null) => (share === null ? 'n/a' : `${(100 * share).toFixed(0)}% of a core`);
 
 /** The pass/fail word and the target text for a load case. */
 function judgeLoad(test: LoadCase, result: LoadResult): { target: string; verdict: string } {
@@ -85,6 +138,8 @@ function judgeExport(test: ExportCase, result: ExportResult, contacts: number): 
 async function main() {
   const { values } = parseArgs({
     options: {
+      database: { type: 'string', default: 'sqlite' },
+      'postgres-url': { type: 'string', default: DEFAULT_POSTGRES_URL },
       contacts: { type: 'string', default: '1000000' },
       duration: { type: 'string', default: '10' },
       connections: { type: 'string', default: '10' },
@@ -95,21 +150,46 @@ async function main() {
   const contacts = positiveInteger('contacts', values.contacts);
   const durationSeconds = positiveInteger('duration', values.duration);
   const connections = positiveInteger('connections', values.connections);
+  if (values.database !== 'sqlite' && values.database !== 'postgres') throw new Error(`--database must be sqlite or postgres, got '${values.database}'`);
+  const postgres = values.database === 'postgres';
+  const serverUrl = values['postgres-url'];
+  if (postgres && !/^postgres(ql)?:\/\/./.test(serverUrl)) throw new Error('--postgres-url must be a postgres:// URL');
 
   const dir = mkdtempSync(join(tmpdir(), 'wsa-bench-'));
-  const databaseFile = join(dir, 'bench.sqlite');
+  const databaseName = `wsa_bench_${randomBytes(6).toString('hex')}`;
+  let databaseUrl = join(dir, 'bench.sqlite');
+  if (postgres) {
+    const url = new URL(serverUrl);
+    url.pathname = `/${databaseName}`;
+    databaseUrl = url.toString();
+  }
+  let databaseCreated = false;
   let server: ServerProcess | null = null;
-  const cleanup = makeCleanup(dir, () => server);
+  let second: ServerProcess | null = null;
+  const cleanup = makeCleanup(dir, () => [server, second], async () => {
+    if (databaseCreated) await onPostgres(serverUrl, `drop database if exists ${databaseName} with (force)`);
+  });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      log(`\n${signal}: stopping the server and removing ${dir}`);
+      log(`\n${signal}: stopping the servers and removing ${dir}${postgres ? ` and database ${databaseName}` : ''}`);
       void cleanup().finally(() => process.exit(130));
     });
   }
 
   try {
     log(`temp folder ${dir}`);
-    const database = await openMigratedDatabase(databaseFile);
+    let engine = 'SQLite (better-sqlite3)';
+    if (postgres) {
+      const [settings] = await onPostgres<{ version: string; shared_buffers: string; work_mem: string }>(
+        serverUrl,
+        "select current_setting('server_version') as version, current_setting('shared_buffers') as shared_buffers, current_setting('work_mem') as work_mem",
+      );
+      await onPostgres(serverUrl, `create database ${databaseName}`);
+      databaseCreated = true;
+      engine = `PostgreSQL ${settings?.version} (shared_buffers ${settings?.shared_buffers}, work_mem ${settings?.work_mem}; pool of 10 connections a process)`;
+      log(`database ${databaseName} on ${engine}`);
+    }
+    const database = await openMigratedDatabase(databaseUrl);
     const organization = await createOrganization(database.db, 'Benchmark Organization');
     const workspace = await createWorkspace(database.db, { organizationId: organization.id, name: 'Benchmark Workspace' });
     const apiKey = await createApiKey(database.db, workspace.id, SCOPES);
@@ -117,9 +197,12 @@ async function main() {
 
     log(`seeding ${int(contacts)} contacts...`);
     const seedStarted = performance.now();
-    const seeded = seedContacts(databaseFile, workspace.id, contacts, {
-      onProgress: (done) => log(`  ${int(done)} contacts (${((performance.now() - seedStarted) / 1000).toFixed(1)} s)`),
-    });
+    const onProgress = (done: number) => {
+      if (done % 50_000 === 0 || done === contacts) log(`  ${int(done)} contacts (${((performance.now() - seedStarted) / 1000).toFixed(1)} s)`);
+    };
+    const seeded: SeedResult = postgres
+      ? await seedContactsPostgres(databaseUrl, workspace.id, contacts, { onProgress })
+      : seedContacts(databaseUrl, workspace.id, contacts, { onProgress });
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const percent = (n: number) => `${((100 * n) / seeded.contacts).toFixed(1)}%`;
     log(
@@ -128,23 +211,26 @@ async function main() {
     );
 
     log('starting the server...');
-    server = await startServer({ cwd: ROOT, databaseFile, apiKey, onUnexpectedExit: log });
+    server = await startServer({ cwd: ROOT, databaseUrl, apiKey, onUnexpectedExit: log });
     log(`server on ${server.origin} (tsx pid ${server.pid}, serving node pid ${server.servingPid})`);
 
     const loadBefore = loadAverage();
-    const loads: { test: LoadCase; query: string; result: LoadResult }[] = [];
+    const loads: { test: LoadCase; query: string; result: LoadResult; databaseCores: number | null }[] = [];
     for (const test of values['skip-load'] ? [] : LOAD_CASES) {
       const query = queryString(test.params);
       log(`load: ${test.name} (${query}), ${durationSeconds} s x ${connections} connections...`);
-      const result = await measureLoad(`${server.origin}/api/contacts${query}`, apiKey, { connections, durationSeconds, serverPid: server.servingPid });
+      const running = server;
+      const { result, databaseCores } = await withDatabaseCpu(postgres, () =>
+        measureLoad(`${running.origin}/api/contacts${query}`, apiKey, { connections, durationSeconds, serverPid: running.servingPid }),
+      );
       if (result.non2xx !== 0 || result.errors !== 0) {
         throw new Error(`${test.name}: ${result.non2xx} non-2xx answers and ${result.errors} errors/timeouts out of ${result.requests} requests; server output:\n${server.output()}`);
       }
       log(
         `  ${int(result.requestsPerSecond)} req/s, p50 ${ms(result.p50Ms)} ms, p99 ${ms(result.p99Ms)} ms, cold ${ms(result.coldMs)} ms, ` +
-          `server CPU ${cpu(result)} (load average ${loadAverage()})`,
+          `server CPU ${cpu(result)}${postgres ? `, PostgreSQL CPU ${cores(databaseCores)}` : ''} (load average ${loadAverage()})`,
       );
-      loads.push({ test, query, result });
+      loads.push({ test, query, result, databaseCores });
     }
 
     const exports: { test: ExportCase; result: ExportResult }[] = [];
@@ -157,10 +243,34 @@ async function main() {
       exports.push({ test, result });
     }
 
+    // Two processes over one PostgreSQL database, loaded at once: one autocannon per process.
+    const pairs: { test: LoadCase; query: string; results: [LoadResult, LoadResult]; alone: LoadResult | undefined; databaseCores: number | null }[] = [];
+    if (postgres && !values['skip-load']) {
+      log('starting a second server process on the same database...');
+      second = await startServer({ cwd: ROOT, databaseUrl, apiKey, onUnexpectedExit: log });
+      const both = [server, second] as const;
+      for (const test of LOAD_CASES.filter((item) => TWO_PROCESS_CASES.includes(item.name))) {
+        const query = queryString(test.params);
+        log(`two processes: ${test.name} (${query}), ${durationSeconds} s x ${connections} connections on each...`);
+        const { result: results, databaseCores } = await withDatabaseCpu(postgres, () =>
+          Promise.all(both.map((one) => measureLoad(`${one.origin}/api/contacts${query}`, apiKey, { connections, durationSeconds, serverPid: one.servingPid }))),
+        );
+        for (const result of results) {
+          if (result.non2xx !== 0 || result.errors !== 0) throw new Error(`two processes, ${test.name}: ${result.non2xx} non-2xx answers and ${result.errors} errors/timeouts`);
+        }
+        const [a, b] = results as [LoadResult, LoadResult];
+        log(
+          `  ${int(a.requestsPerSecond)} + ${int(b.requestsPerSecond)} = ${int(a.requestsPerSecond + b.requestsPerSecond)} req/s, p50 ${ms(a.p50Ms)} / ${ms(b.p50Ms)} ms, ` +
+            `server CPU ${cpu(a)} / ${cpu(b)}, PostgreSQL CPU ${cores(databaseCores)} (load average ${loadAverage()})`,
+        );
+        pairs.push({ test, query, results: [a, b], alone: loads.find((load) => load.test === test)?.result, databaseCores });
+      }
+    }
+
     const lines = [
-      `## API benchmark: ${int(contacts)} contacts`,
+      `## API benchmark: ${int(contacts)} contacts on ${postgres ? 'PostgreSQL' : 'SQLite'}`,
       '',
-      `${new Date().toISOString()}; ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}; ` +
+      `${new Date().toISOString()}; ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, ${engine}; ` +
         `1-min load average ${loadBefore} after seeding, ${loadAverage()} at the end.`,
       '',
       `Seeded ${int(seeded.contacts)} contacts (${int(seeded.tagRows)} tag rows; vip ${percent(seeded.vip)}, active ${percent(seeded.active)}, ` +
@@ -169,11 +279,11 @@ async function main() {
       '',
       ...(loads.length
         ? [
-            '| case | query | req/s (mean) | p50 ms | p99 ms | first (cold) ms | non-2xx | maxResults | server CPU | target | result |',
-            '|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
-            ...loads.map(({ test, query, result }) => {
+            `| case | query | req/s (mean) | p50 ms | p99 ms | first (cold) ms | non-2xx | maxResults | server CPU |${postgres ? ' PostgreSQL CPU |' : ''} target | result |`,
+            `|---|---|---:|---:|---:|---:|---:|---:|---:|${postgres ? '---:|' : ''}---|---|`,
+            ...loads.map(({ test, query, result, databaseCores }) => {
               const { target, verdict } = judgeLoad(test, result);
-              return `| ${test.name} | \`${query}\` | ${int(result.requestsPerSecond)} | ${ms(result.p50Ms)} | ${ms(result.p99Ms)} | ${ms(result.coldMs)} | ${result.non2xx} | ${int(result.maxResults)} | ${cpu(result)} | ${target} | ${verdict} |`;
+              return `| ${test.name} | \`${query}\` | ${int(result.requestsPerSecond)} | ${ms(result.p50Ms)} | ${ms(result.p99Ms)} | ${ms(result.coldMs)} | ${result.non2xx} | ${int(result.maxResults)} | ${cpu(result)} |${postgres ? ` ${cores(databaseCores)} |` : ''} ${target} | ${verdict} |`;
             }),
             '',
           ]
@@ -186,6 +296,19 @@ async function main() {
               const { target, verdict } = judgeExport(test, result, seeded.contacts);
               return `| ${test.name} | ${result.seconds.toFixed(1)} | ${int(result.bytes)} | ${int(result.rows)} | ${mb(result.rssBeforeBytes)} | ${mb(result.peakRssBytes)} | ${target} | ${verdict} |`;
             }),
+            '',
+          ]
+        : []),
+      ...(pairs.length
+        ? [
+            `Two server processes on the same database, each loaded by its own autocannon (${connections} connections each, ${durationSeconds} s, at once):`,
+            '',
+            '| case | req/s process 1 | req/s process 2 | req/s together | one process alone (above) | p50 ms (1 / 2) | p99 ms (1 / 2) | server CPU (1 / 2) | PostgreSQL CPU |',
+            '|---|---:|---:|---:|---:|---:|---:|---|---:|',
+            ...pairs.map(({ test, results: [a, b], alone, databaseCores }) =>
+              `| ${test.name} | ${int(a.requestsPerSecond)} | ${int(b.requestsPerSecond)} | ${int(a.requestsPerSecond + b.requestsPerSecond)} | ${alone ? int(alone.requestsPerSecond) : 'n/a'} | ` +
+              `${ms(a.p50Ms)} / ${ms(b.p50Ms)} | ${ms(a.p99Ms)} / ${ms(b.p99Ms)} | ${cpu(a)} / ${cpu(b)} | ${cores(databaseCores)} |`,
+            ),
           ]
         : []),
     ];

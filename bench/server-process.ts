@@ -1,9 +1,9 @@
 /**
- * The service under test as a separate process (`tsx server/main.ts`), for the API benchmark: starting it on
- * a free loopback port, waiting until it answers, finding the node process that actually serves the port
- * (tsx runs node as a child of its own process) and sampling that process's resident memory.
+ * The service under test as a separate process (the compiled `dist-server/main.js`, as `npm start` runs it), for
+ * the API benchmark: starting it on a free loopback port, waiting until it answers, finding the node process that
+ * serves the port and sampling that process's resident memory.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
@@ -34,23 +34,27 @@ export type ServerProcess = {
 };
 
 /**
- * Spawns `node_modules/.bin/tsx server/main.ts` in `cwd` with `DATABASE_URL=databaseFile`, no demo seed and
- * no rate limit, and resolves once `GET /api/contacts?$limit=1` with `apiKey` answers 200. Rejects (after
+ * Compiles the service (scripts/build-server.mjs) and spawns it as `npm start` runs it, `node dist-server/main.js`,
+ * in `cwd` with `DATABASE_URL=databaseUrl` (an SQLite file or a `postgres://` URL), no demo seed and no rate
+ * limit, and resolves once `GET /api/contacts?$limit=1` with `apiKey` answers 200. Rejects (after
  * stopping it) when the process exits early or does not answer within `timeoutMs` (60 s).
  */
 export async function startServer(options: {
   cwd: string;
-  databaseFile: string;
+  databaseUrl: string;
   apiKey: string;
+  /** More environment for the server (overriding the defaults above). */
+  env?: Record<string, string>;
   timeoutMs?: number;
   /** Called with the server's last output when it exits without being stopped. */
   onUnexpectedExit?: (message: string) => void;
 }): Promise<ServerProcess> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: options.cwd, stdio: 'inherit' });
+  const child = spawn(process.execPath, ['dist-server/main.js'], {
     cwd: options.cwd,
-    env: { ...process.env, DATABASE_URL: options.databaseFile, DEMO_SEED: 'off', RATE_LIMIT_PER_MINUTE: '0', PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, DATABASE_URL: options.databaseUrl, DEMO_SEED: 'off', RATE_LIMIT_PER_MINUTE: '0', PORT: String(port), HOST: '127.0.0.1', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

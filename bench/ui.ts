@@ -78,7 +78,7 @@ async function main() {
     const seedStart = performance.now();
     seedContacts(file, workspace.id, count, { onProgress: (done) => log(`seeded ${done.toLocaleString('en-US')}`) });
     log(`seeded ${count.toLocaleString('en-US')} contacts in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
-    server = await startServer({ cwd: ROOT, databaseFile: file, apiKey });
+    server = await startServer({ cwd: ROOT, databaseUrl: file, apiKey });
 
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -52,6 +52,11 @@ export type AppConfig = {
    * database, in memory on SQLite (db/rate-limit-store.ts; issue 8).
    */
   redisUrl?: string;
+  /**
+   * `TRUST_PROXY`: addresses/CIDRs of the load balancers whose `X-Forwarded-For` gives the client address (the
+   * key of per-address rate limits, decisions.md section 4); none trusted when absent or empty.
+   */
+  trustProxy?: readonly string[];
 };
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'headers' };
@@ -95,6 +100,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     frameworkErrors: frameworkErrorHandler,
+    trustProxy: config.trustProxy?.length ? [...config.trustProxy] : false,
   });
   app.setValidatorCompiler(zodValidator);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
@@ -113,7 +119,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     posts: new PostStore(db, dialect),
     publicUrl: config.publicUrl,
   };
-  const storage = config.rateLimitPerMinute > 0 ? rateLimitStorage(config.database, config.redisUrl, (error) => app.log.error({ err: error }, 'redis')) : null;
+  const storage = config.rateLimitPerMinute > 0 ? rateLimitStorage(config.database, config.redisUrl, (error) => app.log.error({ err: error }, 'rate-limit Redis connection error')) : null;
   if (storage) app.addHook('onClose', () => storage.close());
   await app.register(healthRoutes(config.database));
   await app.register(

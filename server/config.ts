@@ -5,9 +5,13 @@
  * ./dist by default), and `RATE_LIMIT_WINDOW_SECONDS` (60; the
  * window the limit counts over, shortened by the browser tests). Issue 8 (several processes over PostgreSQL,
  * docs/deploy.md) adds `REDIS_URL` (`redis://` or `rediss://`: count rate limits there instead of in
- * PostgreSQL) and `SCHEDULER_INTERVAL_MS` (1000, 0 = off: how often this process publishes due scheduled
- * posts); `PG_POOL_MAX` (10) is read where the pool is made, db/connection.ts. Throws on a malformed value.
+ * PostgreSQL), `SCHEDULER_INTERVAL_MS` (1000, 0 = off: how often this process publishes due scheduled
+ * posts) and `TRUST_PROXY` (comma-separated addresses, CIDRs or `loopback`/`linklocal`/`uniquelocal`: the load
+ * balancers whose `X-Forwarded-For` names the client address that rate limits count by; unset = none);
+ * `PG_POOL_MAX` (10) is read where the pool is made, db/connection.ts. Throws on a malformed value.
  */
+import { isIP } from 'node:net';
+
 export type Config = {
   port: number;
   host: string;
@@ -25,6 +29,8 @@ export type Config = {
   redisUrl: string | undefined;
   /** `SCHEDULER_INTERVAL_MS`: the scheduled-post job's period in ms, 0 = this process runs no job. */
   schedulerIntervalMs: number;
+  /** `TRUST_PROXY`: proxies trusted to say the client address (`X-Forwarded-For`); empty = trust none. */
+  trustProxy: string[];
 };
 
 function integer(name: string, value: string | undefined, fallback: number, max: number): number {
@@ -37,6 +43,19 @@ function redisUrl(value: string | undefined): string | undefined {
   if (!value) return undefined;
   if (!/^rediss?:\/\/./.test(value) || !URL.canParse(value)) throw new Error('REDIS_URL must be a redis:// or rediss:// URL');
   return value;
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustProxy(value: string | undefined): string[] {
+  const entries = (value ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address = '', prefix, extra] = entry.split('/');
+    const maxPrefix = isIP(address) === 4 ? 32 : 128;
+    const ok = PROXY_NAMES.includes(entry) || (isIP(address) !== 0 && extra === undefined && (prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= maxPrefix)));
+    if (!ok) throw new Error(`TRUST_PROXY must list IP addresses, CIDRs or ${PROXY_NAMES.join('/')}, separated by commas; got '${entry}'`);
+  }
+  return entries;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -55,5 +74,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dashboardDir: env.DASHBOARD_DIR || undefined,
     redisUrl: redisUrl(env.REDIS_URL),
     schedulerIntervalMs: integer('SCHEDULER_INTERVAL_MS', env.SCHEDULER_INTERVAL_MS, 1000, 3_600_000),
+    trustProxy: trustProxy(env.TRUST_PROXY),
   };
 }

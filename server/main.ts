@@ -29,6 +29,7 @@ const app = await buildApp({
   publicUrl: config.publicUrl,
   redisUrl: config.redisUrl,
   schedulerIntervalMs: config.schedulerIntervalMs,
+  trustProxy: config.trustProxy,
   demo: () => (config.demoSeed === 'auto' ? loadDemoCredentials(config.databaseUrl) : null),
 });
 await app.listen({ port: config.port, host: config.host });

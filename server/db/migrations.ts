@@ -1,14 +1,15 @@
 /**
  * Versioned migrations, in order, written with Kysely's schema builder so one list serves every dialect; the
- * only differences are the text column type (`Dialect.text`: binary comparison on both databases) and nulls first
- * in the indexes of nullable sort columns (SQLite's order, which PostgreSQL is told).
+ * only differences are the text column type (`Dialect.text`: binary comparison on both databases), nulls first
+ * in the indexes of nullable sort columns (SQLite's order, which PostgreSQL is told), and the rate-limit table
+ * being unlogged on PostgreSQL.
  * `migrateToLatest(db, dialect)` applies what is missing and throws the first migration error. Processes starting
  * together on one PostgreSQL database run them once: Kysely's migrator holds a lock while it migrates.
  */
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import type { Dialect } from './connection';
 
-const migrationsFor = ({ text, indexNullsFirst }: Dialect): Record<string, Migration> => ({
+const migrationsFor = ({ name, text, indexNullsFirst }: Dialect): Record<string, Migration> => ({
   '0001-core': {
     async up(db: Kysely<any>) {
       await db.schema
@@ -182,11 +183,13 @@ const migrationsFor = ({ text, indexNullsFirst }: Dialect): Record<string, Migra
     },
   },
   // Rate-limit counters shared by every process on one PostgreSQL database (issue 8, db/rate-limit-store.ts).
-  // Unused, and harmless, on SQLite, where one process counts in memory.
+  // Unused, and harmless, on SQLite, where one process counts in memory. Unlogged on PostgreSQL: counters need
+  // no crash safety (a crash empties the table, which only restarts windows), and a request's count then
+  // writes no WAL.
   '0003-rate-limits': {
     async up(db: Kysely<any>) {
-      await db.schema
-        .createTable('rate_limits')
+      const table = db.schema.createTable('rate_limits');
+      await (name === 'postgres' ? table.modifyFront(sql`unlogged`) : table)
         .addColumn('key', text, (c) => c.primaryKey())
         .addColumn('count', 'integer', (c) => c.notNull())
         .addColumn('reset_at', 'bigint', (c) => c.notNull())

@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app';
 import { DatabaseRateLimitStore } from '../db/rate-limit-store';
@@ -60,6 +61,34 @@ describe(`the service on ${TEST_DATABASE}`, () => {
     expect(principal.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
     const rows = await server.database.db.selectFrom('rate_limits').select(['key', 'count']).where('key', 'like', 'key:%').execute();
     expect(rows.map((row) => Number(row.count))).toEqual(TEST_DATABASE === 'postgres' ? [5] : []);
+    if (TEST_DATABASE === 'postgres') {
+      const table = await sql<{ persistence: string }>`select relpersistence as persistence from pg_class where relname = 'rate_limits'`.execute(server.database.db);
+      expect(table.rows).toEqual([{ persistence: 'u' }]); // unlogged: no WAL write per counted request
+    }
+  });
+});
+
+describe('the client address behind a load balancer', () => {
+  it('counts per X-Forwarded-For address only when the proxy is trusted (TRUST_PROXY)', async () => {
+    const statuses = async (target: TestServer, forwardedFor: string, n: number) => {
+      const result: number[] = [];
+      for (let i = 0; i < n; i++) result.push((await call(target, 'GET', '/contacts', { key: 'wrong', headers: { 'x-forwarded-for': forwardedFor } })).status);
+      return result;
+    };
+    const behind = await startServer({ rateLimitPerMinute: 2, trustProxy: ['127.0.0.1'] });
+    try {
+      expect(await statuses(behind, '203.0.113.1', 3)).toEqual([401, 401, 429]);
+      expect(await statuses(behind, '203.0.113.2', 1)).toEqual([401]);
+    } finally {
+      await behind.close();
+    }
+    const direct = await startServer({ rateLimitPerMinute: 2 });
+    try {
+      expect(await statuses(direct, '203.0.113.1', 2)).toEqual([401, 401]);
+      expect(await statuses(direct, '203.0.113.2', 1)).toEqual([429]);
+    } finally {
+      await direct.close();
+    }
   });
 });
 
