@@ -79,6 +79,8 @@ export const CONTACT_COLUMNS = [
   'id', 'workspace_id', 'name', 'email', 'email_key', 'phone', 'bio', 'address', 'city', 'postal_code', 'region', 'source',
   'system_source', 'state', 'tags', 'notify_email', 'notify_sms', 'created', 'updated',
 ] as const;
+/** Where `created` is in a generated row (contact_tags rows carry it too). */
+const CREATED = CONTACT_COLUMNS.indexOf('created');
 
 /**
  * `count` contacts of `workspaceId`, deterministic for a given `seed` apart from `now`, counted into `result`
@@ -134,13 +136,13 @@ export function seedContacts(file: string, workspaceId: string, count: number, o
   db.pragma('cache_size = -2000000');
   db.pragma('foreign_keys = OFF');
   const insertContact = db.prepare(`insert into contacts (${CONTACT_COLUMNS.join(', ')}) values (${CONTACT_COLUMNS.map(() => '?').join(', ')})`);
-  const insertTag = db.prepare('insert into contact_tags (workspace_id, contact_id, tag) values (?, ?, ?)');
+  const insertTag = db.prepare('insert into contact_tags (workspace_id, contact_id, tag, created) values (?, ?, ?, ?)');
 
   const insertChunk = db.transaction((size: number) => {
     for (let i = 0; i < size; i++) {
       const { values, tags } = rows.next().value as GeneratedContact;
       insertContact.run(...values);
-      for (const tag of tags) insertTag.run(workspaceId, values[0], tag);
+      for (const tag of tags) insertTag.run(workspaceId, values[0], tag, values[CREATED]);
     }
   });
 
@@ -192,13 +194,14 @@ export async function seedContactsPostgres(url: string, workspaceId: string, cou
     );
     for (const index of indexes) await client.query(`drop index "${index.name}"`);
     const insertContacts = `insert into contacts (${CONTACT_COLUMNS.join(', ')}) select * from unnest(${CONTACT_COLUMNS.map((column, i) => `$${i + 1}::${PG_TYPES[column]}`).join(', ')})`;
-    const insertTags = 'insert into contact_tags (workspace_id, contact_id, tag) select $1, * from unnest($2::text[], $3::text[])';
+    const insertTags = 'insert into contact_tags (workspace_id, contact_id, tag, created) select $1, * from unnest($2::text[], $3::text[], $4::text[])';
     const BATCH = 10_000;
     for (let from = 0; from < count; from += BATCH) {
       const size = Math.min(count, from + BATCH) - from;
       const columns = CONTACT_COLUMNS.map(() => new Array<string | number | null>(size));
       const tagOwners: string[] = [];
       const tagNames: string[] = [];
+      const tagCreated: string[] = [];
       for (let i = 0; i < size; i++) {
         const { values, tags } = rows.next().value as GeneratedContact;
         values.forEach((value, c) => {
@@ -207,11 +210,12 @@ export async function seedContactsPostgres(url: string, workspaceId: string, cou
         for (const tag of tags) {
           tagOwners.push(values[0] as string);
           tagNames.push(tag);
+          tagCreated.push(values[CREATED] as string);
         }
       }
       await client.query('begin');
       await client.query(insertContacts, columns);
-      if (tagOwners.length) await client.query(insertTags, [workspaceId, tagOwners, tagNames]);
+      if (tagOwners.length) await client.query(insertTags, [workspaceId, tagOwners, tagNames, tagCreated]);
       await client.query('commit');
       options.onProgress?.(from + size);
     }

@@ -3,9 +3,9 @@
  * that also bumps the workspace's `contacts_version` (the count cache key). Rules: decisions.md section 7.
  */
 import { randomUUID } from 'node:crypto';
-import { type CompiledQuery, type Kysely, type RawBuilder, type Selectable, type Transaction, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, type Transaction, sql } from 'kysely';
 import type { ContactCreateParsed, NotificationSettingsPatch } from '../../src/api/contacts';
-import type { FilterNode } from '../../src/api/filter/ast';
+import { type FilterNode, and } from '../../src/api/filter/ast';
 import type { OrderByItem } from '../../src/api/filter/order-by';
 import { printFilter } from '../../src/api/filter/print';
 import { badRequest, conflict, notFound } from '../errors';
@@ -72,6 +72,26 @@ function contactJson(dialect: Dialect) {
   );
 }
 
+/** True for the default order of contact lists (newest first). */
+const isDefaultOrder = (orderBy: readonly OrderByItem[]) =>
+  orderBy.length === 1 && orderBy[0]!.field === 'created' && orderBy[0]!.direction === 'desc';
+
+const isTagEquals = (node: FilterNode): node is FilterNode & { kind: 'compare'; value: string } =>
+  node.kind === 'compare' && node.field === 'tags' && node.operator === 'eq' && typeof node.value === 'string';
+
+/**
+ * `{ tag, rest }` when `filter` requires a contact to have one tag: `tags eq 'x'` alone or as an operand of the
+ * top-level `and`; `rest` is the rest of the filter (undefined when nothing else is asked). Otherwise null.
+ */
+export function requiredTag(filter: FilterNode | undefined): { tag: string; rest: FilterNode | undefined } | null {
+  if (!filter) return null;
+  if (isTagEquals(filter)) return { tag: filter.value, rest: undefined };
+  if (filter.kind !== 'and') return null;
+  const index = filter.operands.findIndex(isTagEquals);
+  if (index === -1) return null;
+  return { tag: (filter.operands[index] as { value: string }).value, rest: and(...filter.operands.filter((_, i) => i !== index)) };
+}
+
 /** The short contact shape answered by create and the notification-settings update. */
 export function toContactSummary(row: ContactRow) {
   return { id: row.id, feedId: row.workspace_id, name: row.name, email: row.email, phone: row.phone, image: row.image, state: row.state };
@@ -106,11 +126,30 @@ export class ContactStore {
       .compile();
   }
 
-  /** The contacts matching `query`, in order and paged, with nothing selected yet. */
-  private matching(db: Kysely<Database>, workspaceId: string, query: ContactQuery) {
-    let select = db.selectFrom('contacts').where('contacts.workspace_id', '=', workspaceId);
-    if (query.filter) select = select.where(compileFilter(query.filter, CONTACT_FIELDS, this.dialect));
-    select = select.orderBy(compileOrderBy(query.orderBy, CONTACT_FIELDS, 'contacts.id'));
+  /**
+   * The contacts matching `query`, in order and paged, with nothing selected yet. A filter that requires one
+   * tag, in the default newest-first order, reads that tag's rows from their (workspace, tag, created) index and
+   * joins each contact: the first page costs 50 lookups instead of testing contacts one by one until 50 have
+   * the tag (issue 2 benchmark, `tags eq 'vip'`). Same rows, same order: contact_tags.created is the contact's.
+   * `ordered` false (a count) leaves out the order, and may always start from the tag's rows.
+   */
+  private matching(db: Kysely<Database>, workspaceId: string, query: ContactQuery, ordered = true) {
+    const byTag = !ordered || isDefaultOrder(query.orderBy) ? requiredTag(query.filter) : null;
+    let select = byTag
+      ? (db
+          .selectFrom('contact_tags')
+          .innerJoin('contacts', 'contacts.id', 'contact_tags.contact_id')
+          .where('contact_tags.workspace_id', '=', workspaceId)
+          .where('contact_tags.tag', '=', byTag.tag)
+          .where('contacts.workspace_id', '=', workspaceId) as unknown as SelectQueryBuilder<Database, 'contacts', object>)
+      : db.selectFrom('contacts').where('contacts.workspace_id', '=', workspaceId);
+    const filter = byTag ? byTag.rest : query.filter;
+    if (filter) select = select.where(compileFilter(filter, CONTACT_FIELDS, this.dialect));
+    if (ordered) {
+      select = byTag
+        ? select.orderBy(sql`${sql.ref('contact_tags.created')} desc, ${sql.ref('contact_tags.contact_id')} asc`)
+        : select.orderBy(compileOrderBy(query.orderBy, CONTACT_FIELDS, 'contacts.id'));
+    }
     if (query.limit !== undefined) select = select.limit(query.limit);
     if (query.offset !== undefined) select = query.limit === undefined && this.dialect.offsetNeedsLimit ? select.limit(-1).offset(query.offset) : select.offset(query.offset);
     return select;
@@ -120,9 +159,10 @@ export class ContactStore {
   async count(workspaceId: string, filter: FilterNode | undefined): Promise<number> {
     const key = `${await this.versionKey(workspaceId)}:${filter ? printFilter(filter) : ''}`;
     return this.counts.get(key, async () => {
-      let select = this.db.selectFrom('contacts').select((eb) => eb.fn.countAll<number>().as('n')).where('contacts.workspace_id', '=', workspaceId);
-      if (filter) select = select.where(compileFilter(filter, CONTACT_FIELDS, this.dialect));
-      return Number((await select.executeTakeFirstOrThrow()).n);
+      const { n } = await this.matching(this.db, workspaceId, { filter, orderBy: [] }, false)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(n);
     });
   }
 
@@ -203,7 +243,7 @@ export class ContactStore {
       await this.db.transaction().execute(async (trx) => {
         await assertUnique(trx, workspaceId, row);
         await trx.insertInto('contacts').values(row).execute();
-        if (tags.length) await trx.insertInto('contact_tags').values(tags.map((tag) => ({ workspace_id: workspaceId, contact_id: row.id, tag }))).execute();
+        if (tags.length) await trx.insertInto('contact_tags').values(tags.map((tag) => ({ workspace_id: workspaceId, contact_id: row.id, tag, created: row.created }))).execute();
         await bumpVersion(trx, workspaceId);
       });
     } catch (error) {
@@ -223,7 +263,7 @@ export class ContactStore {
       if (next.length > 100) throw badRequest('a contact has at most 100 tags');
       const added = next.filter((tag) => !current.includes(tag));
       const removed = current.filter((tag) => !next.includes(tag));
-      if (added.length) await trx.insertInto('contact_tags').values(added.map((tag) => ({ workspace_id: workspaceId, contact_id: contactId, tag }))).execute();
+      if (added.length) await trx.insertInto('contact_tags').values(added.map((tag) => ({ workspace_id: workspaceId, contact_id: contactId, tag, created: row.created }))).execute();
       if (removed.length) await trx.deleteFrom('contact_tags').where('contact_id', '=', contactId).where('tag', 'in', removed).execute();
       await trx.updateTable('contacts').set({ tags: JSON.stringify(next), updated: new Date().toISOString() }).where('id', '=', contactId).execute();
       await bumpVersion(trx, workspaceId);

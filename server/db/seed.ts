@@ -35,7 +35,7 @@ export async function insertContacts(db: Kysely<Database>, rows: readonly Contac
     for (let i = 0; i < rows.length; i += BATCH) {
       const batch = rows.slice(i, i + BATCH);
       await trx.insertInto('contacts').values(batch).execute();
-      const tags = batch.flatMap((row) => (JSON.parse(row.tags) as string[]).map((tag) => ({ workspace_id: row.workspace_id, contact_id: row.id, tag })));
+      const tags = batch.flatMap((row) => (JSON.parse(row.tags) as string[]).map((tag) => ({ workspace_id: row.workspace_id, contact_id: row.id, tag, created: row.created })));
       for (let j = 0; j < tags.length; j += BATCH) await trx.insertInto('contact_tags').values(tags.slice(j, j + BATCH)).execute();
     }
     const workspaces = [...new Set(rows.map((row) => row.workspace_id))];

@@ -153,6 +153,10 @@ describe('$filter', () => {
     ['and binds tighter than or', () => "state eq 'active' and tags eq 'vip' or city eq null", (c) => (c.state === 'active' && c.tags.includes('vip')) || c.city === null],
     ['parentheses', () => "state eq 'active' and (tags eq 'vip' or city eq null)", (c) => c.state === 'active' && (c.tags.includes('vip') || c.city === null)],
     ['in on a column', () => "state in ('pending')", (c) => c.state === 'pending'],
+    // A required tag is read from the tag's own index (server/db/contacts.ts): same rows and order as any filter.
+    ['a tag and a state', () => "tags eq 'vip' and state eq 'active'", (c) => c.tags.includes('vip') && c.state === 'active'],
+    ['a tag between two conditions', () => "state eq 'active' and tags eq 'lead' and city ne null", (c) => c.state === 'active' && c.tags.includes('lead') && c.city !== null],
+    ['a tag that nobody has', () => "tags eq 'nobody-has-this'", () => false],
     ['not not', () => "not (not (state eq 'active'))", (c) => c.state === 'active'],
     ['id eq', () => `id eq '${all[5]!.id}'`, (c) => c.id === all[5]!.id],
     ['nothing matches', () => "email eq 'nobody@nowhere.test'", () => false],
@@ -163,6 +167,21 @@ describe('$filter', () => {
     const expected = all.filter(predicate);
     expect(totals[0]).toBe(expected.length);
     expect(items.map((c) => c.id)).toEqual(expected.map((c) => c.id));
+  });
+
+  it('finds a tag added later at its contact\'s place in the newest-first order, on every page', async () => {
+    const oldest = all.at(-1)!;
+    const tag = 'added-later';
+    const patch = await call(server, 'PATCH', `/contacts/${oldest.id}/tags`, { key: server.a.key, body: { tagsToAdd: [tag] } });
+    expect(patch.status).toBe(204);
+    const newer = all[3]!;
+    await call(server, 'PATCH', `/contacts/${newer.id}/tags`, { key: server.a.key, body: { tagsToAdd: [tag] } });
+    const { items, totals } = await walk({ $filter: `tags eq '${tag}'` }, 1);
+    expect(items.map((c) => c.id)).toEqual([newer.id, oldest.id]);
+    expect(totals).toEqual([2, 2]);
+    await call(server, 'PATCH', `/contacts/${newer.id}/tags`, { key: server.a.key, body: { tagsToRemove: [tag] } });
+    expect((await walk({ $filter: `tags eq '${tag}'` })).items.map((c) => c.id)).toEqual([oldest.id]);
+    await call(server, 'PATCH', `/contacts/${oldest.id}/tags`, { key: server.a.key, body: { tagsToRemove: [tag] } });
   });
 
   it('filters and sorts together', async () => {
