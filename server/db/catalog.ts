@@ -4,14 +4,14 @@
  * otherwise a found `externalId` updates; otherwise a new record is created. Absent fields stay as they were;
  * `tags`, collections and `customProperties` given are replaced whole. Handles are lower-case slugs unique in
  * the workspace: derived from the title when absent (`-2`, `-3` on a clash), 409 when given and taken. Each
- * upsert is one transaction; a create that loses a race on a unique index is retried once as an update.
+ * upsert is one transaction; one that loses a race to a concurrent upsert is run again (`retrying`).
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { CollectionUpsertParsed, ProductUpsertParsed } from '../../src/api/catalog';
 import type { FilterNode } from '../../src/api/filter/ast';
 import { slugify } from '../../src/api/slug';
-import { badRequest, conflict, notFound } from '../errors';
+import { HttpError, badRequest, conflict, notFound } from '../errors';
 import { type FieldMap, compileFilter, compileOrderBy } from '../filter/compile';
 import type { Dialect } from './connection';
 import type { CollectionTable, Database, ProductTable } from './schema';
@@ -99,13 +99,21 @@ export class CatalogStore {
     private readonly dialect: Dialect,
   ) {}
 
-  /** Runs an upsert transaction, once more when a concurrent create won a race on a unique index. */
+  /**
+   * Runs an upsert transaction, again (up to 3 times in all) when it lost a race to a concurrent one: a unique
+   * index refused its insert, or a check saw a record committed since its lookup (409). The next run sees that
+   * record: the same `externalId` becomes an update, a handle really taken stays a 409. A unique violation on
+   * the last run is a 409 too, never a 500.
+   */
   private async retrying(run: () => Promise<UpsertResult>): Promise<UpsertResult> {
-    try {
-      return await run();
-    } catch (error) {
-      if (!this.dialect.isUniqueViolation(error)) throw error;
-      return run();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await run();
+      } catch (error) {
+        const lostRace = this.dialect.isUniqueViolation(error) || (error instanceof HttpError && error.statusCode === 409);
+        if (!lostRace) throw error;
+        if (attempt === 3) throw this.dialect.isUniqueViolation(error) ? conflict('A concurrent request changed the same record; try again') : error;
+      }
     }
   }
 

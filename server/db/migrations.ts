@@ -9,7 +9,7 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import type { Dialect } from './connection';
 
-const migrationsFor = ({ name, text, indexNullsFirst }: Dialect): Record<string, Migration> => ({
+const migrationsFor = ({ name, text, indexNullsFirst }: Pick<Dialect, 'name' | 'text' | 'indexNullsFirst'>): Record<string, Migration> => ({
   '0001-core': {
     async up(db: Kysely<any>) {
       await db.schema
@@ -207,6 +207,9 @@ const migrationsFor = ({ name, text, indexNullsFirst }: Dialect): Record<string,
     },
   },
 });
+
+/** The names of every migration, in the order they apply. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrationsFor({ name: 'sqlite', text: sql`text`, indexNullsFirst: sql`` }));
 
 /** Applies every pending migration. Throws the migration error, if any, after logging nothing itself. */
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
