@@ -3,22 +3,9 @@
  * the API benchmark: starting it on a free loopback port, waiting until it answers, finding the node process that
  * serves the port and sampling that process's resident memory.
  */
+import getPort from 'get-port';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-
-/** A free TCP port on 127.0.0.1, as the kernel hands it out. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export type ServerProcess = {
   /** `http://127.0.0.1:<port>` */
@@ -49,7 +36,7 @@ export async function startServer(options: {
   /** Called with the server's last output when it exits without being stopped. */
   onUnexpectedExit?: (message: string) => void;
 }): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = await getPort({ host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${port}`;
   execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: options.cwd, stdio: 'inherit' });
   const child = spawn(process.execPath, ['dist-server/main.js'], {

@@ -2,25 +2,12 @@
  * Starting the real service for browser tests: a free loopback port, `tsx server/main.ts` over a given SQLite
  * file, ready once `/app-config.json` answers. Also runs the operator command line.
  */
+import getPort from 'get-port';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TSX = `${ROOT}node_modules/.bin/tsx`;
-
-/** A port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Runs `npm run cli -- <args>` (tsx server/cli.ts) on `databaseUrl`; returns its one JSON object. */
 export function cli<T = Record<string, unknown>>(databaseUrl: string, ...args: string[]): T {
@@ -32,7 +19,7 @@ export type StartedServer = { baseURL: string; process: ChildProcess; stop(): Pr
 
 /** Starts the service on a free port with `env` added; resolves when it answers. */
 export async function startService(databaseUrl: string, env: Record<string, string> = {}): Promise<StartedServer> {
-  const port = await freePort();
+  const port = await getPort({ host: '127.0.0.1' });
   const child = spawn(TSX, ['server/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', DEMO_SEED: 'auto', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'error', ...env },

@@ -4,13 +4,13 @@
  * memory); and Redis with `REDIS_URL`, shared by two apps (runs where `redis-server` is installed).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import getPort from 'get-port';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app';
 import { DatabaseRateLimitStore } from '../db/rate-limit-store';
 import { type TestServer, call, startServer } from './harness';
-import { freePort } from './service-process';
 import { TEST_DATABASE } from './test-database';
 
 let server: TestServer;
@@ -108,7 +108,7 @@ describe.runIf(redisServer)('with REDIS_URL (needs redis-server on PATH: apt-get
   let redisServerA: TestServer;
 
   beforeAll(async () => {
-    const port = await freePort();
+    const port = await getPort({ host: '127.0.0.1' });
     redis = spawn(redisServer, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     url = `redis://127.0.0.1:${port}`;
     const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => 100 });

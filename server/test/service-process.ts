@@ -4,24 +4,11 @@
  * process: signals go to the group, so SIGKILL reaches the server itself). Ready once `/healthz` answers 200.
  * Everything the process prints is kept, line by line (its pino JSON log when `LOG_LEVEL` lets it log).
  */
+import getPort from 'get-port';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-/** A port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export type ServiceProcess = {
   /** `http://127.0.0.1:<port>` */
@@ -44,7 +31,7 @@ export type ServiceProcess = {
  * says otherwise. Rejects, after killing it, when it exits early or is not healthy within `timeoutMs` (60 s).
  */
 export async function startServiceProcess(databaseUrl: string, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<ServiceProcess> {
-  const port = await freePort();
+  const port = await getPort({ host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${port}`;
   const child = spawn(`${ROOT}node_modules/.bin/tsx`, ['server/main.ts'], {
     cwd: ROOT,
