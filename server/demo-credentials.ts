@@ -4,13 +4,15 @@
  * the database itself stores every key hashed (decisions.md section 1).
  */
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
+import { isPostgresUrl, sqliteFile } from './db/connection';
 import type { DemoSeedResult } from './db/seed';
 
 /** Where the demo credentials of the database at `databaseUrl` live; null for a non-file database. */
 export function demoCredentialsPath(databaseUrl: string): string | null {
-  if (databaseUrl === ':memory:' || /^postgres(ql)?:/.test(databaseUrl)) return null;
-  return join(dirname(resolve(databaseUrl.replace(/^sqlite:(\/\/)?/, ''))), 'demo-credentials.json');
+  if (isPostgresUrl(databaseUrl)) return null;
+  const file = sqliteFile(databaseUrl);
+  return file === ':memory:' ? null : join(dirname(file), 'demo-credentials.json');
 }
 
 export function saveDemoCredentials(databaseUrl: string, result: DemoSeedResult): void {

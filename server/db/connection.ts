@@ -100,6 +100,12 @@ export function precompiled<Row>(query: Compilable<Row>): (...parameters: unknow
 /** True for a `postgres://` or `postgresql://` URL. */
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
+/**
+ * The SQLite file a `DATABASE_URL` that is not PostgreSQL names, as an absolute path (`sqlite:` or `sqlite://`
+ * prefix dropped), or `:memory:`.
+ */
+export const sqliteFile = (url: string) => (url === ':memory:' ? url : resolve(url.replace(/^sqlite:(\/\/)?/, '')));
+
 function openPostgres(url: string): ServiceDatabase {
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_MAX) || 10 });
   // An idle client losing its connection (a restarted database) must not crash the process; the pool replaces it.
@@ -170,7 +176,7 @@ export function withStatementCache(database: SQLite.Database, size = 200): Sqlit
  */
 export function openDatabase(url: string): ServiceDatabase {
   if (isPostgresUrl(url)) return openPostgres(url);
-  const file = url === ':memory:' ? url : resolve(url.replace(/^sqlite:(\/\/)?/, ''));
+  const file = sqliteFile(url);
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const main = openSqlite(file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(main) }) });
