@@ -1,8 +1,13 @@
 /**
- * `buildApp(config)`: the configured Fastify instance of the service, started by nobody (main.ts listens,
- * tests listen on a free port). The API lives under `/api`, the built dashboard at `/` (decisions.md
- * section 0) and the health check at `/healthz` (issue 8). Request bodies, queries and params are checked by the contract's zod schemas; failures become
- * 400s with the messages of src/api/validation-message.ts.
+ * The configured Fastify instance of the service, started by nobody (main.ts listens, tests listen on a free
+ * port). Two modes share one shell (`createShell`: Fastify's options, the zod validator, the error handler,
+ * security headers, the OpenAPI document at `/api/openapi.json` and `/api/docs`, CORS) and the dashboard at `/`:
+ * - `buildApp(config)`, direct mode: the API under `/api` over a database (decisions.md section 0), the health
+ *   check at `/healthz` (issue 8), the scheduled-post job. Request bodies, queries and params are checked by the
+ *   contract's zod schemas; failures become 400s with the messages of src/api/validation-message.ts.
+ * - `buildProxyApp(config)`, proxy mode (issue 15): no database, no job; `/api/*` forwarded to
+ *   `UPSTREAM_API_URL` (plugins/upstream-proxy.ts), `/healthz` says whether the upstream answers, and the
+ *   OpenAPI document is `apiDocument()`, the direct mode's routes described without a database.
  */
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -19,8 +24,9 @@ import type { DemoSeedResult } from './db/seed';
 import authPlugin from './plugins/auth';
 import dashboardPlugin from './plugins/dashboard';
 import errorsPlugin, { frameworkErrorHandler } from './plugins/errors';
-import openapiPlugin from './plugins/openapi';
+import openapiPlugin, { type OpenApiDocument } from './plugins/openapi';
 import securityHeaders from './plugins/security-headers';
+import upstreamProxy from './plugins/upstream-proxy';
 import { authorizationRoutes } from './routes/authorization';
 import { healthRoutes } from './routes/health';
 import { contactRoutes } from './routes/contacts';
@@ -30,19 +36,31 @@ import { startScheduler } from './scheduler';
 import type { RouteContext } from './routes/context';
 import { workspaceRoutes } from './routes/workspaces';
 
-export type AppConfig = {
+/** What both modes take. */
+export type CommonConfig = {
+  /** Origins allowed to call the API from a browser (`CORS_ORIGINS`). */
+  corsOrigins?: readonly string[];
+  /** `API_ORIGINS`: origins the console may call besides its own, allowed in the CSP's `connect-src` (issue 15). */
+  apiOrigins?: readonly string[];
+  /** Folder of the built dashboard to serve at `/`, when it exists. */
+  dashboardDir?: string;
+  logger?: FastifyServerOptions['logger'];
+  /**
+   * `TRUST_PROXY`: addresses/CIDRs of the load balancers whose `X-Forwarded-For` gives the client address (the
+   * key of per-address rate limits, decisions.md section 4); none trusted when absent or empty.
+   */
+  trustProxy?: readonly string[];
+};
+
+/** Direct mode: the service over its database. */
+export type AppConfig = CommonConfig & {
   database: ServiceDatabase;
   /** Requests a minute per key (or client address); 0 turns limiting off (decisions.md section 4). */
   rateLimitPerMinute: number;
   /** The window the rate limit counts over, in seconds; default 60. */
   rateLimitWindowSeconds?: number;
-  /** Origins allowed to call the API from a browser (`CORS_ORIGINS`). */
-  corsOrigins?: readonly string[];
-  /** Folder of the built dashboard to serve at `/`, when it exists. */
-  dashboardDir?: string;
   /** The demo workspaces' credentials to offer on /connect (`DEMO_SEED=auto` only), or null. */
   demo?: () => DemoSeedResult | null;
-  logger?: FastifyServerOptions['logger'];
   /** `PUBLIC_URL`, the base of `postUrl`; each request's own origin when unset. */
   publicUrl?: string;
   /** How often due scheduled posts are marked published, in ms; 0 turns the job off. Default 1000. */
@@ -52,11 +70,14 @@ export type AppConfig = {
    * database, in memory on SQLite (db/rate-limit-store.ts; issue 8).
    */
   redisUrl?: string;
-  /**
-   * `TRUST_PROXY`: addresses/CIDRs of the load balancers whose `X-Forwarded-For` gives the client address (the
-   * key of per-address rate limits, decisions.md section 4); none trusted when absent or empty.
-   */
-  trustProxy?: readonly string[];
+};
+
+/** Proxy mode (issue 15): `/api/*` forwarded to an upstream service; no database. */
+export type ProxyAppConfig = CommonConfig & {
+  /** `UPSTREAM_API_URL` as server/config.ts normalized it (`https://api.example.com`, `http://127.0.0.1:8080/api`). */
+  upstreamApiUrl: string;
+  /** `UPSTREAM_TIMEOUT_MS`: the proxy's wait for the upstream (plugins/upstream-proxy.ts); default 30000. */
+  upstreamTimeoutMs?: number;
 };
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'headers' };
@@ -92,8 +113,8 @@ const zodValidator: FastifySchemaCompiler<ZodType> = ({ schema, httpPart }) => (
   return { error: new Error(formatIssues(result.error.issues, PART_NAMES[httpPart ?? 'body'] ?? 'body')) };
 };
 
-/** Builds the service; registers everything, listens on nothing. */
-export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
+/** Fastify with what both modes share; `document` is the OpenAPI document to serve instead of describing own routes. */
+async function createShell(config: CommonConfig, document?: OpenApiDocument): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logger ?? false,
     bodyLimit: 2 * 1024 * 1024,
@@ -107,10 +128,24 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
 
   await app.register(errorsPlugin);
-  await app.register(securityHeaders);
-  await app.register(openapiPlugin);
+  await app.register(securityHeaders, { connectOrigins: config.apiOrigins });
+  await app.register(openapiPlugin, { document });
   if (config.corsOrigins?.length) await app.register(cors, { origin: [...config.corsOrigins] });
+  return app;
+}
 
+/** The API's routes (not their auth plugin), registered into the `/api` scope `api`. */
+async function registerApiRoutes(api: FastifyInstance, context: RouteContext): Promise<void> {
+  await api.register(authorizationRoutes(context));
+  await api.register(contactRoutes(context));
+  await api.register(workspaceRoutes(context));
+  await api.register(catalogRoutes(context));
+  await api.register(postRoutes(context));
+}
+
+/** Builds the service in direct mode; registers everything, listens on nothing. */
+export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
+  const app = await createShell(config);
   const { db, dialect } = config.database;
   const context: RouteContext = {
     database: config.database,
@@ -130,11 +165,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         rateLimitWindowSeconds: config.rateLimitWindowSeconds,
         rateLimitStorage: storage?.options,
       });
-      await api.register(authorizationRoutes(context));
-      await api.register(contactRoutes(context));
-      await api.register(workspaceRoutes(context));
-      await api.register(catalogRoutes(context));
-      await api.register(postRoutes(context));
+      await registerApiRoutes(api, context);
     },
     { prefix: '/api' },
   );
@@ -146,5 +177,36 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   }
 
   await app.register(dashboardPlugin, { root: config.dashboardDir ?? '', demo: config.demo ?? (() => null) });
+  return app;
+}
+
+/** A stand-in for what only a running direct-mode handler touches; any use throws, naming `what`. */
+function unavailable<T>(what: string): T {
+  return new Proxy({}, {
+    get: (_target, property) => {
+      throw new Error(`${what}.${String(property)} is not available: the API routes are only being described (proxy mode has no database)`);
+    },
+  }) as T;
+}
+
+/**
+ * The OpenAPI document of the API without a database (issue 15): the direct mode's routes registered, never
+ * run, into a shell that never listens, over a context whose every store throws when used.
+ */
+export async function apiDocument(): Promise<OpenApiDocument> {
+  const docs = await createShell({});
+  const context: RouteContext = { database: unavailable('database'), contacts: unavailable('contacts'), catalog: unavailable('catalog'), posts: unavailable('posts') };
+  await docs.register((api) => registerApiRoutes(api, context), { prefix: '/api' });
+  await docs.ready();
+  const document = docs.swagger();
+  await docs.close();
+  return document;
+}
+
+/** Builds the service in proxy mode (issue 15): opens nothing, starts nothing, listens on nothing. */
+export async function buildProxyApp(config: ProxyAppConfig): Promise<FastifyInstance> {
+  const app = await createShell(config, await apiDocument());
+  await app.register(upstreamProxy, { upstreamApiUrl: config.upstreamApiUrl, timeoutMs: config.upstreamTimeoutMs ?? 30_000 });
+  await app.register(dashboardPlugin, { root: config.dashboardDir ?? '', demo: () => null, upstreamApiUrl: config.upstreamApiUrl });
   return app;
 }

@@ -8,7 +8,12 @@
  * PostgreSQL), `SCHEDULER_INTERVAL_MS` (1000, 0 = off: how often this process publishes due scheduled
  * posts) and `TRUST_PROXY` (comma-separated addresses, CIDRs or `loopback`/`linklocal`/`uniquelocal`: the load
  * balancers whose `X-Forwarded-For` names the client address that rate limits count by; unset = none);
- * `PG_POOL_MAX` (10) is read where the pool is made, db/connection.ts. Throws on a malformed value.
+ * `PG_POOL_MAX` (10) is read where the pool is made, db/connection.ts. Issue 15 adds proxy mode:
+ * `UPSTREAM_API_URL` (an absolute http(s) URL of the upstream API base, no credentials, query or fragment; its
+ * trailing slash dropped) and `UPSTREAM_TIMEOUT_MS` (30000: how long the proxy waits for the upstream's headers,
+ * and between two chunks of its body, before answering 504), and, in either mode, `API_ORIGINS`
+ * (comma-separated origins `scheme://host[:port]` the console may call besides its own, allowed in the
+ * Content-Security-Policy's `connect-src`). Throws on a malformed value.
  */
 import { isIP } from 'node:net';
 
@@ -21,7 +26,12 @@ export type Config = {
   /** Length of the rate-limit window in seconds (`RATE_LIMIT_WINDOW_SECONDS`, default 60: "per minute"). */
   rateLimitWindowSeconds: number;
   publicUrl: string | undefined;
+  /** `UPSTREAM_API_URL`: proxy mode when set (decisions.md section 0); normalized without a trailing slash. */
   upstreamApiUrl: string | undefined;
+  /** `UPSTREAM_TIMEOUT_MS`: the proxy's wait for the upstream's headers and between body chunks, in ms. */
+  upstreamTimeoutMs: number;
+  /** `API_ORIGINS`: origins the console may call besides its own (CSP `connect-src`), normalized by `URL`. */
+  apiOrigins: string[];
   corsOrigins: string[];
   /** Directory of the built dashboard (`DASHBOARD_DIR`); undefined means the repository's `dist/`. */
   dashboardDir: string | undefined;
@@ -58,6 +68,27 @@ function trustProxy(value: string | undefined): string[] {
   return entries;
 }
 
+/** `UPSTREAM_API_URL` checked and normalized (`https://api.example.com/` gives `https://api.example.com`). */
+function upstreamApiUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) {
+    throw new Error(`UPSTREAM_API_URL must be an absolute http:// or https:// URL without credentials, query or fragment, such as https://api.example.com or http://127.0.0.1:8080/api; got '${value}'`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** `API_ORIGINS` checked: each entry an http(s) origin with no path, query or credentials (a trailing `/` is allowed). */
+function apiOrigins(value: string | undefined): string[] {
+  const entries = (value ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  return entries.map((entry) => {
+    const url = URL.canParse(entry) ? new URL(entry) : null;
+    const plain = url && (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash && !entry.includes('*');
+    if (!url || !plain) throw new Error(`API_ORIGINS must list origins such as https://api.example.com or http://10.0.0.5:8080 (scheme, host, optional port; no path), separated by commas; got '${entry}'`);
+    return url.origin;
+  });
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const demoSeed = env.DEMO_SEED ?? 'auto';
   if (demoSeed !== 'auto' && demoSeed !== 'off') throw new Error(`DEMO_SEED must be auto or off, got '${demoSeed}'`);
@@ -69,7 +100,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 60, 1_000_000_000),
     rateLimitWindowSeconds: Math.max(1, integer('RATE_LIMIT_WINDOW_SECONDS', env.RATE_LIMIT_WINDOW_SECONDS, 60, 86_400)),
     publicUrl: env.PUBLIC_URL || undefined,
-    upstreamApiUrl: env.UPSTREAM_API_URL || undefined,
+    upstreamApiUrl: upstreamApiUrl(env.UPSTREAM_API_URL),
+    upstreamTimeoutMs: Math.max(1, integer('UPSTREAM_TIMEOUT_MS', env.UPSTREAM_TIMEOUT_MS, 30_000, 3_600_000)),
+    apiOrigins: apiOrigins(env.API_ORIGINS),
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
     dashboardDir: env.DASHBOARD_DIR || undefined,
     redisUrl: redisUrl(env.REDIS_URL),

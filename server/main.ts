@@ -1,49 +1,72 @@
 /**
- * Starts the service (decisions.md section 8): opens and migrates `DATABASE_URL`, seeds the demo organization
- * into an empty database unless `DEMO_SEED=off`, serves the API and the built dashboard on `HOST:PORT`, and
- * prints the URL and the demo keys. Stops cleanly on SIGINT/SIGTERM.
+ * Starts the service (decisions.md section 8) on `HOST:PORT`, serving the built dashboard, and stops it cleanly on
+ * SIGINT/SIGTERM. Two modes (app.ts):
+ * - direct (default): opens and migrates `DATABASE_URL`, seeds the demo organization into an empty database
+ *   unless `DEMO_SEED=off`, serves the API, and prints the URL and the demo keys;
+ * - proxy (`UPSTREAM_API_URL` set, issue 15): opens no database, seeds nothing, runs no job, forwards `/api/*`
+ *   to the upstream, and prints the URL and where the API is forwarded.
  */
 import { fileURLToPath } from 'node:url';
-import { buildApp } from './app';
-import { loadConfig } from './config';
+import type { FastifyInstance } from 'fastify';
+import { type CommonConfig, buildApp, buildProxyApp } from './app';
+import { type Config, loadConfig } from './config';
 import { openMigratedDatabase } from './database';
 import { isEmpty } from './db/workspaces';
 import { loadDemoCredentials, saveDemoCredentials } from './demo-credentials';
 
-const config = loadConfig();
-const database = await openMigratedDatabase(config.databaseUrl);
-const origin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
-if (config.demoSeed === 'auto' && (await isEmpty(database.db))) {
-  // Loaded only here: the seed's faker data is tens of MB that a serving process otherwise never needs.
-  const { seedDemo } = await import('./db/seed');
-  saveDemoCredentials(config.databaseUrl, await seedDemo(database.db, database.dialect, config.publicUrl ?? origin));
-}
+type Started = { app: FastifyInstance; lines: string[]; close(): Promise<void> };
 
-const app = await buildApp({
-  database,
-  rateLimitPerMinute: config.rateLimitPerMinute,
-  rateLimitWindowSeconds: config.rateLimitWindowSeconds,
+const config = loadConfig();
+const origin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+const common: CommonConfig = {
   corsOrigins: config.corsOrigins,
+  apiOrigins: config.apiOrigins,
   dashboardDir: config.dashboardDir ?? fileURLToPath(new URL('../dist', import.meta.url)),
   logger: { level: process.env.LOG_LEVEL ?? 'warn' },
-  publicUrl: config.publicUrl,
-  redisUrl: config.redisUrl,
-  schedulerIntervalMs: config.schedulerIntervalMs,
   trustProxy: config.trustProxy,
-  demo: () => (config.demoSeed === 'auto' ? loadDemoCredentials(config.databaseUrl) : null),
-});
-await app.listen({ port: config.port, host: config.host });
+};
 
-const lines = [`Workspace Admin is serving ${origin}/ (API at ${origin}/api)`];
-const demo = config.demoSeed === 'auto' ? loadDemoCredentials(config.databaseUrl) : null;
-for (const workspace of demo?.workspaces ?? []) {
-  lines.push(`  ${workspace.name}: x-api-key ${workspace.key}  (Basic ${workspace.accessKey}:${workspace.secret})`);
+async function startDirect(config: Config): Promise<Started> {
+  const database = await openMigratedDatabase(config.databaseUrl);
+  if (config.demoSeed === 'auto' && (await isEmpty(database.db))) {
+    // Loaded only here: the seed's faker data is tens of MB that a serving process otherwise never needs.
+    const { seedDemo } = await import('./db/seed');
+    saveDemoCredentials(config.databaseUrl, await seedDemo(database.db, database.dialect, config.publicUrl ?? origin));
+  }
+  const app = await buildApp({
+    ...common,
+    database,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+    rateLimitWindowSeconds: config.rateLimitWindowSeconds,
+    publicUrl: config.publicUrl,
+    redisUrl: config.redisUrl,
+    schedulerIntervalMs: config.schedulerIntervalMs,
+    demo: () => (config.demoSeed === 'auto' ? loadDemoCredentials(config.databaseUrl) : null),
+  });
+  const lines = [`Workspace Admin is serving ${origin}/ (API at ${origin}/api)`];
+  const demo = config.demoSeed === 'auto' ? loadDemoCredentials(config.databaseUrl) : null;
+  for (const workspace of demo?.workspaces ?? []) {
+    lines.push(`  ${workspace.name}: x-api-key ${workspace.key}  (Basic ${workspace.accessKey}:${workspace.secret})`);
+  }
+  if (demo) lines.push(`  try: curl -H 'x-api-key: ${demo.workspaces[0]?.key}' ${origin}/api/contacts?%24limit=2`);
+  return { app, lines, close: () => app.close().then(() => database.close()) };
 }
-if (demo) lines.push(`  try: curl -H 'x-api-key: ${demo.workspaces[0]?.key}' ${origin}/api/contacts?%24limit=2`);
-console.log(lines.join('\n'));
+
+async function startProxy(upstreamApiUrl: string, config: Config): Promise<Started> {
+  const app = await buildProxyApp({ ...common, upstreamApiUrl, upstreamTimeoutMs: config.upstreamTimeoutMs });
+  const lines = [
+    `Workspace Admin is serving ${origin}/ in proxy mode: ${origin}/api/* is forwarded to ${upstreamApiUrl}/*`,
+    `  connect with a key of that service; try: curl -H 'x-api-key: <key>' ${origin}/api/authorization`,
+  ];
+  return { app, lines, close: () => app.close() };
+}
+
+const started = config.upstreamApiUrl ? await startProxy(config.upstreamApiUrl, config) : await startDirect(config);
+await started.app.listen({ port: config.port, host: config.host });
+console.log(started.lines.join('\n'));
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    void app.close().then(() => database.close()).then(() => process.exit(0));
+    void started.close().then(() => process.exit(0));
   });
 }

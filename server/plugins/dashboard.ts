@@ -1,8 +1,10 @@
 /**
  * Serves the built dashboard (decisions.md section 0); its security headers come from security-headers.ts:
  * - client-side routes answer the app's HTML, `/embed/*` the embed page's; a missing file stays a 404;
- * - `/app-config.json`: `{ apiBaseUrl, demo }`, where `demo` lists the demo workspaces' keys only when the
- *   server seeds demo data (`DEMO_SEED=auto`) and they exist; never with `DEMO_SEED=off`.
+ * - `/app-config.json`: `{ apiBaseUrl, demo, upstream }`, where `demo` lists the demo workspaces' keys only when
+ *   the server seeds demo data (`DEMO_SEED=auto`) and they exist; never with `DEMO_SEED=off`, never in proxy
+ *   mode; `upstream` is null in direct mode and `{ "apiUrl": UPSTREAM_API_URL }` in proxy mode (issue 15), so
+ *   the console can say where `/api` leads.
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
@@ -16,6 +18,8 @@ export type DashboardOptions = {
   root: string;
   /** The demo credentials to offer on /connect, or null. */
   demo: () => DemoSeedResult | null;
+  /** Proxy mode: the upstream API base `/api` is forwarded to (issue 15). */
+  upstreamApiUrl?: string;
 };
 
 export default fp(
@@ -26,6 +30,7 @@ export default fp(
       return {
         apiBaseUrl: '/api',
         demo: demo && { organization: demo.organization, workspaces: demo.workspaces.map(({ id, name, key, accessKey, secret }) => ({ id, name, key, accessKey, secret })) },
+        upstream: options.upstreamApiUrl ? { apiUrl: options.upstreamApiUrl } : null,
       };
     });
 

@@ -14,7 +14,7 @@ import { HttpError } from '../errors';
 const FASTIFY_MESSAGES: Record<string, (error: FastifyError, request: FastifyRequest) => string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: (_e, request) =>
     `Unsupported Media Type: ${request.headers['content-type'] ?? 'none'}; send application/json`,
-  FST_ERR_CTP_BODY_TOO_LARGE: () => 'Request body is larger than 2 MB',
+  FST_ERR_CTP_BODY_TOO_LARGE: (_e, request) => `Request body is larger than ${request.routeOptions.bodyLimit / (1024 * 1024)} MB`,
   FST_ERR_CTP_EMPTY_JSON_BODY: () => 'Body cannot be empty when content-type is set to application/json',
   FST_ERR_CTP_INVALID_JSON_BODY: (e) => `Malformed JSON: ${e.message}`,
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => 'Content-Length does not match the body',

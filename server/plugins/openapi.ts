@@ -5,6 +5,9 @@
  * Before each API route is registered, `describeRoute` adds what every route of its kind carries: the security
  * scheme (`x-api-key` header or Basic), the optional `X-Api-Version` header, and the error body for each status
  * of decisions.md section 3 that the route can answer. Register this plugin before the routes.
+ *
+ * In proxy mode (issue 15) there are no local API routes: `document` (from app.ts `apiDocument`, the same routes
+ * described without a database) is served as it is, so the document and its page stay local.
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -79,15 +82,25 @@ declare module 'fastify' {
   }
 }
 
+export type OpenApiOptions = {
+  /** A finished document to serve instead of describing this app's own routes (proxy mode). */
+  document?: OpenApiDocument;
+};
+
+/** The generated OpenAPI document, as `app.swagger()` returns it. */
+export type OpenApiDocument = ReturnType<FastifyInstance['swagger']>;
+
 export default fp(
-  async function openapiPlugin(app: FastifyInstance) {
+  async function openapiPlugin(app: FastifyInstance, options: OpenApiOptions) {
     const apiRoutes: string[] = [];
     app.decorate('apiRoutes', apiRoutes);
     app.addHook('onRoute', (route) => {
       describeRoute(route);
       if (route.config?.auth) for (const method of [route.method].flat()) apiRoutes.push(`${method} ${route.url}`);
     });
-    await app.register(swagger, {
+    if (options.document) {
+      await app.register(swagger, { mode: 'static', specification: { document: options.document as never } });
+    } else await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',
         info: {

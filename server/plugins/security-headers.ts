@@ -2,6 +2,8 @@
  * Security headers on every answer, API and errors included (issue 4): a Content-Security-Policy with no inline
  * script and `frame-ancestors 'none'` (plus X-Frame-Options DENY) everywhere except the public embed pages
  * `/embed/*`, which any site may frame; nosniff, no referrer across origins, and helmet's other defaults.
+ * `connect-src` is `'self'` plus exactly the origins of `API_ORIGINS` (issue 15: a console whose connect page
+ * points at a service on another origin), never a wildcard; server/config.ts has checked they are origins.
  *
  * helmet computes each header set once, at start; every answer then gets it as one constant object
  * (`reply.headers`). @fastify/helmet rebuilt the policy and set each header on every request, a measurable
@@ -18,7 +20,7 @@ const directives = {
   // Mantine writes its CSS variables into a <style> element at run time.
   styleSrc: ["'self'", "'unsafe-inline'"],
   imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
-  connectSrc: ["'self'"],
+  connectSrc: ["'self'"] as string[],
   fontSrc: ["'self'", 'data:'],
   objectSrc: ["'none'"],
   baseUri: ["'self'"],
@@ -36,12 +38,18 @@ function helmetHeaders(options: Parameters<typeof helmet>[0]): Record<string, st
 }
 
 const common = { crossOriginEmbedderPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' }, hsts: false } as const;
-const everywhere = helmetHeaders({ ...common, contentSecurityPolicy: { directives }, frameguard: { action: 'deny' } });
-const embeddable = helmetHeaders({ ...common, contentSecurityPolicy: { directives: { ...directives, frameAncestors: ['*'] } }, frameguard: false });
 const EMBED_PATH = /^\/embed\//;
 
+export type SecurityHeadersOptions = {
+  /** `API_ORIGINS`: origins (`https://api.example.com`) the console may call besides its own; none by default. */
+  connectOrigins?: readonly string[];
+};
+
 export default fp(
-  async function securityHeaders(app: FastifyInstance) {
+  async function securityHeaders(app: FastifyInstance, options: SecurityHeadersOptions) {
+    const policy = { ...directives, connectSrc: [...directives.connectSrc, ...(options.connectOrigins ?? [])] };
+    const everywhere = helmetHeaders({ ...common, contentSecurityPolicy: { directives: policy }, frameguard: { action: 'deny' } });
+    const embeddable = helmetHeaders({ ...common, contentSecurityPolicy: { directives: { ...policy, frameAncestors: ['*'] } }, frameguard: false });
     app.addHook('onRequest', (request, reply, done) => {
       reply.headers(EMBED_PATH.test(request.url) ? embeddable : everywhere);
       done();
