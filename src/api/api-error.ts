@@ -29,8 +29,9 @@ export type ApiErrorInit = {
  *   (an HTML page from a proxy, or a hosted service's JSON without those fields);
  * - `traceId`: the body's `traceId`, else the `X-Trace-Id` header, else null;
  * - `retryAfter`: seconds to wait, from `Retry-After` (delta-seconds or an HTTP date), else null;
- * - `message`: the body's `message` (a JSON `message` string or string array when the body is not a full error
- *   body), else `HTTP 502 Bad Gateway: <first 200 characters of the page text>`.
+ * - `message`: the body's `message` (for JSON that is not a full error body, such as a hosted service's
+ *   `{"statusCode":403,"message":"Forbidden resource","error":"Forbidden"}`: its `message` string, or its strings
+ *   joined with `; `, or its `error`), else `HTTP 502 Bad Gateway: <first 200 characters of the page text>`.
  */
 export class ApiError extends Error {
   override name = 'ApiError';
@@ -137,12 +138,32 @@ export function excerpt(text: string, max = 200): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
+/** The sentences in one `message` entry: a string, a list of them, or an object naming its own (`message`, `constraints`). */
+function sentences(value: unknown, depth = 0): string[] {
+  if (typeof value === 'string') return value.trim() ? [value.trim()] : [];
+  if (typeof value === 'number' || typeof value === 'boolean') return [String(value)];
+  if (depth > 3 || typeof value !== 'object' || value === null) return [];
+  if (Array.isArray(value)) return value.flatMap((item) => sentences(item, depth + 1));
+  const record = value as Record<string, unknown>;
+  const own = [...sentences(record.message, depth + 1), ...sentences(record.constraints, depth + 1)];
+  if (own.length) return own;
+  // { property: 'email', constraints: ... } was handled above; any other object: its string values, or its JSON.
+  const values = Object.values(record).flatMap((item) => sentences(item, depth + 1));
+  return values.length ? values : [JSON.stringify(value)];
+}
+
+/**
+ * The message of a JSON error body that is not a full error body (issue 15: a hosted service's bodies lack
+ * `traceId`, `path`, `timestamp`): `message` as a string, or an array of strings (or of objects holding them,
+ * class-validator style) joined with `; ` as decisions.md section 3 joins validation failures; else `error`
+ * (`"Forbidden"`). Never `[object Object]`. Null when the body names nothing.
+ */
 function messageOf(json: unknown): string | null {
-  if (typeof json !== 'object' || json === null) return null;
-  const message = (json as { message?: unknown }).message;
-  if (typeof message === 'string' && message) return message;
-  if (Array.isArray(message) && message.length && message.every((part) => typeof part === 'string')) return message.join('; ');
-  return null;
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return null;
+  const { message, error } = json as { message?: unknown; error?: unknown };
+  const parts = sentences(message);
+  if (parts.length) return parts.join('; ');
+  return typeof error === 'string' && error.trim() ? error.trim() : null;
 }
 
 /**

@@ -1,10 +1,13 @@
 import { Alert } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { useThrottle } from '@/lib/throttle';
+import { MAX_BACKOFF_SECONDS, useThrottle } from '@/lib/throttle';
 
-/** The visible notice while the service throttles us (429): counts down to the next retry (issue 4). */
+/**
+ * The visible notice while the service throttles us (429): counts down to the next retry (issue 4), and says
+ * when the wait is our own backoff because the service gave no `Retry-After` (issue 15).
+ */
 export function ThrottleNotice() {
-  const until = useThrottle();
+  const { until, guessed } = useThrottle();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (until <= Date.now()) return;
@@ -16,6 +19,7 @@ export function ThrottleNotice() {
   return (
     <Alert color="orange" title="The service is throttling requests" role="status" mb="md">
       Too many requests in a short time. Retrying in {seconds} s; nothing is lost.
+      {guessed ? ` The service did not say how long to wait, so each wait doubles, up to ${MAX_BACKOFF_SECONDS} s.` : null}
     </Alert>
   );
 }

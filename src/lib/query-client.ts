@@ -1,36 +1,50 @@
 /**
- * The React Query client and its retry policy (issue 4): never retry a 4xx, except 429, which is retried up
- * to 4 times after the `Retry-After` the service sent (reported to the throttle notice); other failures are
- * retried twice with backoff.
+ * The React Query client and its retry policy (issues 4 and 15): never retry a 4xx, except 429, which is retried
+ * up to `THROTTLE_RETRIES` times, queries and mutations alike, after the `Retry-After` the service sent or, when
+ * it sent none, after a backoff of 1 s doubling up to 60 s (throttle.ts), each wait reported to the throttle
+ * notice; other failures are retried twice with backoff.
  */
 import { QueryClient } from '@tanstack/react-query';
 import { isApiError } from '@/api/api-error';
-import { clearThrottle, reportThrottle } from './throttle';
+import { backoffSeconds, clearThrottle, reportThrottle } from './throttle';
 
-/** True when a failed request should be tried again. */
+/** Retries of a 429: enough for backoff to reach its 60 s cap (1 + 2 + 4 + 8 + 16 + 32 + 60 s). */
+export const THROTTLE_RETRIES = 7;
+
+const throttled = (error: unknown) => isApiError(error) && error.status === 429;
+
+/** True when a failed query should be tried again; `failureCount` failures so far. */
 export function shouldRetry(failureCount: number, error: unknown): boolean {
-  if (isApiError(error)) {
-    if (error.status === 429) return failureCount < 4;
-    if (error.status >= 400 && error.status < 500) return false;
-  }
+  if (throttled(error)) return failureCount < THROTTLE_RETRIES;
+  if (isApiError(error) && error.status >= 400 && error.status < 500) return false;
   return failureCount < 2;
 }
 
-/** Milliseconds to wait before retry `attempt`: `Retry-After` for a 429, else exponential backoff. */
-export function retryDelay(attempt: number, error: unknown): number {
+/** True when a failed mutation should be tried again: only a 429 (the service refused it unseen). */
+export function shouldRetryMutation(failureCount: number, error: unknown): boolean {
+  return throttled(error) && failureCount < THROTTLE_RETRIES;
+}
+
+/**
+ * Milliseconds to wait before retry `retry` (0 for the first): for a 429, `Retry-After` or the backoff, reported
+ * to the notice (React Query asks before deciding to retry, so a 429 past the last retry reports nothing); else
+ * exponential backoff up to 8 s.
+ */
+export function retryDelay(retry: number, error: unknown): number {
   if (isApiError(error) && error.status === 429) {
-    const seconds = error.retryAfter ?? 2 ** attempt;
-    reportThrottle(seconds);
+    if (retry >= THROTTLE_RETRIES) return 0;
+    const seconds = error.retryAfter ?? backoffSeconds(retry);
+    reportThrottle(seconds, error.retryAfter === null);
     return seconds * 1000 + 100;
   }
-  return Math.min(1000 * 2 ** attempt, 8000);
+  return Math.min(1000 * 2 ** retry, 8000);
 }
 
 export function createQueryClient(): QueryClient {
   const client = new QueryClient({
     defaultOptions: {
       queries: { retry: shouldRetry, retryDelay, staleTime: 15_000, refetchOnWindowFocus: false },
-      mutations: { retry: (count, error) => isApiError(error) && error.status === 429 && count < 4, retryDelay },
+      mutations: { retry: shouldRetryMutation, retryDelay },
     },
   });
   client.getQueryCache().subscribe((event) => {

@@ -1,32 +1,51 @@
 /**
- * Throttling state for the visible notice (issue 4): the query client's retry policy reports each 429 it waits
- * out with `reportThrottle(seconds)`; `useThrottle()` gives the time the notice should show until.
+ * Throttling (issues 4 and 15): how long to wait after a 429, and the state of the visible notice. The query
+ * client's retry policy reports each 429 it waits out with `reportThrottle`; `useThrottle()` gives the notice
+ * what to show.
+ *
+ * The wait is the `Retry-After` the service sent; a service that sends none (a hosted one answers
+ * `{"statusCode":429,"message":"ThrottlerException: Too Many Requests"}` without it, issue 15) gets exponential
+ * backoff: 1 s, doubling with each retry, at most 60 s (`backoffSeconds`), and the notice says so.
  */
 import { useSyncExternalStore } from 'react';
 
-let until = 0;
+/** Longest backoff without a `Retry-After`, in seconds (issue 15). */
+export const MAX_BACKOFF_SECONDS = 60;
+
+/** Seconds to wait before retry number `retry` (0 for the first) when the service did not say: 1, 2, 4, ... 60. */
+export function backoffSeconds(retry: number): number {
+  return Math.min(MAX_BACKOFF_SECONDS, 2 ** Math.max(0, retry));
+}
+
+/** What the notice shows: until when (epoch ms, 0 when not throttled) and whether the wait is our own guess. */
+export type ThrottleState = { until: number; guessed: boolean };
+
+let state: ThrottleState = { until: 0, guessed: false };
 const listeners = new Set<() => void>();
 
-/** Records that the service asked us to wait `seconds` (from Retry-After). */
-export function reportThrottle(seconds: number): void {
-  until = Math.max(until, Date.now() + seconds * 1000);
+function update(next: ThrottleState): void {
+  state = next;
   for (const listener of listeners) listener();
+}
+
+/** Records a wait of `seconds`: from `Retry-After`, or `guessed` (backoff, the service did not say). */
+export function reportThrottle(seconds: number, guessed = false): void {
+  const until = Date.now() + seconds * 1000;
+  if (until > state.until) update({ until, guessed });
 }
 
 /** Clears the notice early (a request succeeded after waiting). */
 export function clearThrottle(): void {
-  if (until === 0) return;
-  until = 0;
-  for (const listener of listeners) listener();
+  if (state.until !== 0) update({ until: 0, guessed: false });
 }
 
-/** Epoch ms until which requests are being held back, 0 when not throttled. */
-export function useThrottle(): number {
+/** The current throttle state; `until` is 0 when not throttled. */
+export function useThrottle(): ThrottleState {
   return useSyncExternalStore(
     (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    () => until,
+    () => state,
   );
 }
