@@ -105,3 +105,12 @@ export async function startServiceProcess(databaseUrl: string, env: Record<strin
     stop,
   };
 }
+
+/**
+ * A server in proxy mode (issue 15) forwarding `/api/*` to `upstreamApiUrl`. Its `DATABASE_URL` names a file in a
+ * folder that does not exist, so a process that opened a database would fail to start. Ready once its
+ * `/healthz` answers 200, which needs the upstream answering.
+ */
+export function startProxyProcess(upstreamApiUrl: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
+  return startServiceProcess('/nonexistent/proxy-mode-opens-no-database.sqlite', { UPSTREAM_API_URL: upstreamApiUrl, ...env });
+}
