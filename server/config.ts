@@ -73,7 +73,8 @@ function upstreamApiUrl(value: string | undefined): string | undefined {
   if (!value) return undefined;
   const url = URL.canParse(value) ? new URL(value) : null;
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) {
-    throw new Error(`UPSTREAM_API_URL must be an absolute http:// or https:// URL without credentials, query or fragment, such as https://api.example.com or http://127.0.0.1:8080/api; got '${value}'`);
+    const shown = value.includes('@') ? 'a URL with credentials' : `'${value}'`; // never echo a secret
+    throw new Error(`UPSTREAM_API_URL must be an absolute http:// or https:// URL without credentials, query or fragment, such as https://api.example.com or http://127.0.0.1:8080/api; got ${shown}`);
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
@@ -84,7 +85,8 @@ function apiOrigins(value: string | undefined): string[] {
   return entries.map((entry) => {
     const url = URL.canParse(entry) ? new URL(entry) : null;
     const plain = url && (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash && !entry.includes('*');
-    if (!url || !plain) throw new Error(`API_ORIGINS must list origins such as https://api.example.com or http://10.0.0.5:8080 (scheme, host, optional port; no path), separated by commas; got '${entry}'`);
+    const shown = entry.includes('@') ? 'an entry with credentials' : `'${entry}'`;
+    if (!url || !plain) throw new Error(`API_ORIGINS must list origins such as https://api.example.com or http://10.0.0.5:8080 (scheme, host, optional port; no path), separated by commas; got ${shown}`);
     return url.origin;
   });
 }

@@ -28,3 +28,33 @@ describe('loadConfig (issue 8 variables)', () => {
     expect(() => loadConfig(env)).not.toThrow(/s3cret/);
   });
 });
+
+describe('loadConfig (issue 15: proxy mode and API_ORIGINS)', () => {
+  it('reads UPSTREAM_API_URL without its trailing slash, UPSTREAM_TIMEOUT_MS (30000) and API_ORIGINS as origins', () => {
+    expect(loadConfig({})).toMatchObject({ upstreamApiUrl: undefined, upstreamTimeoutMs: 30_000, apiOrigins: [] });
+    expect(loadConfig({ UPSTREAM_API_URL: 'https://api.example.com/' }).upstreamApiUrl).toBe('https://api.example.com');
+    expect(loadConfig({ UPSTREAM_API_URL: 'http://127.0.0.1:8080/api/', UPSTREAM_TIMEOUT_MS: '500' })).toMatchObject({ upstreamApiUrl: 'http://127.0.0.1:8080/api', upstreamTimeoutMs: 500 });
+    expect(loadConfig({ API_ORIGINS: ' https://api.example.com, http://10.0.0.5:8080/ ,HTTPS://API.Other.test:443' }).apiOrigins).toEqual([
+      'https://api.example.com',
+      'http://10.0.0.5:8080',
+      'https://api.other.test',
+    ]);
+  });
+
+  it.each([
+    [{ UPSTREAM_API_URL: 'api.example.com' }, "UPSTREAM_API_URL must be an absolute http:// or https:// URL without credentials, query or fragment, such as https://api.example.com or http://127.0.0.1:8080/api; got 'api.example.com'"],
+    [{ UPSTREAM_API_URL: 'ftp://api.example.com' }, 'UPSTREAM_API_URL must be an absolute http:// or https:// URL'],
+    [{ UPSTREAM_API_URL: 'https://user:s3cret@api.example.com' }, 'UPSTREAM_API_URL must be an absolute http:// or https:// URL'],
+    [{ UPSTREAM_API_URL: 'https://api.example.com/api?x=1' }, 'UPSTREAM_API_URL must be an absolute http:// or https:// URL'],
+    [{ UPSTREAM_TIMEOUT_MS: 'soon' }, "UPSTREAM_TIMEOUT_MS must be an integer from 0 to 3600000, got 'soon'"],
+    [{ API_ORIGINS: 'https://api.example.com/api' }, "API_ORIGINS must list origins such as https://api.example.com or http://10.0.0.5:8080 (scheme, host, optional port; no path), separated by commas; got 'https://api.example.com/api'"],
+    [{ API_ORIGINS: '*' }, "got '*'"],
+    [{ API_ORIGINS: 'https://*.example.com' }, "got 'https://*.example.com'"],
+    [{ API_ORIGINS: "'self'" }, "got ''self''"],
+    [{ API_ORIGINS: 'javascript:alert(1)' }, "got 'javascript:alert(1)'"],
+    [{ API_ORIGINS: 'https://a.test; script-src *' }, "got 'https://a.test; script-src *'"],
+  ])('refuses %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+    expect(() => loadConfig(env)).not.toThrow(/s3cret/);
+  });
+});

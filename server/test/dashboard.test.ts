@@ -66,3 +66,29 @@ describe('dashboard headers', () => {
     expect((await fetch(`${origin}/missing.js`)).status).toBe(404);
   });
 });
+
+describe('API_ORIGINS in the Content-Security-Policy (issue 15)', () => {
+  /** The directives of `policy` by name. */
+  const directives = (policy: string) => Object.fromEntries(policy.split(';').map((part) => part.trim().split(/\s+/)).map(([name = '', ...values]) => [name, values]));
+
+  it("allows only 'self' in connect-src by default", async () => {
+    const policy = (await fetch(`${origin}/w/x/contacts`)).headers.get('content-security-policy') ?? '';
+    expect(directives(policy)['connect-src']).toEqual(["'self'"]);
+  });
+
+  it('allows exactly the listed origins in connect-src, on the app, the embed page and the API, and nowhere else', async () => {
+    const listed = ['https://api.example.com', 'http://10.0.0.5:8080'];
+    const withOrigins = await buildApp({ database, rateLimitPerMinute: 0, dashboardDir: dir, apiOrigins: listed });
+    try {
+      for (const path of ['/w/x/contacts', '/embed/some-workspace', '/api/contacts']) {
+        const response = await withOrigins.inject({ method: 'GET', url: path });
+        const parsed = directives(response.headers['content-security-policy'] as string);
+        expect(parsed['connect-src'], path).toEqual(["'self'", ...listed]);
+        expect(parsed['default-src'], path).toEqual(["'self'"]);
+        expect(parsed['script-src'], path).toEqual(["'self'"]);
+      }
+    } finally {
+      await withOrigins.close();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 /**
  * `/app-config.json`, served by this console's own server (not part of the API): the API base URL and, when the
- * server seeded demo data, the demo workspaces' credentials for one-click connecting (issue 4).
+ * server seeded demo data, the demo workspaces' credentials for one-click connecting (issue 4); in proxy mode
+ * (issue 15) `upstream.apiUrl`, the service `/api` is forwarded to, and never any demo.
  */
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod';
@@ -14,6 +15,7 @@ const appConfigSchema = z.looseObject({
     })
     .nullable()
     .default(null),
+  upstream: z.looseObject({ apiUrl: z.string() }).nullable().default(null),
 });
 export type AppConfig = z.infer<typeof appConfigSchema>;
 
