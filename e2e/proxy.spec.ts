@@ -1,0 +1,97 @@
+/**
+ * Proxy mode in the browser (issue 15): a second server with `UPSTREAM_API_URL` in front of the test server
+ * (and a `DATABASE_URL` it could not open): connect, the contacts list, a tag edit and an export, all through
+ * the proxy; and a proxy in front of the hosted-service stand-in (server/test/hosted-stand-in.ts), whose
+ * 403 for a wrong key and whose wording of an unsupported API version the connect page shows.
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { HOSTED_KEY, HOSTED_WORKSPACE, type HostedStandIn, startHostedStandIn } from '../server/test/hosted-stand-in';
+import { type Workspace, expect, makeWorkspace, test } from './fixtures';
+import { type StartedServer, startService } from './server';
+import { readState } from './state';
+
+const NO_DATABASE = '/nonexistent/proxy-mode-opens-no-database.sqlite';
+let proxy: StartedServer;
+let hosted: HostedStandIn;
+let hostedProxy: StartedServer;
+let ws: Workspace;
+
+test.beforeAll(async () => {
+  const state = readState();
+  [proxy, hosted] = await Promise.all([startService(NO_DATABASE, { UPSTREAM_API_URL: `${state.baseURL}/api` }), startHostedStandIn()]);
+  hostedProxy = await startService(NO_DATABASE, { UPSTREAM_API_URL: hosted.baseUrl });
+  ws = makeWorkspace('Proxy Spec');
+  for (let i = 0; i < 5; i++) {
+    const response = await fetch(`${state.baseURL}/api/contacts`, {
+      method: 'POST',
+      headers: { 'x-api-key': ws.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `Proxied Person ${i}`, email: `proxied${i}@proxy.test`, tags: ['spec'] }),
+    });
+    expect(response.status).toBe(201);
+  }
+});
+test.afterAll(async () => {
+  await Promise.all([proxy?.stop(), hostedProxy?.stop()]);
+  await hosted?.close();
+});
+
+test('connects, lists contacts, edits a tag and exports a CSV, all through the proxy', async ({ page, state }) => {
+  await page.goto(`${proxy.baseURL}/connect`);
+  await expect(page.getByRole('heading', { name: 'Connect to a workspace' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Demo workspaces' })).toHaveCount(0);
+  await page.getByLabel('API key', { exact: true }).fill(ws.key);
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await page.getByRole('button', { name: 'Save and open' }).click();
+  await expect(page).toHaveURL(`${proxy.baseURL}/w/${ws.id}/contacts`);
+  await expect(page.getByText('5 contacts')).toBeVisible();
+
+  const rows = page.getByRole('table', { name: 'Contacts' }).locator('tbody tr');
+  await rows.filter({ hasText: 'Proxied Person 3' }).click();
+  const tags = page.getByRole('dialog', { name: /Proxied Person 3/ }).getByRole('combobox', { name: 'Tags' });
+  await tags.fill('via-proxy');
+  await tags.press('Enter');
+  await expect(rows.filter({ hasText: 'Proxied Person 3' })).toContainText('via-proxy');
+  await expect
+    .poll(async () => {
+      const filter = encodeURIComponent("email eq 'proxied3@proxy.test'");
+      const response = await fetch(`${state.baseURL}/api/contacts?%24filter=${filter}`, { headers: { 'x-api-key': ws.key } });
+      return ((await response.json()) as { items: { tags: string[] }[] }).items[0]?.tags;
+    })
+    .toEqual(['spec', 'via-proxy']);
+  await page.getByRole('button', { name: /^Close/ }).first().click();
+
+  await page.getByRole('button', { name: 'Export', exact: true }).click();
+  const download = page.waitForEvent('download');
+  await page.getByRole('menuitem', { name: 'CSV (.csv)' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^contacts-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = parse(readFileSync(await file.path(), 'utf8').replace(/^\uFEFF/, '')) as string[][];
+  expect(csv.slice(1).map((row) => row[1]).sort()).toEqual([0, 1, 2, 3, 4].map((i) => `Proxied Person ${i}`));
+  expect(csv.find((row) => row[1] === 'Proxied Person 3')?.[5]).toBe('spec, via-proxy');
+});
+
+test('says a hosted service refused a wrong key (403), shows its version message as worded, and connects with a good key', async ({ page }) => {
+  await page.goto(`${hostedProxy.baseURL}/connect`);
+  const key = page.getByLabel('API key', { exact: true });
+  const alert = page.getByRole('alert').filter({ hasText: 'Could not connect' });
+
+  await key.fill('wsk_revoked_or_wrong');
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await expect(alert).toContainText('refused this key (403');
+  await expect(alert).toContainText('Forbidden resource');
+  await expect(alert).not.toContainText('[object Object]');
+
+  hosted.acceptedVersions = ['2025-01'];
+  try {
+    await key.fill(HOSTED_KEY);
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await expect(alert).toContainText('API version 2026-07 is not supported.');
+  } finally {
+    hosted.acceptedVersions = ['2026-07'];
+  }
+
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await expect(page.getByLabel('Key details').getByRole('heading', { name: HOSTED_WORKSPACE.name })).toBeVisible();
+  await expect(alert).toHaveCount(0);
+});
