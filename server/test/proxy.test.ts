@@ -299,6 +299,10 @@ describe('proxy apps in front of a hosted-style service, a closed port and a hun
     expect(version.headers.get('x-api-version')).toBeNull(); // this server does not claim a version for the upstream
   });
 
+  it('says on /healthz that the upstream answers, whatever its status (403 here)', async () => {
+    expect(await (await fetch(`${proxy.origin}/healthz`)).json()).toEqual({ status: 'ok', upstream: { status: 403 } });
+  });
+
   it('serves /api/openapi.json and /api/docs itself (the hosted service has neither)', async () => {
     const document = await call(proxy, 'GET', '/openapi.json');
     expect(document.status).toBe(200);
