@@ -2,7 +2,8 @@
  * Proxy mode in the browser (issue 15): a second server with `UPSTREAM_API_URL` in front of the test server
  * (and a `DATABASE_URL` it could not open): connect, the contacts list, a tag edit and an export, all through
  * the proxy; and a proxy in front of the hosted-service stand-in (server/test/hosted-stand-in.ts), whose
- * 403 for a wrong key and whose wording of an unsupported API version the connect page shows.
+ * 403 for a wrong key and whose wording of an unsupported API version the connect page shows, and whose 429s
+ * without Retry-After the console waits out with its own backoff, saying so.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
@@ -94,4 +95,18 @@ test('says a hosted service refused a wrong key (403), shows its version message
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
   await expect(page.getByLabel('Key details').getByRole('heading', { name: HOSTED_WORKSPACE.name })).toBeVisible();
   await expect(alert).toHaveCount(0);
+});
+
+test('waits out a hosted 429 without Retry-After with its own backoff, says so, and shows the contacts', async ({ page }) => {
+  await page.goto(`${hostedProxy.baseURL}/connect`);
+  await page.getByLabel('API key', { exact: true }).fill(HOSTED_KEY);
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  hosted.throttleNext = 2;
+  await page.getByRole('button', { name: 'Save and open' }).click();
+  const notice = page.getByRole('status').filter({ hasText: 'The service is throttling requests' });
+  await expect(notice).toContainText('The service did not say how long to wait, so each wait doubles, up to 60 s.');
+  await expect(notice).toBeHidden({ timeout: 20_000 });
+  await expect(page.getByText('1 contacts')).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Contacts' })).toContainText('Hosted Person');
+  expect(hosted.throttleNext).toBe(0);
 });

@@ -4,7 +4,7 @@
  * - a wrong or revoked key: 403 `{"statusCode":403,"message":"Forbidden resource","error":"Forbidden"}`;
  * - error bodies without `traceId`/`path`/`timestamp`, `message` an array of strings (`POST /contacts`);
  * - 429 `{"statusCode":429,"message":"ThrottlerException: Too Many Requests"}` with no `Retry-After`
- *   (`GET /workspaces`, the next `throttleNext` times);
+ *   (the next `throttleNext` GETs other than `/authorization`);
  * - `GET /contacts/contacts-tags` as an envelope `{ items, meta }`, list answers with extra fields;
  * - an `X-Api-Version` outside `acceptedVersions`: 400 `{"message":"API version X is not supported."}`.
  * Plus, for the proxy tests: `/api/echo/*` answers what it received (method, URL, headers, body as text), and
@@ -28,7 +28,7 @@ export type HostedStandIn = {
   baseUrl: string;
   /** `X-Api-Version` values answered; any other is a 400. Default `['2026-07']`. */
   acceptedVersions: string[];
-  /** How many of the next `GET /workspaces` answer 429 without `Retry-After`. */
+  /** How many of the next GETs (but `GET /authorization`) answer 429 without `Retry-After`. */
   throttleNext: number;
   close(): Promise<void>;
 };
@@ -72,6 +72,10 @@ export async function startHostedStandIn(): Promise<HostedStandIn> {
       return reply.code(400).send({ message: `API version ${version} is not supported.` });
     }
     if (request.headers['x-api-key'] !== HOSTED_KEY) return reply.code(403).send(FORBIDDEN_BODY);
+    if (standIn.throttleNext > 0 && request.method === 'GET' && request.url !== '/api/authorization') {
+      standIn.throttleNext--;
+      return reply.code(429).send(THROTTLED_BODY);
+    }
   });
 
   app.get('/api/authorization', async () => ({
@@ -84,11 +88,7 @@ export async function startHostedStandIn(): Promise<HostedStandIn> {
   app.get('/api/contacts', async () => ({ items: [contact], meta: { maxResults: 1, pageSize: 20 }, links: { next: null } }));
   app.get('/api/contacts/contacts-tags', async () => ({ items: [{ name: 'vip', count: 1, color: 'gold' }], meta: { maxResults: 1 } }));
   app.post('/api/contacts', async (_request, reply) => reply.code(400).send(VALIDATION_BODY));
-  app.get('/api/workspaces', async (_request, reply) => {
-    if (standIn.throttleNext > 0) {
-      standIn.throttleNext--;
-      return reply.code(429).send(THROTTLED_BODY);
-    }
+  app.get('/api/workspaces', async () => {
     return { items: [{ ...HOSTED_WORKSPACE, imageUrl: null, organizationId: HOSTED_ORGANIZATION.id, created: '2026-01-01T00:00:00.000Z', tier: 'gold' }], meta: { maxResults: 1 } };
   });
   app.get('/api/hang', () => new Promise(() => {}));
