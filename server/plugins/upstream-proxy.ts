@@ -6,12 +6,12 @@
  *
  * What goes up: the method, the path with `/api` replaced by the upstream's path (`/api/contacts` to
  * `https://api.example.com/contacts`, or to `http://127.0.0.1:8080/api/contacts`), the query string byte for
- * byte, the body as sent, and every end-to-end header (`x-api-key`, `Authorization`, `X-Api-Version`, `Accept`, `Content-Type`, ...) with
- * `Host` set to the upstream's. Hop-by-hop headers (RFC 9110 section 7.6.1: `Connection` and those it names,
- * `Keep-Alive`, `Proxy-Connection`, `TE`, `Trailer`, `Transfer-Encoding`, `Upgrade`, `Proxy-Authorization`)
- * are dropped, and `Expect` (Node answered `100-continue` already); `X-Forwarded-For` (the client address, after the part of an incoming `X-Forwarded-For` that `TRUST_PROXY`
- * trusts; an untrusted one is replaced, not extended),
- * `X-Forwarded-Proto` and `X-Forwarded-Host` are set.
+ * byte, the body as sent, and every end-to-end header (`x-api-key`, `Authorization`, `X-Api-Version`, `Accept`,
+ * `Content-Type`, ...) with `Host` set to the upstream's. Dropped: the hop-by-hop headers (RFC 9110 section
+ * 7.6.1: `Connection` and those it names, `Keep-Alive`, `Proxy-Connection`, `TE`, `Trailer`,
+ * `Transfer-Encoding`, `Upgrade`, `Proxy-Authorization`) and `Expect` (Node answered `100-continue` already).
+ * Set: `X-Forwarded-For` (the client address after the part of an incoming `X-Forwarded-For` that
+ * `TRUST_PROXY` trusts; an untrusted one is replaced, not extended), `X-Forwarded-Proto`, `X-Forwarded-Host`.
  *
  * Request bodies are read whole before they are sent on (up to `PROXY_BODY_LIMIT`, 10 MB; a larger one is a
  * 413 from this server), as nginx does by default: an upstream that refuses a body from its headers alone (our
