@@ -1,4 +1,8 @@
-/** The console's routes (issue 4): /connect, /w/:workspaceId/<section> (lazy pages), the post composer, and a 404 page. */
+/**
+ * The console's routes (issue 4): /connect, /w/:workspaceId/<section> (lazy pages; `<section>/:recordId` opens a
+ * record over its list for the sections whose records have addresses, issue 14 point 2), the post composer, and a
+ * 404 page.
+ */
 import { Suspense, lazy } from 'react';
 import { Navigate, createBrowserRouter } from 'react-router';
 import { Loading } from '@/components/query-state';
@@ -42,7 +46,8 @@ export function createRouter() {
       children: [
         { index: true, element: <Navigate to="contacts" replace /> },
         ...[...SECTIONS, COMPOSER].map((section) => ({
-          path: section.path,
+          // One route with an optional segment, so opening a record keeps the list page mounted.
+          path: section.records ? `${section.path}/:recordId?` : section.path,
           errorElement: <RouteError />,
           element: (
             <ScopeGate section={section}>

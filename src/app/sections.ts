@@ -1,16 +1,17 @@
 /**
  * The workspace sections of the console: route path, navigation label, the scope a key needs to open it
- * (interface document, endpoint table), and the lazily loaded page.
+ * (interface document, endpoint table), the lazily loaded page, and whether its records have addresses
+ * (`<path>/:recordId`, issue 14 point 2: see src/lib/record-route.ts).
  */
 import { type ComponentType, lazy } from 'react';
 import type { Scope } from '@/api/scopes';
 
-export type Section = { path: string; label: string; scope: Scope; Page: ComponentType };
+export type Section = { path: string; label: string; scope: Scope; Page: ComponentType; records?: boolean };
 
 export const SECTIONS: Section[] = [
-  { path: 'contacts', label: 'Contacts', scope: 'contacts:read-only', Page: lazy(() => import('@/features/contacts/contacts-page').then((m) => ({ default: m.ContactsPage }))) },
-  { path: 'products', label: 'Products', scope: 'products:read-only', Page: lazy(() => import('@/features/products/products-page').then((m) => ({ default: m.ProductsPage }))) },
-  { path: 'collections', label: 'Collections', scope: 'products:read-only', Page: lazy(() => import('@/features/collections/collections-page').then((m) => ({ default: m.CollectionsPage }))) },
+  { path: 'contacts', label: 'Contacts', scope: 'contacts:read-only', Page: lazy(() => import('@/features/contacts/contacts-page').then((m) => ({ default: m.ContactsPage }))), records: true },
+  { path: 'products', label: 'Products', scope: 'products:read-only', Page: lazy(() => import('@/features/products/products-page').then((m) => ({ default: m.ProductsPage }))), records: true },
+  { path: 'collections', label: 'Collections', scope: 'products:read-only', Page: lazy(() => import('@/features/collections/collections-page').then((m) => ({ default: m.CollectionsPage }))), records: true },
   { path: 'posts', label: 'Posts', scope: 'posts:read-only', Page: lazy(() => import('@/features/posts/posts-page').then((m) => ({ default: m.PostsPage }))) },
   { path: 'workspaces', label: 'Workspaces', scope: 'feeds:read-only', Page: lazy(() => import('@/features/workspaces/workspaces-page').then((m) => ({ default: m.WorkspacesPage }))) },
 ];

@@ -3,6 +3,8 @@
  * organization and permissions in a menu, a light/dark toggle; sidebar navigation that disables sections the
  * key's scopes don't allow (with a tooltip naming the scope); the throttling notice; and the watch that sends
  * the user back to /connect when the saved key stops working (401/403 confirmed by `GET /authorization`).
+ * Issue 14: a "Skip to main content" link comes first (point 5), and the throttling notice stays in view under
+ * the header while it applies (point 1); both are marked `data-sticky-top` (see src/lib/reveal.ts).
  */
 import { ActionIcon, Button, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -22,6 +24,8 @@ import classes from './shell.module.css';
 
 // The header's popover widgets load after the first paint (popover code is heavy); plain buttons stand in.
 const WorkspaceSwitcher = lazy(() => import('@/features/workspaces/workspace-switcher').then((m) => ({ default: m.WorkspaceSwitcher })));
+/** The skip link's target: the page's `<main>`. */
+const MAIN_CONTENT_ID = 'main-content';
 const HeaderTools = lazy(() => import('./header-tools').then((m) => ({ default: m.HeaderTools })));
 
 /** Keeps the saved permissions fresh and leaves for /connect when the key stops working. */
@@ -73,7 +77,18 @@ function Shell() {
   return (
     <div className={classes.shell} data-nav-open={opened || undefined}>
       <KeyWatch />
-      <header className={classes.header}>
+      <a
+        href={`#${MAIN_CONTENT_ID}`}
+        className={classes.skip}
+        onClick={(event) => {
+          // Moves the focus without putting a fragment in the address (which is the list's or record's state).
+          event.preventDefault();
+          document.getElementById(MAIN_CONTENT_ID)?.focus();
+        }}
+      >
+        Skip to main content
+      </a>
+      <header className={classes.header} data-sticky-top>
         <Group wrap="nowrap" gap="sm">
           <ActionIcon variant="default" size="lg" className={classes.menuButton} onClick={toggle} aria-label="Toggle navigation" aria-expanded={opened}>
             <MenuIcon />
@@ -104,7 +119,7 @@ function Shell() {
           ),
         )}
       </nav>
-      <main className={classes.main}>
+      <main className={classes.main} id={MAIN_CONTENT_ID} tabIndex={-1}>
         <ThrottleNotice />
         <Suspense fallback={<Loading label="Loading page" />}>
           <Outlet />

@@ -3,6 +3,12 @@
  * pages, the table renders. Sortable headers are buttons with `aria-sort` (shift-click adds a sort key), an
  * optional selection column selects the page, loading shows skeleton rows of the page's height, a refetch keeps
  * the previous rows on screen (dimmed, never a flash), and an empty result shows `empty`.
+ *
+ * Keyboard (issue 14, point 5; WAI-ARIA's table pattern, a static table with links and buttons in its cells rather
+ * than a grid): with `rowLink`, one cell of each row is a real link to the row's record (`data-row-link` holds the
+ * row id, so closing the record can return focus to it), so rows are reached with Tab, open with Enter and can
+ * open in a new tab; Shift+Enter (or Shift+Space) on a sortable heading adds it as the next sort key, and a
+ * sortable table says on screen, in its caption, how it is sorted and how to sort by several columns.
  */
 import { Skeleton, UnstyledButton } from '@mantine/core';
 import {
@@ -18,6 +24,7 @@ import {
   useTable,
 } from '@tanstack/react-table';
 import { type ReactNode, useEffect, useRef } from 'react';
+import { Link, type To } from 'react-router';
 import classes from './data-table.module.css';
 
 export const dataTableFeatures = tableFeatures({ rowSortingFeature, rowSelectionFeature, columnVisibilityFeature });
@@ -44,6 +51,8 @@ export type DataTableProps<Row extends RowData> = {
   /** Describes a row for the selection checkbox's name (`Select Ann Example`). */
   rowLabel?: (row: Row) => string;
   empty: ReactNode;
+  /** Makes the cell of `column` in each row a link to `to(row)` (with history `state`). */
+  rowLink?: { column: string; to: (row: Row) => To; state?: unknown } | undefined;
 };
 
 const noRows: never[] = [];
@@ -57,12 +66,18 @@ function RowCheckbox({ label, checked, indeterminate = false, disabled, onChange
   return <input ref={ref} type="checkbox" className={classes.checkbox} aria-label={label} checked={checked} disabled={disabled} onChange={onChange} />;
 }
 
+/** The caption of a sortable table: the current order in words, then how to change it. */
+function sortCaption(sorting: SortingState, labelOf: (id: string) => string): string {
+  const order = sorting.map((sort, index) => `${index ? 'then ' : ''}${labelOf(sort.id)} ${sort.desc ? 'descending' : 'ascending'}`).join(', ');
+  return `${order ? `Sorted by ${order}. ` : ''}Choose a column heading to sort by it; Shift+click or Shift+Enter adds it as the next sort key.`;
+}
+
 function ariaSort(direction: false | 'asc' | 'desc'): 'ascending' | 'descending' | 'none' {
   return direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : 'none';
 }
 
 export function DataTable<Row extends RowData>(props: DataTableProps<Row>) {
-  const { label, columns, rows, getRowId, pageSize, fetching, sorting = [], onSortingChange, selection = {}, onSelectionChange, columnVisibility = {}, onRowClick, rowLabel, empty } = props;
+  const { label, columns, rows, getRowId, pageSize, fetching, sorting = [], onSortingChange, selection = {}, onSelectionChange, columnVisibility = {}, onRowClick, rowLabel, empty, rowLink } = props;
   const table = useTable({
     features: dataTableFeatures,
     columns,
@@ -83,6 +98,14 @@ export function DataTable<Row extends RowData>(props: DataTableProps<Row>) {
   return (
     <div className={classes.wrapper}>
       <table className={classes.table} aria-label={label} aria-busy={fetching || rows === undefined || undefined} data-fetching={fetching || undefined}>
+        {onSortingChange ? (
+          <caption className={classes.caption}>
+            {sortCaption(sorting, (id) => {
+              const header = table.getColumn(id)?.columnDef.header;
+              return typeof header === 'string' ? header : id;
+            })}
+          </caption>
+        ) : null}
         <thead>
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
@@ -107,7 +130,11 @@ export function DataTable<Row extends RowData>(props: DataTableProps<Row>) {
                       <UnstyledButton
                         className={classes.sort}
                         onClick={header.column.getToggleSortingHandler()}
-                        title="Click to sort; shift-click to add a sort key"
+                        onKeyDown={(event) => {
+                          if (!event.shiftKey || (event.key !== 'Enter' && event.key !== ' ')) return;
+                          event.preventDefault();
+                          header.column.toggleSorting(undefined, true);
+                        }}
                       >
                         {content}
                         <span aria-hidden="true" className={classes.arrow}>
@@ -160,7 +187,13 @@ export function DataTable<Row extends RowData>(props: DataTableProps<Row>) {
               ) : null}
               {row.getVisibleCells().map((cell) => (
                 <td key={cell.id}>
-                  <table.FlexRender cell={cell} />
+                  {rowLink && cell.column.id === rowLink.column ? (
+                    <Link to={rowLink.to(row.original)} state={rowLink.state} className={classes.rowLink} data-row-link={row.id}>
+                      <table.FlexRender cell={cell} />
+                    </Link>
+                  ) : (
+                    <table.FlexRender cell={cell} />
+                  )}
                 </td>
               ))}
             </tr>

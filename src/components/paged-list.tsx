@@ -3,14 +3,19 @@
  * the count (`2 matching products`), the actions, the filters, the table (DataTable: the previous page stays on
  * screen, dimmed, while the next loads), an empty state that offers to clear the filters, and the pagination
  * bar. The page keeps the list's state in the URL and hands it in.
+ *
+ * Issue 14, point 1: the pagination bar describes the rows on screen (while another page loads behind them, it
+ * says which), and paging scrolls back to the top of the table. `rowLink` makes each row's title a link to its
+ * record (point 2 and 5).
  */
-import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { RowData } from '@tanstack/react-table';
-import type { ReactNode } from 'react';
+import { type ReactNode, useRef } from 'react';
 import type { ListEnvelope } from '@/api/common';
 import { LIST_PAGE_SIZES, countText } from '@/lib/list-facets';
-import { DataTable, type DataTableColumn } from './data-table';
+import { revealTop, useShown } from '@/lib/list-view';
+import { DataTable, type DataTableColumn, type DataTableProps } from './data-table';
 import { PaginationBar } from './pagination-bar';
 import { QueryError } from './query-state';
 
@@ -25,6 +30,7 @@ export type PagedListProps<Row extends RowData> = {
   columns: DataTableColumn<Row>[];
   getRowId: (row: Row) => string;
   onRowClick?: ((row: Row) => void) | undefined;
+  rowLink?: DataTableProps<Row>['rowLink'];
   page: number;
   size: number;
   /** True when a filter narrows the list. */
@@ -35,9 +41,12 @@ export type PagedListProps<Row extends RowData> = {
 };
 
 export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
-  const { title, noun, actions, filters, list, columns, getRowId, onRowClick, page, size, filtered, onClearFilters, onPageChange, onSizeChange } = props;
+  const { title, noun, actions, filters, list, columns, getRowId, onRowClick, rowLink, page, size, filtered, onClearFilters, onPageChange, onSizeChange } = props;
   const total = list.data?.meta.maxResults;
   const failed = list.isError && !list.data;
+  const shownPage = useShown(page, list.isPlaceholderData);
+  const shownSize = useShown(size, list.isPlaceholderData);
+  const top = useRef<HTMLDivElement>(null);
   return (
     <Stack>
       <Group justify="space-between" align="flex-end">
@@ -51,39 +60,42 @@ export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
       </Group>
       {filters}
       {failed ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
-      <DataTable
-        label={title}
-        columns={columns}
-        rows={failed ? [] : list.data?.items}
-        getRowId={getRowId}
-        pageSize={size}
-        fetching={list.isPlaceholderData}
-        onRowClick={onRowClick}
-        empty={
-          filtered ? (
-            <Stack align="center" gap="xs">
-              <Text>No {noun}s match these filters.</Text>
-              <Button variant="light" size="xs" onClick={onClearFilters}>
-                Clear filters
-              </Button>
-            </Stack>
-          ) : (
-            <Text>No {noun}s yet.</Text>
-          )
-        }
+      <div ref={top}>
+        <DataTable
+          label={title}
+          columns={columns}
+          rows={failed ? [] : list.data?.items}
+          getRowId={getRowId}
+          pageSize={size}
+          fetching={list.isPlaceholderData}
+          onRowClick={onRowClick}
+          rowLink={rowLink}
+          empty={
+            filtered ? (
+              <Stack align="center" gap="xs">
+                <Text>No {noun}s match these filters.</Text>
+                <Button variant="light" size="xs" onClick={onClearFilters}>
+                  Clear filters
+                </Button>
+              </Stack>
+            ) : (
+              <Text>No {noun}s yet.</Text>
+            )
+          }
+        />
+      </div>
+      <PaginationBar
+        page={shownPage}
+        pageSize={shownSize}
+        pendingPage={list.isPlaceholderData ? page : undefined}
+        total={total}
+        pageSizes={LIST_PAGE_SIZES}
+        onPageChange={(next) => {
+          onPageChange(next);
+          revealTop(top.current);
+        }}
+        onPageSizeChange={onSizeChange}
       />
-      <PaginationBar page={page} pageSize={size} total={total} pageSizes={LIST_PAGE_SIZES} onPageChange={onPageChange} onPageSizeChange={onSizeChange} />
     </Stack>
-  );
-}
-
-/** A row's title cell: a link-styled button that opens the row's editor when `onEdit` is given, else plain text. */
-export function TitleCell({ title, onEdit }: { title: string | null; onEdit?: (() => void) | undefined }) {
-  const text = title || '(untitled)';
-  if (!onEdit) return text;
-  return (
-    <Anchor component="button" type="button" size="sm" fw={500} ta="left" onClick={onEdit}>
-      {text}
-    </Anchor>
   );
 }

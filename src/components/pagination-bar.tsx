@@ -2,6 +2,10 @@
  * Server-side pagination controls (issues 5 and 6): "21–40 of 2,000", a page size choice, first / previous /
  * next / last, and a page number input. Pages are 1-based. `maxPage` caps how far the interface lets a list go
  * (posts: `$offset` at most 100), with `capNote` explaining it.
+ *
+ * The bar describes the rows on screen (issue 14, point 1): `page` is the page shown, and a page requested but
+ * not yet shown (`pendingPage`, e.g. waiting out a 429) is announced as "loading page 5…"; the buttons move from
+ * the page shown.
  */
 import { ActionIcon, Group, NativeSelect, Text, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
@@ -16,9 +20,11 @@ export type PaginationBarProps = {
   /** The last page the interface can reach, when lower than the total implies. */
   maxPage?: number;
   capNote?: string;
+  /** The page requested while `page`'s rows stay on screen, if any. */
+  pendingPage?: number | undefined;
 };
 
-export function PaginationBar({ page, pageSize, total, pageSizes, onPageChange, onPageSizeChange, maxPage, capNote }: PaginationBarProps) {
+export function PaginationBar({ page, pageSize, total, pageSizes, onPageChange, onPageSizeChange, maxPage, capNote, pendingPage }: PaginationBarProps) {
   const totalPages = Math.max(1, Math.ceil((total ?? 0) / pageSize));
   const lastPage = Math.min(totalPages, maxPage ?? totalPages);
   const [typed, setTyped] = useState(String(page));
@@ -32,6 +38,7 @@ export function PaginationBar({ page, pageSize, total, pageSizes, onPageChange, 
       <Text size="sm" aria-live="polite">
         {total === undefined ? 'Loading…' : total === 0 ? 'No results' : `${first.toLocaleString()}–${last.toLocaleString()} of ${total.toLocaleString()}`}
         {capNote && totalPages > lastPage ? ` · ${capNote}` : ''}
+        {pendingPage !== undefined && pendingPage !== page ? ` · loading page ${pendingPage.toLocaleString()}…` : ''}
       </Text>
       <Group gap="xs" wrap="nowrap">
         <NativeSelect

@@ -1,10 +1,12 @@
 import { Alert } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { MAX_BACKOFF_SECONDS, useThrottle } from '@/lib/throttle';
+import classes from './throttle-notice.module.css';
 
 /**
  * The visible notice while the service throttles us (429): counts down to the next retry (issue 4), and says
- * when the wait is our own backoff because the service gave no `Retry-After` (issue 15).
+ * when the wait is our own backoff because the service gave no `Retry-After` (issue 15). It sticks under the
+ * header while it applies, so it stays in view on a long page (issue 14, point 1).
  */
 export function ThrottleNotice() {
   const { until, guessed } = useThrottle();
@@ -17,9 +19,11 @@ export function ThrottleNotice() {
   const seconds = Math.ceil((until - now) / 1000);
   if (seconds <= 0) return null;
   return (
-    <Alert color="orange" title="The service is throttling requests" role="status" mb="md">
-      Too many requests in a short time. Retrying in {seconds} s; nothing is lost.
-      {guessed ? ` The service did not say how long to wait, so each wait doubles, up to ${MAX_BACKOFF_SECONDS} s.` : null}
-    </Alert>
+    <div className={classes.sticky} data-sticky-top>
+      <Alert color="orange" title="The service is throttling requests" role="status">
+        Too many requests in a short time. Retrying in {seconds} s; nothing is lost.
+        {guessed ? ` The service did not say how long to wait, so each wait doubles, up to ${MAX_BACKOFF_SECONDS} s.` : null}
+      </Alert>
+    </div>
   );
 }

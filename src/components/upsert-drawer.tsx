@@ -3,10 +3,15 @@
  * by `title`, the error no field owns at the top, and a footer that stays in view with Cancel and the submit
  * button. Leaving a changed form asks first (STYLE.md, forms): closing the drawer (×, Escape, Cancel) or
  * navigating to another page (react-router's blocker) shows "Discard your changes?" in the footer.
+ *
+ * Issue 14: a drawer at a record's address closes by navigating, so the blocker lets through the navigation of a
+ * close the user confirmed, and a confirmed Back (a blocked navigation) just proceeds, which closes the drawer.
+ * `readOnly` shows the record's fields disabled with a Close button (a key that may read but not write). When the
+ * drawer goes, focus returns to what had it when the drawer opened (the "New" button or the row's link).
  */
 import { Alert, Button, Drawer, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useBlocker } from 'react-router';
 import classes from './upsert-drawer.module.css';
 
@@ -22,6 +27,8 @@ export type UpsertDrawerProps = {
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
   /** Closes the drawer: called once the user has confirmed discarding changes, or at once when there are none. */
   onClose: () => void;
+  /** Shows the fields disabled and only a Close button. */
+  readOnly?: boolean;
   children: ReactNode;
 };
 
@@ -30,10 +37,21 @@ export function showSaved(message: string) {
   notifications.show({ color: 'green', message });
 }
 
-export function UpsertDrawer({ title, dirty, submitting, submitLabel, error, onSubmit, onClose, children }: UpsertDrawerProps) {
+export function UpsertDrawer({ title, dirty, submitting, submitLabel, error, onSubmit, onClose, readOnly = false, children }: UpsertDrawerProps) {
   const [confirming, setConfirming] = useState(false);
-  const guarded = dirty && !submitting;
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => guarded && currentLocation.pathname !== nextLocation.pathname);
+  const guarded = dirty && !submitting && !readOnly;
+  const discarded = useRef(false);
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => guarded && !discarded.current && currentLocation.pathname !== nextLocation.pathname);
+  // Read before the drawer takes the focus (the first render precedes every effect).
+  const [opener] = useState(() => document.activeElement);
+  useEffect(
+    () => () => {
+      setTimeout(() => {
+        if (opener instanceof HTMLElement && opener.isConnected && (document.activeElement === document.body || !document.activeElement)) opener.focus();
+      }, 0);
+    },
+    [opener],
+  );
   const asking = confirming || blocker.state === 'blocked';
   const requestClose = () => (guarded ? setConfirming(true) : onClose());
   const keepEditing = () => {
@@ -42,8 +60,9 @@ export function UpsertDrawer({ title, dirty, submitting, submitLabel, error, onS
   };
   const discard = () => {
     setConfirming(false);
+    discarded.current = true;
     if (blocker.state === 'blocked') blocker.proceed();
-    onClose();
+    else onClose();
   };
 
   return (
@@ -55,9 +74,21 @@ export function UpsertDrawer({ title, dirty, submitting, submitLabel, error, onS
               {error}
             </Alert>
           ) : null}
-          {children}
+          {readOnly ? (
+            <fieldset disabled className={classes.readOnly}>
+              <Stack>{children}</Stack>
+            </fieldset>
+          ) : (
+            children
+          )}
           <div className={classes.footer}>
-            {asking ? (
+            {readOnly ? (
+              <Group justify="flex-end">
+                <Button variant="default" onClick={onClose}>
+                  Close
+                </Button>
+              </Group>
+            ) : asking ? (
               <Group justify="space-between" role="alert">
                 <Text size="sm" fw={500}>
                   Discard your changes?

@@ -2,10 +2,12 @@
  * The React Query client and its retry policy (issues 4 and 15): never retry a 4xx, except 429, which is retried
  * up to `THROTTLE_RETRIES` times, queries and mutations alike, after the `Retry-After` the service sent or, when
  * it sent none, after a backoff of 1 s doubling up to 60 s (throttle.ts), each wait reported to the throttle
- * notice; other failures are retried twice with backoff.
+ * notice; other failures are retried twice with backoff. Invalidations announced by other tabs apply here too
+ * (data-changed.ts).
  */
 import { QueryClient } from '@tanstack/react-query';
 import { isApiError } from '@/api/api-error';
+import { listenForChanges } from './data-changed';
 import { backoffSeconds, clearThrottle, reportThrottle } from './throttle';
 
 /** Retries of a 429: enough for backoff to reach its 60 s cap (1 + 2 + 4 + 8 + 16 + 32 + 60 s). */
@@ -50,5 +52,6 @@ export function createQueryClient(): QueryClient {
   client.getQueryCache().subscribe((event) => {
     if (event.type === 'updated' && event.action.type === 'success') clearThrottle();
   });
+  listenForChanges(client);
   return client;
 }

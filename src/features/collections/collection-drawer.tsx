@@ -3,7 +3,8 @@
  * `POST /collections` request, checked by the form schema derived from the contract (collection-form.ts) before
  * any request; the handle suggested from the title until the user types one; the description's HTML with a live
  * preview that cannot run code. Saving waits for the service, says "Collection created" (201) or "Collection
- * updated" (200), and the lists refetch; a 400 or 409 lands on its field.
+ * updated" (200), and the lists refetch; a 400 or 409 lands on its field. `readOnly` (a key without
+ * products:read-write) shows a listed collection's fields disabled (issue 14).
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { SimpleGrid, TextInput } from '@mantine/core';
@@ -16,7 +17,7 @@ import { applyServerErrors } from '@/lib/form-errors';
 import { COLLECTION_FORM_FIELDS, type CollectionFormOutput, type CollectionFormValues, collectionFormSchema, collectionFormValues, toCollectionUpsert } from './collection-form';
 import { useUpsertCollection } from './mutations';
 
-export function CollectionDrawer({ collection, onClose }: { collection: Collection | null; onClose: () => void }) {
+export function CollectionDrawer({ collection, readOnly = false, onClose }: { collection: Collection | null; readOnly?: boolean; onClose: () => void }) {
   const upsert = useUpsertCollection();
   const schema = useMemo(() => collectionFormSchema(collection), [collection]);
   const form = useForm<CollectionFormValues, unknown, CollectionFormOutput>({ resolver: zodResolver(schema), defaultValues: collectionFormValues(collection) });
@@ -34,13 +35,14 @@ export function CollectionDrawer({ collection, onClose }: { collection: Collecti
 
   return (
     <UpsertDrawer
-      title={collection ? 'Edit collection' : 'New collection'}
+      title={collection ? (readOnly ? 'Collection' : 'Edit collection') : 'New collection'}
       dirty={isDirty}
       submitting={isSubmitting}
       submitLabel={collection ? 'Save collection' : 'Create collection'}
       error={errors.root?.message}
       onSubmit={(event) => void submit(event)}
       onClose={onClose}
+      readOnly={readOnly}
     >
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TitleHandleFields form={form} editing={Boolean(collection)} />

@@ -24,11 +24,10 @@ export function CollectionFilters({ search, update }: Props) {
         {DAYS.map(({ key, label }) => (
           <TextInput key={key} label={label} type="date" value={search[key] ?? ''} onChange={(event) => update({ [key]: event.currentTarget.value || undefined })} />
         ))}
-        {isCollectionFiltered(search) ? (
-          <Button variant="default" onClick={() => update(CLEAR_COLLECTION_FILTERS)}>
-            Clear filters
-          </Button>
-        ) : null}
+        {/* Always laid out, hidden while nothing is filtered, so setting a filter never moves the bar onto two rows (issue 14). */}
+        <Button variant="default" onClick={() => update(CLEAR_COLLECTION_FILTERS)} style={{ visibility: isCollectionFiltered(search) ? undefined : 'hidden' }}>
+          Clear filters
+        </Button>
       </Group>
     </div>
   );

@@ -1,25 +1,31 @@
 /**
  * `/w/:workspaceId/collections` (issue 6): the server-paginated collections table with a title search and
  * created and updated ranges, all state in the URL; the previous page stays on screen while the next loads, and
- * the next page is prefetched. "New collection" and a collection's title (or row) open the upsert drawer (lazy).
- * Writing needs `products:read-write` (the scope of `POST /collections`): without it the button is disabled and
- * says why, and titles are plain text. No sorting: `GET /collections` takes no `$orderBy`.
+ * the next page is prefetched. "New collection" opens the upsert drawer (lazy); a collection's title (a link) or
+ * row opens it at its address, `/w/:workspaceId/collections/:collectionId` over the list (issue 14,
+ * src/lib/record-route.ts). Writing needs `products:read-write` (the scope of `POST /collections`): without it
+ * the button is disabled and says why, and a collection opens read-only. No sorting: `GET /collections` takes no
+ * `$orderBy`.
  */
 import { Button } from '@mantine/core';
 import { Suspense, lazy, useMemo, useState } from 'react';
-import type { Collection } from '@/api/catalog';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { PagedList } from '@/components/paged-list';
+import type { RecordDrawer as RecordDrawerType } from '@/components/record-drawer';
 import { useWorkspaceApi } from '@/lib/api';
 import { useListSearch } from '@/lib/list-search';
 import { usePagedQuery } from '@/lib/paged-query';
 import { allows } from '@/lib/permissions';
+import { useRecordRoute } from '@/lib/record-route';
 import { collectionColumns } from './collection-columns';
 import { CollectionFilters } from './collection-filters';
 import { CLEAR_COLLECTION_FILTERS, collectionFilter, collectionSearchSchema, isCollectionFiltered } from './collection-search';
 import { type CollectionListParams, collectionQueries } from './queries';
 
 const CollectionDrawer = lazy(() => import('./collection-drawer').then((m) => ({ default: m.CollectionDrawer })));
+// Loaded when a record opens; `lazy` loses the component's type parameters, which the cast restores.
+const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) => ({ default: m.RecordDrawer }))) as unknown as typeof RecordDrawerType;
+const columns = collectionColumns();
 
 export function CollectionsPage() {
   const { api, workspaceId, connection } = useWorkspaceApi();
@@ -28,10 +34,8 @@ export function CollectionsPage() {
   const params = useMemo(() => ({ offset: (search.page - 1) * search.size, limit: search.size, filter }), [search.page, search.size, filter]);
   const list = usePagedQuery((page: CollectionListParams) => collectionQueries.list(api, workspaceId, page), params, (page) => update({ page }));
   const canWrite = allows(connection.permissions, 'products:read-write');
-  /** The drawer: `{ collection: null }` creates, `{ collection }` edits. */
-  const [editing, setEditing] = useState<{ collection: Collection | null } | null>(null);
-  const edit = canWrite ? (collection: Collection) => setEditing({ collection }) : undefined;
-  const columns = useMemo(() => collectionColumns(canWrite ? (collection) => setEditing({ collection }) : undefined), [canWrite]);
+  const [creating, setCreating] = useState(false);
+  const records = useRecordRoute('collections');
 
   return (
     <>
@@ -40,7 +44,7 @@ export function CollectionsPage() {
         noun="collection"
         actions={
           <DeferredTooltip position="bottom" label="Needs products:read-write" disabled={canWrite}>
-            <Button onClick={() => setEditing({ collection: null })} disabled={!canWrite} data-disabled={!canWrite || undefined}>
+            <Button onClick={() => setCreating(true)} disabled={!canWrite} data-disabled={!canWrite || undefined}>
               New collection
             </Button>
           </DeferredTooltip>
@@ -49,7 +53,8 @@ export function CollectionsPage() {
         list={list}
         columns={columns}
         getRowId={(collection) => collection.id}
-        onRowClick={edit}
+        onRowClick={(collection) => records.open(collection.id)}
+        rowLink={{ column: 'title', to: (collection) => records.linkTo(collection.id), state: records.state }}
         page={search.page}
         size={search.size}
         filtered={isCollectionFiltered(search)}
@@ -57,7 +62,14 @@ export function CollectionsPage() {
         onPageChange={(page) => update({ page })}
         onSizeChange={(size) => update({ size })}
       />
-      <Suspense fallback={null}>{editing ? <CollectionDrawer collection={editing.collection} onClose={() => setEditing(null)} /> : null}</Suspense>
+      <Suspense fallback={null}>
+        {creating ? <CollectionDrawer collection={null} onClose={() => setCreating(false)} /> : null}
+        {records.recordId ? (
+          <RecordDrawer noun="collection" id={records.recordId} rows={list.data?.items} lookup={(id) => collectionQueries.detail(api, workspaceId, id)} onClose={records.close}>
+            {(collection) => <CollectionDrawer key={collection.id} collection={collection} readOnly={!canWrite} onClose={records.close} />}
+          </RecordDrawer>
+        ) : null}
+      </Suspense>
     </>
   );
 }

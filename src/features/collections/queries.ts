@@ -1,11 +1,13 @@
 /**
  * Collections' query options (issue 6). Keys are led by the workspace (STYLE.md, queries):
  * `['ws', workspaceId, 'collections', 'list', params]`; the products page keeps its collection choices under the
- * same `all` prefix, so a saved collection refreshes them. Mutations live in mutations.ts.
+ * same `all` prefix, so a saved collection refreshes them. `detail(id)` is one collection (issue 14, point 2).
+ * Mutations live in mutations.ts.
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { Collection } from '@/api/catalog';
 import type { ApiClient } from '@/api/client';
-import type { FilterNode } from '@/api/filter/ast';
+import { type FilterNode, compare } from '@/api/filter/ast';
 
 export type CollectionListParams = { offset: number; limit: number; filter?: FilterNode };
 
@@ -17,5 +19,11 @@ export const collectionQueries = {
       queryKey: [...collectionQueries.lists(workspaceId), params],
       queryFn: ({ signal }) => api.listCollections({ ...params, signal }),
       placeholderData: keepPreviousData,
+    }),
+  /** One collection by id, or `null` when the workspace has none: `GET /collections` with `$filter=id eq '<id>'` (no GET by id). */
+  detail: (api: ApiClient, workspaceId: string, id: string) =>
+    queryOptions({
+      queryKey: [...collectionQueries.all(workspaceId), 'detail', id],
+      queryFn: async ({ signal }): Promise<Collection | null> => (await api.listCollections({ filter: compare('id', 'eq', id), limit: 1, signal })).items[0] ?? null,
     }),
 };

@@ -30,7 +30,7 @@ export function BulkTags({ contactIds, onDone }: { contactIds: string[]; onDone:
       { concurrency: 4, onProgress: setProgress },
     );
     setResult(outcome);
-    await queryClient.invalidateQueries({ queryKey: contactQueries.all(workspaceId) });
+    await contactQueries.refreshAfterJob(queryClient, workspaceId);
   };
 
   const close = () => {

@@ -46,11 +46,10 @@ export function ContactFilters({ search, update }: Props) {
         <Button variant="subtle" onClick={() => setAdvanced((open) => !open)} aria-expanded={advanced}>
           Advanced
         </Button>
-        {isFiltered(search) ? (
-          <Button variant="default" onClick={() => update(CLEAR_FILTERS)}>
-            Clear filters
-          </Button>
-        ) : null}
+        {/* Always laid out, hidden while nothing is filtered, so setting a filter never moves the bar onto two rows (issue 14). */}
+        <Button variant="default" onClick={() => update(CLEAR_FILTERS)} style={{ visibility: isFiltered(search) ? undefined : 'hidden' }}>
+          Clear filters
+        </Button>
       </Group>
       {advanced ? (
         <div style={{ marginTop: 12 }}>

@@ -2,20 +2,25 @@
  * `/w/:workspaceId/contacts` (issue 5): the server-paginated contacts table. Page, size, sort and filters live
  * in the URL; the previous page stays on screen while the next loads and the next page is prefetched; rows
  * open a drawer; selected rows can be tagged in bulk; everything matching can be exported.
+ *
+ * Issue 14: a contact opens at its address, `/w/:workspaceId/contacts/:contactId` over the list (its name is a
+ * link; src/lib/record-route.ts); the pager describes the rows on screen, and paging scrolls back to the table.
  */
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RowSelectionState, SortingState } from '@tanstack/react-table';
-import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
-import type { Contact } from '@/api/contacts';
+import { Suspense, lazy, useEffect, useMemo, useRef, useState } from 'react';
 import { DataTable } from '@/components/data-table';
+import type { RecordDrawer as RecordDrawerType } from '@/components/record-drawer';
 import { PaginationBar } from '@/components/pagination-bar';
 import { QueryError } from '@/components/query-state';
 import { useWorkspaceApi } from '@/lib/api';
 import { useListSearch } from '@/lib/list-search';
 import { useLocalState } from '@/lib/local-state';
 import { allows } from '@/lib/permissions';
+import { useRecordRoute } from '@/lib/record-route';
+import { revealTop, useShown } from '@/lib/list-view';
 import { HIDEABLE_COLUMNS, contactColumns } from './contact-columns';
 import { ContactFilters } from './contact-filters';
 import { CLEAR_FILTERS, CONTACT_PAGE_SIZES, contactFilter, contactSearchSchema, isFiltered, orderByOf, sortOf } from './contact-search';
@@ -26,6 +31,8 @@ const ContactDrawer = lazy(() => import('./contact-drawer').then((m) => ({ defau
 const NewContactDrawer = lazy(() => import('./new-contact-drawer').then((m) => ({ default: m.NewContactDrawer })));
 const BulkTags = lazy(() => import('./bulk-tags').then((m) => ({ default: m.BulkTags })));
 const ExportButton = lazy(() => import('./export-button').then((m) => ({ default: m.ExportButton })));
+// Loaded when a record opens; `lazy` loses the component's type parameters, which the cast restores.
+const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) => ({ default: m.RecordDrawer }))) as unknown as typeof RecordDrawerType;
 const ColumnMenu = lazy(() => import('@/components/column-menu').then((m) => ({ default: m.ColumnMenu })));
 
 export function ContactsPage() {
@@ -49,16 +56,15 @@ export function ContactsPage() {
 
   const [hidden, setHidden] = useLocalState<string[]>(`workspace-admin.contacts.hidden-columns.${workspaceId}`, []);
   const [selection, setSelection] = useState<RowSelectionState>({});
-  const [openContact, setOpenContact] = useState<Contact | null>(null);
   const [creating, setCreating] = useState(false);
+  const newButton = useRef<HTMLButtonElement>(null);
+  const tableTop = useRef<HTMLDivElement>(null);
   useEffect(() => setSelection({}), [workspaceId]);
   // The drawer follows the cached row, so tag edits and settings show at once; when the row leaves the page
   // (it no longer matches the filter), the drawer keeps its last known version.
-  const cached = openContact ? list.data?.items.find((contact) => contact.id === openContact.id) : undefined;
-  useEffect(() => {
-    if (cached && cached !== openContact) setOpenContact(cached);
-  }, [cached, openContact]);
-  const shown = cached ?? openContact;
+  const records = useRecordRoute('contacts');
+  const shownPage = useShown(search.page, list.isPlaceholderData);
+  const shownSize = useShown(search.size, list.isPlaceholderData);
 
   const sorting: SortingState = orderBy.map((item) => ({ id: item.field, desc: item.direction === 'desc' }));
   const canCreate = allows(connection.permissions, 'feeds:read-write');
@@ -76,7 +82,7 @@ export function ContactsPage() {
         </div>
         <Group gap="xs">
           <DeferredTooltip position="bottom" label="Needs feeds:read-write" disabled={canCreate}>
-            <Button onClick={() => setCreating(true)} disabled={!canCreate} data-disabled={!canCreate || undefined}>
+            <Button ref={newButton} onClick={() => setCreating(true)} disabled={!canCreate} data-disabled={!canCreate || undefined}>
               New contact
             </Button>
           </DeferredTooltip>
@@ -107,44 +113,63 @@ export function ContactsPage() {
         </Group>
       ) : null}
       {list.isError && !list.data ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
-      <DataTable
-        label="Contacts"
-        columns={contactColumns}
-        rows={list.isError && !list.data ? [] : list.data?.items}
-        getRowId={(contact) => contact.id}
-        pageSize={search.size}
-        fetching={list.isPlaceholderData}
-        sorting={sorting}
-        onSortingChange={(next) => update({ sort: sortOf(next.map((sort) => ({ field: sort.id, direction: sort.desc ? 'desc' : 'asc' }))) })}
-        selection={selection}
-        onSelectionChange={setSelection}
-        columnVisibility={Object.fromEntries(hidden.map((id) => [id, false]))}
-        onRowClick={setOpenContact}
-        rowLabel={(contact) => contact.name ?? contact.email ?? contact.id}
-        empty={
-          isFiltered(search) ? (
-            <Stack align="center" gap="xs">
-              <Text>No contacts match these filters.</Text>
-              <Button variant="light" size="xs" onClick={() => update(CLEAR_FILTERS)}>
-                Clear filters
-              </Button>
-            </Stack>
-          ) : (
-            <Text>No contacts yet.</Text>
-          )
-        }
-      />
+      <div ref={tableTop}>
+        <DataTable
+          label="Contacts"
+          columns={contactColumns}
+          rows={list.isError && !list.data ? [] : list.data?.items}
+          getRowId={(contact) => contact.id}
+          pageSize={search.size}
+          fetching={list.isPlaceholderData}
+          sorting={sorting}
+          onSortingChange={(next) => update({ sort: sortOf(next.map((sort) => ({ field: sort.id, direction: sort.desc ? 'desc' : 'asc' }))) })}
+          selection={selection}
+          onSelectionChange={setSelection}
+          columnVisibility={Object.fromEntries(hidden.map((id) => [id, false]))}
+          onRowClick={(contact) => records.open(contact.id)}
+          rowLink={{ column: 'name', to: (contact) => records.linkTo(contact.id), state: records.state }}
+          rowLabel={(contact) => contact.name ?? contact.email ?? contact.id}
+          empty={
+            isFiltered(search) ? (
+              <Stack align="center" gap="xs">
+                <Text>No contacts match these filters.</Text>
+                <Button variant="light" size="xs" onClick={() => update(CLEAR_FILTERS)}>
+                  Clear filters
+                </Button>
+              </Stack>
+            ) : (
+              <Text>No contacts yet.</Text>
+            )
+          }
+        />
+      </div>
       <PaginationBar
-        page={search.page}
-        pageSize={search.size}
+        page={shownPage}
+        pageSize={shownSize}
+        pendingPage={list.isPlaceholderData ? search.page : undefined}
         total={total}
         pageSizes={CONTACT_PAGE_SIZES}
-        onPageChange={(page) => update({ page })}
+        onPageChange={(page) => {
+          update({ page });
+          revealTop(tableTop.current);
+        }}
         onPageSizeChange={(size) => update({ size })}
       />
       <Suspense fallback={null}>
-        {shown ? <ContactDrawer contact={shown} onClose={() => setOpenContact(null)} /> : null}
-        {creating ? <NewContactDrawer opened onClose={() => setCreating(false)} /> : null}
+        {records.recordId ? (
+          <RecordDrawer noun="contact" id={records.recordId} rows={list.data?.items} lookup={(id) => contactQueries.detail(api, workspaceId, id)} onClose={records.close}>
+            {(contact) => <ContactDrawer contact={contact} onClose={records.close} />}
+          </RecordDrawer>
+        ) : null}
+        {creating ? (
+          <NewContactDrawer
+            opened
+            onClose={() => {
+              setCreating(false);
+              setTimeout(() => newButton.current?.focus(), 0);
+            }}
+          />
+        ) : null}
       </Suspense>
     </Stack>
   );

@@ -8,11 +8,12 @@ import type { Contact, ContactCreate } from '@/api/contacts';
 import { useWorkspaceApi } from '@/lib/api';
 import { contactQueries } from './queries';
 
-/** Applies `change` to the contact `id` wherever a cached list of the workspace holds it. */
+/** Applies `change` to the contact `id` wherever a cached list of the workspace, or its look-up by id, holds it. */
 function updateCachedContact(queryClient: ReturnType<typeof useQueryClient>, workspaceId: string, id: string, change: (contact: Contact) => Contact) {
   queryClient.setQueriesData<ContactList>({ queryKey: contactQueries.lists(workspaceId) }, (page) =>
     page ? { ...page, items: page.items.map((contact) => (contact.id === id ? change(contact) : contact)) } : page,
   );
+  queryClient.setQueryData<Contact | null>([...contactQueries.details(workspaceId), id], (contact) => (contact ? change(contact) : contact));
 }
 
 /** Adds and removes tags on one contact, optimistically: the lists show the change at once and roll back on refusal. */

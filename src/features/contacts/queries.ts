@@ -1,11 +1,14 @@
 /**
  * Contacts' query options (issue 5). Keys: `['ws', workspaceId, 'contacts', ...]`, led by the workspace
- * (STYLE.md, queries): `all -> lists() -> list(params)`, plus `tags`. Mutations live in mutations.ts.
+ * (STYLE.md, queries): `all -> lists() -> list(params)`, `details() -> detail(id)`, plus `tags`; and `refreshAfterJob`, the one
+ * place a job that changed contacts (bulk tags, an import) says it has ended. Mutations live in mutations.ts.
  */
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { type QueryClient, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { ApiClient } from '@/api/client';
-import type { FilterNode } from '@/api/filter/ast';
+import type { Contact } from '@/api/contacts';
+import { type FilterNode, compare } from '@/api/filter/ast';
 import type { OrderByItem } from '@/api/filter/order-by';
+import { refreshEverywhere } from '@/lib/data-changed';
 
 export type ContactListParams = { offset: number; limit: number; filter?: FilterNode; orderBy?: OrderByItem[] };
 
@@ -18,6 +21,21 @@ export const contactQueries = {
       queryFn: ({ signal }) => api.listContacts({ ...params, signal }),
       placeholderData: keepPreviousData,
     }),
+  details: (workspaceId: string) => [...contactQueries.all(workspaceId), 'detail'] as const,
+  /**
+   * One contact by id (issue 14, point 2), or `null` when the workspace has none: `GET /contacts` with
+   * `$filter=id eq '<id>'`, the interface having no GET by id.
+   */
+  detail: (api: ApiClient, workspaceId: string, id: string) =>
+    queryOptions({
+      queryKey: [...contactQueries.details(workspaceId), id],
+      queryFn: async ({ signal }): Promise<Contact | null> => (await api.listContacts({ filter: compare('id', 'eq', id), limit: 1, signal })).items[0] ?? null,
+    }),
+  /**
+   * Call when a job that changed contacts ends (issue 14, point 8: bulk tags, an import): every contacts query of
+   * the workspace refetches, in this tab and in the console's other tabs.
+   */
+  refreshAfterJob: (queryClient: QueryClient, workspaceId: string) => refreshEverywhere(queryClient, contactQueries.all(workspaceId)),
   tags: (api: ApiClient, workspaceId: string) =>
     queryOptions({ queryKey: [...contactQueries.all(workspaceId), 'tags'], queryFn: ({ signal }) => api.listContactTags({ signal }), staleTime: 30_000 }),
 };

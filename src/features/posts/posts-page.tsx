@@ -3,11 +3,15 @@
  * range, sorting and pages within the endpoint's caps, all kept in the URL; a panel with `GET /public-posts` as
  * the public sees them; and a "New post" button to the composer (disabled, naming `posts:read-write`, for a key
  * that cannot write).
+ *
+ * Issue 14: the page count and pager describe the rows on screen (point 1: while another page loads behind them,
+ * the line says which) and paging scrolls back to the table; the list refetches by itself when a post this
+ * browser scheduled comes due (point 8, `useRefetchWhenDue`).
  */
 import { Anchor, Button, Group, Image, NativeSelect, NumberInput, Pagination, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { Post, PublicPostSummary } from '@/api/posts';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
@@ -16,6 +20,8 @@ import { SimpleTable } from '@/components/simple-table';
 import { isHttpUrl } from '@/embed/post-view';
 import { useWorkspaceApi } from '@/lib/api';
 import { allows } from '@/lib/permissions';
+import { revealTop, useShown } from '@/lib/list-view';
+import { useHistory } from './composer-storage';
 import {
   POST_PAGE_SIZES,
   POST_SORTS,
@@ -87,9 +93,42 @@ function NewPostButton() {
   );
 }
 
+/** How long after a scheduled post's time the list refetches: the service lists it from that moment (decisions.md section 7). */
+const DUE_MARGIN_MS = 1000;
+
+/**
+ * Refetches the workspace's post lists when the next post this browser scheduled comes due (issue 14, point 8).
+ * The interface lists no scheduled posts, so what the console knows is the composer's request history (this
+ * browser, any tab: it follows localStorage): its scheduled, public posts whose `publishDate` is ahead. One timer,
+ * for the nearest; when it fires, the next is armed. Private posts (with recipients) are never listed, so they
+ * are left out. We chose this over polling: no request until something is due, and at once when it is.
+ */
+function useRefetchWhenDue(workspaceId: string) {
+  const queryClient = useQueryClient();
+  const history = useHistory(workspaceId);
+  const [fired, setFired] = useState(0);
+  useEffect(() => {
+    const now = Date.now();
+    const next = Math.min(
+      ...history.flatMap((entry) => {
+        const due = entry.state === 'scheduled' && !entry.recipients && entry.publishDate ? Date.parse(entry.publishDate) + DUE_MARGIN_MS : NaN;
+        return due > now ? [due] : [];
+      }),
+    );
+    if (!Number.isFinite(next)) return;
+    const timer = setTimeout(() => {
+      void queryClient.invalidateQueries({ queryKey: postQueries.all(workspaceId) });
+      setFired((count) => count + 1);
+    }, Math.min(next - now, 2 ** 31 - 1));
+    return () => clearTimeout(timer);
+  }, [history, workspaceId, queryClient, fired]);
+}
+
 function PublishedPosts({ search, update }: { search: PostsSearch; update: Update }) {
   const { api, workspaceId } = useWorkspaceApi();
   const queryClient = useQueryClient();
+  const tableTop = useRef<HTMLDivElement>(null);
+  useRefetchWhenDue(workspaceId);
   const [text, setText] = useState(search.q);
   const [debounced] = useDebouncedValue(text, 300);
   useEffect(() => setText(search.q), [search.q]);
@@ -106,6 +145,7 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
   const list = useQuery(postQueries.list(api, workspaceId, params(page)));
   const total = list.data?.meta.maxResults ?? 0;
   const pages = Math.min(Math.ceil(total / search.size), lastPage);
+  const shownPage = useShown(page, list.isPlaceholderData);
 
   useEffect(() => {
     if (list.data && page < pages) void queryClient.prefetchQuery(postQueries.list(api, workspaceId, params(page + 1)));
@@ -143,11 +183,10 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
           onChange={(event) => update({ size: Number(event.currentTarget.value) as PostsSearch['size'] }, { resetPage: true })}
           data={POST_PAGE_SIZES.map(String)}
         />
-        {filtered ? (
-          <Button variant="subtle" onClick={() => update({ q: '', from: '', to: '' }, { resetPage: true })}>
-            Clear filters
-          </Button>
-        ) : null}
+        {/* Always laid out, hidden while nothing is filtered, so setting a filter never moves the bar onto two rows (issue 14). */}
+        <Button variant="subtle" onClick={() => update({ q: '', from: '', to: '' }, { resetPage: true })} style={{ visibility: filtered ? undefined : 'hidden' }}>
+          Clear filters
+        </Button>
       </Group>
       {isReversedRange(search) ? (
         <Text c="red.8" size="sm" role="alert">
@@ -156,11 +195,12 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
       ) : null}
       <QueryView query={list} label="posts">
         {(data) => (
-          <Stack>
+          <Stack ref={tableTop}>
             <Text size="sm" c="dimmed" aria-live="polite">
               {data.meta.maxResults.toLocaleString()} published {data.meta.maxResults === 1 ? 'post' : 'posts'}
               {filtered ? ' match' : ''}
-              {pages > 1 ? ` · page ${page} of ${pages}` : ''}
+              {pages > 1 ? ` · page ${shownPage} of ${pages}` : ''}
+              {list.isPlaceholderData && shownPage !== page ? ` · loading page ${page}…` : ''}
             </Text>
             {data.items.length === 0 ? (
               <Text>{filtered ? 'No published post matches these filters.' : 'Nothing has been published in this workspace yet.'}</Text>
@@ -188,8 +228,11 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
               <nav aria-label="Pages of posts">
                 <Pagination
                   total={pages}
-                  value={page}
-                  onChange={(next) => update({ page: next })}
+                  value={shownPage}
+                  onChange={(next) => {
+                    update({ page: next });
+                    revealTop(tableTop.current);
+                  }}
                   getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
                   getControlProps={(control) => ({ 'aria-label': { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' }[control] })}
                 />

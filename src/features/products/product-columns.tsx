@@ -1,12 +1,11 @@
 /**
- * The products table's columns (issue 6): thumbnail, title (a button that opens the editor when the key may
- * write), price in its currency with a higher original price struck through, status, vendor, type, collections
+ * The products table's columns (issue 6): thumbnail, title (the page makes it a link to the product's address),
+ * price in its currency with a higher original price struck through, status, vendor, type, collections
  * by title, for sale, tags. `GET /products` takes no `$orderBy` (decisions.md section 6), so no column sorts.
  */
 import { createColumnHelper } from '@tanstack/react-table';
 import type { Product } from '@/api/catalog';
 import { CellChips, CellStatus, type DataTableFeatures } from '@/components/data-table';
-import { TitleCell } from '@/components/paged-list';
 import { formatMoney, isMarkedDown } from './money';
 import classes from './products.module.css';
 
@@ -36,15 +35,15 @@ export function PriceCell({ product }: { product: Pick<Product, 'price' | 'origi
   );
 }
 
-/** The columns; with `onEdit`, each title is a button that opens the product's editor. */
-export function productColumns(onEdit?: (product: Product) => void) {
+/** The columns; the title column's id is `title`. */
+export function productColumns() {
   return column.columns([
     column.accessor('imageUrl', { id: 'image', header: () => <span className="visually-hidden">Image</span>, ...unsorted, cell: (info) => <Thumbnail url={info.getValue()} /> }),
     column.accessor('title', {
       id: 'title',
       header: 'Title',
       ...unsorted,
-      cell: (info) => <TitleCell title={info.getValue()} onEdit={onEdit && (() => onEdit(info.row.original))} />,
+      cell: (info) => info.getValue() || '(untitled)',
     }),
     column.accessor('price', { id: 'price', header: 'Price', ...unsorted, cell: (info) => <PriceCell product={info.row.original} /> }),
     column.accessor('status', { id: 'status', header: 'Status', ...unsorted, cell: (info) => (info.getValue() ? <CellStatus value={info.getValue()!} positive={info.getValue() === 'active'} /> : '') }),

@@ -5,6 +5,7 @@
  * preview that cannot run code (HtmlPreview); the image URL shows the image; currencies are searchable from
  * `Intl.supportedValuesOf('currency')`; collections are picked by title. Saving waits for the service, says
  * "Product created" (201) or "Product updated" (200), and the lists refetch; a 400 or 409 lands on its field.
+ * `readOnly` (a key without products:read-write) shows a listed product's fields disabled (issue 14).
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Checkbox, MultiSelect, NativeSelect, Select, SimpleGrid, TagsInput, Text, TextInput } from '@mantine/core';
@@ -30,7 +31,7 @@ function ImagePreview({ url }: { url: string }) {
   return <img className={classes.imagePreview} src={url.trim()} alt="Image preview" onError={() => setFailed(true)} />;
 }
 
-export function ProductDrawer({ product, defaultCurrency, onClose }: { product: Product | null; defaultCurrency?: string | undefined; onClose: () => void }) {
+export function ProductDrawer({ product, defaultCurrency, readOnly = false, onClose }: { product: Product | null; defaultCurrency?: string | undefined; readOnly?: boolean; onClose: () => void }) {
   const { api, workspaceId } = useWorkspaceApi();
   const collections = useQuery(productQueries.collectionChoices(api, workspaceId));
   const upsert = useUpsertProduct();
@@ -62,13 +63,14 @@ export function ProductDrawer({ product, defaultCurrency, onClose }: { product: 
 
   return (
     <UpsertDrawer
-      title={product ? 'Edit product' : 'New product'}
+      title={product ? (readOnly ? 'Product' : 'Edit product') : 'New product'}
       dirty={isDirty}
       submitting={isSubmitting}
       submitLabel={product ? 'Save product' : 'Create product'}
       error={errors.root?.message}
       onSubmit={(event) => void submit(event)}
       onClose={onClose}
+      readOnly={readOnly}
     >
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TitleHandleFields form={form} editing={Boolean(product)} />

@@ -53,11 +53,10 @@ export function ProductFilters({ search, update }: Props) {
           w={200}
         />
         <TagsInput label="Tags" placeholder={search.tags.length ? undefined : 'Any'} value={search.tags} onChange={(tags) => update({ tags })} clearable miw={180} maw={320} />
-        {isProductFiltered(search) ? (
-          <Button variant="default" onClick={() => update(CLEAR_PRODUCT_FILTERS)}>
-            Clear filters
-          </Button>
-        ) : null}
+        {/* Always laid out, hidden while nothing is filtered, so setting a filter never moves the bar onto two rows (issue 14). */}
+        <Button variant="default" onClick={() => update(CLEAR_PRODUCT_FILTERS)} style={{ visibility: isProductFiltered(search) ? undefined : 'hidden' }}>
+          Clear filters
+        </Button>
       </Group>
     </div>
   );

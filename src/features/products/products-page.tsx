@@ -1,19 +1,21 @@
 /**
  * `/w/:workspaceId/products` (issue 6): the server-paginated products table with its filters, all state in the
  * URL (page, size, facets); the previous page stays on screen while the next loads, and the next page is
- * prefetched. "New product" and a product's title (or row) open the upsert drawer (lazy); "Import CSV" opens the
- * import. Writing needs `products:read-write`: without it the button is disabled and says why, and titles are
- * plain text. No sorting: `GET /products` takes no `$orderBy` (decisions.md section 6).
+ * prefetched. "New product" opens the upsert drawer (lazy); a product's title (a link) or row opens it at the
+ * product's address, `/w/:workspaceId/products/:productId` over the list (issue 14, src/lib/record-route.ts);
+ * "Import CSV" opens the import. Writing needs `products:read-write`: without it the button is disabled and says
+ * why, and a product opens read-only. No sorting: `GET /products` takes no `$orderBy` (decisions.md section 6).
  */
 import { Button } from '@mantine/core';
 import { Suspense, lazy, useMemo, useState } from 'react';
-import type { Product } from '@/api/catalog';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { PagedList } from '@/components/paged-list';
+import type { RecordDrawer as RecordDrawerType } from '@/components/record-drawer';
 import { useWorkspaceApi } from '@/lib/api';
 import { useListSearch } from '@/lib/list-search';
 import { usePagedQuery } from '@/lib/paged-query';
 import { allows } from '@/lib/permissions';
+import { useRecordRoute } from '@/lib/record-route';
 import { ImportProductsButton } from './import/import-products-button';
 import { productColumns } from './product-columns';
 import { ProductFilters } from './product-filters';
@@ -21,6 +23,9 @@ import { CLEAR_PRODUCT_FILTERS, isProductFiltered, productFilter, productSearchS
 import { type ProductListParams, productQueries } from './queries';
 
 const ProductDrawer = lazy(() => import('./product-drawer').then((m) => ({ default: m.ProductDrawer })));
+// Loaded when a record opens; `lazy` loses the component's type parameters, which the cast restores.
+const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) => ({ default: m.RecordDrawer }))) as unknown as typeof RecordDrawerType;
+const columns = productColumns();
 
 export function ProductsPage() {
   const { api, workspaceId, connection } = useWorkspaceApi();
@@ -29,10 +34,8 @@ export function ProductsPage() {
   const params = useMemo(() => ({ offset: (search.page - 1) * search.size, limit: search.size, filter }), [search.page, search.size, filter]);
   const list = usePagedQuery((page: ProductListParams) => productQueries.list(api, workspaceId, page), params, (page) => update({ page }));
   const canWrite = allows(connection.permissions, 'products:read-write');
-  /** The drawer: `{ product: null }` creates, `{ product }` edits. */
-  const [editing, setEditing] = useState<{ product: Product | null } | null>(null);
-  const edit = canWrite ? (product: Product) => setEditing({ product }) : undefined;
-  const columns = useMemo(() => productColumns(canWrite ? (product) => setEditing({ product }) : undefined), [canWrite]);
+  const [creating, setCreating] = useState(false);
+  const records = useRecordRoute('products');
   // A new product starts in the currency the workspace's products use.
   const usualCurrency = list.data?.items.find((product) => product.currency)?.currency ?? undefined;
 
@@ -44,7 +47,7 @@ export function ProductsPage() {
         actions={
           <>
             <DeferredTooltip position="bottom" label="Needs products:read-write" disabled={canWrite}>
-              <Button onClick={() => setEditing({ product: null })} disabled={!canWrite} data-disabled={!canWrite || undefined}>
+              <Button onClick={() => setCreating(true)} disabled={!canWrite} data-disabled={!canWrite || undefined}>
                 New product
               </Button>
             </DeferredTooltip>
@@ -55,7 +58,8 @@ export function ProductsPage() {
         list={list}
         columns={columns}
         getRowId={(product) => product.id}
-        onRowClick={edit}
+        onRowClick={(product) => records.open(product.id)}
+        rowLink={{ column: 'title', to: (product) => records.linkTo(product.id), state: records.state }}
         page={search.page}
         size={search.size}
         filtered={isProductFiltered(search)}
@@ -64,7 +68,12 @@ export function ProductsPage() {
         onSizeChange={(size) => update({ size })}
       />
       <Suspense fallback={null}>
-        {editing ? <ProductDrawer product={editing.product} defaultCurrency={usualCurrency} onClose={() => setEditing(null)} /> : null}
+        {creating ? <ProductDrawer product={null} defaultCurrency={usualCurrency} onClose={() => setCreating(false)} /> : null}
+        {records.recordId ? (
+          <RecordDrawer noun="product" id={records.recordId} rows={list.data?.items} lookup={(id) => productQueries.detail(api, workspaceId, id)} onClose={records.close}>
+            {(product) => <ProductDrawer key={product.id} product={product} readOnly={!canWrite} onClose={records.close} />}
+          </RecordDrawer>
+        ) : null}
       </Suspense>
     </>
   );

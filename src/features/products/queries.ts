@@ -2,13 +2,15 @@
  * Products' query options (issue 6). Keys are led by the workspace (STYLE.md, queries):
  * `['ws', workspaceId, 'products', 'list', params]`. The collection choices (the collection filter and the form's
  * picker) are keyed under the collections' prefix, `['ws', workspaceId, 'collections', 'choices']`, so saving a
- * collection anywhere refreshes them. Mutations live in mutations.ts.
+ * collection anywhere refreshes them. `detail(id)` is one product (issue 14, point 2); `refreshAfterJob` is what an
+ * import calls when it ends. Mutations live in mutations.ts.
  */
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { Collection } from '@/api/catalog';
+import { type QueryClient, keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { Collection, Product } from '@/api/catalog';
 import type { ApiClient } from '@/api/client';
-import type { FilterNode } from '@/api/filter/ast';
+import { type FilterNode, compare } from '@/api/filter/ast';
 import { paginate } from '@/api/paginate';
+import { refreshEverywhere } from '@/lib/data-changed';
 
 export type ProductListParams = { offset: number; limit: number; filter?: FilterNode };
 
@@ -40,6 +42,14 @@ export const productQueries = {
       queryFn: ({ signal }) => api.listProducts({ ...params, signal }),
       placeholderData: keepPreviousData,
     }),
+  /** One product by id, or `null` when the workspace has none: `GET /products` with `$filter=id eq '<id>'` (no GET by id). */
+  detail: (api: ApiClient, workspaceId: string, id: string) =>
+    queryOptions({
+      queryKey: [...productQueries.all(workspaceId), 'detail', id],
+      queryFn: async ({ signal }): Promise<Product | null> => (await api.listProducts({ filter: compare('id', 'eq', id), limit: 1, signal })).items[0] ?? null,
+    }),
+  /** Call when a job that changed products ends (issue 14, point 8: the CSV import): they refetch here and in the console's other tabs. */
+  refreshAfterJob: (queryClient: QueryClient, workspaceId: string) => refreshEverywhere(queryClient, productQueries.all(workspaceId)),
   /** Every collection of the workspace (up to `MAX_COLLECTION_CHOICES`), as select choices sorted by label. */
   collectionChoices: (api: ApiClient, workspaceId: string) =>
     queryOptions({

@@ -2,17 +2,19 @@
  * `/w/:workspaceId/workspaces` (issue 7): the organization's workspaces (`GET /workspaces`) with a name search,
  * sorting by name or creation and pages, all in the URL. Each shows whether this device holds a key for it
  * (and its scopes), "Switch" or "Add key", a link to its public embed page and a copyable `<iframe>` snippet.
+ * The pager describes the rows on screen and paging scrolls back to the table (issue 14, point 1).
  */
 import { Anchor, Avatar, Badge, Button, Code, CopyButton, Group, NativeSelect, Pagination, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { QueryView } from '@/components/query-state';
 import { SimpleTable } from '@/components/simple-table';
 import { useWorkspaceApi } from '@/lib/api';
 import { type SavedConnection, useConnections } from '@/lib/connections';
 import { allows } from '@/lib/permissions';
+import { revealTop, useShown } from '@/lib/list-view';
 import { workspaceQueries } from './queries';
 import {
   WORKSPACE_PAGE_SIZES,
@@ -51,6 +53,8 @@ export function WorkspacesPage() {
   const list = useQuery(workspaceQueries.list(api, workspaceId, listParams(search.page)));
   const total = list.data?.meta.maxResults ?? 0;
   const pages = Math.max(1, Math.ceil(total / search.size));
+  const shownPage = useShown(search.page, list.isPlaceholderData);
+  const tableTop = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (list.data && search.page < pages) void queryClient.prefetchQuery(workspaceQueries.list(api, workspaceId, listParams(search.page + 1)));
     // `listParams` is derived from the values listed.
@@ -84,10 +88,12 @@ export function WorkspacesPage() {
       </Group>
       <QueryView query={list} label="workspaces">
         {(data) => (
-          <Stack>
+          <Stack ref={tableTop}>
             <Text size="sm" c="dimmed" aria-live="polite">
               {data.meta.maxResults.toLocaleString()} {data.meta.maxResults === 1 ? 'workspace' : 'workspaces'}
               {search.q ? ' match' : ''}
+              {pages > 1 ? ` · page ${Math.min(shownPage, pages)} of ${pages}` : ''}
+              {list.isPlaceholderData && shownPage !== search.page ? ` · loading page ${search.page}…` : ''}
             </Text>
             {data.items.length === 0 ? (
               <Text>{search.q ? 'No workspace name contains these words.' : 'The organization has no workspaces.'}</Text>
@@ -190,8 +196,11 @@ export function WorkspacesPage() {
               <nav aria-label="Pages of workspaces">
                 <Pagination
                   total={pages}
-                  value={Math.min(search.page, pages)}
-                  onChange={(page) => update({ page })}
+                  value={Math.min(shownPage, pages)}
+                  onChange={(page) => {
+                    update({ page });
+                    revealTop(tableTop.current);
+                  }}
                   getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
                   getControlProps={(control) => ({ 'aria-label': { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' }[control] })}
                 />

@@ -97,7 +97,7 @@ export function ImportProductsDialog({ onClose }: { onClose: () => void }) {
     });
     for (const failure of result.failures) sent[failure.item.index] = { reason: failure.reason };
     setReport({ rows: buildReport(plan, sent), cancelled: result.aborted });
-    await queryClient.invalidateQueries({ queryKey: productQueries.lists(workspaceId) });
+    await productQueries.refreshAfterJob(queryClient, workspaceId);
   };
 
   const restart = () => {
