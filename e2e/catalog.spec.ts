@@ -68,7 +68,7 @@ test('creates a collection, creates a product in it, edits its price, and finds 
   await expect(rowOf(page, 'Collections', collection)).toContainText('e2e');
   await expect(page.getByText('1 collection', { exact: true })).toBeVisible();
   await checkAccessibility(page, 'catalog-collections');
-  await rowOf(page, 'Collections', collection).getByRole('button', { name: collection }).click();
+  await rowOf(page, 'Collections', collection).getByRole('link', { name: collection }).click();
   const editCollection = drawerForm(page, 'Edit collection');
   await expect(editCollection.getByRole('textbox', { name: 'Handle', exact: true })).toHaveValue(collection.toLowerCase().replace(/ /g, '-'));
   await editCollection.getByRole('textbox', { name: 'Source', exact: true }).fill('e2e, edited');
@@ -94,7 +94,7 @@ test('creates a collection, creates a product in it, edits its price, and finds 
   await expect(row).toContainText('€10.00');
   await expect(row).toContainText(collection);
 
-  await row.getByRole('button', { name: product }).click();
+  await row.getByRole('link', { name: product }).click();
   const edit = drawerForm(page, 'Edit product');
   await expect(edit.getByRole('textbox', { name: 'Title', exact: true })).toHaveValue(product);
   await expect(edit.getByRole('textbox', { name: 'Price', exact: true })).toHaveValue('10');
@@ -220,7 +220,7 @@ test('a description with a script and an onerror attribute never runs: not in th
   expect(await pwned()).toEqual([undefined, undefined, undefined, undefined]);
 
   await page.reload();
-  await rowOf(page, 'Products', title).getByRole('button', { name: title }).click();
+  await rowOf(page, 'Products', title).getByRole('link', { name: title }).click();
   const edit = drawerForm(page, 'Edit product');
   await expect(edit.getByRole('textbox', { name: 'Description (HTML)', exact: true })).toHaveValue(payload);
   await previewIsInert(edit);

@@ -106,7 +106,7 @@ test('adds and removes a tag (still there after a reload), and rolls back a chan
   await expect(bodyRows(page).first()).toContainText('newsletter');
   await page.reload();
   await expect(bodyRows(page).first()).toContainText('newsletter');
-  await bodyRows(page).first().click();
+  // The contact's address keeps its drawer open across the reload (issue 14).
   const reopened = page.getByRole('dialog', { name: /Person 07/ }).getByRole('combobox', { name: 'Tags' });
   await reopened.click();
   await reopened.press('Backspace');

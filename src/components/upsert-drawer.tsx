@@ -21,6 +21,11 @@ export type UpsertDrawerProps = {
   /** True when the form holds changes not saved. */
   dirty: boolean;
   submitting: boolean;
+  /**
+   * True once the form was saved (react-hook-form's `isSubmitSuccessful`): the drawer is closing, so the leave
+   * guard stands down (a record's drawer closes by going back in history, which lands after the submit ends).
+   */
+  saved?: boolean;
   submitLabel: string;
   /** A message no field owns (`errors.root`), shown above the fields. */
   error?: string | undefined;
@@ -37,9 +42,9 @@ export function showSaved(message: string) {
   notifications.show({ color: 'green', message });
 }
 
-export function UpsertDrawer({ title, dirty, submitting, submitLabel, error, onSubmit, onClose, readOnly = false, children }: UpsertDrawerProps) {
+export function UpsertDrawer({ title, dirty, submitting, saved = false, submitLabel, error, onSubmit, onClose, readOnly = false, children }: UpsertDrawerProps) {
   const [confirming, setConfirming] = useState(false);
-  const guarded = dirty && !submitting && !readOnly;
+  const guarded = dirty && !submitting && !saved && !readOnly;
   const discarded = useRef(false);
   const blocker = useBlocker(({ currentLocation, nextLocation }) => guarded && !discarded.current && currentLocation.pathname !== nextLocation.pathname);
   // Read before the drawer takes the focus (the first render precedes every effect).

@@ -21,7 +21,7 @@ export function CollectionDrawer({ collection, readOnly = false, onClose }: { co
   const upsert = useUpsertCollection();
   const schema = useMemo(() => collectionFormSchema(collection), [collection]);
   const form = useForm<CollectionFormValues, unknown, CollectionFormOutput>({ resolver: zodResolver(schema), defaultValues: collectionFormValues(collection) });
-  const { errors, isDirty, isSubmitting } = form.formState;
+  const { errors, isDirty, isSubmitting, isSubmitSuccessful } = form.formState;
 
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -38,6 +38,7 @@ export function CollectionDrawer({ collection, readOnly = false, onClose }: { co
       title={collection ? (readOnly ? 'Collection' : 'Edit collection') : 'New collection'}
       dirty={isDirty}
       submitting={isSubmitting}
+      saved={isSubmitSuccessful}
       submitLabel={collection ? 'Save collection' : 'Create collection'}
       error={errors.root?.message}
       onSubmit={(event) => void submit(event)}

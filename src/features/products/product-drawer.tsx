@@ -37,7 +37,7 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
   const upsert = useUpsertProduct();
   const schema = useMemo(() => productFormSchema(product), [product]);
   const form = useForm<ProductFormValues, unknown, ProductFormOutput>({ resolver: zodResolver(schema), defaultValues: productFormValues(product, { currency: defaultCurrency }) });
-  const { errors, isDirty, isSubmitting } = form.formState;
+  const { errors, isDirty, isSubmitting, isSubmitSuccessful } = form.formState;
   const imageUrl = useWatch({ control: form.control, name: 'imageUrl' });
   const currencies = useMemo(() => currencyOptions([product?.currency ?? '', defaultCurrency ?? '']), [product, defaultCurrency]);
   // The product's own collections stay choosable by title while the full list loads (or when it is capped).
@@ -66,6 +66,7 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
       title={product ? (readOnly ? 'Product' : 'Edit product') : 'New product'}
       dirty={isDirty}
       submitting={isSubmitting}
+      saved={isSubmitSuccessful}
       submitLabel={product ? 'Save product' : 'Create product'}
       error={errors.root?.message}
       onSubmit={(event) => void submit(event)}
