@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { cli } from './server';
-import { expect, test } from './fixtures';
+import { checkAccessibility, expect, test } from './fixtures';
 
 /** The record's id, from the address the page is at (`/w/:workspaceId/<section>/:id`). */
 const idIn = (page: Page) => decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
@@ -52,6 +52,7 @@ test('a contact has an address: reload and a new tab open it over the same list,
   await page.goto(`/w/${workspace.id}/contacts/no-such-contact?state=active`);
   const missing = page.getByRole('dialog', { name: 'Contact not found' });
   await expect(missing).toContainText('This workspace has no contact with the id “no-such-contact”');
+  await checkAccessibility(page, 'record-not-found');
   await missing.getByRole('button', { name: 'Back to the list' }).click();
   await expect(missing).toBeHidden();
   await expect(page).toHaveURL(new RegExp(`/w/${workspace.id}/contacts\\?state=active$`));
