@@ -50,15 +50,44 @@ export function makeWorkspace(label: string, scope = 'all'): Workspace {
 
 /**
  * Runs axe on the page, or on `include` (a CSS selector) leaving out `exclude` (e.g. a sandboxed frame axe cannot
- * enter); fails on serious or critical violations. Saves a screenshot under test-results/screenshots/.
+ * enter), in the light and then the dark color scheme (issue 14 point 10); fails on serious or critical violations
+ * of either, naming the scheme. The dark pass emulates `prefers-color-scheme: dark` (the embed page follows it) and
+ * sets Mantine's `data-mantine-color-scheme` (the console's remembered choice wins over the media query); both are
+ * put back afterwards. The dark pass runs only the rules that depend on colors (`COLOR_RULES`). Saves a screenshot of each scheme under test-results/screenshots/ (`<name>.png`,
+ * `<name>-dark.png`).
  */
+/** The axe rules whose outcome depends on colors, run again in dark mode. */
+const COLOR_RULES = ['color-contrast', 'link-in-text-block'];
+
 export async function checkAccessibility(page: Page, name: string, options: { include?: string; exclude?: string } = {}) {
   mkdirSync('test-results/screenshots', { recursive: true });
-  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: !options.include });
-  let axe = new AxeBuilder({ page });
-  if (options.include) axe = axe.include(options.include);
-  if (options.exclude) axe = axe.exclude(options.exclude);
-  const results = await axe.analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`)).toEqual([]);
+  const analyze = async (scheme: 'light' | 'dark') => {
+    await page.screenshot({ path: `test-results/screenshots/${name}${scheme === 'dark' ? '-dark' : ''}.png`, fullPage: !options.include });
+    let axe = new AxeBuilder({ page });
+    if (options.include) axe = axe.include(options.include);
+    if (options.exclude) axe = axe.exclude(options.exclude);
+    // Only colors change with the scheme: the dark pass runs the color rules alone, so it costs little.
+    if (scheme === 'dark') axe = axe.withRules(COLOR_RULES);
+    const results = await axe.analyze();
+    return results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${scheme}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
+  };
+  const before = await page.evaluate(() => ({ attribute: document.documentElement.getAttribute('data-mantine-color-scheme'), dark: matchMedia('(prefers-color-scheme: dark)').matches }));
+  const failures: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await setScheme(page, scheme, before.attribute === null ? null : scheme);
+    failures.push(...(await analyze(scheme)));
+  }
+  await setScheme(page, before.dark ? 'dark' : 'light', before.attribute);
+  expect(failures).toEqual([]);
+}
+
+/** Emulates `prefers-color-scheme: media` and sets Mantine's color-scheme attribute (left alone when null); waits a frame. */
+async function setScheme(page: Page, media: 'light' | 'dark', attribute: string | null) {
+  await page.emulateMedia({ colorScheme: media });
+  await page.evaluate(async (value) => {
+    if (value !== null) document.documentElement.setAttribute('data-mantine-color-scheme', value);
+    await new Promise((resolve) => requestAnimationFrame(() => resolve(null)));
+  }, attribute);
 }
