@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { CollectionUpsertParsed, ProductUpsertParsed } from '../../src/api/catalog';
 import type { FilterNode } from '../../src/api/filter/ast';
+import type { OrderByItem } from '../../src/api/filter/order-by';
 import { slugify } from '../../src/api/slug';
 import { HttpError, badRequest, conflict, notFound } from '../errors';
 import { type FieldMap, compileFilter, compileOrderBy } from '../filter/compile';
@@ -45,7 +46,8 @@ export const COLLECTION_FIELDS: FieldMap = {
   updated: { kind: 'column', column: 'collections.updated', type: 'date' },
 };
 
-const NEWEST_FIRST = [{ field: 'created', direction: 'desc' as const }];
+/** Default order of the product and collection lists (decisions.md section 6). */
+export const NEWEST_FIRST: OrderByItem[] = [{ field: 'created', direction: 'desc' }];
 
 type Table = 'products' | 'collections';
 const NOUN: Record<Table, string> = { products: 'product', collections: 'collection' };

@@ -2,8 +2,8 @@
  * The OpenAPI 3.1 document of the API (decisions.md section 0), generated from the same zod schemas the routes
  * validate with: `/api/openapi.json`, rendered at `/api/docs` (@fastify/swagger-ui, assets served locally).
  *
- * Before each API route is registered, `describeRoute` adds what every route of its kind carries: the security
- * scheme (`x-api-key` header or Basic), the optional `X-Api-Version` header, and the error body for each status
+ * Before each API route is registered, `describeRoute` adds what every route of its kind carries: its summary and
+ * description from the contract (operation-docs.ts), the security scheme (`x-api-key` header or Basic), the optional `X-Api-Version` header, and the error body for each status
  * of decisions.md section 3 that the route can answer. Register this plugin before the routes.
  *
  * In proxy mode (issue 15) there are no local API routes: `document` (from app.ts `apiDocument`, the same routes
@@ -17,6 +17,7 @@ import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fast
 import * as z from 'zod';
 import { API_VERSION, INTEGER_PARAM, errorBodySchema } from '../../src/api/common';
 import { CSV_MEDIA_TYPE, XLSX_MEDIA_TYPE } from '../../src/api/contacts';
+import { operationDocs } from './operation-docs';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Bad request: malformed JSON, a field of the wrong type or format, a bad $filter/$orderBy, a value above a cap, an unknown parameter or field, or an unknown X-Api-Version',
@@ -60,13 +61,22 @@ function errorStatuses(route: RouteOptions): number[] {
   return statuses.sort();
 }
 
-/** Adds security, the version header, tags and error responses to an API route's schema. */
+/**
+ * Adds security, the version header, tags, summary and description (operation-docs.ts) and error responses to an
+ * API route's schema. Every route outside `/api/` (the dashboard's `/`, `/*`, `/embed/*`, `/app-config.json`, the
+ * health check `/healthz`) is internal to this server, not part of the interface: it is hidden from the document.
+ */
 function describeRoute(route: RouteOptions) {
+  if (!(route.url ?? '').startsWith('/api/')) {
+    route.schema = { ...route.schema, hide: true };
+    return;
+  }
   const auth = route.config?.auth;
   if (!auth || route.schema?.hide) return;
   const errors = Object.fromEntries(errorStatuses(route).map((status) => [status, errorBodySchema.describe(ERROR_DESCRIPTIONS[status] ?? 'Error')]));
   const resource = (route.url ?? '').replace(/^\/api\//, '').split('/')[0] ?? '';
   route.schema = {
+    ...operationDocs[`${String(route.method)} ${route.url}`],
     tags: [resource.startsWith(':') ? 'posts' : resource === 'post-requests' || resource === 'public-posts' ? 'posts' : resource],
     security: auth === 'key' ? [{ apiKey: [] }] : auth === 'basic' ? [{ basic: [] }] : [],
     ...(auth === 'basic' ? {} : { headers: versionHeader }),

@@ -2,8 +2,14 @@
  * The OpenAPI document (issue 3): valid OpenAPI 3.1, generated from the zod schemas, covering every API route
  * the server registers with its security, version header, query caps and error responses.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PAGE_CAPS, POSTS_PAGE_CAPS } from '../../src/api/common';
+import { collectionFilterFields, contactFilterFields, contactSortFields, postFilterFields, postSortFields, productFilterFields, workspaceFilterFields, workspaceSortFields } from '../../src/api/filter/fields';
+import { buildApp } from '../app';
 import { type TestServer, startServer } from './harness';
 
 let server: TestServer;
@@ -64,9 +70,57 @@ describe('/api/openapi.json', () => {
     expect(Object.keys(content).sort()).toEqual(['application/json', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/csv']);
   });
 
+  it('gives every operation a summary and a description', () => {
+    const missing: string[] = [];
+    for (const [path, operations] of Object.entries<Record<string, { summary?: string; description?: string }>>(document.paths)) {
+      for (const [method, op] of Object.entries(operations)) {
+        if (!op.summary?.trim() || !op.description?.trim()) missing.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it.each([
+    ['/api/contacts', contactFilterFields, contactSortFields, DEFAULT_PAGE_CAPS],
+    ['/api/products', productFilterFields, [], DEFAULT_PAGE_CAPS],
+    ['/api/collections', collectionFilterFields, [], DEFAULT_PAGE_CAPS],
+    ['/api/posts', postFilterFields, postSortFields, POSTS_PAGE_CAPS],
+    ['/api/{workspaceId}/posts', postFilterFields, postSortFields, POSTS_PAGE_CAPS],
+    ['/api/workspaces', workspaceFilterFields, workspaceSortFields, DEFAULT_PAGE_CAPS],
+  ] as const)('describes GET %s with its filterable and sortable fields and its caps', (path, filterable, sortable, caps) => {
+    const description: string = operation('GET', path).description;
+    const [filterPart = '', sortPart = ''] = description.split('**Sortable fields**');
+    for (const field of Object.keys(filterable)) expect(filterPart, field).toContain(`\`${field}\``);
+    if (sortable.length) for (const field of sortable) expect(sortPart.split('\n')[0], field).toContain(`\`${field}\``);
+    else expect(sortPart).toMatch(/^: none; `\$orderBy` is refused/);
+    expect(description).toContain(`\`$limit\` from 1 to ${caps.maxLimit} (default ${caps.defaultLimit})`);
+    if (caps.maxOffset !== undefined) expect(description).toContain(`\`$offset\` from 0 to ${caps.maxOffset}`);
+  });
+
   it('is rendered at /api/docs', async () => {
     const response = await fetch(`${server.baseUrl}/docs`, { redirect: 'follow' });
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('swagger');
+  });
+});
+
+describe('the document of a server that also serves the dashboard', () => {
+  it('lists only the API: no dashboard route, /app-config.json or /healthz', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wsa-openapi-'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>app</title>');
+    writeFileSync(join(dir, 'embed.html'), '<!doctype html><title>embed</title>');
+    const app = await buildApp({ database: server.database, rateLimitPerMinute: 0, dashboardDir: dir, schedulerIntervalMs: 0 });
+    try {
+      await app.ready();
+      const paths = Object.keys((app.swagger() as { paths: Record<string, unknown> }).paths);
+      expect(paths.filter((path) => !path.startsWith('/api/'))).toEqual([]);
+      expect(paths.length).toBe(12); // 15 operations on 12 paths
+      // The routes exist and answer; they are only left out of the reference.
+      expect((await app.inject({ url: '/app-config.json' })).statusCode).toBe(200);
+      expect((await app.inject({ url: '/w/x/contacts' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

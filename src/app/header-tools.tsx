@@ -1,6 +1,10 @@
-/** The header's right-hand tools (issue 4): the light/dark toggle (remembered) and the key's organization and permissions. */
+/**
+ * The header's right-hand tools (issue 4): a link to the API reference (`/api/docs`, this server's rendering of the
+ * OpenAPI document, in a new tab; issue 14 point 9), the light/dark toggle (remembered) and the key's organization
+ * and permissions.
+ */
 import { ActionIcon, Anchor, Group, Popover, Stack, Text, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
-import { KeyIcon, MoonIcon, SunIcon } from '@/components/icons';
+import { BookIcon, KeyIcon, MoonIcon, SunIcon } from '@/components/icons';
 import { SimpleTable } from '@/components/simple-table';
 import { Link } from 'react-router';
 import { useWorkspaceApi } from '@/lib/api';
@@ -56,6 +60,9 @@ function AccountMenu() {
 export function HeaderTools() {
   return (
     <Group gap="xs" wrap="nowrap">
+      <ActionIcon component="a" href="/api/docs" target="_blank" rel="noopener" variant="default" size="lg" aria-label="API reference (opens in a new tab)" title="API reference">
+        <BookIcon />
+      </ActionIcon>
       <ColorSchemeToggle />
       <AccountMenu />
     </Group>

@@ -36,3 +36,12 @@ export function MenuIcon({ size = 18 }: IconProps) {
     </svg>
   );
 }
+
+/** An open book: the API reference. */
+export function BookIcon({ size = 18 }: IconProps) {
+  return (
+    <svg {...base(size)}>
+      <path d="M2 4h6a4 4 0 0 1 4 4v12a3 3 0 0 0-3-3H2zm20 0h-6a4 4 0 0 0-4 4v12a3 3 0 0 1 3-3h7z" />
+    </svg>
+  );
+}

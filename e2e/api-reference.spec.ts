@@ -1,0 +1,24 @@
+/**
+ * The API reference (issue 14 point 9): the console's header links to /api/docs, which lists every operation with
+ * its summary from the contract, describes each list endpoint's filterable and sortable fields and caps, and
+ * leaves out the server's internal routes.
+ */
+import { expect, test } from './fixtures';
+
+test('the header links to the API reference, which lists the operations with summaries and hides internal routes', async ({ page, state, connect, context }) => {
+  await connect(state.demo.workspaces[0]!.key);
+  const [docs] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: /API reference/ }).click()]);
+  await expect(docs).toHaveURL(/\/api\/docs/);
+  const contactsList = docs.locator('.opblock').filter({ has: docs.getByText('/api/contacts', { exact: true }) }).filter({ hasText: 'List contacts' });
+  await expect(contactsList).toBeVisible();
+  for (const summary of ['Check a key', 'Create a contact', 'List products', 'Publish, schedule or suggest a post', 'List the workspaces of the organization']) {
+    await expect(docs.getByText(summary, { exact: true })).toBeVisible();
+  }
+  await expect(docs.locator('.opblock')).toHaveCount(15);
+  for (const hidden of ['/app-config.json', '/healthz', '/embed/{*}', '/{*}']) await expect(docs.getByText(hidden, { exact: true })).toHaveCount(0);
+
+  await contactsList.locator('.opblock-summary').click();
+  await expect(contactsList.locator('p', { hasText: 'Filterable fields' })).toContainText('postalCode');
+  await expect(contactsList.locator('p', { hasText: 'Sortable fields' })).toContainText('updated');
+  await expect(contactsList.locator('p', { hasText: 'Caps' })).toContainText('from 1 to 100 (default 20)');
+});

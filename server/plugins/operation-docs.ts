@@ -1,0 +1,184 @@
+/**
+ * The summary and description of every operation of the API reference (`/api/docs`, issue 14 point 9), taken from
+ * the contract: the interface document's endpoint list (numbers 1 to 15) and decisions.md. A list endpoint's
+ * description is built from the same tables the service checks with, so it cannot drift from them: its filterable
+ * fields and their types (src/api/filter/fields.ts), its sortable fields and default order, its page caps
+ * (src/api/common.ts, decisions.md section 6) and the `$filter` limits (src/api/filter/parse.ts).
+ *
+ * `operationDocs` is keyed by `METHOD /api/path` as Fastify registers the route (`GET /api/contacts/:contactId/tags`);
+ * the OpenAPI plugin applies it to each API route, and the OpenAPI test checks that every operation has both.
+ */
+import { DEFAULT_PAGE_CAPS, POSTS_PAGE_CAPS, type PageCaps } from '../../src/api/common';
+import {
+  type FieldTable,
+  collectionFilterFields,
+  collectionSortFields,
+  contactFilterFields,
+  contactSortFields,
+  postFilterFields,
+  postSortFields,
+  productFilterFields,
+  productSortFields,
+  workspaceFilterFields,
+  workspaceSortFields,
+} from '../../src/api/filter/fields';
+import { FILTER_LIMITS } from '../../src/api/filter/parse';
+import type { OrderByItem } from '../../src/api/filter/order-by';
+import { NEWEST_FIRST } from '../db/catalog';
+import { DEFAULT_CONTACT_ORDER } from '../db/contacts';
+import { DEFAULT_POST_ORDER } from '../db/posts';
+import { DEFAULT_WORKSPACE_ORDER } from '../db/workspaces';
+
+export type OperationDoc = { summary: string; description: string };
+
+/** How values of each field type compare (decisions.md section 6). */
+const TYPE_NOTES: Record<string, string> = {
+  string: 'text',
+  number: 'number',
+  boolean: 'true/false',
+  date: 'ISO 8601 date-time in quotes, compared as an instant',
+  'string-array': 'list: `eq` has, `ne` has not, `in` has any of',
+};
+
+const orderText = (order: readonly OrderByItem[]) => order.map((item) => `\`${item.field} ${item.direction}\``).join(', ');
+
+/**
+ * The Markdown description of a list endpoint: what it lists, then its filterable fields with their types, its
+ * sortable fields (or that `$orderBy` is refused), the default order, the page caps and the filter limits.
+ */
+export function listDescription(what: string, fields: FieldTable, sortable: readonly string[], defaultOrder: readonly OrderByItem[], caps: PageCaps): string {
+  const filterable = Object.entries(fields)
+    .map(([field, type]) => `\`${field}\` (${TYPE_NOTES[type] ?? type})`)
+    .join(', ');
+  const sorting = sortable.length
+    ? `**Sortable fields** (\`$orderBy\`, \`field [asc|desc]\`, several separated by commas): ${sortable.map((field) => `\`${field}\``).join(', ')}.`
+    : '**Sortable fields**: none; `$orderBy` is refused with a 400 (`property $orderBy should not exist`).';
+  const offset = caps.maxOffset === undefined ? '`$offset` from 0 (default 0)' : `\`$offset\` from 0 to ${caps.maxOffset} (default 0)`;
+  return [
+    what,
+    '',
+    `**Filterable fields** (\`$filter\`): ${filterable}.`,
+    '',
+    sorting,
+    '',
+    `**Default order**: ${orderText(defaultOrder)}, then \`id\` as the tie-breaker.`,
+    '',
+    `**Caps**: \`$limit\` from 1 to ${caps.maxLimit} (default ${caps.defaultLimit}); ${offset}. A value above a cap is a 400, never clamped. ` +
+      `\`meta.maxResults\` is the exact number of matching items. A \`$filter\` holds at most ${FILTER_LIMITS.maxLength.toLocaleString('en-US')} characters, ` +
+      `${FILTER_LIMITS.maxComparisons} comparisons, nesting depth ${FILTER_LIMITS.maxDepth} and ${FILTER_LIMITS.maxInValues} values in one \`in\`; ` +
+      'an unknown field or a value of the wrong type is a 400.',
+  ].join('\n');
+}
+
+const postsList = (what: string) => listDescription(what, postFilterFields, postSortFields, DEFAULT_POST_ORDER, POSTS_PAGE_CAPS);
+
+/** Every operation of the interface document, by `METHOD /api/path`. */
+export const operationDocs: Readonly<Record<string, OperationDoc>> = {
+  'GET /api/authorization': {
+    summary: 'Check a key',
+    description:
+      'Validates the `x-api-key` and returns its workspace (`feed`), organization and `permissions`, one entry per resource the key has ' +
+      '(`contacts`, `products`, `posts`, `feeds`: `read-only` or `read-write`, the higher level winning). Needs no particular scope (endpoint 1).',
+  },
+  'POST /api/contacts': {
+    summary: 'Create a contact',
+    description:
+      'Creates a contact in the key workspace (endpoint 2). Without `addDirectly: true` it starts `pending`. `email` must be a valid address, ' +
+      '`phone` E.164 after removing spaces, dashes and brackets, `image` an http(s) URL; tags are trimmed, 1 to 64 characters, at most 100. ' +
+      'A second contact with the same email (case-insensitive) or phone is a 409.',
+  },
+  'GET /api/contacts': {
+    summary: 'List contacts (or download them as CSV or xlsx)',
+    description: listDescription(
+      'The contacts of the key workspace in the list envelope (endpoint 3). With `Accept: text/csv` or the xlsx media type the matching contacts ' +
+        'are a download instead (columns id, name, email, phone, state, tags, source, address, city, postalCode, region, created, updated); ' +
+        '`$offset`/`$limit` then apply only when given.',
+      contactFilterFields,
+      contactSortFields,
+      DEFAULT_CONTACT_ORDER,
+      DEFAULT_PAGE_CAPS,
+    ),
+  },
+  'GET /api/contacts/contacts-tags': {
+    summary: 'List contact tags with counts',
+    description: 'The tags used in the key workspace as a bare array `[{ "name", "count" }]`, sorted by name, counting contacts per tag (endpoint 4).',
+  },
+  'PATCH /api/contacts/:contactId/tags': {
+    summary: 'Add or remove tags on one contact',
+    description:
+      'Adds `tagsToAdd` and removes `tagsToRemove` on the contact (endpoint 5); at least one must be non-empty and no tag may be in both. ' +
+      'Adding a present tag or removing an absent one changes nothing. Answers 204 with no body; 404 for a contact outside the key workspace.',
+  },
+  'PATCH /api/contacts/:contactId/notification-settings': {
+    summary: 'Update notification settings (activates the contact)',
+    description:
+      'Turns email and/or SMS notifications on or off and makes the contact `active` (endpoint 6). Uses Basic credentials (access key and secret ' +
+      'of the workspace), not an API key, and ignores `X-Api-Version`. Turning on email for a contact without an email (or SMS without a phone) is a 400.',
+  },
+  'GET /api/products': {
+    summary: 'List products',
+    description: listDescription(
+      'The products of the key workspace in the list envelope (endpoint 7).',
+      productFilterFields,
+      productSortFields,
+      NEWEST_FIRST,
+      DEFAULT_PAGE_CAPS,
+    ),
+  },
+  'POST /api/products': {
+    summary: 'Create or update a product (upsert)',
+    description:
+      'Upserts a product (endpoint 8): with `id`, that product is updated (404 when not in the workspace); else with a known `externalId` that ' +
+      'product is updated; else a product is created (a `title` is then required). Answers 201 when created, 200 when updated. Fields absent from ' +
+      'an update stay as they were; `tags`, `collectionIds` and `customProperties` replace the stored value whole.',
+  },
+  'GET /api/collections': {
+    summary: 'List collections',
+    description: listDescription(
+      'The collections of the key workspace in the list envelope (endpoint 9).',
+      collectionFilterFields,
+      collectionSortFields,
+      NEWEST_FIRST,
+      DEFAULT_PAGE_CAPS,
+    ),
+  },
+  'POST /api/collections': {
+    summary: 'Create or update a collection (upsert)',
+    description:
+      'Upserts a collection (endpoint 10), matched by `id` then `externalId` like products; `title` (1 to 255 characters) is always required. ' +
+      'Answers 201 when created, 200 when updated.',
+  },
+  'POST /api/post-requests': {
+    summary: 'Publish, schedule or suggest a post',
+    description:
+      '`action` decides (endpoint 11): `publish` publishes now, `schedule` publishes at `publishDate` (required, in the future), `suggest` waits ' +
+      'for approval in the product app and is never listed here. A post needs at least one of `text`, `header`, `imageUrl`, `mediaImageUrls`; ' +
+      'one with `recipients` is private and never appears in the post lists.',
+  },
+  'GET /api/posts': {
+    summary: 'List published posts',
+    description: postsList('The published, public posts of the key workspace in the list envelope (endpoint 12).'),
+  },
+  'GET /api/public-posts': {
+    summary: 'List public post summaries',
+    description:
+      'The latest published public posts of the key workspace as a bare array of summaries (endpoint 13). `limit` (no `$`) from 1 to 30, default 10.',
+  },
+  'GET /api/:workspaceId/posts': {
+    summary: 'List a workspace’s published posts without a key',
+    description: postsList(
+      'The published, public posts of the workspace named in the path, in the list envelope, for public embeds (endpoint 14). Needs no credential, ' +
+        'answers `Access-Control-Allow-Origin: *`, is rate limited per client address, and answers 404 `Workspace not found` for an unknown id.',
+    ),
+  },
+  'GET /api/workspaces': {
+    summary: 'List the workspaces of the organization',
+    description: listDescription(
+      'Every workspace of the key organization in the list envelope (endpoint 15).',
+      workspaceFilterFields,
+      workspaceSortFields,
+      DEFAULT_WORKSPACE_ORDER,
+      DEFAULT_PAGE_CAPS,
+    ),
+  },
+};
