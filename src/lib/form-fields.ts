@@ -10,6 +10,7 @@
  */
 import * as z from 'zod';
 import { formatIssues } from '@/api/validation-message';
+import { decimalExample, parseDecimal } from './decimal';
 import { type KeyValueRow, toRecord } from './key-value';
 
 /** The message when a field the record had cannot be emptied through an upsert. */
@@ -69,14 +70,17 @@ export function optionalText<T extends z.core.$ZodType>(schema: T, options: Fiel
   });
 }
 
-/** An optional amount typed as text (`12.50`): a number that must pass `schema`; blank as `FieldOptions` say (never clearable). */
+/**
+ * An optional amount typed as text in the reader's locale (`12.50`, `12,50` in nb-NO or de-DE: `parseDecimal`,
+ * issue 14 point 6): a number that must pass `schema`; blank as `FieldOptions` say (never clearable).
+ */
 export function optionalAmount<T extends z.core.$ZodType>(schema: T, options: Pick<FieldOptions, 'was'> = {}) {
   return z.string().transform((raw, ctx): z.output<T> | undefined => {
     const text = raw.trim();
     if (!text) return blank({ was: options.was }, ctx) as undefined;
-    const amount = Number(text);
-    if (!Number.isFinite(amount)) {
-      ctx.addIssue({ code: 'custom', message: 'must be a number' });
+    const amount = parseDecimal(text);
+    if (amount === null) {
+      ctx.addIssue({ code: 'custom', message: `must be a number such as ${decimalExample()}` });
       return z.NEVER;
     }
     return check(schema, amount, ctx);

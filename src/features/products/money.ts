@@ -1,7 +1,8 @@
 /**
  * Prices of the products table and form (issue 6): amounts in major units with an ISO 4217 code (decisions.md
- * section 1), formatted with `Intl.NumberFormat` in their currency, and the currency choices of the form from
- * `Intl.supportedValuesOf('currency')`.
+ * section 1), formatted with `Intl.NumberFormat` in their currency and the reader's locale (`199,50 kr` in nb-NO),
+ * and the currency choices of the form from `Intl.supportedValuesOf('currency')`. Amounts typed into inputs are read
+ * in the same locale by src/lib/decimal.ts (issue 14 point 6), which the CSV import also uses per column.
  */
 
 const formats = new Map<string, Intl.NumberFormat>();

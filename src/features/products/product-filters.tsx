@@ -1,22 +1,23 @@
 /**
- * The products filter bar (issue 6): title search, status, type, vendor, a price range, one collection (picked
- * by title from every collection of the workspace) and tags (any of). Each change updates the URL, which is the
- * list's state; typing is debounced.
+ * The products filter bar (issue 6): title search, status, type, vendor, a price range (typed and shown in the
+ * reader's locale, issue 14 point 6), one collection (picked by title from every collection of the workspace) and
+ * tags (any of). Each change updates the URL, which is the list's state; typing is debounced.
  */
 import { Button, Group, NativeSelect, Select, TagsInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { PRODUCT_STATUSES } from '@/api/catalog';
 import { DebouncedInput } from '@/components/debounced-input';
 import { useWorkspaceApi } from '@/lib/api';
+import { formatDecimal, parseDecimal } from '@/lib/decimal';
 import { CLEAR_PRODUCT_FILTERS, type ProductSearch, isProductFiltered } from './product-search';
 import { productQueries } from './queries';
 
 type Props = { search: ProductSearch; update: (patch: Partial<ProductSearch>) => void };
 
-/** An amount typed in a filter: a number >= 0, or undefined for blank or anything else. */
+/** An amount typed in a filter in the reader's locale (`12,5` in nb-NO): a number >= 0, or undefined for blank or anything else. */
 function amountOf(text: string): number | undefined {
-  const amount = Number(text.trim());
-  return text.trim() && Number.isFinite(amount) && amount >= 0 ? amount : undefined;
+  const amount = parseDecimal(text);
+  return amount !== null && amount >= 0 ? amount : undefined;
 }
 
 export function ProductFilters({ search, update }: Props) {
@@ -39,8 +40,8 @@ export function ProductFilters({ search, update }: Props) {
         />
         <DebouncedInput label="Type" value={search.type} onChange={(type) => update({ type })} width={140} />
         <DebouncedInput label="Vendor" value={search.vendor} onChange={(vendor) => update({ vendor })} width={140} />
-        <DebouncedInput label="Price from" inputMode="decimal" value={search.min === undefined ? '' : String(search.min)} onChange={(text) => update({ min: amountOf(text) })} width={110} />
-        <DebouncedInput label="Price to" inputMode="decimal" value={search.max === undefined ? '' : String(search.max)} onChange={(text) => update({ max: amountOf(text) })} width={110} />
+        <DebouncedInput label="Price from" inputMode="decimal" value={search.min === undefined ? '' : formatDecimal(search.min)} onChange={(text) => update({ min: amountOf(text) })} width={110} />
+        <DebouncedInput label="Price to" inputMode="decimal" value={search.max === undefined ? '' : formatDecimal(search.max)} onChange={(text) => update({ max: amountOf(text) })} width={110} />
         <Select
           label="Collection"
           placeholder="Any"

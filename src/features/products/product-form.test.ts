@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Product } from '@/api/catalog';
+import { decimalExample } from '@/lib/decimal';
 import { CANNOT_CLEAR } from '@/lib/form-fields';
 import { type ProductFormValues, productFormSchema, productFormValues, toProductUpsert } from './product-form';
 
@@ -50,7 +51,7 @@ describe('the product form', () => {
   });
 
   it.each([
-    ['price', 'abc', 'must be a number'],
+    ['price', 'abc', `must be a number such as ${decimalExample()}`],
     ['url', 'ftp://x', 'must be an absolute http(s) URL'],
     ['handle', 'Not A Slug', 'must be a lower-case slug of letters, digits and single dashes'],
     ['currency', 'eur', 'must be an ISO 4217 code of three upper-case letters'],
@@ -90,6 +91,6 @@ describe('the product form', () => {
 
   it('puts key-value problems on customProperties', () => {
     const { errors } = submit({ ...productFormValues(null), title: 'T', customProperties: [{ key: 'n', type: 'number', value: 'x' }] });
-    expect(errors).toEqual({ customProperties: 'n is not a number' });
+    expect(errors).toEqual({ customProperties: `n is not a number such as ${decimalExample()}` });
   });
 });

@@ -9,6 +9,7 @@
 import * as z from 'zod';
 import { PRODUCT_STATUSES, type Product, type ProductStatus, type ProductUpsert, productUpsertSchema } from '@/api/catalog';
 import { type CatalogFormValues, catalogFormFields, catalogFormValues, catalogUpsertBase } from '@/lib/catalog-form';
+import { formatDecimal } from '@/lib/decimal';
 import { listField, optionalAmount, optionalText } from '@/lib/form-fields';
 
 const wire = productUpsertSchema.shape;
@@ -20,7 +21,7 @@ export type ProductFormValues = CatalogFormValues & {
   vendor: string;
   url: string;
   imageUrl: string;
-  /** Amounts as typed (`12.50`). */
+  /** Amounts as typed, in the reader's locale (`12.50`, `12,50`). */
   price: string;
   originalPrice: string;
   currency: string;
@@ -37,7 +38,8 @@ export const PRODUCT_FORM_FIELDS = [
 ] as const satisfies readonly (keyof ProductFormValues)[];
 
 const isStatus = (status: string | null | undefined): status is ProductStatus => (PRODUCT_STATUSES as readonly (string | null | undefined)[]).includes(status);
-const amountText = (amount: number | null | undefined) => (amount === null || amount === undefined ? '' : String(amount));
+/** An amount as its input shows it, in the reader's locale (`12,5` in nb-NO). */
+const amountText = (amount: number | null | undefined) => (amount === null || amount === undefined ? '' : formatDecimal(amount));
 
 /**
  * Starting values: the product's own on an edit; on a create blanks, status `active`, for sale, and

@@ -2,7 +2,7 @@
  * The "Import CSV" dialog of the products page (issue 6), in four steps:
  * 1. choose a file (read with papaparse, loaded on demand); a sample CSV is linked;
  * 2. map columns to product fields (auto-matched by name; externalId required) with a preview of the first
- *    5 rows as they will be sent;
+ *    5 rows as they will be sent, and the decimal separator detected for each number column (issue 14 point 6);
  * 3. upsert row by row keyed by externalId, 4 at a time (`runPool`), with progress, a notice while the service
  *    asks to wait (429, Retry-After), and Cancel (rows already sent stay sent; the rest are reported not sent);
  * 4. a report of created, updated and failed rows with each failure's reason, downloadable as CSV.
@@ -28,6 +28,8 @@ import {
   buildReport,
   convertRow,
   countOutcomes,
+  describeStyle,
+  detectNumberStyles,
   planImport,
   previewText,
   reportCsv,
@@ -79,7 +81,7 @@ export function ImportProductsDialog({ onClose }: { onClose: () => void }) {
   };
 
   const run = async (table: CsvTable) => {
-    const plan = planImport(table, mapping);
+    const plan = planImport(table, mapping, detectNumberStyles(table, mapping));
     const toSend = plan.flatMap((planned, index) => (planned.body ? [{ index, body: planned.body }] : []));
     const localFailures = plan.length - toSend.length;
     controller.current = new AbortController();
@@ -168,7 +170,9 @@ function MapStep({ loaded, mapping, onChange, onBack, onRun }: { loaded: Loaded;
   const mapped = IMPORT_FIELDS.filter((field) => mapping[field.key] !== undefined);
   const used = new Set(Object.values(mapping));
   const unused = table.headers.filter((header, index) => !used.has(index) && header);
-  const preview = table.rows.slice(0, PREVIEW_ROWS).map(({ row, cells }) => ({ row, cells, converted: convertRow(cells, mapping) }));
+  const styles = useMemo(() => detectNumberStyles(table, mapping), [table, mapping]);
+  const numberColumns = IMPORT_FIELDS.filter((field) => styles[field.key]);
+  const preview = table.rows.slice(0, PREVIEW_ROWS).map(({ row, cells }) => ({ row, cells, converted: convertRow(cells, mapping, styles) }));
   const set = (key: ImportFieldKey, value: string) => {
     const next = { ...mapping };
     if (value === '') delete next[key];
@@ -234,6 +238,15 @@ function MapStep({ loaded, mapping, onChange, onBack, onRun }: { loaded: Loaded;
           ))}
         </tbody>
       </SimpleTable>
+      {numberColumns.length ? (
+        <Stack gap={2} role="group" aria-label="Number formats">
+          {numberColumns.map((field) => (
+            <Text size="sm" key={field.key}>
+              {field.key}: {describeStyle(styles[field.key]!)}
+            </Text>
+          ))}
+        </Stack>
+      ) : null}
       <Group justify="flex-end">
         <Button variant="default" onClick={onBack}>
           Choose another file

@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { productUpsertSchema } from '@/api/catalog';
-import { IMPORT_FIELDS, NOT_SENT, type ReportRow, REPORT_COLUMNS, autoMap, buildReport, convertRow, countOutcomes, normalizeName, planImport, reportCsv, toTable } from './product-csv';
+import {
+  IMPORT_FIELDS, NOT_SENT, type ReportRow, REPORT_COLUMNS, autoMap, buildReport, convertRow, countOutcomes, describeStyle, detectNumberStyles, normalizeName, planImport, reportCsv, toTable,
+} from './product-csv';
 
 const HEADERS = ['External ID', 'Title', 'Price', 'Is For Sale', 'Tags', 'Custom Properties', 'Image_URL', 'Notes'];
 const mapping = autoMap(HEADERS);
@@ -63,8 +65,8 @@ describe('convertRow', () => {
   });
 
   it.each([
-    [{ Price: 'abc' }, "price: 'abc' is not a number"],
-    [{ Price: '1,50' }, "price: '1,50' is not a number"],
+    [{ Price: 'abc' }, "price: 'abc' is not a number (this column has a decimal point)"],
+    [{ Price: '1,50' }, "price: '1,50' is not a number (this column has a decimal point)"],
     [{ Price: '-1' }, 'price must not be less than 0'],
     [{ 'Is For Sale': 'maybe' }, "isForSale: 'maybe' is not true/false, yes/no or 1/0"],
     [{ 'Custom Properties': '[1]' }, 'customProperties: must be a JSON object'],
@@ -78,7 +80,7 @@ describe('convertRow', () => {
     expect(convertRow(row({ Price: 'x', 'Is For Sale': '2' }), mapping)).toEqual({
       ok: false,
       externalId: null,
-      reason: "externalId is required; price: 'x' is not a number; isForSale: '2' is not true/false, yes/no or 1/0",
+      reason: "externalId is required; price: 'x' is not a number (this column has a decimal point); isForSale: '2' is not true/false, yes/no or 1/0",
     });
   });
 
@@ -89,6 +91,41 @@ describe('convertRow', () => {
         expect(converted.ok || converted.reason.length > 0).toBe(true);
       }),
     );
+  });
+});
+
+describe('number columns', () => {
+  const priced = (prices: string[][]) => ({
+    headers: ['externalId', 'price', 'originalPrice'],
+    rows: prices.map((cells, index) => ({ row: index + 2, cells: [`p${index}`, ...cells] })),
+  });
+
+  it('detects each column\'s decimal separator from its values and imports both 1,299.00 and 1.299,00', () => {
+    const table = priced([
+      ['1,299.00', '1.299,00'],
+      ['12.5', '12,5'],
+    ]);
+    const columns = autoMap(table.headers);
+    const styles = detectNumberStyles(table, columns, 'en-US');
+    expect(styles).toEqual({ price: { decimal: '.', group: ',', from: 'values' }, originalPrice: { decimal: ',', group: '.', from: 'values' } });
+    expect(planImport(table, columns, styles).map((planned) => planned.body)).toEqual([
+      { externalId: 'p0', price: 1299, originalPrice: 1299 },
+      { externalId: 'p1', price: 12.5, originalPrice: 12.5 },
+    ]);
+    expect(describeStyle(styles.price!)).toBe('decimal point (1,299.00)');
+    expect(describeStyle(styles.originalPrice!)).toBe('decimal comma (1.299,00)');
+  });
+
+  it("follows the browser's language when no value decides, and says so", () => {
+    const table = priced([['1,299', '7']]);
+    const styles = detectNumberStyles(table, autoMap(table.headers), 'de-DE');
+    expect(planImport(table, autoMap(table.headers), styles)[0]!.body).toMatchObject({ price: 1.299, originalPrice: 7 });
+    expect(describeStyle(styles.price!)).toMatch(/^decimal comma \(1\.299,00\), as in your browser’s language/);
+  });
+
+  it('refuses a cell that does not fit its column, naming the separator', () => {
+    const table = priced([['12,5', '1'], ['3,75', '2'], ['12.5', '3']]);
+    expect(planImport(table, autoMap(table.headers))[2]!.reason).toBe("price: '12.5' is not a number (this column has a decimal comma)");
   });
 });
 

@@ -8,14 +8,17 @@
  *   (papaparse, imported here: this module is only loaded with the import dialog).
  *
  * Cell rules (the issue is silent on them; decided here): cells are trimmed and an empty cell leaves its field
- * out of the body (so an update keeps the stored value); numbers are plain decimals (`12.5`, `-3`, `1e3`; no
- * thousands separators or currency signs); true/false cells accept true/false, yes/no, 1/0 in any case; lists
+ * out of the body (so an update keeps the stored value); numbers are decimals (`12.5`, `-3`, `1e3`, no currency
+ * signs) whose decimal separator, `.` or `,`, each number column has for all its cells, detected from its values
+ * (`detectNumberStyles`, src/lib/decimal.ts; issue 14 point 6): `1,299.00` and `1.299,00` both import as 1299, and
+ * the preview says which separator each column uses; true/false cells accept true/false, yes/no, 1/0 in any case; lists
  * (tags, collectionIds, externalCollectionIds) are split on `;` or `|` (never `,`, which CSV quoting makes
  * error-prone); customProperties is the text of a JSON object.
  */
 import Papa from 'papaparse';
 import { type ProductUpsert, type ProductUpsertParsed, productUpsertSchema } from '@/api/catalog';
 import { formatIssues } from '@/api/validation-message';
+import { type DecimalStyle, detectDecimalStyle, parseWithStyle } from '@/lib/decimal';
 
 /** How a cell becomes a field value. */
 export type FieldKind = 'text' | 'number' | 'boolean' | 'list' | 'json';
@@ -50,7 +53,7 @@ export const IMPORT_FIELDS: readonly ImportField[] = [
 /** What each kind of cell must hold, for fields without a `hint` of their own. */
 export const KIND_HINTS: Readonly<Record<FieldKind, string>> = {
   text: '',
-  number: 'a number such as 12.50',
+  number: 'a number such as 1,299.50 or 1.299,50',
   boolean: 'true/false, yes/no or 1/0',
   list: 'values separated by ; or |',
   json: 'a JSON object',
@@ -87,18 +90,52 @@ export function autoMap(headers: readonly string[]): ColumnMapping {
   return mapping;
 }
 
-const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+/** The decimal separator of each mapped number column, detected from its values. */
+export type NumberStyles = Partial<Record<ImportFieldKey, DecimalStyle>>;
+
+/** Without a detected style (a column never looked at), a number has a decimal point and commas between thousands. */
+const POINT: DecimalStyle = { decimal: '.', group: ',', from: 'values' };
+
+/**
+ * Each mapped number column's decimal separator, from all its cells (`detectDecimalStyle`): when no cell decides
+ * (`1,299` reads either way), `locale`'s (the browser's by default).
+ */
+export function detectNumberStyles(table: CsvTable, mapping: ColumnMapping, locale?: string): NumberStyles {
+  const styles: NumberStyles = {};
+  for (const field of IMPORT_FIELDS) {
+    const index = mapping[field.key];
+    if (field.kind !== 'number' || index === undefined) continue;
+    styles[field.key] = detectDecimalStyle(
+      table.rows.map(({ cells }) => cells[index] ?? ''),
+      locale,
+    );
+  }
+  return styles;
+}
+
+/** A column's style in words, for the preview: `decimal comma (1.299,00)`, and why when the values did not decide. */
+export function describeStyle(style: DecimalStyle): string {
+  const words = style.decimal === ',' ? 'decimal comma (1.299,00)' : 'decimal point (1,299.00)';
+  return style.from === 'locale' ? `${words}, as in your browser’s language: no value tells` : words;
+}
+
+const separatorName = (style: DecimalStyle) => (style.decimal === ',' ? 'a decimal comma' : 'a decimal point');
 const TRUE = new Set(['true', 'yes', '1']);
 const FALSE = new Set(['false', 'no', '0']);
 
-/** A cell of `kind` as its field value; throws an Error whose message is the reason (`price: 'abc' is not a number`). */
-function cellValue(key: ImportFieldKey, kind: FieldKind, text: string): unknown {
+/**
+ * A cell of `kind` as its field value, a number read with its column's `style`; throws an Error whose message is the
+ * reason (`price: 'abc' is not a number (this column has a decimal point)`).
+ */
+function cellValue(key: ImportFieldKey, kind: FieldKind, text: string, style: DecimalStyle = POINT): unknown {
   switch (kind) {
     case 'text':
       return text;
-    case 'number':
-      if (!NUMBER.test(text)) throw new Error(`${key}: '${text}' is not a number`);
-      return Number(text);
+    case 'number': {
+      const value = parseWithStyle(text, style);
+      if (value === null) throw new Error(`${key}: '${text}' is not a number (this column has ${separatorName(style)})`);
+      return value;
+    }
     case 'boolean': {
       const lower = text.toLowerCase();
       if (TRUE.has(lower)) return true;
@@ -127,11 +164,11 @@ function cellValue(key: ImportFieldKey, kind: FieldKind, text: string): unknown 
 export type ConvertedRow = { ok: true; externalId: string; body: ProductUpsertParsed } | { ok: false; externalId: string | null; reason: string };
 
 /**
- * One data row through the cell rules (module docstring), then `productUpsertSchema` (the contract's zod schema),
+ * One data row through the cell rules (module docstring; numbers with their column's style from `styles`), then `productUpsertSchema` (the contract's zod schema),
  * whose issues read as the server's 400 messages (`price must not be less than 0`). A row without an externalId
  * fails with `externalId is required`. Every problem of the row is listed, joined by `; `.
  */
-export function convertRow(cells: readonly string[], mapping: ColumnMapping): ConvertedRow {
+export function convertRow(cells: readonly string[], mapping: ColumnMapping, styles: NumberStyles = {}): ConvertedRow {
   const body: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const field of IMPORT_FIELDS) {
@@ -139,7 +176,7 @@ export function convertRow(cells: readonly string[], mapping: ColumnMapping): Co
     const text = index === undefined ? '' : (cells[index] ?? '').trim();
     if (text === '') continue;
     try {
-      body[field.key] = cellValue(field.key, field.kind, text);
+      body[field.key] = cellValue(field.key, field.kind, text, styles[field.key]);
     } catch (error) {
       problems.push((error as Error).message);
     }
@@ -158,13 +195,13 @@ export function convertRow(cells: readonly string[], mapping: ColumnMapping): Co
 export type PlannedRow = { row: number; externalId: string | null } & ({ body: ProductUpsertParsed; reason?: undefined } | { body?: undefined; reason: string });
 
 /**
- * Every data row converted, in file order. A row repeating an earlier row's externalId fails
+ * Every data row converted, in file order, numbers with their column's detected style. A row repeating an earlier row's externalId fails
  * (`externalId 'sku-1' repeats row 3`): sent together, 4 at a time, their order of arrival would decide the result.
  */
-export function planImport(table: CsvTable, mapping: ColumnMapping): PlannedRow[] {
+export function planImport(table: CsvTable, mapping: ColumnMapping, styles: NumberStyles = detectNumberStyles(table, mapping)): PlannedRow[] {
   const firstRow = new Map<string, number>();
   return table.rows.map(({ row, cells }) => {
-    const converted = convertRow(cells, mapping);
+    const converted = convertRow(cells, mapping, styles);
     if (!converted.ok) return { row, externalId: converted.externalId, reason: converted.reason };
     const earlier = firstRow.get(converted.externalId);
     if (earlier !== undefined) return { row, externalId: converted.externalId, reason: `externalId '${converted.externalId}' repeats row ${earlier}` };

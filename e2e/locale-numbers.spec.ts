@@ -1,0 +1,82 @@
+/**
+ * Numbers in the reader's locale (issue 14 point 6), in nb-NO, de-DE and en-US browser contexts: prices are typed
+ * and shown with the locale's separators (`199,5` in nb-NO and de-DE), the price filter reads them the same way,
+ * and the CSV import detects each column's decimal separator from its values, saying which in the preview.
+ */
+import type { APIRequestContext } from '@playwright/test';
+import { expect, makeWorkspace, test } from './fixtures';
+
+async function apiProducts(request: APIRequestContext, key: string, filter: string) {
+  const response = await request.get(`/api/products?%24filter=${encodeURIComponent(filter)}`, { headers: { 'x-api-key': key } });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { items: { title: string; price: number | null; originalPrice: number | null }[] }).items;
+}
+
+const LOCALES = [
+  { locale: 'nb-NO', currency: 'NOK', typed: '199,5', shown: '199,50', filter: '199,4', refused: null },
+  { locale: 'de-DE', currency: 'EUR', typed: '199,5', shown: '199,50', filter: '199,4', refused: null },
+  { locale: 'en-US', currency: 'USD', typed: '199.5', shown: '199.50', filter: '199.4', refused: { text: '199,5', message: 'must be a number such as 1,234.5' } },
+] as const;
+
+for (const { locale, currency, typed, shown, filter, refused } of LOCALES) {
+  test.describe(`in ${locale}`, () => {
+    test.use({ locale });
+
+    test(`a price typed as ${typed} is saved as 199.5, shown as ${shown}, and the price filter reads the locale too`, async ({ page, connect, request }) => {
+      const ws = makeWorkspace(`Locale ${locale}`);
+      const seeded = await request.post('/api/products', { headers: { 'x-api-key': ws.key }, data: { title: 'Cheap thing', price: 5, currency } });
+      expect(seeded.status()).toBe(201);
+      await connect(ws.key);
+      await page.goto(`/w/${ws.id}/products`);
+      await page.getByRole('button', { name: 'New product' }).click();
+      const form = page.getByRole('form', { name: 'New product' });
+      await form.getByRole('textbox', { name: 'Title', exact: true }).fill('Locale lamp');
+      const price = form.getByRole('textbox', { name: 'Price', exact: true });
+      if (refused) {
+        await price.fill(refused.text);
+        await form.getByRole('button', { name: 'Create product' }).click();
+        await expect(form.getByText(refused.message)).toBeVisible();
+      }
+      await price.fill(typed);
+      await form.getByRole('button', { name: 'Create product' }).click();
+      await expect(page.getByText('Product created')).toBeVisible();
+      const row = page.getByRole('table', { name: 'Products' }).getByRole('row').filter({ hasText: 'Locale lamp' });
+      await expect(row).toContainText(shown);
+      expect((await apiProducts(request, ws.key, "title eq 'Locale lamp'"))[0]?.price).toBe(199.5);
+
+      await row.getByRole('button', { name: 'Locale lamp' }).click();
+      await expect(page.getByRole('form', { name: 'Edit product' }).getByRole('textbox', { name: 'Price', exact: true })).toHaveValue(typed);
+      await page.keyboard.press('Escape');
+
+      await page.getByRole('search', { name: 'Filter products' }).getByRole('textbox', { name: 'Price from' }).fill(filter);
+      await expect(page).toHaveURL(/min=199\.4(&|$)/);
+      await expect(page.getByText('1 matching product', { exact: true })).toBeVisible();
+      await expect(page.getByRole('search', { name: 'Filter products' }).getByRole('textbox', { name: 'Price from' })).toHaveValue(filter);
+    });
+  });
+}
+
+test.describe('the CSV import in nb-NO', () => {
+  test.use({ locale: 'nb-NO' });
+
+  test('detects each number column’s decimal separator from its values: 1,299.00 and 1.299,00 both import as 1299', async ({ page, connect, request }) => {
+    const ws = makeWorkspace('Locale import');
+    await connect(ws.key);
+    await page.goto(`/w/${ws.id}/products`);
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import products from CSV' });
+    const csv = ['externalId,title,price,originalPrice', 'loc-1,Kettle,"1,299.00","1.299,00"', 'loc-2,Cup,12.5,"12,5"', 'loc-3,Tray,7,8'].join('\r\n');
+    await dialog.getByLabel('CSV file').setInputFiles({ name: 'prices.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    const formats = dialog.getByRole('group', { name: 'Number formats' });
+    await expect(formats).toContainText('price: decimal point (1,299.00)');
+    await expect(formats).toContainText('originalPrice: decimal comma (1.299,00)');
+    await dialog.getByRole('button', { name: 'Import 3 rows' }).click();
+    await expect(dialog.getByRole('status').filter({ hasText: 'created' })).toHaveText('3 created, 0 updated, 0 failed', { timeout: 30_000 });
+    const items = await apiProducts(request, ws.key, "externalId like 'loc-%'");
+    expect(items.map(({ title, price, originalPrice }) => [title, price, originalPrice]).sort()).toEqual([
+      ['Cup', 12.5, 12.5],
+      ['Kettle', 1299, 1299],
+      ['Tray', 7, 8],
+    ]);
+  });
+});
