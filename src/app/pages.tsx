@@ -1,11 +1,14 @@
 /** Small route pages of the shell: the start redirect and the 404 page. */
 import { Button, Container, Stack, Text, Title } from '@mantine/core';
 import { Link, Navigate } from 'react-router';
-import { useConnections } from '@/lib/connections';
+import { Loading } from '@/components/query-state';
+import { useConnections, useConnectionsReady } from '@/lib/connections';
 
-/** `/`: the most recently saved workspace, or /connect when there is none. */
+/** `/`: the most recently saved workspace (once other tabs had their chance to share keys), or /connect when there is none. */
 export function HomeRedirect() {
   const connections = useConnections();
+  const ready = useConnectionsReady();
+  if (!connections.length && !ready) return <Loading label="Looking for saved keys" />;
   const latest = [...connections].sort((a, b) => b.savedAt.localeCompare(a.savedAt))[0];
   return <Navigate to={latest ? `/w/${latest.workspaceId}/contacts` : '/connect'} replace />;
 }

@@ -2,7 +2,9 @@
  * The shell of a workspace (`/w/:workspaceId/...`, issue 4): header with the workspace switcher, the key's
  * organization and permissions in a menu, a light/dark toggle; sidebar navigation that disables sections the
  * key's scopes don't allow (with a tooltip naming the scope); the throttling notice; and the watch that sends
- * the user back to /connect when the saved key stops working (401/403 confirmed by `GET /authorization`).
+ * the user back to /connect when the saved key stops working (401/403 confirmed by `GET /authorization`): the key
+ * is forgotten as expired in every tab of the session (issue 14 point 3), and each tab showing that workspace
+ * leaves for /connect saying so.
  * Issue 14: a "Skip to main content" link comes first (point 5), and the throttling notice stays in view under
  * the header while it applies (point 1); both are marked `data-sticky-top` (see src/lib/reveal.ts).
  */
@@ -10,14 +12,14 @@ import { ActionIcon, Button, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useRef } from 'react';
-import { Navigate, NavLink as RouterNavLink, Outlet, useLocation, useNavigate, useParams } from 'react-router';
+import { Navigate, NavLink as RouterNavLink, Outlet, useLocation, useParams } from 'react-router';
 import { isAuthError } from '@/api/api-error';
 import { Loading } from '@/components/query-state';
 import { ThrottleNotice } from '@/components/throttle-notice';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { MenuIcon } from '@/components/icons';
 import { WorkspaceApiProvider, useWorkspaceApi } from '@/lib/api';
-import { updateConnection, useConnections } from '@/lib/connections';
+import { forgottenReason, removeConnection, updateConnection, useConnections, useConnectionsReady } from '@/lib/connections';
 import { allows } from '@/lib/permissions';
 import { SECTIONS } from './sections';
 import classes from './shell.module.css';
@@ -28,12 +30,10 @@ const WorkspaceSwitcher = lazy(() => import('@/features/workspaces/workspace-swi
 const MAIN_CONTENT_ID = 'main-content';
 const HeaderTools = lazy(() => import('./header-tools').then((m) => ({ default: m.HeaderTools })));
 
-/** Keeps the saved permissions fresh and leaves for /connect when the key stops working. */
+/** Keeps the saved permissions fresh and forgets the key (as expired, in every tab) when it stops working. */
 function KeyWatch() {
   const { api, workspaceId } = useWorkspaceApi();
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const location = useLocation();
   const checking = useRef(false);
   const authorization = useQuery({ queryKey: ['ws', workspaceId, 'authorization'], queryFn: () => api.authorization(), staleTime: 60_000, retry: false });
 
@@ -42,8 +42,8 @@ function KeyWatch() {
   }, [authorization.data, workspaceId]);
 
   useEffect(() => {
-    const leave = () =>
-      void navigate(`/connect?reason=expired&workspace=${encodeURIComponent(workspaceId)}&return=${encodeURIComponent(location.pathname + location.search)}`, { replace: true });
+    // The layout then leaves for /connect (reason=expired, returning here), in this tab and every other.
+    const leave = () => removeConnection(workspaceId, 'expired');
     const verify = (error: unknown) => {
       if (!isAuthError(error) || checking.current) return;
       checking.current = true;
@@ -67,7 +67,7 @@ function KeyWatch() {
       unsubscribeQueries();
       unsubscribeMutations();
     };
-  }, [api, workspaceId, queryClient, navigate, location.pathname, location.search]);
+  }, [api, workspaceId, queryClient]);
   return null;
 }
 
@@ -129,14 +129,21 @@ function Shell() {
   );
 }
 
-/** `/w/:workspaceId`: the workspace's shell with its saved key, or /connect when this device has none. */
+/**
+ * `/w/:workspaceId`: the workspace's shell with its saved key. Without one, it first waits for the other tabs of the
+ * session to share theirs (lib/connections.ts), then leaves for /connect, saying whether the key expired, was
+ * removed, or was never saved here, and returning to this page once a key is added.
+ */
 export function WorkspaceLayout() {
   const { workspaceId = '' } = useParams();
   const location = useLocation();
   const connection = useConnections().find((c) => c.workspaceId === workspaceId);
+  const ready = useConnectionsReady();
   if (!connection) {
+    if (!ready) return <Loading label="Looking for the workspace key in your other tabs" />;
+    const reason = forgottenReason(workspaceId) ?? 'missing';
     const target = encodeURIComponent(location.pathname + location.search);
-    return <Navigate to={`/connect?reason=missing&workspace=${encodeURIComponent(workspaceId)}&return=${target}`} replace />;
+    return <Navigate to={`/connect?reason=${reason}&workspace=${encodeURIComponent(workspaceId)}&return=${target}`} replace />;
   }
   return (
     <WorkspaceApiProvider connection={connection}>

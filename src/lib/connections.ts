@@ -1,7 +1,19 @@
 /**
  * Saved connections: one API key (and optional Basic credentials) per workspace, as checked by
- * `GET /authorization` on /connect (issue 4). Kept in sessionStorage, or in localStorage when the user ticks
- * "Remember on this device". A tiny external store for `useSyncExternalStore`.
+ * `GET /authorization` (issue 4). A tiny external store for `useSyncExternalStore`.
+ *
+ * Where keys live (issue 14 point 3):
+ * - "Remember on this device" keeps a key in localStorage, which every tab reads (and hears about through the
+ *   `storage` event).
+ * - Otherwise the key is kept for the browser session only: in the sessionStorage of the tabs that have it, never in
+ *   localStorage. Tabs of one browser session hand such keys to each other over a BroadcastChannel
+ *   (`workspace-admin.connections`, same origin only): a new tab asks (`ask`), every open tab that holds session
+ *   keys answers with them (`share`), and the new tab keeps them in its own sessionStorage. A tab waits
+ *   `HANDSHAKE_MS` for an answer before concluding that no tab has a key (`useConnectionsReady`). Once the last tab
+ *   of the session closes, the keys are gone.
+ * - Saving, updating and forgetting a key are announced on the channel (`save`, `forget`), so they apply to every
+ *   tab at once; a key the service stopped accepting is forgotten with the reason `expired` (`removeConnection`),
+ *   which each tab can tell its user (`forgottenReason`).
  */
 import { useSyncExternalStore } from 'react';
 
@@ -21,14 +33,34 @@ export type SavedConnection = {
   savedAt: string;
 };
 
+/** Why a key was forgotten: the user removed it, or the service stopped accepting it. */
+export type ForgetReason = 'removed' | 'expired';
+
+/** How long a new tab waits for another tab's session keys, in ms, before concluding there are none. */
+export const HANDSHAKE_MS = 400;
+
+type Message =
+  | { type: 'ask' }
+  | { type: 'share'; connections: SavedConnection[] }
+  | { type: 'save'; connection: SavedConnection }
+  | { type: 'forget'; workspaceId: string; reason: ForgetReason };
+
 const KEY = 'workspace-admin.connections';
 const listeners = new Set<() => void>();
 let cache: SavedConnection[] | null = null;
+let channel: BroadcastChannel | null = null;
+let ready = false;
+const forgotten = new Map<string, ForgetReason>();
+
+function isConnection(value: unknown): value is SavedConnection {
+  const c = value as SavedConnection | null;
+  return Boolean(c) && typeof c!.workspaceId === 'string' && typeof c!.apiKey === 'string';
+}
 
 function read(storage: Storage | undefined): SavedConnection[] {
   try {
     const parsed: unknown = JSON.parse(storage?.getItem(KEY) ?? '[]');
-    return Array.isArray(parsed) ? (parsed as SavedConnection[]).filter((c) => c && typeof c.workspaceId === 'string' && typeof c.apiKey === 'string') : [];
+    return Array.isArray(parsed) ? parsed.filter(isConnection) : [];
   } catch {
     return [];
   }
@@ -44,12 +76,81 @@ function load(): SavedConnection[] {
   return cache;
 }
 
-function persist(connections: SavedConnection[]) {
-  cache = connections;
-  localStorage.setItem(KEY, JSON.stringify(connections.filter((c) => c.remember)));
-  sessionStorage.setItem(KEY, JSON.stringify(connections.filter((c) => !c.remember)));
+function notify() {
   for (const listener of listeners) listener();
 }
+
+/** Writes `connections` to this tab's storages (remembered ones to localStorage, the rest to sessionStorage). */
+function persist(connections: SavedConnection[]) {
+  cache = connections;
+  try {
+    localStorage.setItem(KEY, JSON.stringify(connections.filter((c) => c.remember)));
+    sessionStorage.setItem(KEY, JSON.stringify(connections.filter((c) => !c.remember)));
+  } catch {
+    // storage unavailable: the keys live in this page's memory only
+  }
+  notify();
+}
+
+function post(message: Message) {
+  channel?.postMessage(message);
+}
+
+function put(connection: SavedConnection) {
+  forgotten.delete(connection.workspaceId);
+  persist([...load().filter((c) => c.workspaceId !== connection.workspaceId), connection]);
+}
+
+function drop(workspaceId: string, reason: ForgetReason) {
+  forgotten.set(workspaceId, reason);
+  persist(load().filter((c) => c.workspaceId !== workspaceId));
+}
+
+function settle() {
+  if (ready) return;
+  ready = true;
+  notify();
+}
+
+function receive(message: Message) {
+  switch (message.type) {
+    case 'ask': {
+      const session = load().filter((c) => !c.remember);
+      if (session.length) post({ type: 'share', connections: session });
+      return;
+    }
+    case 'share': {
+      const known = new Map(load().map((c) => [c.workspaceId, c]));
+      const fresh = message.connections.filter(isConnection).filter((c) => {
+        const mine = known.get(c.workspaceId);
+        return !forgotten.has(c.workspaceId) && (!mine || mine.savedAt < c.savedAt);
+      });
+      if (fresh.length) persist([...load().filter((c) => !fresh.some((f) => f.workspaceId === c.workspaceId)), ...fresh]);
+      settle();
+      return;
+    }
+    case 'save':
+      if (isConnection(message.connection)) put(message.connection);
+      return;
+    case 'forget':
+      drop(message.workspaceId, message.reason === 'expired' ? 'expired' : 'removed');
+      return;
+  }
+}
+
+/** Opens the channel and asks the other tabs for their session keys (once, in a browser). */
+function start() {
+  if (typeof BroadcastChannel === 'undefined') {
+    ready = true;
+    return;
+  }
+  channel = new BroadcastChannel(KEY);
+  channel.onmessage = (event: MessageEvent<Message>) => receive(event.data);
+  post({ type: 'ask' });
+  setTimeout(settle, HANDSHAKE_MS);
+}
+if (typeof window !== 'undefined') start();
+else ready = true;
 
 /** Every saved connection, one per workspace. */
 export function getConnections(): SavedConnection[] {
@@ -61,9 +162,10 @@ export function getConnection(workspaceId: string | undefined): SavedConnection 
   return workspaceId ? load().find((c) => c.workspaceId === workspaceId) : undefined;
 }
 
-/** Saves (or replaces) the connection of its workspace. */
+/** Saves (or replaces) the connection of its workspace, in this tab and every other tab of the session. */
 export function saveConnection(connection: SavedConnection): void {
-  persist([...load().filter((c) => c.workspaceId !== connection.workspaceId), connection]);
+  put(connection);
+  post({ type: 'save', connection });
 }
 
 /** Updates fields of a saved connection (e.g. fresher permissions); no-op when none is saved. */
@@ -74,9 +176,15 @@ export function updateConnection(workspaceId: string, patch: Partial<SavedConnec
   if (JSON.stringify(next) !== JSON.stringify(current)) saveConnection(next);
 }
 
-/** Forgets the connection of `workspaceId`. */
-export function removeConnection(workspaceId: string): void {
-  persist(load().filter((c) => c.workspaceId !== workspaceId));
+/** Forgets the connection of `workspaceId` in every tab; `expired` when the service stopped accepting the key. */
+export function removeConnection(workspaceId: string, reason: ForgetReason = 'removed'): void {
+  drop(workspaceId, reason);
+  post({ type: 'forget', workspaceId, reason });
+}
+
+/** Why this tab's key of `workspaceId` was forgotten (here or in another tab), if it was. */
+export function forgottenReason(workspaceId: string): ForgetReason | undefined {
+  return forgotten.get(workspaceId);
 }
 
 function subscribe(listener: () => void) {
@@ -97,4 +205,11 @@ function subscribe(listener: () => void) {
 /** React view of the saved connections; re-renders on every change, in this tab or another. */
 export function useConnections(): SavedConnection[] {
   return useSyncExternalStore(subscribe, load, load);
+}
+
+const isReady = () => ready;
+
+/** True once the other tabs of the session had their chance to share keys (at most `HANDSHAKE_MS` after load). */
+export function useConnectionsReady(): boolean {
+  return useSyncExternalStore(subscribe, isReady, isReady);
 }

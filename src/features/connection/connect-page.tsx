@@ -54,6 +54,7 @@ function PermissionTable({ permissions }: { permissions: Record<string, string> 
 /** Why the user was sent here, in words. */
 function reasonText(reason: string | null): string | null {
   if (reason === 'expired') return 'The saved key for that workspace stopped working (the service refused it). Add a working key to go on.';
+  if (reason === 'removed') return 'The key for that workspace was removed, in this tab or another. Add a key to open it again.';
   if (reason === 'missing') return 'There is no saved key for that workspace on this device yet. Add one to open it.';
   return null;
 }
