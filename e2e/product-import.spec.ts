@@ -160,7 +160,6 @@ test.describe('against a server with a low rate limit', () => {
     await page.goto(`${limited.baseURL}/connect`);
     await page.getByLabel('API key', { exact: true }).fill(ws.key);
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
-    await page.getByRole('button', { name: 'Save and open' }).click();
     const dialog = await openImport(page);
     const csv = ['externalId,title', ...Array.from({ length: 24 }, (_, i) => `${prefix}${i},Throttled ${i}`)].join('\n');
     await dialog.getByLabel('CSV file').setInputFiles({ name: 'throttled.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });

@@ -24,7 +24,6 @@ test('shows a notice while throttled and recovers by itself', async ({ page, sta
   await page.goto(`${limited.baseURL}/connect`);
   await page.getByLabel('API key', { exact: true }).fill(workspace.key);
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
-  await page.getByRole('button', { name: 'Save and open' }).click();
   await expect(page.getByText('2,000 contacts')).toBeVisible();
   const sections = ['Products', 'Collections', 'Posts', 'Workspaces', 'Contacts', 'Products'];
   const notice = page.getByRole('status').filter({ hasText: 'The service is throttling requests' });

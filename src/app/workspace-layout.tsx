@@ -19,6 +19,7 @@ import { ThrottleNotice } from '@/components/throttle-notice';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { MenuIcon } from '@/components/icons';
 import { WorkspaceApiProvider, useWorkspaceApi } from '@/lib/api';
+import { useListMemory } from '@/lib/list-memory';
 import { forgottenReason, removeConnection, updateConnection, useConnections, useConnectionsReady } from '@/lib/connections';
 import { allows } from '@/lib/permissions';
 import { SECTIONS } from './sections';
@@ -74,6 +75,7 @@ function KeyWatch() {
 function Shell() {
   const { workspaceId, connection } = useWorkspaceApi();
   const [opened, { toggle, close }] = useDisclosure();
+  useListMemory();
   return (
     <div className={classes.shell} data-nav-open={opened || undefined}>
       <KeyWatch />

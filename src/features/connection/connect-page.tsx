@@ -1,8 +1,9 @@
 /**
- * `/connect` (issue 4): check a key with `GET /authorization`, show its workspace, organization and permissions,
- * and save it (one key per workspace; sessionStorage, or localStorage with "Remember on this device"), with
- * optional Basic credentials for notification settings. Offers the demo workspaces in one click when the
- * server seeded them. Saved keys can be opened or removed.
+ * `/connect` (issue 4): connect with a pasted key in one click (issue 14 point 4): "Connect" checks the key with
+ * `GET /authorization`, saves it (one key per workspace; for the session, or on this device with "Remember on this
+ * device"), opens the workspace and says what the key allows (lib/connect-key.ts), with optional Basic credentials for
+ * notification settings. Offers the demo workspaces in one click when the server seeded them. Saved keys can be
+ * opened or removed.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
@@ -14,10 +15,8 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import * as z from 'zod';
-import type { Authorization } from '@/api/authorization';
-import { isApiError } from '@/api/api-error';
-import { createApiClient } from '@/api/client';
-import { type SavedConnection, removeConnection, saveConnection, useConnections } from '@/lib/connections';
+import { removeConnection, saveConnection, useConnections } from '@/lib/connections';
+import { type KeyInput, announceConnected, checkKey, describeError } from '@/lib/connect-key';
 import { appConfigQuery } from './app-config';
 
 const connectSchema = z.object({
@@ -29,28 +28,6 @@ const connectSchema = z.object({
 });
 type ConnectValues = z.infer<typeof connectSchema>;
 
-function PermissionTable({ permissions }: { permissions: Record<string, string> }) {
-  const resources = ['contacts', 'products', 'posts', 'feeds'];
-  return (
-    <SimpleTable striped aria-label="Permissions">
-      <thead>
-        <tr>
-          <th scope="col">Resource</th>
-          <th scope="col">Access</th>
-        </tr>
-      </thead>
-      <tbody>
-        {resources.map((resource) => (
-          <tr key={resource}>
-            <td>{resource}</td>
-            <td>{permissions[resource] ?? 'none'}</td>
-          </tr>
-        ))}
-      </tbody>
-    </SimpleTable>
-  );
-}
-
 /** Why the user was sent here, in words. */
 function reasonText(reason: string | null): string | null {
   if (reason === 'expired') return 'The saved key for that workspace stopped working (the service refused it). Add a working key to go on.';
@@ -59,21 +36,11 @@ function reasonText(reason: string | null): string | null {
   return null;
 }
 
-function describeError(error: unknown): string {
-  if (isApiError(error)) {
-    if (error.status === 401 || error.status === 403) return `The service refused this key (${error.status}: ${error.message}). Check that it is complete and not revoked.`;
-    if (error.status === 0) return `Could not reach the service: ${error.message}`;
-    return `${error.status}: ${error.message}`;
-  }
-  return error instanceof Error ? error.message : String(error);
-}
-
 export function ConnectPage() {
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const connections = useConnections();
   const config = useQuery(appConfigQuery);
-  const [checked, setChecked] = useState<{ values: ConnectValues; authorization: Authorization } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [showBasic, setShowBasic] = useState(false);
   const [demoBusy, setDemoBusy] = useState<string | null>(null);
@@ -91,43 +58,25 @@ export function ConnectPage() {
     void navigate(target);
   };
 
-  const toConnection = (values: ConnectValues, authorization: Authorization): SavedConnection => ({
-    workspaceId: authorization.feed.id,
-    workspaceName: authorization.feed.name,
-    organizationId: authorization.organization.id,
-    organizationName: authorization.organization.name,
-    baseUrl: values.baseUrl,
-    apiKey: values.apiKey,
-    permissions: authorization.permissions,
-    basic: values.accessKey && values.secret ? { accessKey: values.accessKey, secret: values.secret } : undefined,
-    remember: values.remember,
-    savedAt: new Date().toISOString(),
-  });
-
-  const check = form.handleSubmit(async (values) => {
-    setChecked(null);
+  /** Checks the key, saves it, opens its workspace and says what the key allows; or says why not, saving nothing. */
+  const connect = async (input: KeyInput) => {
     setFailure(null);
     try {
-      const authorization = await createApiClient({ baseUrl: values.baseUrl, apiKey: values.apiKey }).authorization();
-      setChecked({ values, authorization });
+      const connection = await checkKey(input);
+      saveConnection(connection);
+      announceConnected(connection);
+      open(connection.workspaceId);
     } catch (error) {
       setFailure(describeError(error));
     }
-  });
+  };
+  const submit = form.handleSubmit(connect);
 
   const connectDemo = async (workspace: { id: string; name: string; key: string; accessKey: string; secret: string }) => {
     setDemoBusy(workspace.id);
     setFailure(null);
-    const values: ConnectValues = { baseUrl: config.data?.apiBaseUrl ?? '/api', apiKey: workspace.key, remember: false, accessKey: workspace.accessKey, secret: workspace.secret };
-    try {
-      const authorization = await createApiClient({ baseUrl: values.baseUrl, apiKey: values.apiKey }).authorization();
-      saveConnection(toConnection(values, authorization));
-      open(authorization.feed.id);
-    } catch (error) {
-      setFailure(describeError(error));
-    } finally {
-      setDemoBusy(null);
-    }
+    await connect({ baseUrl: config.data?.apiBaseUrl ?? '/api', apiKey: workspace.key, remember: false, accessKey: workspace.accessKey, secret: workspace.secret });
+    setDemoBusy(null);
   };
 
   return (
@@ -164,7 +113,7 @@ export function ConnectPage() {
           </Card>
         ) : null}
 
-        <Card withBorder component="form" onSubmit={(event) => void check(event)} aria-label="Connect with an API key">
+        <Card withBorder component="form" onSubmit={(event) => void submit(event)} aria-label="Connect with an API key">
           <Stack>
             <TextInput label="API base URL" description="This server's API is /api" {...form.register('baseUrl')} error={form.formState.errors.baseUrl?.message} />
             <PasswordInput label="API key" autoComplete="off" {...form.register('apiKey')} error={form.formState.errors.apiKey?.message} />
@@ -190,33 +139,6 @@ export function ConnectPage() {
             ) : null}
           </Stack>
         </Card>
-
-        {checked ? (
-          <Card withBorder aria-label="Key details">
-            <Stack>
-              <Title order={2} size="h4">
-                {checked.authorization.feed.name}
-              </Title>
-              <Text size="sm">
-                Organization: <strong>{checked.authorization.organization.name}</strong>
-              </Text>
-              <PermissionTable permissions={checked.authorization.permissions} />
-              <Group>
-                <Button
-                  onClick={() => {
-                    saveConnection(toConnection(checked.values, checked.authorization));
-                    open(checked.authorization.feed.id);
-                  }}
-                >
-                  Save and open
-                </Button>
-                <Button variant="default" onClick={() => setChecked(null)}>
-                  Cancel
-                </Button>
-              </Group>
-            </Stack>
-          </Card>
-        ) : null}
 
         {connections.length ? (
           <Card withBorder>

@@ -1,7 +1,10 @@
 /**
  * The header's workspace switcher (issue 4): the organization's workspaces (`GET /workspaces`, searchable,
- * paged 50 at a time), marking those with a saved key. Choosing one with a key switches to it (same section);
- * one without offers "Add key" and its public page. Without feeds:read-only it lists the saved keys only.
+ * paged 50 at a time), marking those with a saved key. Choosing one with a key switches to it at the same section,
+ * its list as it was last shown there (filters, sort, page: lib/list-memory.ts; issue 14 point 4); choosing one
+ * without a key opens the add-key dialog in place (components/add-key-dialog.tsx), and once its key is saved that
+ * workspace opens at the same section. Each keyless one also links its public page.
+ * Without feeds:read-only it lists the saved keys only.
  */
 import { Badge, Button, Combobox, Group, Loader, Text, TextInput, useCombobox } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -9,7 +12,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useWorkspaceApi } from '@/lib/api';
+import { AddKeyDialog } from '@/components/add-key-dialog';
 import { useConnections } from '@/lib/connections';
+import { listPath } from '@/lib/list-memory';
 import { allows } from '@/lib/permissions';
 import { workspaceQueries } from './queries';
 
@@ -20,6 +25,7 @@ export function WorkspaceSwitcher() {
   const connections = useConnections();
   const navigate = useNavigate();
   const location = useLocation();
+  const [adding, setAdding] = useState<Option | null>(null);
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
@@ -43,77 +49,91 @@ export function WorkspaceSwitcher() {
     combobox.closeDropdown();
     setSearch('');
     if (id === workspaceId) return;
-    if (saved.has(id)) void navigate(`/w/${id}/${section}`);
-    else void navigate(`/connect?workspace=${encodeURIComponent(id)}&reason=missing&return=${encodeURIComponent(`/w/${id}/${section}`)}`);
+    if (saved.has(id)) void navigate(listPath(id, section));
+    else setAdding(options.find((option) => option.id === id) ?? { id, name: id, hasKey: false });
   };
 
   return (
-    <Combobox store={combobox} onOptionSubmit={choose} width={360} position="bottom-start">
-      <Combobox.Target>
-        <Button variant="default" onClick={() => combobox.toggleDropdown()} aria-label={`Workspace: ${connection.workspaceName}. Switch workspace`}>
-          {connection.workspaceName}
-        </Button>
-      </Combobox.Target>
-      <Combobox.Dropdown>
-        <Combobox.Search value={search} onChange={(event) => setSearch(event.currentTarget.value)} placeholder="Search workspaces" aria-label="Search workspaces" />
-        <Combobox.Options aria-label="Workspaces" mah={320} style={{ overflowY: 'auto' }}>
-          {list.isFetching && !list.data ? (
-            <Combobox.Empty>
-              <Loader size="xs" aria-label="Loading workspaces" />
-            </Combobox.Empty>
-          ) : options.length === 0 ? (
-            <Combobox.Empty>No workspace matches</Combobox.Empty>
-          ) : (
-            options.map((option) => (
-              <Combobox.Option value={option.id} key={option.id} active={option.id === workspaceId} aria-label={option.name}>
-                <Group justify="space-between" wrap="nowrap">
-                  <Text size="sm" truncate>
-                    {option.name}
-                  </Text>
-                  {option.id === workspaceId ? (
-                    <Badge size="xs">current</Badge>
-                  ) : option.hasKey ? (
-                    <Badge size="xs" variant="light" color="green">
-                      key saved
-                    </Badge>
-                  ) : (
-                    <Group gap={4} wrap="nowrap">
-                      <Badge size="xs" variant="outline" color="gray">
-                        Add key
+    <>
+      <Combobox store={combobox} onOptionSubmit={choose} width={360} position="bottom-start">
+        <Combobox.Target>
+          <Button variant="default" onClick={() => combobox.toggleDropdown()} aria-label={`Workspace: ${connection.workspaceName}. Switch workspace`}>
+            {connection.workspaceName}
+          </Button>
+        </Combobox.Target>
+        <Combobox.Dropdown>
+          <Combobox.Search value={search} onChange={(event) => setSearch(event.currentTarget.value)} placeholder="Search workspaces" aria-label="Search workspaces" />
+          <Combobox.Options aria-label="Workspaces" mah={320} style={{ overflowY: 'auto' }}>
+            {list.isFetching && !list.data ? (
+              <Combobox.Empty>
+                <Loader size="xs" aria-label="Loading workspaces" />
+              </Combobox.Empty>
+            ) : options.length === 0 ? (
+              <Combobox.Empty>No workspace matches</Combobox.Empty>
+            ) : (
+              options.map((option) => (
+                <Combobox.Option value={option.id} key={option.id} active={option.id === workspaceId} aria-label={option.name}>
+                  <Group justify="space-between" wrap="nowrap">
+                    <Text size="sm" truncate>
+                      {option.name}
+                    </Text>
+                    {option.id === workspaceId ? (
+                      <Badge size="xs">current</Badge>
+                    ) : option.hasKey ? (
+                      <Badge size="xs" variant="light" color="green">
+                        key saved
                       </Badge>
-                      <Text
-                        component="a"
-                        size="xs"
-                        href={`/embed/${option.id}`}
-                        target="_blank"
-                        rel="noreferrer"
-                        onClick={(event) => event.stopPropagation()}
-                        aria-label={`Public page of ${option.name}`}
-                      >
-                        public page
-                      </Text>
-                    </Group>
-                  )}
-                </Group>
-              </Combobox.Option>
-            ))
-          )}
-        </Combobox.Options>
-        {canList && list.data && list.data.meta.maxResults > options.length ? (
-          <Combobox.Footer>
-            <Button variant="subtle" size="xs" fullWidth onClick={() => setLimit((l) => Math.min(l + 50, 100))} disabled={limit >= 100}>
-              {limit >= 100 ? `Showing 100 of ${list.data.meta.maxResults}: search to narrow` : `Show more (${list.data.meta.maxResults} in all)`}
-            </Button>
-          </Combobox.Footer>
-        ) : null}
-        {!canList ? (
-          <Combobox.Footer>
-            <Text size="xs" c="dimmed">
-              This key lacks feeds:read-only, so only workspaces with saved keys are listed.
-            </Text>
-          </Combobox.Footer>
-        ) : null}
-      </Combobox.Dropdown>
-    </Combobox>
+                    ) : (
+                      <Group gap={4} wrap="nowrap">
+                        <Badge size="xs" variant="outline" color="gray">
+                          Add key
+                        </Badge>
+                        <Text
+                          component="a"
+                          size="xs"
+                          href={`/embed/${option.id}`}
+                          target="_blank"
+                          rel="noreferrer"
+                          onClick={(event) => event.stopPropagation()}
+                          aria-label={`Public page of ${option.name}`}
+                        >
+                          public page
+                        </Text>
+                      </Group>
+                    )}
+                  </Group>
+                </Combobox.Option>
+              ))
+            )}
+          </Combobox.Options>
+          {canList && list.data && list.data.meta.maxResults > options.length ? (
+            <Combobox.Footer>
+              <Button variant="subtle" size="xs" fullWidth onClick={() => setLimit((l) => Math.min(l + 50, 100))} disabled={limit >= 100}>
+                {limit >= 100 ? `Showing 100 of ${list.data.meta.maxResults}: search to narrow` : `Show more (${list.data.meta.maxResults} in all)`}
+              </Button>
+            </Combobox.Footer>
+          ) : null}
+          {!canList ? (
+            <Combobox.Footer>
+              <Text size="xs" c="dimmed">
+                This key lacks feeds:read-only, so only workspaces with saved keys are listed.
+              </Text>
+            </Combobox.Footer>
+          ) : null}
+        </Combobox.Dropdown>
+      </Combobox>
+      {adding ? (
+        <AddKeyDialog
+          workspace={adding}
+          baseUrl={connection.baseUrl}
+          returnTo={`/w/${adding.id}/${section}`}
+          onClose={() => setAdding(null)}
+          onConnected={(saved) => {
+            setAdding(null);
+            void navigate(listPath(saved.workspaceId, section));
+          }}
+        />
+      ) : null}
+    </>
   );
 }

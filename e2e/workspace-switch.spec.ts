@@ -1,0 +1,82 @@
+/**
+ * The workspace switcher (issue 14 point 4): switching back to a workspace restores that workspace's list (filters,
+ * sort, page and columns) on each list page, and switching to a workspace without a key opens an add-key dialog in
+ * place, where a pasted key connects in one click: checked, its permissions shown, the workspace opened.
+ */
+import type { Page } from '@playwright/test';
+import { expect, makeWorkspace, test } from './fixtures';
+
+async function switchTo(page: Page, name: string) {
+  await page.getByRole('button', { name: /Switch workspace/ }).click();
+  await page.getByRole('textbox', { name: 'Search workspaces' }).fill(name);
+  await page.getByRole('listbox', { name: 'Workspaces' }).getByRole('option', { name }).click();
+}
+
+test('switching back restores each list page of the workspace as it was left: filters, sort, page and columns', async ({ page, state, connect }) => {
+  const [nordic, lisbon] = state.demo.workspaces;
+  await connect(lisbon!.key);
+  await connect(nordic!.key);
+  const contactsView = `/w/${nordic!.id}/contacts?page=2&sort=name%3Adesc&state=active`;
+  await page.goto(contactsView);
+  await expect(page.getByText(/matching contacts/)).toBeVisible();
+  await page.getByRole('button', { name: 'Columns' }).click();
+  await page.getByRole('checkbox', { name: 'Phone' }).uncheck();
+  await page.keyboard.press('Escape');
+  const table = page.getByRole('table', { name: 'Contacts' });
+  await expect(table.getByRole('columnheader', { name: 'Phone' })).toHaveCount(0);
+  const firstRow = (await table.locator('tbody tr').first().textContent()) ?? '';
+
+  await switchTo(page, lisbon!.name);
+  await expect(page).toHaveURL(new RegExp(`/w/${lisbon!.id}/contacts$`));
+  await expect(page.getByText('300 contacts')).toBeVisible();
+  await switchTo(page, nordic!.name);
+  await expect(page).toHaveURL(new RegExp(`${contactsView.replace(/[?]/g, '\\?')}$`));
+  await expect(page.getByText(/matching contacts/)).toBeVisible();
+  await expect(table.getByRole('columnheader', { name: 'Phone' })).toHaveCount(0);
+  await expect(table.locator('tbody tr').first()).toHaveText(firstRow);
+
+  // Another list page keeps its own state.
+  await page.goto(`/w/${nordic!.id}/products?status=draft`);
+  await expect(page.getByText(/matching products?$/)).toBeVisible();
+  await switchTo(page, lisbon!.name);
+  await expect(page).toHaveURL(new RegExp(`/w/${lisbon!.id}/products$`));
+  await switchTo(page, nordic!.name);
+  await expect(page).toHaveURL(new RegExp(`/w/${nordic!.id}/products\\?status=draft$`));
+  await expect(page.getByRole('combobox', { name: 'Status' }).or(page.getByLabel('Status', { exact: true })).first()).toHaveValue('draft');
+});
+
+test('switching to a workspace without a key opens an add-key dialog in place; a pasted key connects in one click and says what it allows', async ({ page, state, connect }) => {
+  const nordic = state.demo.workspaces[0]!;
+  const keyless = makeWorkspace('Add in place', 'contacts:read-only,products:read-write');
+  await connect(nordic.key);
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Collections' }).click();
+  await expect(page.getByRole('heading', { name: 'Collections', level: 1 })).toBeVisible();
+  const visited: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) visited.push(frame.url());
+  });
+
+  await page.getByRole('button', { name: /Switch workspace/ }).click();
+  await page.getByRole('textbox', { name: 'Search workspaces' }).fill(keyless.name);
+  const option = page.getByRole('option', { name: keyless.name });
+  await expect(option).toContainText('Add key');
+  await option.click();
+  const dialog = page.getByRole('dialog', { name: `Add a key for ${keyless.name}` });
+  await expect(dialog).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/w/${nordic.id}/collections$`));
+
+  // A key of another workspace is refused, and nothing is saved.
+  await dialog.getByLabel('API key', { exact: true }).fill(state.demo.workspaces[1]!.key);
+  await dialog.getByRole('button', { name: 'Connect', exact: true }).click();
+  await expect(dialog.getByRole('alert')).toContainText(`This key belongs to ${state.demo.workspaces[1]!.name}, not ${keyless.name}. Nothing was saved.`);
+
+  await dialog.getByLabel('API key', { exact: true }).fill(keyless.key);
+  await dialog.getByRole('button', { name: 'Connect', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/${keyless.id}/collections$`));
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('alert').filter({ hasText: `Connected to ${keyless.name}` })).toContainText(
+    'This key allows contacts: read-only, products: read-write, posts: none, feeds: none.',
+  );
+  await expect(page.getByRole('heading', { name: 'Collections', level: 1 })).toBeVisible();
+  expect(visited.filter((url) => url.includes('/connect'))).toEqual([]);
+});

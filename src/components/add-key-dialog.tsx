@@ -1,0 +1,90 @@
+/**
+ * The add-key dialog (issue 14 point 4), opened in place by the workspace switcher for a workspace this browser has
+ * no key for, instead of a detour to /connect. Pasting a key and pressing "Connect" is one click: the key is checked
+ * with `GET /authorization` against the same API as the workspace on screen, must belong to the chosen workspace
+ * (otherwise nothing is saved and the dialog says whose key it is), is saved (for the session, or on this device),
+ * and the workspace opens while a notification says what the key allows (lib/connect-key.ts).
+ */
+import { Alert, Anchor, Button, Checkbox, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { announceConnected, checkKey, describeError } from '@/lib/connect-key';
+import { type SavedConnection, saveConnection } from '@/lib/connections';
+
+export type AddKeyDialogProps = {
+  /** The workspace to add a key for: its id and name. */
+  workspace: { id: string; name: string };
+  /** The API the key is checked against: the base URL of the workspace on screen. */
+  baseUrl: string;
+  /** Where /connect returns to, for "more options". */
+  returnTo: string;
+  onClose: () => void;
+  /** Called with the saved connection; the caller opens the workspace. */
+  onConnected: (connection: SavedConnection) => void;
+};
+
+export function AddKeyDialog({ workspace, baseUrl, returnTo, onClose, onConnected }: AddKeyDialogProps) {
+  const [apiKey, setApiKey] = useState('');
+  const [remember, setRemember] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const connect = async () => {
+    setFailure(null);
+    if (!apiKey.trim()) {
+      setFailure('Paste an API key first.');
+      return;
+    }
+    setBusy(true);
+    try {
+      const connection = await checkKey({ baseUrl, apiKey: apiKey.trim(), remember });
+      if (connection.workspaceId !== workspace.id) {
+        setFailure(`This key belongs to ${connection.workspaceName}, not ${workspace.name}. Nothing was saved.`);
+        return;
+      }
+      saveConnection(connection);
+      announceConnected(connection);
+      onConnected(connection);
+    } catch (error) {
+      setFailure(`${describeError(error)} Nothing was saved.`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal opened onClose={onClose} title={`Add a key for ${workspace.name}`} closeButtonProps={{ 'aria-label': 'Close' }}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void connect();
+        }}
+        aria-label={`Add a key for ${workspace.name}`}
+      >
+        <Stack>
+          <Text size="sm">This browser has no key for {workspace.name} yet. Paste one of its API keys: it is checked before anything is saved.</Text>
+          <PasswordInput label="API key" autoComplete="off" value={apiKey} onChange={(event) => setApiKey(event.currentTarget.value)} data-autofocus />
+          <Checkbox label="Remember on this device" checked={remember} onChange={(event) => setRemember(event.currentTarget.checked)} />
+          {failure ? (
+            <Alert color="red" role="alert" title="Could not connect">
+              {failure}
+            </Alert>
+          ) : null}
+          <Group justify="space-between">
+            <Anchor component={Link} to={`/connect?workspace=${encodeURIComponent(workspace.id)}&return=${encodeURIComponent(returnTo)}`} size="sm">
+              More options (Basic credentials, another API)
+            </Anchor>
+            <Group gap="xs">
+              <Button variant="default" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={busy}>
+                Connect
+              </Button>
+            </Group>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

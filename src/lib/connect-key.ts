@@ -1,0 +1,64 @@
+/**
+ * Connecting with a pasted key in one click (issue 14 point 4), shared by /connect and the add-key dialog: the key
+ * is checked with `GET /authorization`, saved (lib/connections.ts) and the workspace opened, and a notification
+ * says what the key allows (its permissions per resource). Also the words for a failure.
+ */
+import type { Authorization } from '@/api/authorization';
+import { isApiError } from '@/api/api-error';
+import { createApiClient } from '@/api/client';
+import type { SavedConnection } from './connections';
+
+/** What a user gives to connect: the API base URL, the key, "remember on this device", optional Basic credentials. */
+export type KeyInput = { baseUrl: string; apiKey: string; remember: boolean; accessKey?: string; secret?: string };
+
+/** The resources of `GET /authorization`'s permissions (decisions.md section 4), in the order shown. */
+export const RESOURCES = ['contacts', 'products', 'posts', 'feeds'] as const;
+
+/** The connection to save for `input`, once `GET /authorization` accepted its key. */
+export function toConnection(input: KeyInput, authorization: Authorization): SavedConnection {
+  return {
+    workspaceId: authorization.feed.id,
+    workspaceName: authorization.feed.name,
+    organizationId: authorization.organization.id,
+    organizationName: authorization.organization.name,
+    baseUrl: input.baseUrl,
+    apiKey: input.apiKey,
+    permissions: authorization.permissions,
+    basic: input.accessKey && input.secret ? { accessKey: input.accessKey, secret: input.secret } : undefined,
+    remember: input.remember,
+    savedAt: new Date().toISOString(),
+  };
+}
+
+/** Checks `input`'s key with `GET /authorization`; the connection to save. Throws the client's ApiError when refused. */
+export async function checkKey(input: KeyInput): Promise<SavedConnection> {
+  const authorization = await createApiClient({ baseUrl: input.baseUrl, apiKey: input.apiKey }).authorization();
+  return toConnection(input, authorization);
+}
+
+/** `contacts: read-write, products: read-only, posts: none, feeds: read-only`. */
+export function permissionSummary(permissions: Record<string, string>): string {
+  return RESOURCES.map((resource) => `${resource}: ${permissions[resource] ?? 'none'}`).join(', ');
+}
+
+/** Shows "Connected to <workspace>" with what the key allows (through the notifications host, loaded on demand). */
+export function announceConnected(connection: SavedConnection): void {
+  void import('@/components/notifications-host').then(({ notifications }) =>
+    notifications.show({
+      color: 'green',
+      title: `Connected to ${connection.workspaceName}`,
+      message: `This key allows ${permissionSummary(connection.permissions)}.`,
+      autoClose: 10_000,
+    }),
+  );
+}
+
+/** Why connecting failed, in words. */
+export function describeError(error: unknown): string {
+  if (isApiError(error)) {
+    if (error.status === 401 || error.status === 403) return `The service refused this key (${error.status}: ${error.message}). Check that it is complete and not revoked.`;
+    if (error.status === 0) return `Could not reach the service: ${error.message}`;
+    return `${error.status}: ${error.message}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
