@@ -16,6 +16,7 @@
  *   which each tab can tell its user (`forgottenReason`).
  */
 import { useSyncExternalStore } from 'react';
+import { readLocal, writeLocal } from './local-state';
 
 export type SavedConnection = {
   workspaceId: string;
@@ -58,18 +59,14 @@ function isConnection(value: unknown): value is SavedConnection {
 }
 
 function read(storage: Storage | undefined): SavedConnection[] {
-  try {
-    const parsed: unknown = JSON.parse(storage?.getItem(KEY) ?? '[]');
-    return Array.isArray(parsed) ? parsed.filter(isConnection) : [];
-  } catch {
-    return [];
-  }
+  const parsed = storage ? readLocal<unknown>(KEY, [], storage) : [];
+  return Array.isArray(parsed) ? parsed.filter(isConnection) : [];
 }
 
 function load(): SavedConnection[] {
   if (cache) return cache;
-  const local = typeof localStorage === 'undefined' ? [] : read(localStorage);
-  const session = typeof sessionStorage === 'undefined' ? [] : read(sessionStorage);
+  const local = read(typeof localStorage === 'undefined' ? undefined : localStorage);
+  const session = read(typeof sessionStorage === 'undefined' ? undefined : sessionStorage);
   const byWorkspace = new Map<string, SavedConnection>();
   for (const connection of [...local, ...session]) byWorkspace.set(connection.workspaceId, connection);
   cache = [...byWorkspace.values()];
@@ -83,12 +80,9 @@ function notify() {
 /** Writes `connections` to this tab's storages (remembered ones to localStorage, the rest to sessionStorage). */
 function persist(connections: SavedConnection[]) {
   cache = connections;
-  try {
-    localStorage.setItem(KEY, JSON.stringify(connections.filter((c) => c.remember)));
-    sessionStorage.setItem(KEY, JSON.stringify(connections.filter((c) => !c.remember)));
-  } catch {
-    // storage unavailable: the keys live in this page's memory only
-  }
+  // When storage is unavailable, the keys live in this page's memory only.
+  writeLocal(KEY, connections.filter((c) => c.remember), localStorage);
+  writeLocal(KEY, connections.filter((c) => !c.remember), sessionStorage);
   notify();
 }
 

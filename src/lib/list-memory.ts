@@ -9,6 +9,7 @@
  */
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
+import { readLocal, writeLocal } from './local-state';
 
 const KEY = 'workspace-admin.list-views';
 /** At most this many workspace-section pairs are kept; the oldest go first. */
@@ -17,12 +18,8 @@ let memory: Record<string, string> | null = null;
 
 function all(): Record<string, string> {
   if (memory) return memory;
-  try {
-    const parsed: unknown = JSON.parse(sessionStorage.getItem(KEY) ?? '{}');
-    memory = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, string>) : {};
-  } catch {
-    memory = {};
-  }
+  const stored = readLocal<unknown>(KEY, {}, sessionStorage);
+  memory = stored && typeof stored === 'object' && !Array.isArray(stored) ? (stored as Record<string, string>) : {};
   return memory;
 }
 
@@ -34,11 +31,7 @@ export function rememberList(workspaceId: string, section: string, search: strin
   const { [id]: _old, ...rest } = current;
   const entries = Object.entries({ ...rest, [id]: search });
   memory = Object.fromEntries(entries.slice(-MAX_ENTRIES));
-  try {
-    sessionStorage.setItem(KEY, JSON.stringify(memory));
-  } catch {
-    // storage unavailable: remembered for this page only
-  }
+  writeLocal(KEY, memory, sessionStorage);
 }
 
 /** The path of `section` in `workspaceId` with the list as it was last shown there: `/w/<id>/contacts?state=active`. */

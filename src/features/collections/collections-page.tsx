@@ -22,6 +22,7 @@ import { CollectionFilters } from './collection-filters';
 import { CLEAR_COLLECTION_FILTERS, collectionFilter, collectionSearchSchema, isCollectionFiltered } from './collection-search';
 import { type CollectionListParams, collectionQueries } from './queries';
 
+const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
 const CollectionDrawer = lazy(() => import('./collection-drawer').then((m) => ({ default: m.CollectionDrawer })));
 // Loaded when a record opens; `lazy` loses the component's type parameters, which the cast restores.
 const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) => ({ default: m.RecordDrawer }))) as unknown as typeof RecordDrawerType;
@@ -49,7 +50,14 @@ export function CollectionsPage() {
             </Button>
           </DeferredTooltip>
         }
-        filters={<CollectionFilters search={search} update={update} />}
+        filters={
+          <>
+            <Suspense fallback={null}>
+              <SavedViews list="collections" />
+            </Suspense>
+            <CollectionFilters search={search} update={update} />
+          </>
+        }
         list={list}
         columns={columns}
         getRowId={(collection) => collection.id}

@@ -33,6 +33,7 @@ const BulkTags = lazy(() => import('./bulk-tags').then((m) => ({ default: m.Bulk
 const ExportButton = lazy(() => import('./export-button').then((m) => ({ default: m.ExportButton })));
 // Loaded when a record opens; `lazy` loses the component's type parameters, which the cast restores.
 const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) => ({ default: m.RecordDrawer }))) as unknown as typeof RecordDrawerType;
+const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
 const ColumnMenu = lazy(() => import('@/components/column-menu').then((m) => ({ default: m.ColumnMenu })));
 
 export function ContactsPage() {
@@ -94,6 +95,9 @@ export function ContactsPage() {
           </Suspense>
         </Group>
       </Group>
+      <Suspense fallback={null}>
+        <SavedViews list="contacts" hidden={hidden} onHiddenChange={setHidden} />
+      </Suspense>
       <ContactFilters search={search} update={update} />
       {selectedIds.length ? (
         <Group gap="xs" role="region" aria-label="Selection">

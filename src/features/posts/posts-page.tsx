@@ -11,7 +11,7 @@
 import { Anchor, Button, Group, Image, NativeSelect, NumberInput, Pagination, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { Post, PublicPostSummary } from '@/api/posts';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
@@ -36,6 +36,9 @@ import {
 } from './posts-search';
 import { postQueries } from './queries';
 import { RenderedPost } from './rendered-post';
+
+// Saved views load after the first paint (issue 14 point 7).
+const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
 
 type Update = (patch: Partial<PostsSearch>, options?: { resetPage?: boolean }) => void;
 
@@ -155,6 +158,9 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
   const filtered = Boolean(search.q || search.from || search.to);
   return (
     <Stack>
+      <Suspense fallback={null}>
+        <SavedViews list="posts" />
+      </Suspense>
       <Group align="flex-end" wrap="wrap" gap="sm" role="search" aria-label="Filter posts">
         <TextInput label="Search text" placeholder="Words in the header or text" value={text} onChange={(event) => setText(event.currentTarget.value)} w={240} />
         <TextInput

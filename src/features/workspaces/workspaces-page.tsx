@@ -7,7 +7,7 @@
 import { Anchor, Avatar, Badge, Button, Code, CopyButton, Group, NativeSelect, Pagination, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { QueryView } from '@/components/query-state';
 import { SimpleTable } from '@/components/simple-table';
@@ -25,6 +25,9 @@ import {
   parseWorkspacesSearch,
   workspacesSearchParams,
 } from './workspaces-search';
+
+// Saved views load after the first paint (issue 14 point 7).
+const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
 
 /** `feeds: read-write · posts: read-only`: a saved key's permissions in a few words. */
 function permissionSummary(connection: SavedConnection): string {
@@ -71,6 +74,9 @@ export function WorkspacesPage() {
           {iframeSnippet(origin, { id: workspaceId, name: saved.get(workspaceId)?.workspaceName ?? 'this workspace' })}
         </Code>
       </Stack>
+      <Suspense fallback={null}>
+        <SavedViews list="workspaces" />
+      </Suspense>
       <Group align="flex-end" gap="sm" role="search" aria-label="Filter workspaces">
         <TextInput label="Search by name" value={text} onChange={(event) => setText(event.currentTarget.value)} w={260} />
         <NativeSelect
