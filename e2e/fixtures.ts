@@ -59,6 +59,8 @@ export function makeWorkspace(label: string, scope = 'all'): Workspace {
 const COLOR_RULES = ['color-contrast', 'link-in-text-block'];
 
 export async function checkAccessibility(page: Page, name: string, options: { include?: string; exclude?: string } = {}) {
+  // The second (dark) pass gets time of its own, so a test with several checks keeps its own budget.
+  test.info().setTimeout(test.info().timeout + 20_000);
   mkdirSync('test-results/screenshots', { recursive: true });
   const analyze = async (scheme: 'light' | 'dark') => {
     await page.screenshot({ path: `test-results/screenshots/${name}${scheme === 'dark' ? '-dark' : ''}.png`, fullPage: !options.include });
