@@ -3,8 +3,9 @@
  * validate with: `/api/openapi.json`, rendered at `/api/docs` (@fastify/swagger-ui, assets served locally).
  *
  * Before each API route is registered, `describeRoute` adds what every route of its kind carries: its summary and
- * description from the contract (operation-docs.ts), the security scheme (`x-api-key` header or Basic), the optional `X-Api-Version` header, and the error body for each status
- * of decisions.md section 3 that the route can answer. Register this plugin before the routes.
+ * description from the contract (operation-docs.ts), the security scheme (`x-api-key` header or Basic), the optional
+ * `X-Api-Version` header, and the error body for each status of decisions.md section 3 that the route can answer.
+ * Routes outside `/api/` are hidden. Register this plugin before the routes.
  *
  * In proxy mode (issue 15) there are no local API routes: `document` (from app.ts `apiDocument`, the same routes
  * described without a database) is served as it is, so the document and its page stay local.
