@@ -12,8 +12,10 @@ test('connects with a pasted key in one click: checks it, opens the workspace an
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/w/${workspace.id}/contacts$`));
   expect(checks[0]).toBe(workspace.key);
-  const connected = page.getByRole('alert').filter({ hasText: `Connected to ${workspace.name}` });
+  const connected = page.getByRole('status').filter({ hasText: `Connected to ${workspace.name}` });
   await expect(connected).toContainText('This key allows contacts: read-write, products: read-write, posts: read-write, feeds: read-write.');
+  await connected.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(connected).toHaveCount(0);
   expect(await page.evaluate(() => sessionStorage.getItem('workspace-admin.connections'))).toContain(workspace.key);
   await expect(page.getByRole('heading', { name: 'Contacts', level: 1 })).toBeVisible();
   await expect(page.getByText('300 contacts')).toBeVisible();

@@ -93,7 +93,7 @@ test('says a hosted service refused a wrong key (403), shows its version message
 
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
   await expect(page).toHaveURL(`${hostedProxy.baseURL}/w/${HOSTED_WORKSPACE.id}/contacts`);
-  await expect(page.getByRole('alert').filter({ hasText: `Connected to ${HOSTED_WORKSPACE.name}` })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: `Connected to ${HOSTED_WORKSPACE.name}` })).toBeVisible();
   await expect(alert).toHaveCount(0);
 });
 

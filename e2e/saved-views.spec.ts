@@ -4,7 +4,7 @@
  * The same component serves every list page with filters.
  */
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { checkAccessibility, expect, test } from './fixtures';
 
 const views = (page: Page) => page.getByRole('group', { name: 'Saved views' });
 
@@ -72,6 +72,7 @@ test('saves the filters, sort and columns of the contacts list as a named view, 
   await expect(views(page).getByRole('link', { name: 'Active A to Z' })).toBeVisible();
   const taken = await saveView(page, 'active a to z');
   await expect(taken.getByText('A view named active a to z already exists')).toBeVisible();
+  await checkAccessibility(page, 'saved-views');
   await taken.getByRole('button', { name: 'Cancel' }).click();
 
   // Kept on this device: still there after a reload; but another workspace has views of its own.

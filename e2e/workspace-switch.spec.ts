@@ -4,7 +4,7 @@
  * place, where a pasted key connects in one click: checked, its permissions shown, the workspace opened.
  */
 import type { Page } from '@playwright/test';
-import { expect, makeWorkspace, test } from './fixtures';
+import { checkAccessibility, expect, makeWorkspace, test } from './fixtures';
 
 async function switchTo(page: Page, name: string) {
   await page.getByRole('button', { name: /Switch workspace/ }).click();
@@ -64,6 +64,7 @@ test('switching to a workspace without a key opens an add-key dialog in place; a
   const dialog = page.getByRole('dialog', { name: `Add a key for ${keyless.name}` });
   await expect(dialog).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/w/${nordic.id}/collections$`));
+  await checkAccessibility(page, 'add-key-dialog');
 
   // A key of another workspace is refused, and nothing is saved.
   await dialog.getByLabel('API key', { exact: true }).fill(state.demo.workspaces[1]!.key);
@@ -74,9 +75,12 @@ test('switching to a workspace without a key opens an add-key dialog in place; a
   await dialog.getByRole('button', { name: 'Connect', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/w/${keyless.id}/collections$`));
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole('alert').filter({ hasText: `Connected to ${keyless.name}` })).toContainText(
+  await expect(page.getByRole('status').filter({ hasText: `Connected to ${keyless.name}` })).toContainText(
     'This key allows contacts: read-only, products: read-write, posts: none, feeds: none.',
   );
   await expect(page.getByRole('heading', { name: 'Collections', level: 1 })).toBeVisible();
+  // The notice covers nothing and goes once the user moves on.
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Products' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Connected to' })).toHaveCount(0);
   expect(visited.filter((url) => url.includes('/connect'))).toEqual([]);
 });

@@ -8,6 +8,7 @@ import { BookIcon, KeyIcon, MoonIcon, SunIcon } from '@/components/icons';
 import { SimpleTable } from '@/components/simple-table';
 import { Link } from 'react-router';
 import { useWorkspaceApi } from '@/lib/api';
+import { PERMISSION_RESOURCES } from '@/lib/permissions';
 
 function ColorSchemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
@@ -40,7 +41,7 @@ function AccountMenu() {
           </Text>
           <SimpleTable compact aria-label="Permissions of this key">
             <tbody>
-              {['contacts', 'products', 'posts', 'feeds'].map((resource) => (
+              {PERMISSION_RESOURCES.map((resource) => (
                 <tr key={resource}>
                   <th scope="row">{resource}</th>
                   <td>{connection.permissions[resource] ?? 'none'}</td>

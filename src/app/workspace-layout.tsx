@@ -8,7 +8,7 @@
  * Issue 14: a "Skip to main content" link comes first (point 5), and the throttling notice stays in view under
  * the header while it applies (point 1); both are marked `data-sticky-top` (see src/lib/reveal.ts).
  */
-import { ActionIcon, Button, Group } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useRef } from 'react';
@@ -20,8 +20,10 @@ import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { MenuIcon } from '@/components/icons';
 import { WorkspaceApiProvider, useWorkspaceApi } from '@/lib/api';
 import { useListMemory } from '@/lib/list-memory';
-import { forgottenReason, removeConnection, updateConnection, useConnections, useConnectionsReady } from '@/lib/connections';
-import { allows } from '@/lib/permissions';
+import {
+  dismissAnnouncement, forgottenReason, removeConnection, updateConnection, useAnnouncedConnection, useConnections, useConnectionsReady,
+} from '@/lib/connections';
+import { allows, permissionSummary } from '@/lib/permissions';
 import { SECTIONS } from './sections';
 import classes from './shell.module.css';
 
@@ -70,6 +72,29 @@ function KeyWatch() {
     };
   }, [api, workspaceId, queryClient]);
   return null;
+}
+
+/**
+ * After connecting with a pasted key (issue 14 point 4): what the key allows, over the page it opened, until
+ * dismissed or the user moves on. In the page rather than a toast, so it covers nothing.
+ */
+function ConnectedNotice() {
+  const { workspaceId } = useWorkspaceApi();
+  const announced = useAnnouncedConnection();
+  const { pathname } = useLocation();
+  const shownAt = useRef<string | null>(null);
+  const shown = announced?.workspaceId === workspaceId ? announced : null;
+  useEffect(() => {
+    if (!shown) shownAt.current = null;
+    else if (shownAt.current === null) shownAt.current = pathname;
+    else if (shownAt.current !== pathname) dismissAnnouncement();
+  }, [shown, pathname]);
+  if (!shown) return null;
+  return (
+    <Alert color="green" role="status" title={`Connected to ${shown.workspaceName}`} withCloseButton closeButtonLabel="Dismiss" onClose={dismissAnnouncement} mb="md">
+      This key allows {permissionSummary(shown.permissions)}.
+    </Alert>
+  );
 }
 
 function Shell() {
@@ -122,6 +147,7 @@ function Shell() {
         )}
       </nav>
       <main className={classes.main} id={MAIN_CONTENT_ID} tabIndex={-1}>
+        <ConnectedNotice />
         <ThrottleNotice />
         <Suspense fallback={<Loading label="Loading page" />}>
           <Outlet />

@@ -6,8 +6,6 @@
 import { Notifications } from '@mantine/notifications';
 import classes from './notifications-host.module.css';
 
-export { notifications } from '@mantine/notifications';
-
 export function NotificationsHost() {
   return <Notifications position="top-right" classNames={{ root: classes.root }} />;
 }

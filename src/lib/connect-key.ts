@@ -1,7 +1,8 @@
 /**
- * Connecting with a pasted key in one click (issue 14 point 4), shared by /connect and the add-key dialog: the key
- * is checked with `GET /authorization`, saved (lib/connections.ts) and the workspace opened, and a notification
- * says what the key allows (its permissions per resource). Also the words for a failure.
+ * Connecting with a pasted key in one click (issue 14 point 4), shared by /connect and the add-key dialog:
+ * `checkKey` checks the key with `GET /authorization` and gives the connection to save; the caller saves it and
+ * announces it (lib/connections.ts: the workspace's shell then says what the key allows) and opens the workspace.
+ * Also the words for a failure.
  */
 import type { Authorization } from '@/api/authorization';
 import { isApiError } from '@/api/api-error';
@@ -10,9 +11,6 @@ import type { SavedConnection } from './connections';
 
 /** What a user gives to connect: the API base URL, the key, "remember on this device", optional Basic credentials. */
 export type KeyInput = { baseUrl: string; apiKey: string; remember: boolean; accessKey?: string; secret?: string };
-
-/** The resources of `GET /authorization`'s permissions (decisions.md section 4), in the order shown. */
-export const RESOURCES = ['contacts', 'products', 'posts', 'feeds'] as const;
 
 /** The connection to save for `input`, once `GET /authorization` accepted its key. */
 export function toConnection(input: KeyInput, authorization: Authorization): SavedConnection {
@@ -34,23 +32,6 @@ export function toConnection(input: KeyInput, authorization: Authorization): Sav
 export async function checkKey(input: KeyInput): Promise<SavedConnection> {
   const authorization = await createApiClient({ baseUrl: input.baseUrl, apiKey: input.apiKey }).authorization();
   return toConnection(input, authorization);
-}
-
-/** `contacts: read-write, products: read-only, posts: none, feeds: read-only`. */
-export function permissionSummary(permissions: Record<string, string>): string {
-  return RESOURCES.map((resource) => `${resource}: ${permissions[resource] ?? 'none'}`).join(', ');
-}
-
-/** Shows "Connected to <workspace>" with what the key allows (through the notifications host, loaded on demand). */
-export function announceConnected(connection: SavedConnection): void {
-  void import('@/components/notifications-host').then(({ notifications }) =>
-    notifications.show({
-      color: 'green',
-      title: `Connected to ${connection.workspaceName}`,
-      message: `This key allows ${permissionSummary(connection.permissions)}.`,
-      autoClose: 10_000,
-    }),
-  );
 }
 
 /** Why connecting failed, in words. */

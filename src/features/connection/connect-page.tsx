@@ -1,7 +1,7 @@
 /**
  * `/connect` (issue 4): connect with a pasted key in one click (issue 14 point 4): "Connect" checks the key with
  * `GET /authorization`, saves it (one key per workspace; for the session, or on this device with "Remember on this
- * device"), opens the workspace and says what the key allows (lib/connect-key.ts), with optional Basic credentials for
+ * device"), opens the workspace, whose shell says what the key allows (lib/connect-key.ts), with optional Basic credentials for
  * notification settings. Offers the demo workspaces in one click when the server seeded them. Saved keys can be
  * opened or removed.
  */
@@ -11,12 +11,12 @@ import {
 } from '@mantine/core';
 import { SimpleTable } from '@/components/simple-table';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import * as z from 'zod';
-import { removeConnection, saveConnection, useConnections } from '@/lib/connections';
-import { type KeyInput, announceConnected, checkKey, describeError } from '@/lib/connect-key';
+import { type KeyInput, checkKey, describeError } from '@/lib/connect-key';
+import { announceConnection, removeConnection, saveConnection, useConnections } from '@/lib/connections';
 import { appConfigQuery } from './app-config';
 
 const connectSchema = z.object({
@@ -53,10 +53,17 @@ export function ConnectPage() {
     defaultValues: { baseUrl: config.data?.apiBaseUrl ?? '/api', apiKey: '', remember: false, accessKey: '', secret: '' },
   });
 
-  const open = (workspaceId: string) => {
+  const open = (workspaceId: string, replace = false) => {
     const target = returnTo && returnTo.startsWith(`/w/${workspaceId}/`) ? returnTo : `/w/${workspaceId}/contacts`;
-    void navigate(target);
+    void navigate(target, { replace });
   };
+
+  // A key for the wanted workspace arriving while this page is open (from another tab of the session, late) opens it.
+  const arrived = Boolean(wantedWorkspace && connections.some((c) => c.workspaceId === wantedWorkspace));
+  useEffect(() => {
+    if (arrived && wantedWorkspace) open(wantedWorkspace, true);
+    // `open` reads the URL's return target, which `wantedWorkspace` comes with.
+  }, [arrived, wantedWorkspace]);
 
   /** Checks the key, saves it, opens its workspace and says what the key allows; or says why not, saving nothing. */
   const connect = async (input: KeyInput) => {
@@ -64,7 +71,7 @@ export function ConnectPage() {
     try {
       const connection = await checkKey(input);
       saveConnection(connection);
-      announceConnected(connection);
+      announceConnection(connection);
       open(connection.workspaceId);
     } catch (error) {
       setFailure(describeError(error));
