@@ -47,17 +47,17 @@ export function makeWorkspace(label: string, scope = 'all'): Workspace {
   return { ...workspace, key };
 }
 
+/** The axe rules whose outcome depends on colors, run again in dark mode. */
+const COLOR_RULES = ['color-contrast', 'link-in-text-block'];
+
 /**
  * Runs axe on the page, or on `include` (a CSS selector) leaving out `exclude` (e.g. a sandboxed frame axe cannot
  * enter), in the light and then the dark color scheme (issue 14 point 10); fails on serious or critical violations
  * of either, naming the scheme. The dark pass emulates `prefers-color-scheme: dark` (the embed page follows it) and
  * sets Mantine's `data-mantine-color-scheme` (the console's remembered choice wins over the media query); both are
- * put back afterwards. The dark pass runs only the rules that depend on colors (`COLOR_RULES`). Saves a screenshot of each scheme under test-results/screenshots/ (`<name>.png`,
- * `<name>-dark.png`).
+ * put back afterwards. The dark pass runs only the rules that depend on colors (`COLOR_RULES`). Saves a screenshot
+ * of each scheme under test-results/screenshots/ (`<name>.png`, `<name>-dark.png`).
  */
-/** The axe rules whose outcome depends on colors, run again in dark mode. */
-const COLOR_RULES = ['color-contrast', 'link-in-text-block'];
-
 export async function checkAccessibility(page: Page, name: string, options: { include?: string; exclude?: string } = {}) {
   // The second (dark) pass gets time of its own, so a test with several checks keeps its own budget.
   test.info().setTimeout(test.info().timeout + 20_000);

@@ -1,14 +1,17 @@
 /**
  * The header's right-hand tools (issue 4): a link to the API reference (`/api/docs`, this server's rendering of the
  * OpenAPI document, in a new tab; issue 14 point 9), the light/dark toggle (remembered) and the key's organization
- * and permissions.
+ * and permissions; and, just after connecting with a pasted key (issue 14 point 4), what that key allows.
  */
-import { ActionIcon, Anchor, Group, Popover, Stack, Text, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Group, Popover, Stack, Text, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { useEffect, useRef } from 'react';
+import { createPortal } from 'react-dom';
 import { BookIcon, KeyIcon, MoonIcon, SunIcon } from '@/components/icons';
 import { SimpleTable } from '@/components/simple-table';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { useWorkspaceApi } from '@/lib/api';
-import { PERMISSION_RESOURCES } from '@/lib/permissions';
+import type { SavedConnection } from '@/lib/connections';
+import { PERMISSION_RESOURCES, dismissAnnouncement, permissionSummary, useAnnouncedConnection } from '@/lib/key-announcement';
 
 function ColorSchemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
@@ -58,9 +61,31 @@ function AccountMenu() {
   );
 }
 
-export function HeaderTools() {
+/**
+ * "Connected to <workspace>: this key allows ...", at the top of the page the key opened (in `slot`, the layout's
+ * place for it, rather than a toast, so it covers none of the page's buttons), until dismissed or the user moves to
+ * another page.
+ */
+function ConnectedNotice({ connection, slot }: { connection: SavedConnection; slot: HTMLElement }) {
+  const { pathname } = useLocation();
+  const shownAt = useRef(pathname);
+  useEffect(() => {
+    if (shownAt.current !== pathname) dismissAnnouncement();
+  }, [pathname]);
+  return createPortal(
+    <Alert color="green" role="status" title={`Connected to ${connection.workspaceName}`} withCloseButton closeButtonLabel="Dismiss" onClose={dismissAnnouncement} mb="md">
+      This key allows {permissionSummary(connection.permissions)}.
+    </Alert>,
+    slot,
+  );
+}
+
+export function HeaderTools({ noticeSlot }: { noticeSlot: HTMLElement | null }) {
+  const { workspaceId } = useWorkspaceApi();
+  const announced = useAnnouncedConnection();
   return (
     <Group gap="xs" wrap="nowrap">
+      {announced?.workspaceId === workspaceId && noticeSlot ? <ConnectedNotice connection={announced} slot={noticeSlot} /> : null}
       <ActionIcon component="a" href="/api/docs" target="_blank" rel="noopener" variant="default" size="lg" aria-label="API reference (opens in a new tab)" title="API reference">
         <BookIcon />
       </ActionIcon>

@@ -8,10 +8,10 @@
  * Issue 14: a "Skip to main content" link comes first (point 5), and the throttling notice stays in view under
  * the header while it applies (point 1); both are marked `data-sticky-top` (see src/lib/reveal.ts).
  */
-import { ActionIcon, Alert, Button, Group } from '@mantine/core';
+import { ActionIcon, Button, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Suspense, lazy, useEffect, useRef } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Navigate, NavLink as RouterNavLink, Outlet, useLocation, useParams } from 'react-router';
 import { isAuthError } from '@/api/api-error';
 import { Loading } from '@/components/query-state';
@@ -19,11 +19,10 @@ import { ThrottleNotice } from '@/components/throttle-notice';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { MenuIcon } from '@/components/icons';
 import { WorkspaceApiProvider, useWorkspaceApi } from '@/lib/api';
-import { useListMemory } from '@/lib/list-memory';
 import {
-  dismissAnnouncement, forgottenReason, removeConnection, updateConnection, useAnnouncedConnection, useConnections, useConnectionsReady,
+  forgottenReason, removeConnection, updateConnection, useConnections, useConnectionsReady,
 } from '@/lib/connections';
-import { allows, permissionSummary } from '@/lib/permissions';
+import { allows } from '@/lib/permissions';
 import { SECTIONS } from './sections';
 import classes from './shell.module.css';
 
@@ -32,6 +31,7 @@ const WorkspaceSwitcher = lazy(() => import('@/features/workspaces/workspace-swi
 /** The skip link's target: the page's `<main>`. */
 const MAIN_CONTENT_ID = 'main-content';
 const HeaderTools = lazy(() => import('./header-tools').then((m) => ({ default: m.HeaderTools })));
+
 
 /** Keeps the saved permissions fresh and forgets the key (as expired, in every tab) when it stops working. */
 function KeyWatch() {
@@ -74,33 +74,11 @@ function KeyWatch() {
   return null;
 }
 
-/**
- * After connecting with a pasted key (issue 14 point 4): what the key allows, over the page it opened, until
- * dismissed or the user moves on. In the page rather than a toast, so it covers nothing.
- */
-function ConnectedNotice() {
-  const { workspaceId } = useWorkspaceApi();
-  const announced = useAnnouncedConnection();
-  const { pathname } = useLocation();
-  const shownAt = useRef<string | null>(null);
-  const shown = announced?.workspaceId === workspaceId ? announced : null;
-  useEffect(() => {
-    if (!shown) shownAt.current = null;
-    else if (shownAt.current === null) shownAt.current = pathname;
-    else if (shownAt.current !== pathname) dismissAnnouncement();
-  }, [shown, pathname]);
-  if (!shown) return null;
-  return (
-    <Alert color="green" role="status" title={`Connected to ${shown.workspaceName}`} withCloseButton closeButtonLabel="Dismiss" onClose={dismissAnnouncement} mb="md">
-      This key allows {permissionSummary(shown.permissions)}.
-    </Alert>
-  );
-}
-
 function Shell() {
   const { workspaceId, connection } = useWorkspaceApi();
+  // Where the header's key tools say what a key just connected with allows (issue 14 point 4).
+  const [keyNotice, setKeyNotice] = useState<HTMLDivElement | null>(null);
   const [opened, { toggle, close }] = useDisclosure();
-  useListMemory();
   return (
     <div className={classes.shell} data-nav-open={opened || undefined}>
       <KeyWatch />
@@ -126,7 +104,7 @@ function Shell() {
           </Suspense>
         </Group>
         <Suspense fallback={<ActionIcon variant="default" size="lg" aria-label="Key and permissions" disabled />}>
-          <HeaderTools />
+          <HeaderTools noticeSlot={keyNotice} />
         </Suspense>
       </header>
       <nav className={classes.nav} aria-label="Sections">
@@ -147,7 +125,7 @@ function Shell() {
         )}
       </nav>
       <main className={classes.main} id={MAIN_CONTENT_ID} tabIndex={-1}>
-        <ConnectedNotice />
+        <div ref={setKeyNotice} />
         <ThrottleNotice />
         <Suspense fallback={<Loading label="Loading page" />}>
           <Outlet />

@@ -3,13 +3,14 @@
  * no key for, instead of a detour to /connect. Pasting a key and pressing "Connect" is one click: the key is checked
  * with `GET /authorization` against the same API as the workspace on screen, must belong to the chosen workspace
  * (otherwise nothing is saved and the dialog says whose key it is), is saved (for the session, or on this device),
- * and the workspace opens, its shell saying what the key allows (lib/connections.ts `announceConnection`).
+ * and the workspace opens, its shell saying what the key allows (lib/key-announcement.ts).
  */
 import { Alert, Anchor, Button, Checkbox, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { checkKey, describeError } from '@/lib/connect-key';
-import { type SavedConnection, announceConnection, saveConnection } from '@/lib/connections';
+import { type SavedConnection, saveConnection } from '@/lib/connections';
+import { announceConnection } from '@/lib/key-announcement';
 
 export type AddKeyDialogProps = {
   /** The workspace to add a key for: its id and name. */

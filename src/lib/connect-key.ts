@@ -1,7 +1,7 @@
 /**
  * Connecting with a pasted key in one click (issue 14 point 4), shared by /connect and the add-key dialog:
  * `checkKey` checks the key with `GET /authorization` and gives the connection to save; the caller saves it and
- * announces it (lib/connections.ts: the workspace's shell then says what the key allows) and opens the workspace.
+ * announces it (lib/key-announcement.ts: the workspace's shell then says what the key allows) and opens the workspace.
  * Also the words for a failure.
  */
 import type { Authorization } from '@/api/authorization';

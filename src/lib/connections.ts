@@ -14,9 +14,6 @@
  * - Saving, updating and forgetting a key are announced on the channel (`save`, `forget`), so they apply to every
  *   tab at once; a key the service stopped accepting is forgotten with the reason `expired` (`removeConnection`),
  *   which each tab can tell its user (`forgottenReason`).
- *
- * A key just connected with (issue 14 point 4) is announced in this tab (`announceConnection`), so the workspace's
- * shell can say what it allows until the user dismisses it (`useAnnouncedConnection`, `dismissAnnouncement`).
  */
 import { useSyncExternalStore } from 'react';
 import { readLocal, writeLocal } from './local-state';
@@ -202,28 +199,6 @@ function subscribe(listener: () => void) {
 /** React view of the saved connections; re-renders on every change, in this tab or another. */
 export function useConnections(): SavedConnection[] {
   return useSyncExternalStore(subscribe, load, load);
-}
-
-let announced: SavedConnection | null = null;
-
-/** Marks `connection` as just connected with, in this tab. */
-export function announceConnection(connection: SavedConnection): void {
-  announced = connection;
-  notify();
-}
-
-/** Forgets the announcement. */
-export function dismissAnnouncement(): void {
-  if (!announced) return;
-  announced = null;
-  notify();
-}
-
-const getAnnounced = () => announced;
-
-/** The connection just connected with in this tab, until dismissed; null when there is none. */
-export function useAnnouncedConnection(): SavedConnection | null {
-  return useSyncExternalStore(subscribe, getAnnounced, getAnnounced);
 }
 
 const isReady = () => ready;

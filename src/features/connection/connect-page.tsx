@@ -16,7 +16,8 @@ import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import * as z from 'zod';
 import { type KeyInput, checkKey, describeError } from '@/lib/connect-key';
-import { announceConnection, removeConnection, saveConnection, useConnections } from '@/lib/connections';
+import { removeConnection, saveConnection, useConnections } from '@/lib/connections';
+import { announceConnection } from '@/lib/key-announcement';
 import { appConfigQuery } from './app-config';
 
 const connectSchema = z.object({

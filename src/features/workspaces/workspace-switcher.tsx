@@ -14,7 +14,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { useWorkspaceApi } from '@/lib/api';
 import { AddKeyDialog } from '@/components/add-key-dialog';
 import { useConnections } from '@/lib/connections';
-import { listPath } from '@/lib/list-memory';
+import { listPath, useListMemory } from '@/lib/list-memory';
 import { allows } from '@/lib/permissions';
 import { workspaceQueries } from './queries';
 
@@ -26,6 +26,8 @@ export function WorkspaceSwitcher() {
   const navigate = useNavigate();
   const location = useLocation();
   const [adding, setAdding] = useState<Option | null>(null);
+  // The switcher is in every workspace page's header, so it records the list on screen for switching back.
+  useListMemory();
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
