@@ -44,7 +44,7 @@ for (const { locale, currency, typed, shown, filter, refused } of LOCALES) {
       await expect(row).toContainText(shown);
       expect((await apiProducts(request, ws.key, "title eq 'Locale lamp'"))[0]?.price).toBe(199.5);
 
-      await row.getByRole('button', { name: 'Locale lamp' }).click();
+      await row.getByRole('link', { name: 'Locale lamp' }).click();
       await expect(page.getByRole('form', { name: 'Edit product' }).getByRole('textbox', { name: 'Price', exact: true })).toHaveValue(typed);
       await page.keyboard.press('Escape');
 
