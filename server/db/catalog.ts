@@ -102,10 +102,21 @@ export class CatalogStore {
   ) {}
 
   /**
-   * Runs an upsert transaction, again (up to 3 times in all) when it lost a race to a concurrent one: a unique
-   * index refused its insert, or a check saw a record committed since its lookup (409). The next run sees that
-   * record: the same `externalId` becomes an update, a handle really taken stays a 409. A unique violation on
-   * the last run is a 409 too, never a 500.
+   * Makes the transaction `trx` the only upsert of `table` in the workspace until it ends, across every process
+   * (`Dialect.transactionLock` on PostgreSQL; on SQLite the transaction already holds the write lock): its
+   * lookups by `id` and `externalId` and the free handle it derives (`x`, `x-2`, ...) stay true until it
+   * commits, so 50 concurrent creates titled alike get 50 handles and 201s, never a 409 (issue 12 point 2).
+   * Call it first in every upsert transaction.
+   */
+  private async lockUpserts(trx: Transaction<Database>, table: Table, workspaceId: string): Promise<void> {
+    await this.dialect.transactionLock(`${table}:${workspaceId}`)?.execute(trx);
+  }
+
+  /**
+   * Runs an upsert transaction, again (up to 3 times in all) when a unique index still refused its write, or a
+   * check saw a record committed since its lookup (409); with `lockUpserts` neither should happen. The next run
+   * sees that record: the same `externalId` becomes an update, a handle really taken stays a 409. A unique
+   * violation on the last run is a 409 too, never a 500.
    */
   private async retrying(run: () => Promise<UpsertResult>): Promise<UpsertResult> {
     for (let attempt = 1; ; attempt++) {
@@ -140,6 +151,7 @@ export class CatalogStore {
   upsertProduct(workspaceId: string, input: ProductUpsertParsed): Promise<UpsertResult> {
     return this.retrying(() =>
       this.db.transaction().execute(async (trx) => {
+        await this.lockUpserts(trx, 'products', workspaceId);
         const target = await upsertTarget(trx, 'products', workspaceId, input.id, input.externalId);
         if (!target && !input.title) throw badRequest('title is required to create a product');
         const id = target?.id ?? randomUUID();
@@ -195,6 +207,7 @@ export class CatalogStore {
   upsertCollection(workspaceId: string, input: CollectionUpsertParsed): Promise<UpsertResult> {
     return this.retrying(() =>
       this.db.transaction().execute(async (trx) => {
+        await this.lockUpserts(trx, 'collections', workspaceId);
         const target = await upsertTarget(trx, 'collections', workspaceId, input.id, input.externalId);
         const id = target?.id ?? randomUUID();
         if (input.externalId !== undefined && input.externalId !== target?.external_id) await assertFree(trx, 'collections', workspaceId, 'external_id', input.externalId, id);

@@ -7,7 +7,21 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { type Compilable, CompiledQuery, type Expression, Kysely, PostgresDialect, type RawBuilder, type SqlBool, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
+import {
+  type Compilable,
+  CompiledQuery,
+  type DatabaseConnection,
+  type Expression,
+  Kysely,
+  PostgresDialect,
+  type RawBuilder,
+  type SqlBool,
+  type SqliteDatabase,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  sql,
+} from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { Database } from './schema';
@@ -39,6 +53,20 @@ export interface Dialect {
   indexNullsFirst: RawBuilder<unknown>;
   /** True when OFFSET needs a LIMIT beside it (SQLite: `limit -1` means none). */
   offsetNeedsLimit: boolean;
+  /**
+   * `query` locking the rows it reads until the transaction ends (PostgreSQL `FOR UPDATE`), for a
+   * read-then-write on one record (issue 12 point 2). SQLite: `query` as it is, every transaction there holding
+   * the database's write lock from its first statement (`begin immediate`, `openDatabase`).
+   */
+  forUpdate<Query extends { forUpdate(): Query }>(query: Query): Query;
+  /**
+   * A statement that makes the transaction running it wait for, then hold until it ends, the lock named `name`
+   * (PostgreSQL: a transaction-level advisory lock on a 64-bit hash of `name`), so transactions taking the same
+   * name run one after the other, across processes. Null on SQLite, where transactions already do
+   * (`begin immediate`). For writes whose conflict no single row can lock, such as two new products taking the
+   * same handle (issue 12 point 2).
+   */
+  transactionLock(name: string): RawBuilder<unknown> | null;
 }
 
 const jsonPairs = (fields: Record<string, Expression<unknown>>) => sql.join(Object.entries(fields).map(([key, value]) => sql`${sql.lit(key)}, ${value}`));
@@ -69,6 +97,8 @@ const sqliteDialect: Dialect = {
   text: sql`text`,
   indexNullsFirst: sql``,
   offsetNeedsLimit: true,
+  forUpdate: (query) => query,
+  transactionLock: () => null,
 };
 
 const postgresDialect: Dialect = {
@@ -85,6 +115,8 @@ const postgresDialect: Dialect = {
   text: sql`text collate "C"`,
   indexNullsFirst: sql`nulls first`,
   offsetNeedsLimit: false,
+  forUpdate: (query) => query.forUpdate(),
+  transactionLock: (name) => sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`,
 };
 
 /**
@@ -171,6 +203,28 @@ export function withStatementCache(database: SQLite.Database, size = 200): Sqlit
 }
 
 /**
+ * Kysely's SQLite driver with every transaction started by `begin immediate`: it takes the database's write lock
+ * first (waiting up to the busy timeout for another process to release it), so what a transaction reads stays
+ * true until it commits. With the default deferred `begin`, two processes on one file could both read, and the
+ * second to write failed at once with SQLITE_BUSY (a 500), since its snapshot was stale (issue 12 point 2).
+ * Every transaction of the service writes, so none waits needlessly; reads outside transactions never wait (WAL).
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+}
+
+/**
  * Opens the database at `url` (an SQLite file is created when missing). Throws for a file it cannot open; a
  * PostgreSQL server that cannot be reached fails the first query.
  */
@@ -179,7 +233,7 @@ export function openDatabase(url: string): ServiceDatabase {
   const file = sqliteFile(url);
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const main = openSqlite(file);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(main) }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(main) }) });
   return {
     db,
     dialect: sqliteDialect,

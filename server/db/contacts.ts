@@ -253,39 +253,57 @@ export class ContactStore {
     return row;
   }
 
-  /** Adds and removes tags on one contact (`PATCH /contacts/{id}/tags`); 404 when not in the workspace. */
+  /**
+   * Adds and removes tags on one contact (`PATCH /contacts/{id}/tags`); 404 when not in the workspace.
+   *
+   * One source of truth (issue 12 point 2): the contact's `tags` column, the ordered list that pages and exports
+   * read, is read and written only under the contact's row lock (`FOR UPDATE` on PostgreSQL; SQLite's write
+   * lock, `begin immediate`), so concurrent edits apply one after the other and none is lost. `contact_tags`
+   * is its derived copy, the index that `tags eq` and the tag counts read, brought to the same set in the same
+   * transaction. Listed tags stay a plain column: deriving them from the rows instead (an aggregate per listed
+   * contact) would cost every list page and export a subquery per row (docs/benchmarks.md, "Tags under
+   * concurrency").
+   */
   async patchTags(workspaceId: string, contactId: string, add: readonly string[], remove: readonly string[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      const row = await findInWorkspace(trx, workspaceId, contactId);
+      const row = await findInWorkspace(trx, workspaceId, contactId, this.dialect);
       const current = JSON.parse(row.tags) as string[];
       const next = [...current.filter((tag) => !remove.includes(tag)), ...add.filter((tag) => !current.includes(tag))];
       if (next.length === current.length && next.every((tag, i) => tag === current[i])) return;
       if (next.length > 100) throw badRequest('a contact has at most 100 tags');
       const added = next.filter((tag) => !current.includes(tag));
       const removed = current.filter((tag) => !next.includes(tag));
-      if (added.length) await trx.insertInto('contact_tags').values(added.map((tag) => ({ workspace_id: workspaceId, contact_id: contactId, tag, created: row.created }))).execute();
+      if (added.length) {
+        await trx
+          .insertInto('contact_tags')
+          .values(added.map((tag) => ({ workspace_id: workspaceId, contact_id: contactId, tag, created: row.created })))
+          .onConflict((conflict) => conflict.columns(['contact_id', 'tag']).doNothing())
+          .execute();
+      }
       if (removed.length) await trx.deleteFrom('contact_tags').where('contact_id', '=', contactId).where('tag', 'in', removed).execute();
       await trx.updateTable('contacts').set({ tags: JSON.stringify(next), updated: new Date().toISOString() }).where('id', '=', contactId).execute();
       await bumpVersion(trx, workspaceId);
     });
   }
 
-  /** Updates notification settings and activates the contact (endpoint 6); 400 for a channel it lacks. */
+  /**
+   * Updates notification settings and activates the contact (endpoint 6); 400 for a channel it lacks. Sets only
+   * the channels given, under the contact's row lock, so concurrent updates of different channels all hold.
+   */
   async patchNotificationSettings(workspaceId: string, contactId: string, patch: NotificationSettingsPatch): Promise<ContactRow> {
     return this.db.transaction().execute(async (trx) => {
-      const row = await findInWorkspace(trx, workspaceId, contactId);
+      const row = await findInWorkspace(trx, workspaceId, contactId, this.dialect);
       if (patch.email === true && !row.email) throw badRequest('email cannot be turned on for a contact without an email');
       if (patch.sms === true && !row.phone) throw badRequest('sms cannot be turned on for a contact without a phone');
-      const next: ContactRow = {
-        ...row,
-        notify_email: patch.email === undefined ? row.notify_email : patch.email ? 1 : 0,
-        notify_sms: patch.sms === undefined ? row.notify_sms : patch.sms ? 1 : 0,
+      const changes = {
+        ...(patch.email === undefined ? {} : { notify_email: patch.email ? 1 : 0 }),
+        ...(patch.sms === undefined ? {} : { notify_sms: patch.sms ? 1 : 0 }),
         state: 'active',
         updated: new Date().toISOString(),
       };
-      await trx.updateTable('contacts').set({ notify_email: next.notify_email, notify_sms: next.notify_sms, state: next.state, updated: next.updated }).where('id', '=', contactId).execute();
+      await trx.updateTable('contacts').set(changes).where('id', '=', contactId).execute();
       await bumpVersion(trx, workspaceId);
-      return next;
+      return { ...row, ...changes };
     });
   }
 }
@@ -300,8 +318,9 @@ function notificationDefaults(input: ContactCreateParsed): { email: boolean; sms
   return wanted;
 }
 
-async function findInWorkspace(trx: Transaction<Database>, workspaceId: string, contactId: string): Promise<ContactRow> {
-  const row = await trx.selectFrom('contacts').selectAll().where('id', '=', contactId).where('workspace_id', '=', workspaceId).executeTakeFirst();
+/** The contact, locked until the transaction ends (`Dialect.forUpdate`); 404 when not in the workspace. */
+async function findInWorkspace(trx: Transaction<Database>, workspaceId: string, contactId: string, dialect: Dialect): Promise<ContactRow> {
+  const row = await dialect.forUpdate(trx.selectFrom('contacts').selectAll().where('id', '=', contactId).where('workspace_id', '=', workspaceId)).executeTakeFirst();
   if (!row) throw notFound('Contact not found');
   return row;
 }
