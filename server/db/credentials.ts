@@ -105,8 +105,16 @@ export async function createBasicCredential(db: Kysely<Database>, workspaceId: s
 /** A stored hash to verify against when the access key is unknown, so both paths take the same time. */
 const decoy = hashSecret(randomBase62(40));
 
-/** The workspace of live Basic credentials, or null when the pair does not match. */
+const ACCESS_KEY_FORMAT = /^wsa_[0-9A-Za-z]{24}$/;
+const SECRET_FORMAT = /^[0-9A-Za-z]{40}$/;
+
+/**
+ * The workspace of live Basic credentials, or null when the pair does not match. A pair not in the issued
+ * format (`wsa_` + 24, secret 40 base62 characters) is refused without a lookup or a hash: the format is no
+ * secret, and a flood of junk then costs nothing (issue 12 point 7).
+ */
 export async function verifyBasicCredential(db: Kysely<Database>, accessKey: string, secret: string): Promise<{ workspaceId: string } | null> {
+  if (!ACCESS_KEY_FORMAT.test(accessKey) || !SECRET_FORMAT.test(secret)) return null;
   const row = await db
     .selectFrom('basic_credentials')
     .select(['workspace_id', 'secret_hash'])

@@ -154,7 +154,7 @@ export interface PostTable {
 
 /** A rate-limit counter (issue 8): requests counted for `key` in the window that ends at `reset_at`. */
 export interface RateLimitTable {
-  /** `key:<api key id>`, `basic:<workspace id>` or `ip:<address>` (plugins/auth.ts). */
+  /** `key:<api key id>`, `basic:<Basic access key>` or `ip:<address>` (plugins/auth.ts). */
   key: string;
   count: number;
   /** End of the current window, ms since the epoch (a bigint: PostgreSQL hands it back as a string). */

@@ -3,12 +3,16 @@
  *
  * Each route states `config.auth`: `key` (with `config.scope`), `basic` (endpoint 6) or `none` (endpoint 14).
  * Order per request, all in `onRequest` so nothing is parsed for a refused caller:
- * 1. identify the caller (a live API key, or Basic credentials) without refusing yet;
- * 2. rate limit per key, or per client address where there is no valid key (`RATE_LIMIT_PER_MINUTE`, 0 = off),
- *    429 `ThrottlerException: Too Many Requests` with `Retry-After`; counted where `rateLimitStorage` says
- *    (in memory, PostgreSQL or Redis: shared by every process of the service, issue 8);
- * 3. refuse: unknown `X-Api-Version` 400 (not on endpoint 6), no or bad key 401, missing scope 403,
- *    bad Basic credentials 401 with `WWW-Authenticate: Basic realm="contacts"`.
+ * 1. identify the caller on its headers: a live API key (one SHA-256 and one indexed lookup), or the access key
+ *    of Basic credentials, not yet checked;
+ * 2. rate limit (`RATE_LIMIT_PER_MINUTE`, 0 = off), 429 `ThrottlerException: Too Many Requests` with
+ *    `Retry-After`, counted where `rateLimitStorage` says (in memory, PostgreSQL or Redis: shared by every
+ *    process of the service, issue 8): per key; per client address where there is no valid key; and a Basic
+ *    request both per access key and per client address, the limit each, before its secret is hashed, so a
+ *    flood of bad Basic attempts costs one counter update each, not an scrypt (issue 12 point 7);
+ * 3. check the Basic secret (scrypt), then refuse: unknown `X-Api-Version` 400 (not on endpoint 6), no or bad
+ *    key 401, missing scope 403, bad Basic credentials 401 with `WWW-Authenticate: Basic realm="contacts"`.
+ * `X-RateLimit-Limit`, `-Remaining` and `-Reset` describe the counter closest to its limit.
  * Public routes (`none`) answer `Access-Control-Allow-Origin: *`, errors included.
  */
 import rateLimit from '@fastify/rate-limit';
@@ -32,6 +36,8 @@ declare module 'fastify' {
     principal: KeyPrincipal | null;
     /** The workspace of the caller's Basic credentials, when they matched (endpoint 6). */
     basicWorkspaceId: string | null;
+    /** The access key and secret of the `Authorization: Basic` header, not yet checked (endpoint 6). */
+    basicPair: { accessKey: string; secret: string } | null;
   }
 }
 
@@ -63,6 +69,7 @@ export default fp(
   async function authPlugin(app: FastifyInstance, options: AuthOptions) {
     app.decorateRequest('principal', null);
     app.decorateRequest('basicWorkspaceId', null);
+    app.decorateRequest('basicPair', null);
 
     app.addHook('onRequest', async (request, reply) => {
       const auth = request.routeOptions.config.auth;
@@ -74,26 +81,38 @@ export default fp(
         const key = request.headers['x-api-key'];
         if (typeof key === 'string' && key) request.principal = await findApiKey(options.db, key);
       } else if (auth === 'basic') {
-        const pair = parseBasic(request.headers.authorization);
-        const found = pair && (await verifyBasicCredential(options.db, pair.accessKey, pair.secret));
-        request.basicWorkspaceId = found ? found.workspaceId : null;
+        request.basicPair = parseBasic(request.headers.authorization);
       }
     });
 
     if (options.rateLimitPerMinute > 0) {
       await app.register(rateLimit, { global: false, ...options.rateLimitStorage });
-      const limit = app.rateLimit({
-        max: options.rateLimitPerMinute,
-        timeWindow: (options.rateLimitWindowSeconds ?? 60) * 1000,
+      const limits = { max: options.rateLimitPerMinute, timeWindow: (options.rateLimitWindowSeconds ?? 60) * 1000 };
+      const byCaller = app.createRateLimit({
+        ...limits,
         keyGenerator: (request) =>
-          request.principal ? `key:${request.principal.keyId}` : request.basicWorkspaceId ? `basic:${request.basicWorkspaceId}` : `ip:${request.ip}`,
-        errorResponseBuilder: (_request, context) =>
-          new HttpError(429, 'ThrottlerException: Too Many Requests', { 'Retry-After': String(Math.max(1, Math.ceil(context.ttl / 1000))) }),
+          request.principal ? `key:${request.principal.keyId}` : request.basicPair ? `basic:${request.basicPair.accessKey}` : `ip:${request.ip}`,
       });
+      const byAddress = app.createRateLimit({ ...limits, keyGenerator: (request) => `ip:${request.ip}` });
       app.addHook('onRequest', async (request, reply) => {
-        if (request.routeOptions.config.auth) await limit.call(app, request, reply);
+        if (!request.routeOptions.config.auth) return;
+        const counts = await Promise.all(request.basicPair ? [byCaller(request), byAddress(request)] : [byCaller(request)]);
+        const counted = counts.filter((count) => !count.isAllowed);
+        const closest = counted.reduce<(typeof counted)[number] | undefined>((min, count) => (!min || count.remaining < min.remaining ? count : min), undefined);
+        if (!closest) return;
+        reply.header('X-RateLimit-Limit', closest.max).header('X-RateLimit-Remaining', closest.remaining).header('X-RateLimit-Reset', closest.ttlInSeconds);
+        const exceeded = counted.filter((count) => count.isExceeded);
+        if (exceeded.length) {
+          const retryAfter = String(Math.max(1, ...exceeded.map((count) => count.ttlInSeconds)));
+          throw new HttpError(429, 'ThrottlerException: Too Many Requests', { 'Retry-After': retryAfter });
+        }
       });
     }
+
+    app.addHook('onRequest', async (request) => {
+      const pair = request.basicPair;
+      if (pair) request.basicWorkspaceId = (await verifyBasicCredential(options.db, pair.accessKey, pair.secret))?.workspaceId ?? null;
+    });
 
     app.addHook('onRequest', async (request) => {
       const { auth, scope } = request.routeOptions.config;

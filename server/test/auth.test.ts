@@ -2,8 +2,11 @@
  * Keys, scopes, Basic credentials, versioning, rate limits and the error body (decisions.md sections 3 to 5),
  * against a real server on a temp SQLite file.
  */
+import { pbkdf2 } from 'node:crypto';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Scope, SCOPES, grants } from '../../src/api/scopes';
+import { randomBase62 } from '../db/credentials';
 import { type TestServer, call, query, startServer } from './harness';
 
 let server: TestServer;
@@ -243,4 +246,54 @@ describe('rate limits', () => {
     for (let i = 0; i < 6; i++) statuses.push((await call(limited, 'GET', '/contacts', { key: `wrong-${i}` })).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
   });
+});
+
+describe('rate limits in front of the Basic credential check (issue 12 point 7)', () => {
+  let limited: TestServer;
+  let contact: string;
+  const basic = (accessKey: string, secret: string) => `Basic ${Buffer.from(`${accessKey}:${secret}`).toString('base64')}`;
+  const accessKeyOf = (workspace: { basic: string }) => Buffer.from(workspace.basic.slice(6), 'base64').toString().split(':')[0]!;
+  /** One notification-settings update with `authorization`, as if from client address `from` (behind the trusted proxy). */
+  const attempt = (authorization: string, from: string) =>
+    call(limited, 'PATCH', `/contacts/${contact}/notification-settings`, { headers: { authorization, 'x-forwarded-for': from }, body: { email: true } });
+  const randomAttempt = (from: string) => attempt(basic(`wsa_${randomBase62(24)}`, randomBase62(40)), from);
+
+  beforeAll(async () => {
+    limited = await startServer({ rateLimitPerMinute: 5, trustProxy: ['127.0.0.1'] });
+    const created = await call(limited, 'POST', '/contacts', { key: limited.a.key, headers: { 'x-forwarded-for': '10.9.9.9' }, body: { name: 'Basic target', email: 'basic@a.test' } });
+    contact = created.body.id;
+  });
+  afterAll(() => limited.close());
+
+  it('refuses the sixth Basic attempt a minute from one address with 429, whatever access keys it names, valid ones included', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await randomAttempt('10.0.0.1')).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    const valid = await attempt(limited.a.basic, '10.0.0.1');
+    expect(valid.status).toBe(429);
+    expect(valid.body.message).toBe('ThrottlerException: Too Many Requests');
+    expect(Number(valid.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await attempt(limited.a.basic, '10.0.0.2')).status).toBe(200);
+  });
+
+  it('refuses the sixth attempt a minute on one access key with 429, whatever addresses it comes from', async () => {
+    const accessKey = accessKeyOf(limited.b);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await attempt(basic(accessKey, randomBase62(40)), `10.1.0.${i}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    const valid = await attempt(limited.b.basic, '10.1.1.1');
+    expect(valid.status).toBe(429);
+    expect(valid.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
+  it('answers a refused attempt without checking its secret: the 429 comes while every hashing thread is busy', async () => {
+    for (let i = 0; i < 5; i++) await randomAttempt('10.2.0.1');
+    // The secret check (scrypt) runs on libuv's thread pool: with every thread held by a long pbkdf2, a request
+    // that hashes waits for one to finish; one refused on its headers alone does not.
+    const threads = Number(process.env.UV_THREADPOOL_SIZE) || 4;
+    const busy = Array.from({ length: threads }, () => promisify(pbkdf2)('busy', 'salt', 600_000, 64, 'sha512'));
+    const first = await Promise.race([randomAttempt('10.2.0.1').then((answer) => `answered ${answer.status}`), Promise.race(busy).then(() => 'a hashing thread came free')]);
+    await Promise.all(busy);
+    expect(first).toBe('answered 429');
+  }, 60_000);
 });
