@@ -27,6 +27,7 @@ import errorsPlugin, { frameworkErrorHandler } from './plugins/errors';
 import openapiPlugin, { type OpenApiDocument } from './plugins/openapi';
 import securityHeaders from './plugins/security-headers';
 import upstreamProxy from './plugins/upstream-proxy';
+import transportPlugin, { DEFAULT_TIMEOUTS, type TransportTimeouts, transportOptions } from './plugins/transport';
 import { authorizationRoutes } from './routes/authorization';
 import { healthRoutes } from './routes/health';
 import { contactRoutes } from './routes/contacts';
@@ -50,6 +51,8 @@ export type CommonConfig = {
    * key of per-address rate limits, decisions.md section 4); none trusted when absent or empty.
    */
   trustProxy?: readonly string[];
+  /** Connection timeouts (plugins/transport.ts, issue 12 point 9); DEFAULT_TIMEOUTS for what is not given. */
+  timeouts?: Partial<TransportTimeouts>;
 };
 
 /** Direct mode: the service over its database. */
@@ -117,7 +120,7 @@ const zodValidator: FastifySchemaCompiler<ZodType> = ({ schema, httpPart }) => (
 async function createShell(config: CommonConfig, document?: OpenApiDocument): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logger ?? false,
-    bodyLimit: 2 * 1024 * 1024,
+    ...transportOptions({ ...DEFAULT_TIMEOUTS, ...config.timeouts }),
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     frameworkErrors: frameworkErrorHandler,
@@ -128,6 +131,7 @@ async function createShell(config: CommonConfig, document?: OpenApiDocument): Pr
   app.removeContentTypeParser('text/plain');
 
   await app.register(errorsPlugin);
+  await app.register(transportPlugin);
   await app.register(securityHeaders, { connectOrigins: config.apiOrigins });
   await app.register(openapiPlugin, { document });
   if (config.corsOrigins?.length) await app.register(cors, { origin: [...config.corsOrigins] });

@@ -13,9 +13,13 @@
  * trailing slash dropped) and `UPSTREAM_TIMEOUT_MS` (30000: how long the proxy waits for the upstream's headers,
  * and between two chunks of its body, before answering 504), and, in either mode, `API_ORIGINS`
  * (comma-separated origins `scheme://host[:port]` the console may call besides its own, allowed in the
- * Content-Security-Policy's `connect-src`). Throws on a malformed value.
+ * Content-Security-Policy's `connect-src`).
+ * Issue 12 adds the connection timeouts in milliseconds, 0 = off (plugins/transport.ts): `HEADERS_TIMEOUT_MS`
+ * (10000), `REQUEST_TIMEOUT_MS` (30000, not below the headers timeout), `KEEP_ALIVE_TIMEOUT_MS` (72000),
+ * `IDLE_TIMEOUT_MS` (60000). Throws on a malformed value.
  */
 import { isIP } from 'node:net';
+import { DEFAULT_TIMEOUTS, type TransportTimeouts } from './plugins/transport';
 
 export type Config = {
   port: number;
@@ -41,6 +45,8 @@ export type Config = {
   schedulerIntervalMs: number;
   /** `TRUST_PROXY`: proxies trusted to say the client address (`X-Forwarded-For`); empty = trust none. */
   trustProxy: string[];
+  /** `HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`, `KEEP_ALIVE_TIMEOUT_MS`, `IDLE_TIMEOUT_MS` (ms, 0 = off). */
+  timeouts: TransportTimeouts;
 };
 
 function integer(name: string, value: string | undefined, fallback: number, max: number): number {
@@ -91,6 +97,21 @@ function apiOrigins(value: string | undefined): string[] {
   });
 }
 
+const DAY_MS = 86_400_000;
+
+function timeouts(env: NodeJS.ProcessEnv): TransportTimeouts {
+  const result = {
+    headersMs: integer('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, DEFAULT_TIMEOUTS.headersMs, DAY_MS),
+    requestMs: integer('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, DEFAULT_TIMEOUTS.requestMs, DAY_MS),
+    keepAliveMs: integer('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS, DEFAULT_TIMEOUTS.keepAliveMs, DAY_MS),
+    idleMs: integer('IDLE_TIMEOUT_MS', env.IDLE_TIMEOUT_MS, DEFAULT_TIMEOUTS.idleMs, DAY_MS),
+  };
+  if (result.requestMs > 0 && result.headersMs > result.requestMs) {
+    throw new Error(`HEADERS_TIMEOUT_MS (${result.headersMs}) must not be greater than REQUEST_TIMEOUT_MS (${result.requestMs})`);
+  }
+  return result;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const demoSeed = env.DEMO_SEED ?? 'auto';
   if (demoSeed !== 'auto' && demoSeed !== 'off') throw new Error(`DEMO_SEED must be auto or off, got '${demoSeed}'`);
@@ -110,5 +131,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: redisUrl(env.REDIS_URL),
     schedulerIntervalMs: integer('SCHEDULER_INTERVAL_MS', env.SCHEDULER_INTERVAL_MS, 1000, 3_600_000),
     trustProxy: trustProxy(env.TRUST_PROXY),
+    timeouts: timeouts(env),
   };
 }

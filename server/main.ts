@@ -24,6 +24,7 @@ const common: CommonConfig = {
   dashboardDir: config.dashboardDir ?? fileURLToPath(new URL('../dist', import.meta.url)),
   logger: { level: process.env.LOG_LEVEL ?? 'warn' },
   trustProxy: config.trustProxy,
+  timeouts: config.timeouts,
 };
 
 async function startDirect(config: Config): Promise<Started> {

@@ -58,3 +58,23 @@ describe('loadConfig (issue 15: proxy mode and API_ORIGINS)', () => {
     expect(() => loadConfig(env)).not.toThrow(/s3cret/);
   });
 });
+
+describe('loadConfig (issue 12: connection timeouts)', () => {
+  it('reads the four timeouts in milliseconds, with 10 s, 30 s, 72 s and 60 s by default and 0 allowed', () => {
+    expect(loadConfig({}).timeouts).toEqual({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 72_000, idleMs: 60_000 });
+    expect(loadConfig({ HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '0', KEEP_ALIVE_TIMEOUT_MS: '5000', IDLE_TIMEOUT_MS: '0' }).timeouts).toEqual({
+      headersMs: 2000,
+      requestMs: 0,
+      keepAliveMs: 5000,
+      idleMs: 0,
+    });
+  });
+
+  it.each([
+    [{ HEADERS_TIMEOUT_MS: '10s' }, "HEADERS_TIMEOUT_MS must be an integer from 0 to 86400000, got '10s'"],
+    [{ IDLE_TIMEOUT_MS: '-1' }, "IDLE_TIMEOUT_MS must be an integer from 0 to 86400000, got '-1'"],
+    [{ HEADERS_TIMEOUT_MS: '40000', REQUEST_TIMEOUT_MS: '30000' }, 'HEADERS_TIMEOUT_MS (40000) must not be greater than REQUEST_TIMEOUT_MS (30000)'],
+  ])('refuses %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

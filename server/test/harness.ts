@@ -13,6 +13,7 @@ import { openMigratedDatabase } from '../database';
 import type { ServiceDatabase } from '../db/connection';
 import { createApiKey, createBasicCredential } from '../db/credentials';
 import { createOrganization, createWorkspace } from '../db/workspaces';
+import type { TransportTimeouts } from '../plugins/transport';
 import { createTestDatabase } from './test-database';
 
 export type TestWorkspace = { id: string; name: string; key: string; basic: string };
@@ -39,16 +40,24 @@ async function testWorkspace(database: ServiceDatabase, organizationId: string, 
 
 /**
  * Starts a service on a temp database; `rateLimitPerMinute` defaults to 0 (off) so tests are not throttled;
- * `redisUrl` counts rate limits in that Redis; `trustProxy` as `TRUST_PROXY`.
+ * `redisUrl` counts rate limits in that Redis; `trustProxy` as `TRUST_PROXY`; `timeouts` the connection timeouts.
  */
-export async function startServer(options: { rateLimitPerMinute?: number; redisUrl?: string; trustProxy?: string[] } = {}): Promise<TestServer> {
+export async function startServer(
+  options: { rateLimitPerMinute?: number; redisUrl?: string; trustProxy?: string[]; timeouts?: Partial<TransportTimeouts> } = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'wsa-test-'));
   const target = await createTestDatabase(dir);
   const database = await openMigratedDatabase(target.url);
   const org = await createOrganization(database.db, 'Test Organization');
   const a = await testWorkspace(database, org.id, 'Workspace A');
   const b = await testWorkspace(database, org.id, 'Workspace B');
-  const app = await buildApp({ database, rateLimitPerMinute: options.rateLimitPerMinute ?? 0, redisUrl: options.redisUrl, trustProxy: options.trustProxy });
+  const app = await buildApp({
+    database,
+    rateLimitPerMinute: options.rateLimitPerMinute ?? 0,
+    redisUrl: options.redisUrl,
+    trustProxy: options.trustProxy,
+    timeouts: options.timeouts,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

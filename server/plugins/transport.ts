@@ -1,0 +1,187 @@
+/**
+ * The HTTP layer below the routes (issue 12 points 8, 9 and 11): timeouts, the body limit, and the error body of
+ * decisions.md section 3 on every answer the process gives, including those Node's HTTP server and Fastify
+ * would otherwise write themselves.
+ *
+ * - Timeouts (`transportOptions`, configured by `HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`,
+ *   `KEEP_ALIVE_TIMEOUT_MS`, `IDLE_TIMEOUT_MS`, server/config.ts; 0 turns one off): a connection must deliver
+ *   a request's headers within `headersMs` of opening (or of its first byte after a keep-alive pause) and the
+ *   whole request within `requestMs`, else 408 and the connection is closed, so sockets that never send a byte
+ *   are closed too; a kept-alive connection idle for `keepAliveMs` after an answer is closed; a connection
+ *   with no bytes either way for `idleMs` (a client that stopped reading an export) is destroyed.
+ * - Body limit: 2 MB on every request, keyed or not, whatever the route: a `Content-Length` above it is a 413
+ *   before anything else runs (authentication included), and a parsed body that grows past it is cut at 2 MB
+ *   (Fastify's `bodyLimit`, also 413).
+ * - An answer given before the request's body has arrived in full (401 on the headers, 413, 404, ...) carries
+ *   `Connection: close`: once it is written the connection is closed, so the rest of the body is never read
+ *   (Node would otherwise read and discard all of it to keep the connection alive).
+ * - Errors Node's HTTP parser raises (`clientError`): 431 for a request line and headers over 16 KB (a long
+ *   URL), 408 for a timeout above, 400 for malformed HTTP and unknown methods; CONNECT (which Node hands to
+ *   no route) 400; an `Expect` other than `100-continue` 417; an HTTP/1.1 request without `Host` 400; each with
+ *   the error body, `X-Trace-Id` (and `X-Api-Version` under `/api/`), then the connection is closed.
+ *   `path` there is the request line's path (its first 2,048 characters), or `''` when no request line was read.
+ * - While the server shuts down (after `app.close()`), a request still arriving on an open connection answers
+ *   503 `Service Unavailable: the server is shutting down` with the error body (Fastify's own 503 has another
+ *   shape) and `Connection: close`.
+ */
+import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import type { ConnectionError, FastifyInstance, FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { API_VERSION, type ErrorBody } from '../../src/api/common';
+import { HttpError } from '../errors';
+
+/** Connection timeouts in milliseconds; 0 turns one off. */
+export type TransportTimeouts = {
+  /** Time to receive a request's headers (Node `headersTimeout`). */
+  headersMs: number;
+  /** Time to receive a whole request, body included (Node `requestTimeout`); at least `headersMs`. */
+  requestMs: number;
+  /** How long a kept-alive connection may wait for its next request (Node `keepAliveTimeout`). */
+  keepAliveMs: number;
+  /** How long a connection may go without a byte either way (Node `server.timeout`, Fastify `connectionTimeout`). */
+  idleMs: number;
+};
+
+/**
+ * Defaults: 10 s for headers, 30 s for a whole request (2 MB at 70 KB/s), 72 s keep-alive (Fastify's default:
+ * longer than the 60 s idle timeout of common load balancers, so the balancer, not the service, closes an idle
+ * connection first), 60 s idle.
+ */
+export const DEFAULT_TIMEOUTS: TransportTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 72_000, idleMs: 60_000 };
+
+/** The largest request body, in bytes (decisions.md section 3: 413 above 2 MB). */
+export const BODY_LIMIT = 2 * 1024 * 1024;
+
+const PATH_LIMIT = 2048;
+
+/** The error body of decisions.md section 3 for an answer given outside any request Fastify made. */
+function rawErrorBody(statusCode: number, message: string, path: string): ErrorBody {
+  return { traceId: randomUUID(), message, path, timestamp: new Date().toISOString(), statusCode };
+}
+
+/** The headers of an error answer given outside Fastify; it closes the connection. */
+function errorHeaders(body: ErrorBody): Record<string, string> {
+  return {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(JSON.stringify(body))),
+    'X-Trace-Id': body.traceId,
+    ...(body.path.startsWith('/api/') ? { 'X-Api-Version': API_VERSION } : {}),
+    'X-Content-Type-Options': 'nosniff',
+    Connection: 'close',
+  };
+}
+
+/** A whole HTTP/1.1 error response as text for a bare socket. */
+function rawErrorResponse(body: ErrorBody): string {
+  const head = Object.entries(errorHeaders(body)).map(([name, value]) => `${name}: ${value}`);
+  return [`HTTP/1.1 ${body.statusCode} ${STATUS_CODES[body.statusCode] ?? 'Error'}`, ...head, '', JSON.stringify(body)].join('\r\n');
+}
+
+/** The path of the request line at the start of `packet` (no query string, at most 2,048 characters), or ''. */
+export function requestLinePath(packet: Buffer | undefined): string {
+  const line = /^[!-~]+ ([^\s?#]+)/.exec(packet?.toString('latin1', 0, PATH_LIMIT + 64) ?? '');
+  return line?.[1] ? line[1].slice(0, PATH_LIMIT) : '';
+}
+
+type ClientError = Error & { code?: string; reason?: string; rawPacket?: Buffer };
+
+/** Status and message for an error of Node's HTTP parser or connection timers. */
+function describeClientError(error: ClientError): [number, string] {
+  if (error.code === 'HPE_HEADER_OVERFLOW') return [431, 'Request line and headers are larger than 16 KB'];
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'Request Timeout: the request did not arrive in time'];
+  if (error.code === 'HPE_INVALID_METHOD') return [400, 'Malformed HTTP request: unknown method'];
+  const reason = error.reason ?? (error.code?.startsWith('HPE_') ? error.code : undefined);
+  return [400, reason ? `Malformed HTTP request: ${reason}` : 'Malformed HTTP request'];
+}
+
+/** Writes the error response on `socket` unless an answer is already under way there, then closes it. */
+function answerOnSocket(socket: Duplex, body: ErrorBody) {
+  const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (socket.writable && !current?.headersSent) {
+    socket.end(rawErrorResponse(body));
+    (socket as Duplex & { destroySoon?: () => void }).destroySoon?.();
+  } else {
+    socket.destroy();
+  }
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's parser refused, answered with the error body. `this` is the
+ * Fastify instance (for its logger).
+ */
+function clientErrorHandler(this: FastifyInstance, connectionError: ConnectionError, socket: Duplex) {
+  // Fastify's type has `rawPacket` as a JSON-serialized Buffer; Node hands over the Buffer itself.
+  const error = connectionError as unknown as ClientError;
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] = describeClientError(error);
+  const body = rawErrorBody(status, message, requestLinePath(error.rawPacket));
+  this.log.debug({ err: error, traceId: body.traceId }, 'client error');
+  answerOnSocket(socket, body);
+}
+
+/** The Fastify server options of the HTTP layer: timeouts, body limit, client errors. */
+export function transportOptions(timeouts: TransportTimeouts = DEFAULT_TIMEOUTS): Partial<FastifyServerOptions> & { http: ServerOptions } {
+  const { headersMs, requestMs, keepAliveMs, idleMs } = timeouts;
+  if (requestMs > 0 && headersMs > requestMs) throw new Error(`the headers timeout (${headersMs} ms) must not exceed the request timeout (${requestMs} ms)`);
+  return {
+    bodyLimit: BODY_LIMIT,
+    connectionTimeout: idleMs,
+    keepAliveTimeout: keepAliveMs,
+    requestTimeout: requestMs,
+    return503OnClosing: false,
+    clientErrorHandler,
+    http: {
+      headersTimeout: headersMs,
+      requestTimeout: requestMs,
+      keepAliveTimeout: keepAliveMs,
+      // How often Node checks the two timeouts above (default 30 s, which would let a socket live 40 s with a
+      // 10 s headers timeout): a quarter of the headers timeout, between 100 ms and 1 s.
+      connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.floor((headersMs || requestMs || 4000) / 4))),
+      // Answered below with the error body instead of Node's bare 400.
+      requireHostHeader: false,
+    },
+  };
+}
+
+/** The hooks of the HTTP layer; register after the errors plugin (its `X-Trace-Id` hook runs first). */
+export default fp(
+  async function transportPlugin(app: FastifyInstance) {
+    let closing = false;
+    app.addHook('preClose', async () => {
+      closing = true;
+    });
+
+    app.addHook('onRequest', async (request, reply) => {
+      if (closing) throw new HttpError(503, 'Service Unavailable: the server is shutting down');
+      const raw = request.raw;
+      if (raw.httpVersion === '1.1' && raw.headers.host === undefined) {
+        reply.header('Connection', 'close'); // as Node itself does: the client is not speaking HTTP/1.1
+        throw new HttpError(400, 'Host header is required');
+      }
+      const length = Number(raw.headers['content-length']);
+      if (length > BODY_LIMIT) throw new HttpError(413, 'Request body is larger than 2 MB');
+    });
+
+    app.addHook('onSend', async (request, reply) => {
+      if (request.raw.complete) return;
+      // An answer given on the headers can come before Node has parsed a body that arrived with them: one turn
+      // of the event loop lets it finish the bytes it holds. Whatever is still missing after that is not read:
+      // the answer closes the connection instead of Node reading (and discarding) the rest to keep it alive.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!request.raw.complete) reply.header('Connection', 'close');
+    });
+
+    app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+      const path = (request.url ?? '').split('?')[0]!.slice(0, PATH_LIMIT);
+      const body = rawErrorBody(417, `Expectation Failed: Expect ${String(request.headers.expect)} is not supported`, path);
+      response.writeHead(417, errorHeaders(body)).end(JSON.stringify(body));
+    });
+    app.server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
+      answerOnSocket(socket, rawErrorBody(400, 'Malformed HTTP request: CONNECT is not supported', ''));
+    });
+  },
+  { name: 'transport', dependencies: ['errors'] },
+);

@@ -1,0 +1,271 @@
+/**
+ * The HTTP layer below the routes (issue 12 points 8, 9 and 11), through raw TCP sockets to a real server: a
+ * refused request's body is not read, 2 MB holds for every request, idle and slow connections are closed, and
+ * every answer Node or Fastify would give on their own (431, 400, 408, 417, 503 while shutting down) carries the
+ * error body of decisions.md section 3 and `X-Trace-Id`.
+ */
+import { type Socket, connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, startServer } from './harness';
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const MB = 1024 * 1024;
+
+type RawAnswer = { status: number; headers: Record<string, string>; body: any; text: string };
+
+/** A raw connection to `server`: what it received so far, parsed; whether and when the server closed it. */
+class RawConnection {
+  readonly socket: Socket;
+  received = Buffer.alloc(0);
+  /** Set when the server ended or reset the connection. */
+  closedAt: number | null = null;
+  readonly opened = Date.now();
+  readonly closed: Promise<void>;
+  constructor(server: TestServer) {
+    const { port } = new URL(server.baseUrl);
+    this.socket = connect(Number(port), '127.0.0.1');
+    this.socket.on('data', (chunk) => {
+      this.received = Buffer.concat([this.received, chunk]);
+    });
+    this.socket.on('error', () => {});
+    this.closed = new Promise((resolve) => {
+      const done = () => {
+        this.closedAt ??= Date.now();
+        resolve();
+      };
+      this.socket.once('end', done);
+      this.socket.once('close', done);
+    });
+  }
+  /** Writes `data`; resolves once the socket took it (false when the server closed it meanwhile). */
+  write(data: string | Buffer): Promise<boolean> {
+    if (this.closedAt !== null || this.socket.destroyed) return Promise.resolve(false);
+    return new Promise((resolve) => this.socket.write(data, (error) => resolve(!error)));
+  }
+  /** The answers received so far (`Content-Length` bodies). */
+  answers(): RawAnswer[] {
+    const answers: RawAnswer[] = [];
+    let rest = this.received.toString('utf8');
+    for (;;) {
+      const end = rest.indexOf('\r\n\r\n');
+      if (end === -1) return answers;
+      const [statusLine = '', ...lines] = rest.slice(0, end).split('\r\n');
+      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const length = Number(headers['content-length'] ?? 0);
+      const text = rest.slice(end + 4, end + 4 + length);
+      const json = (headers['content-type'] ?? '').startsWith('application/json') && text ? JSON.parse(text) : undefined;
+      answers.push({ status: Number(statusLine.split(' ')[1]), headers, body: json, text });
+      rest = rest.slice(end + 4 + length);
+    }
+  }
+  /** The first answer, once it has arrived (within `timeoutMs`). */
+  async answer(timeoutMs = 5000): Promise<RawAnswer> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const [first] = this.answers();
+      if (first && first.text.length >= Number(first.headers['content-length'] ?? 0)) return first;
+      if (this.closedAt !== null && !first) break;
+      await sleep(10);
+    }
+    throw new Error(`no answer within ${timeoutMs} ms; received ${JSON.stringify(this.received.toString('utf8').slice(0, 300))}`);
+  }
+  destroy() {
+    this.socket.destroy();
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The documented error body with `status` and `path`, and `X-Trace-Id` equal to its trace id. */
+function expectErrorBody(answer: RawAnswer, status: number, path: string, message: RegExp | string) {
+  expect(answer.status, answer.text).toBe(status);
+  expect(answer.headers['content-type']).toMatch(/^application\/json/);
+  expect(answer.body).toEqual({ traceId: expect.any(String), message: expect.any(String), path, timestamp: expect.stringMatching(ISO), statusCode: status });
+  expect(answer.headers['x-trace-id']).toBe(answer.body.traceId);
+  if (typeof message === 'string') expect(answer.body.message).toBe(message);
+  else expect(answer.body.message).toMatch(message);
+}
+
+/**
+ * Sends `head` and then a body of `chunk`-byte pieces every `everyMs` until the server closes the connection or
+ * `limit` bytes went out; returns the connection and how many body bytes the socket took before the close.
+ */
+async function sendSlowBody(server: TestServer, head: string, options: { chunk: number; everyMs: number; limit: number; chunked?: boolean }) {
+  const connection = new RawConnection(server);
+  await connection.write(head);
+  let sent = 0;
+  const piece = Buffer.alloc(options.chunk, 'a');
+  const framed = options.chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece;
+  while (sent < options.limit && connection.closedAt === null) {
+    if (!(await connection.write(framed))) break;
+    sent += piece.length;
+    await sleep(options.everyMs);
+  }
+  return { connection, sent };
+}
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server?.close());
+
+describe('request bodies (issue 12 point 8)', () => {
+  it('answers a keyless request announcing a 500 MiB body 413 on its headers and closes the connection, having read under 2 MB', async () => {
+    const head = `POST /api/contacts HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: ${500 * MB}\r\n\r\n`;
+    const { connection, sent } = await sendSlowBody(server, head, { chunk: 16 * 1024, everyMs: 10, limit: 4 * MB });
+    expectErrorBody(await connection.answer(), 413, '/api/contacts', 'Request body is larger than 2 MB');
+    expect(connection.answers()[0]!.headers.connection).toBe('close');
+    expect(connection.closedAt, 'the server closed the connection').not.toBeNull();
+    expect(sent).toBeLessThan(2 * MB);
+    connection.destroy();
+  }, 20_000);
+
+  it('answers a keyless request with a 2 MB body sent slowly 401 on its headers and closes the connection before the body is in', async () => {
+    const head = `POST /api/contacts HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: ${2 * MB}\r\n\r\n`;
+    const { connection, sent } = await sendSlowBody(server, head, { chunk: 16 * 1024, everyMs: 10, limit: 2 * MB });
+    expectErrorBody(await connection.answer(), 401, '/api/contacts', 'Invalid API key');
+    expect(connection.answers()[0]!.headers.connection).toBe('close');
+    expect(connection.closedAt, 'the server closed the connection').not.toBeNull();
+    expect(sent).toBeLessThan(MB);
+    connection.destroy();
+  }, 20_000);
+
+  it('answers a keyless chunked body the same way', async () => {
+    const head = 'POST /api/contacts HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+    const { connection, sent } = await sendSlowBody(server, head, { chunk: 16 * 1024, everyMs: 10, limit: 4 * MB, chunked: true });
+    expectErrorBody(await connection.answer(), 401, '/api/contacts', 'Invalid API key');
+    expect(connection.closedAt).not.toBeNull();
+    expect(sent).toBeLessThan(2 * MB);
+    connection.destroy();
+  }, 20_000);
+
+  it.each([
+    ['a keyed GET /api/contacts', (s: TestServer) => `GET /api/contacts HTTP/1.1\r\nHost: test\r\nx-api-key: ${s.a.key}\r\n`, '/api/contacts'],
+    ['the keyless public posts', (s: TestServer) => `GET /api/${s.a.id}/posts HTTP/1.1\r\nHost: test\r\n`, '/api/{id}/posts'],
+    ['an unknown path', () => 'PUT /nowhere HTTP/1.1\r\nHost: test\r\n', '/nowhere'],
+  ])('answers 413 to %s announcing more than 2 MB, before reading the body, and closes', async (_name, head, path) => {
+    const connection = new RawConnection(server);
+    await connection.write(`${head(server)}Content-Type: application/json\r\nContent-Length: ${2 * MB + 1}\r\n\r\n`);
+    const answer = await connection.answer();
+    expectErrorBody(answer, 413, path === '/api/{id}/posts' ? `/api/${server.a.id}/posts` : path, 'Request body is larger than 2 MB');
+    await connection.closed;
+    connection.destroy();
+  });
+
+  it('cuts a keyed chunked body at 2 MB with 413 and closes the connection', async () => {
+    const head = `POST /api/contacts HTTP/1.1\r\nHost: test\r\nx-api-key: ${server.a.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const { connection, sent } = await sendSlowBody(server, head, { chunk: 64 * 1024, everyMs: 5, limit: 8 * MB, chunked: true });
+    expectErrorBody(await connection.answer(), 413, '/api/contacts', 'Request body is larger than 2 MB');
+    expect(connection.closedAt).not.toBeNull();
+    expect(sent).toBeLessThan(4 * MB);
+    connection.destroy();
+  }, 20_000);
+
+  it('keeps the connection for the next request after a refused request whose small body had arrived', async () => {
+    const connection = new RawConnection(server);
+    const body = '{"name":"x"}';
+    await connection.write(`POST /api/contacts HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    await connection.write(`GET /api/authorization HTTP/1.1\r\nHost: test\r\nx-api-key: ${server.a.key}\r\n\r\n`);
+    await expect.poll(() => connection.answers().map((answer) => answer.status)).toEqual([401, 200]);
+    connection.destroy();
+  });
+});
+
+describe('errors below the routes carry the error body (issue 12 point 11)', () => {
+  it('answers a URL over 16 KB 431', async () => {
+    const connection = new RawConnection(server);
+    const path = `/api/contacts/${'x'.repeat(17 * 1024)}`;
+    await connection.write(`GET ${path}?q=1 HTTP/1.1\r\nHost: test\r\n\r\n`);
+    const answer = await connection.answer();
+    expectErrorBody(answer, 431, path.slice(0, 2048), 'Request line and headers are larger than 16 KB');
+    expect(answer.headers['x-api-version']).toBe('2026-07');
+    await connection.closed;
+  });
+
+  it.each([
+    ['an unknown method', 'BREW /api/contacts HTTP/1.1\r\nHost: test\r\n\r\n', '/api/contacts', 'Malformed HTTP request: unknown method'],
+    ['a header line without a colon', 'GET /api/authorization HTTP/1.1\r\nHost: test\r\nNo colon here\r\n\r\n', '/api/authorization', /^Malformed HTTP request: /],
+    ['a header value with a control character', 'GET /healthz HTTP/1.1\r\nHost: test\r\nX-Bad: a\u0001b\r\n\r\n', '/healthz', /^Malformed HTTP request: /],
+    ['both Content-Length and Transfer-Encoding', 'POST /api/contacts HTTP/1.1\r\nHost: test\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', '/api/contacts', /^Malformed HTTP request: /],
+    ['a bad chunk size', 'POST /api/contacts HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', '/api/contacts', /^Malformed HTTP request: /],
+    ['an HTTP version that does not exist', 'GET /healthz HTTP/7.3\r\nHost: test\r\n\r\n', '/healthz', /^Malformed HTTP request: /],
+    ['bytes that are not HTTP', '\u0016\u0003\u0001\u0002\u0000\u0001\u0000\u0001\u00fc\u0003\u0003', '', /^Malformed HTTP request/],
+    ['CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', '', 'Malformed HTTP request: CONNECT is not supported'],
+    ['an HTTP/1.1 request without Host', 'GET /api/authorization HTTP/1.1\r\n\r\n', '/api/authorization', 'Host header is required'],
+  ])('answers %s 400', async (_name, request, path, message) => {
+    const connection = new RawConnection(server);
+    await connection.write(request);
+    expectErrorBody(await connection.answer(), 400, path, message);
+    await connection.closed;
+  });
+
+  it('answers an Expect other than 100-continue 417', async () => {
+    const connection = new RawConnection(server);
+    await connection.write(`GET /api/authorization?x=1 HTTP/1.1\r\nHost: test\r\nx-api-key: ${server.a.key}\r\nExpect: 200-ok\r\n\r\n`);
+    expectErrorBody(await connection.answer(), 417, '/api/authorization', 'Expectation Failed: Expect 200-ok is not supported');
+  });
+
+  it('answers a request arriving on an open connection during shutdown 503, after finishing the one in flight', async () => {
+    const closing = await startServer();
+    const connection = new RawConnection(closing);
+    const body = JSON.stringify({ name: 'In flight during shutdown' });
+    await connection.write(`POST /api/contacts HTTP/1.1\r\nHost: test\r\nx-api-key: ${closing.a.key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    await sleep(100);
+    const closed = closing.close();
+    await sleep(100);
+    await connection.write(`${body.slice(5)}GET /api/authorization HTTP/1.1\r\nHost: test\r\nx-api-key: ${closing.a.key}\r\n\r\n`);
+    await expect.poll(() => connection.answers().length).toBe(2);
+    const [created, refused] = connection.answers();
+    expect(created?.status, created?.text).toBe(201);
+    expectErrorBody(refused!, 503, '/api/authorization', 'Service Unavailable: the server is shutting down');
+    expect(refused!.headers.connection).toBe('close');
+    await closed;
+  });
+});
+
+describe('connection timeouts (issue 12 point 9)', () => {
+  let quick: TestServer;
+  beforeAll(async () => {
+    quick = await startServer({ timeouts: { headersMs: 400, requestMs: 800, keepAliveMs: 400, idleMs: 1500 } });
+  });
+  afterAll(() => quick?.close());
+
+  it('closes 50 connections that never send a byte after the headers timeout, answering 408 with the error body', async () => {
+    const connections = Array.from({ length: 50 }, () => new RawConnection(quick));
+    await Promise.all(connections.map((connection) => connection.closed));
+    for (const connection of connections) {
+      expect(connection.closedAt! - connection.opened).toBeLessThan(3000);
+      expectErrorBody(await connection.answer(), 408, '', 'Request Timeout: the request did not arrive in time');
+    }
+  });
+
+  it('closes a connection that sends its headers a byte at a time (408)', async () => {
+    const connection = new RawConnection(quick);
+    const head = `GET /api/authorization HTTP/1.1\r\nHost: test\r\nx-api-key: ${quick.a.key}\r\n\r\n`;
+    for (const byte of head) {
+      if (!(await connection.write(byte))) break;
+      await sleep(50);
+    }
+    await connection.closed;
+    expect(connection.answers()[0]?.status).toBe(408);
+  });
+
+  it('closes a connection whose body stalls after the request timeout (408)', async () => {
+    const connection = new RawConnection(quick);
+    await connection.write(`POST /api/contacts HTTP/1.1\r\nHost: test\r\nx-api-key: ${quick.a.key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name"`);
+    await connection.closed;
+    expect(connection.closedAt! - connection.opened).toBeLessThan(3000);
+    expect(connection.answers()[0]?.status).toBe(408);
+  });
+
+  it('closes a kept-alive connection left idle after an answer', async () => {
+    const connection = new RawConnection(quick);
+    await connection.write('GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n');
+    expect((await connection.answer()).status).toBe(200);
+    const answered = Date.now();
+    await connection.closed;
+    expect(connection.closedAt! - answered).toBeLessThan(2000);
+    expect(connection.answers()).toHaveLength(1);
+  });
+});
