@@ -5,7 +5,9 @@
  * `wsa_bench_<hex>` on the PostgreSQL server of `--postgres-url`, default
  * postgres://postgres:postgres@127.0.0.1:5432/postgres; issue 8), starts the real server as a child process
  * (`tsx server/main.ts`), measures contact list pages under autocannon load (C connections, default 10; S
- * seconds per case, default 10) and the CSV and xlsx exports of every contact, and prints a markdown table with
+ * seconds per case, default 10), the CSV and xlsx exports of every contact, and N xlsx exports of every contact
+ * requested at once (`--concurrent-exports N`, default 10: the server's peak RSS then, with the exports beyond
+ * its `EXPORT_CONCURRENCY` answered 503; issue 12 point 10), and prints a markdown table with
  * the targets of the issue and pass/fail. On PostgreSQL it then starts a second server process on the same
  * database and loads both at once (C connections each) for two of the cases: the throughput of two processes
  * together. With `--through-proxy` (issue 15) the exports run again through a proxy-mode server
@@ -25,7 +27,7 @@ import { SCOPES } from '../src/api/scopes';
 import { openMigratedDatabase } from '../server/database';
 import { createApiKey } from '../server/db/credentials';
 import { createOrganization, createWorkspace } from '../server/db/workspaces';
-import { type ExportResult, type LoadResult, measureExport, measureLoad, queryString } from './measure';
+import { type ConcurrentExportsResult, type ExportResult, type LoadResult, measureConcurrentExports, measureExport, measureLoad, queryString } from './measure';
 import { type SeedResult, seedContacts, seedContactsPostgres } from './seed-contacts';
 import { type ServerProcess, readCpuMs, startServer } from './server-process';
 
@@ -147,11 +149,13 @@ async function main() {
       'skip-load': { type: 'boolean', default: false },
       'skip-exports': { type: 'boolean', default: false },
       'through-proxy': { type: 'boolean', default: false },
+      'concurrent-exports': { type: 'string', default: '10' },
     },
   });
   const contacts = positiveInteger('contacts', values.contacts);
   const durationSeconds = positiveInteger('duration', values.duration);
   const connections = positiveInteger('connections', values.connections);
+  const concurrentExports = positiveInteger('concurrent-exports', values['concurrent-exports']);
   if (values.database !== 'sqlite' && values.database !== 'postgres') throw new Error(`--database must be sqlite or postgres, got '${values.database}'`);
   const postgres = values.database === 'postgres';
   const serverUrl = values['postgres-url'];
@@ -255,6 +259,14 @@ async function main() {
       await runExports(proxy, ' through the proxy (proxy RSS)');
     }
 
+    let burst: ConcurrentExportsResult | null = null;
+    if (!values['skip-exports']) {
+      log(`export: ${concurrentExports} xlsx exports at once...`);
+      burst = await measureConcurrentExports(`${server.origin}/api/contacts`, apiKey, XLSX_MEDIA_TYPE, concurrentExports, server.servingPid);
+      const answered = Object.entries(burst.statuses).map(([status, n]) => `${n} × ${status}`).join(', ');
+      log(`  ${answered}; ${burst.seconds.toFixed(1)} s, ${int(burst.bytes)} bytes, RSS ${mb(burst.rssBeforeBytes)} -> peak ${mb(burst.peakRssBytes)} MB`);
+    }
+
     // Two processes over one PostgreSQL database, loaded at once: one autocannon per process.
     const pairs: { test: LoadCase; query: string; results: [LoadResult, LoadResult]; alone: LoadResult | undefined; databaseCores: number | null }[] = [];
     if (postgres && !values['skip-load']) {
@@ -308,6 +320,17 @@ async function main() {
               const { target, verdict } = judgeExport(test, result, seeded.contacts);
               return `| ${test.name}${via} | ${result.seconds.toFixed(1)} | ${int(result.bytes)} | ${int(result.rows)} | ${mb(result.rssBeforeBytes)} | ${mb(result.peakRssBytes)} | ${target} | ${verdict} |`;
             }),
+            '',
+          ]
+        : []),
+      ...(burst
+        ? [
+            `${concurrentExports} xlsx exports of every contact requested at once (the server runs EXPORT_CONCURRENCY of them, default 2, and answers the rest 503):`,
+            '',
+            '| answers | seconds to the last byte | bytes (200s) | server RSS before (MB) | peak RSS (MB) | target | result |',
+            '|---|---:|---:|---:|---:|---|---|',
+            `| ${Object.entries(burst.statuses).map(([status, n]) => `${n} × ${status}`).join(', ')} | ${burst.seconds.toFixed(1)} | ${int(burst.bytes)} | ${mb(burst.rssBeforeBytes)} | ${mb(burst.peakRssBytes)} | ` +
+              `peak RSS < 300 MB, no answer but 200 or 503 | ${burst.peakRssBytes < 300e6 && Object.keys(burst.statuses).every((status) => status === '200' || status === '503') ? 'pass' : '**FAIL**'} |`,
             '',
           ]
         : []),

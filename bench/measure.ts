@@ -128,3 +128,41 @@ export async function measureExport(url: string, apiKey: string, accept: string,
   const rows = xlsxFile ? (await countXlsxRows(xlsxFile)) - 1 : lineEnds - 1;
   return { status: response.status, contentType: response.headers.get('content-type') ?? '', seconds, bytes, rows, rssBeforeBytes, peakRssBytes };
 }
+
+export type ConcurrentExportsResult = {
+  /** Answers by status (200 downloads, 503 refused by the export bound). */
+  statuses: Record<number, number>;
+  /** Seconds until the last answer's last byte. */
+  seconds: number;
+  /** Bytes of all the 200 answers together. */
+  bytes: number;
+  rssBeforeBytes: number;
+  peakRssBytes: number;
+};
+
+/**
+ * Sends `count` export requests (`accept`) to `url` at once and reads every answer to its end, sampling the
+ * RSS of `serverPid` (as `measureExport`) until the last one is done: what a burst of exports costs the
+ * server's memory (issue 12 point 10).
+ */
+export async function measureConcurrentExports(url: string, apiKey: string, accept: string, count: number, serverPid: number): Promise<ConcurrentExportsResult> {
+  const rssBeforeBytes = readMemory(serverPid) ?? 0;
+  const sampler = sampleMemory(serverPid, 50);
+  const statuses: Record<number, number> = {};
+  let bytes = 0;
+  const started = performance.now();
+  let peakRssBytes = 0;
+  try {
+    await Promise.all(
+      Array.from({ length: count }, async () => {
+        const response = await fetch(url, { headers: { 'x-api-key': apiKey, accept } });
+        statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+        if (!response.body) return;
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) if (response.status === 200) bytes += chunk.length;
+      }),
+    );
+  } finally {
+    peakRssBytes = sampler.stop();
+  }
+  return { statuses, seconds: (performance.now() - started) / 1000, bytes, rssBeforeBytes, peakRssBytes };
+}

@@ -19,6 +19,7 @@ import type { ServiceDatabase } from './db/connection';
 import { CatalogStore } from './db/catalog';
 import { ContactStore } from './db/contacts';
 import { PostStore } from './db/posts';
+import { DEFAULT_EXPORT_CONCURRENCY, ExportSlots } from './export/export-slots';
 import { rateLimitStorage } from './db/rate-limit-store';
 import type { DemoSeedResult } from './db/seed';
 import authPlugin from './plugins/auth';
@@ -73,6 +74,8 @@ export type AppConfig = CommonConfig & {
    * database, in memory on SQLite (db/rate-limit-store.ts; issue 8).
    */
   redisUrl?: string;
+  /** Spreadsheet exports run at once (`EXPORT_CONCURRENCY`, issue 12 point 10); DEFAULT_EXPORT_CONCURRENCY when absent. */
+  exportConcurrency?: number;
 };
 
 /** Proxy mode (issue 15): `/api/*` forwarded to an upstream service; no database. */
@@ -157,6 +160,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     catalog: new CatalogStore(db, dialect),
     posts: new PostStore(db, dialect),
     publicUrl: config.publicUrl,
+    exportSlots: new ExportSlots(config.exportConcurrency ?? DEFAULT_EXPORT_CONCURRENCY),
   };
   const storage = config.rateLimitPerMinute > 0 ? rateLimitStorage(config.database, config.redisUrl, (error) => app.log.error({ err: error }, 'rate-limit Redis connection error')) : null;
   if (storage) app.addHook('onClose', () => storage.close());
@@ -199,7 +203,13 @@ function unavailable<T>(what: string): T {
  */
 export async function apiDocument(): Promise<OpenApiDocument> {
   const docs = await createShell({});
-  const context: RouteContext = { database: unavailable('database'), contacts: unavailable('contacts'), catalog: unavailable('catalog'), posts: unavailable('posts') };
+  const context: RouteContext = {
+    database: unavailable('database'),
+    contacts: unavailable('contacts'),
+    catalog: unavailable('catalog'),
+    posts: unavailable('posts'),
+    exportSlots: unavailable('exportSlots'),
+  };
   await docs.register((api) => registerApiRoutes(api, context), { prefix: '/api' });
   await docs.ready();
   const document = docs.swagger();

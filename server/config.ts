@@ -16,9 +16,11 @@
  * Content-Security-Policy's `connect-src`).
  * Issue 12 adds the connection timeouts in milliseconds, 0 = off (plugins/transport.ts): `HEADERS_TIMEOUT_MS`
  * (10000), `REQUEST_TIMEOUT_MS` (30000, not below the headers timeout), `KEEP_ALIVE_TIMEOUT_MS` (72000),
- * `IDLE_TIMEOUT_MS` (60000). Throws on a malformed value.
+ * `IDLE_TIMEOUT_MS` (60000), and `EXPORT_CONCURRENCY` (2, at least 1: spreadsheet exports one process runs at
+ * once). Throws on a malformed value.
  */
 import { isIP } from 'node:net';
+import { DEFAULT_EXPORT_CONCURRENCY } from './export/export-slots';
 import { DEFAULT_TIMEOUTS, type TransportTimeouts } from './plugins/transport';
 
 export type Config = {
@@ -47,6 +49,8 @@ export type Config = {
   trustProxy: string[];
   /** `HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`, `KEEP_ALIVE_TIMEOUT_MS`, `IDLE_TIMEOUT_MS` (ms, 0 = off). */
   timeouts: TransportTimeouts;
+  /** `EXPORT_CONCURRENCY`: spreadsheet exports this process runs at once; more answer 503. */
+  exportConcurrency: number;
 };
 
 function integer(name: string, value: string | undefined, fallback: number, max: number): number {
@@ -132,5 +136,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     schedulerIntervalMs: integer('SCHEDULER_INTERVAL_MS', env.SCHEDULER_INTERVAL_MS, 1000, 3_600_000),
     trustProxy: trustProxy(env.TRUST_PROXY),
     timeouts: timeouts(env),
+    exportConcurrency: Math.max(1, integer('EXPORT_CONCURRENCY', env.EXPORT_CONCURRENCY, DEFAULT_EXPORT_CONCURRENCY, 1000)),
   };
 }

@@ -42,6 +42,7 @@ async function startDirect(config: Config): Promise<Started> {
     publicUrl: config.publicUrl,
     redisUrl: config.redisUrl,
     schedulerIntervalMs: config.schedulerIntervalMs,
+    exportConcurrency: config.exportConcurrency,
     demo: () => (config.demoSeed === 'auto' ? loadDemoCredentials(config.databaseUrl) : null),
   });
   const lines = [`Workspace Admin is serving ${origin}/ (API at ${origin}/api)`];

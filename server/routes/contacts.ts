@@ -24,7 +24,7 @@ import { listParams } from './list-params';
 
 const contactIdParams = z.strictObject({ contactId: z.string().min(1).max(200) });
 
-export function contactRoutes({ database, contacts }: RouteContext): FastifyPluginAsyncZod {
+export function contactRoutes({ database, contacts, exportSlots }: RouteContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/contacts',
@@ -61,10 +61,13 @@ export function contactRoutes({ database, contacts }: RouteContext): FastifyPlug
         request.raw.once('close', () => aborted.abort());
         // Read on a connection of its own, released when the writer stops reading (done, failed or aborted).
         const rows = database.streamRows(contacts.selectColumns(workspaceId, query, EXPORT_SOURCE_COLUMNS));
-        writeContactsExport(format, rows, out, aborted.signal).catch((error: unknown) => {
-          request.log.error({ err: error, traceId: request.id }, 'contact export failed');
-          out.destroy(error as Error);
-        });
+        const release = exportSlots.take(); // 503 when this process already runs its share of exports
+        writeContactsExport(format, rows, out, aborted.signal)
+          .catch((error: unknown) => {
+            request.log.error({ err: error, traceId: request.id }, 'contact export failed');
+            out.destroy(error as Error);
+          })
+          .finally(release);
         return reply
           .type(EXPORT_CONTENT_TYPES[format])
           .header('Content-Disposition', `attachment; filename="${exportFilename(format)}"`)

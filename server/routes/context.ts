@@ -4,6 +4,7 @@ import type { CatalogStore } from '../db/catalog';
 import type { ServiceDatabase } from '../db/connection';
 import type { ContactStore } from '../db/contacts';
 import type { PostStore } from '../db/posts';
+import type { ExportSlots } from '../export/export-slots';
 
 export type RouteContext = {
   database: ServiceDatabase;
@@ -12,6 +13,8 @@ export type RouteContext = {
   posts: PostStore;
   /** `PUBLIC_URL`: base of `postUrl`; the request's own origin when unset (decisions.md section 7). */
   publicUrl?: string;
+  /** The spreadsheet exports this process may run at once (issue 12 point 10). */
+  exportSlots: ExportSlots;
 };
 
 /** The base of public links for `request`: `PUBLIC_URL`, else the origin the request was sent to. */

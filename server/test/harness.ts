@@ -40,10 +40,11 @@ async function testWorkspace(database: ServiceDatabase, organizationId: string, 
 
 /**
  * Starts a service on a temp database; `rateLimitPerMinute` defaults to 0 (off) so tests are not throttled;
- * `redisUrl` counts rate limits in that Redis; `trustProxy` as `TRUST_PROXY`; `timeouts` the connection timeouts.
+ * `redisUrl` counts rate limits in that Redis; `trustProxy` as `TRUST_PROXY`; `timeouts` the connection timeouts;
+ * `exportConcurrency` as `EXPORT_CONCURRENCY`.
  */
 export async function startServer(
-  options: { rateLimitPerMinute?: number; redisUrl?: string; trustProxy?: string[]; timeouts?: Partial<TransportTimeouts> } = {},
+  options: { rateLimitPerMinute?: number; redisUrl?: string; trustProxy?: string[]; timeouts?: Partial<TransportTimeouts>; exportConcurrency?: number } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'wsa-test-'));
   const target = await createTestDatabase(dir);
@@ -57,6 +58,7 @@ export async function startServer(
     redisUrl: options.redisUrl,
     trustProxy: options.trustProxy,
     timeouts: options.timeouts,
+    exportConcurrency: options.exportConcurrency,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
