@@ -325,7 +325,7 @@ async function main() {
         : []),
       ...(burst
         ? [
-            `${concurrentExports} xlsx exports of every contact requested at once (the server runs EXPORT_CONCURRENCY of them, default 2, and answers the rest 503):`,
+            `${concurrentExports} xlsx exports of every contact requested at once (the server runs EXPORT_CONCURRENCY of them, default 1, and answers the rest 503):`,
             '',
             '| answers | seconds to the last byte | bytes (200s) | server RSS before (MB) | peak RSS (MB) | target | result |',
             '|---|---:|---:|---:|---:|---|---|',

@@ -16,7 +16,7 @@
  * Content-Security-Policy's `connect-src`).
  * Issue 12 adds the connection timeouts in milliseconds, 0 = off (plugins/transport.ts): `HEADERS_TIMEOUT_MS`
  * (10000), `REQUEST_TIMEOUT_MS` (30000, not below the headers timeout), `KEEP_ALIVE_TIMEOUT_MS` (72000),
- * `IDLE_TIMEOUT_MS` (60000), and `EXPORT_CONCURRENCY` (2, at least 1: spreadsheet exports one process runs at
+ * `IDLE_TIMEOUT_MS` (60000), and `EXPORT_CONCURRENCY` (1, at least 1: spreadsheet exports one process runs at
  * once). Throws on a malformed value.
  */
 import { isIP } from 'node:net';

@@ -1,6 +1,6 @@
 /**
  * Opens the service database named by `DATABASE_URL` (decisions.md section 8): an SQLite file path (WAL,
- * foreign keys on, 5 s busy timeout) or a `postgres://` URL (issue 8: a pg pool of `PG_POOL_MAX` connections,
+ * foreign keys on, 5 s busy timeout, every transaction `begin immediate`: issue 12) or a `postgres://` URL (issue 8: a pg pool of `PG_POOL_MAX` connections,
  * default 10, with server-side cursors for streamed reads). Everything dialect-specific the queries and
  * migrations need lives in `Dialect`: the rest of server/db is the same for both databases.
  */

@@ -10,8 +10,13 @@ import { HttpError } from '../errors';
 /** Seconds a refused export is told to wait (`Retry-After`). */
 export const EXPORT_RETRY_AFTER_SECONDS = 10;
 
-/** Default of `EXPORT_CONCURRENCY`: exports one process runs at once. */
-export const DEFAULT_EXPORT_CONCURRENCY = 2;
+/**
+ * Default of `EXPORT_CONCURRENCY`: exports one process runs at once. One: an xlsx export of 1,000,000 contacts
+ * takes a serving process from about 155 to 250 MB of RSS, and a second at the same time took it to 317 MB
+ * (bench:api, docs/benchmarks.md), over the 300 MB budget. A small workspace's export lasts under a second, so
+ * a second one rarely meets the first; a process with more memory can run more.
+ */
+export const DEFAULT_EXPORT_CONCURRENCY = 1;
 
 export class ExportSlots {
   private running = 0;
