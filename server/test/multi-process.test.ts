@@ -46,26 +46,46 @@ async function listAll(server: ServiceProcess, path: string, key: string, filter
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+type ProcessPair = { target: TestDatabase; database: ServiceDatabase; key: string; one: ServiceProcess; two: ServiceProcess; stop(): Promise<void> };
+
+/**
+ * A fresh, migrated database (`name`: an SQLite file in a temp folder, or a PostgreSQL database), an all-scope
+ * key in it, and two service processes on it started with `env`; `stop()` stops them and removes it all.
+ */
+async function processPair(name: string, env: Record<string, string>): Promise<ProcessPair> {
+  const dir = mkdtempSync(join(tmpdir(), `wsa-${name}-`));
+  const target = await createTestDatabase(dir, name);
+  const database = await openMigratedDatabase(target.url);
+  const key = await keyIn(database);
+  const [one, two] = await Promise.all([startServiceProcess(target.url, env), startServiceProcess(target.url, env)]);
+  return {
+    target,
+    database,
+    key,
+    one,
+    two,
+    async stop() {
+      await Promise.all([one.stop(), two.stop()]);
+      await database.close();
+      await target.drop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 describe.runIf(onPostgres)(title('two server processes on one PostgreSQL database'), () => {
-  let target: TestDatabase;
+  let pair: ProcessPair;
   let database: ServiceDatabase;
   let key: string;
   let one: ServiceProcess;
   let two: ServiceProcess;
 
   beforeAll(async () => {
-    target = await createTestDatabase(tmpdir(), 'multi');
-    database = await openMigratedDatabase(target.url);
-    key = await keyIn(database);
     // A limit no test reaches: every request still counts in the shared store. Info logs carry the job's ids.
-    const env = { RATE_LIMIT_PER_MINUTE: '1000000', SCHEDULER_INTERVAL_MS: '50', LOG_LEVEL: 'info' };
-    [one, two] = await Promise.all([startServiceProcess(target.url, env), startServiceProcess(target.url, env)]);
+    pair = await processPair('multi', { RATE_LIMIT_PER_MINUTE: '1000000', SCHEDULER_INTERVAL_MS: '50', LOG_LEVEL: 'info' });
+    ({ database, key, one, two } = pair);
   }, 90_000);
-  afterAll(async () => {
-    await Promise.all([one?.stop(), two?.stop()]);
-    await database?.close();
-    await target?.drop();
-  });
+  afterAll(() => pair?.stop());
 
   it('leaves exactly one product after 20 concurrent upserts of one new externalId spread over both processes', async () => {
     const externalId = `race-${randomUUID()}`;
@@ -217,7 +237,7 @@ describe.runIf(onPostgres)(title('two server processes started together on an em
 });
 
 describe(`two server processes on one ${onPostgres ? 'PostgreSQL database' : 'SQLite file'}: concurrent writes to one record`, () => {
-  let dir: string;
+  let pair: ProcessPair;
   let target: TestDatabase;
   let database: ServiceDatabase;
   let key: string;
@@ -234,19 +254,10 @@ describe(`two server processes on one ${onPostgres ? 'PostgreSQL database' : 'SQ
   };
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'wsa-concurrent-'));
-    target = await createTestDatabase(dir, 'concurrent');
-    database = await openMigratedDatabase(target.url);
-    key = await keyIn(database);
-    const env = { SCHEDULER_INTERVAL_MS: '0' };
-    [one, two] = await Promise.all([startServiceProcess(target.url, env), startServiceProcess(target.url, env)]);
+    pair = await processPair('concurrent', { SCHEDULER_INTERVAL_MS: '0' });
+    ({ target, database, key, one, two } = pair);
   }, 90_000);
-  afterAll(async () => {
-    await Promise.all([one?.stop(), two?.stop()]);
-    await database?.close();
-    await target?.drop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => pair?.stop());
 
   it('keeps all 50 tags of 50 concurrent PATCHes adding t0...t49 to one contact, in its listed tags and in the tag index', async () => {
     const id = await newContact({ name: 'Tag target', tags: ['base'] });
