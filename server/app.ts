@@ -25,6 +25,7 @@ import type { DemoSeedResult } from './db/seed';
 import authPlugin from './plugins/auth';
 import dashboardPlugin from './plugins/dashboard';
 import errorsPlugin, { frameworkErrorHandler } from './plugins/errors';
+import jsonBodyPlugin from './plugins/json-body';
 import openapiPlugin, { type OpenApiDocument } from './plugins/openapi';
 import securityHeaders from './plugins/security-headers';
 import upstreamProxy from './plugins/upstream-proxy';
@@ -153,6 +154,8 @@ async function registerApiRoutes(api: FastifyInstance, context: RouteContext): P
 /** Builds the service in direct mode; registers everything, listens on nothing. */
 export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   const app = await createShell(config);
+  // Direct mode only: a proxy forwards bodies as they are (issue 15), the upstream judges them.
+  await app.register(jsonBodyPlugin);
   const { db, dialect } = config.database;
   const context: RouteContext = {
     database: config.database,

@@ -158,8 +158,8 @@ describe('hostile bodies answer 4xx, never 500', () => {
     { name: 'a number inside tags', body: { tags: [1] }, status: 400, message: 'tags.0 must be a string' },
     { name: 'an array as statusTags', body: { statusTags: ['a'] }, status: 400, message: /^statusTags must be an? (object|record)$/ },
     { name: 'a notificationSettings outside the list', body: { email: 'n@example.com', notificationSettings: 'pigeon' }, status: 400, message: 'notificationSettings must be one of email, sms, email,sms, none' },
-    { name: '100,000 nested arrays in follows', raw: `{"name":"deep","follows":${deep}}`, status: [400, 201], message: /^follows (is nested too deeply|must be at most 16 KiB as JSON)$/ },
-    { name: '50,000 nested objects in statusTags', raw: `{"name":"deeper","statusTags":${deepObject}}`, status: [400, 201], message: /^statusTags (is nested too deeply|must be at most 16 KiB as JSON)$/ },
+    { name: '100,000 nested arrays in follows', raw: `{"name":"deep","follows":${deep}}`, status: 400, message: 'follows is nested deeper than 32 levels (the body counts as level 1)' },
+    { name: '50,000 nested objects in statusTags', raw: `{"name":"deeper","statusTags":${deepObject}}`, status: 400, message: 'statusTags is nested deeper than 32 levels (the body counts as level 1)' },
     { name: 'a __proto__ key', raw: '{"name":"p","__proto__":{"polluted":true}}', status: 400 },
     { name: 'a nested __proto__ key', raw: '{"name":"p","statusTags":{"__proto__":{"polluted":true}}}', status: 400 },
     { name: 'a constructor.prototype key', raw: '{"name":"p","statusTags":{"constructor":{"prototype":{"polluted":true}}}}', status: 400 },
@@ -187,7 +187,7 @@ describe('hostile bodies answer 4xx, never 500', () => {
     { name: 'tags: a tag over 64 characters', method: 'PATCH', target: 'tags', body: { tagsToAdd: ['t'.repeat(65)] }, status: 400, message: 'tagsToAdd.0 must be at most 64 characters long' },
     { name: 'tags: 101 tags to add', method: 'PATCH', target: 'tags', body: { tagsToAdd: Array.from({ length: 101 }, (_, i) => `t${i}`) }, status: 400, message: 'tagsToAdd must contain at most 100 items' },
     { name: 'tags: a __proto__ key', method: 'PATCH', target: 'tags', raw: '{"tagsToAdd":["a"],"__proto__":{"polluted":true}}', status: 400 },
-    { name: 'tags: 100,000 nested arrays', method: 'PATCH', target: 'tags', raw: `{"tagsToAdd":${deep}}`, status: 400, message: 'tagsToAdd.0 must be a string' },
+    { name: 'tags: 100,000 nested arrays', method: 'PATCH', target: 'tags', raw: `{"tagsToAdd":${deep}}`, status: 400, message: 'tagsToAdd is nested deeper than 32 levels (the body counts as level 1)' },
   ];
 
   it.each(cases)('$name', async ({ method = 'POST', target = 'contacts', raw, body, contentType = 'application/json', status, message }) => {
