@@ -43,8 +43,14 @@ export interface Dialect {
   jsonObject(fields: Record<string, Expression<unknown>>): RawBuilder<unknown>;
   /** `jsonObject`'s result as text (what the driver hands back as a string). */
   jsonText(json: RawBuilder<unknown>): RawBuilder<string>;
-  /** A text column holding JSON (or null), embedded as JSON in a `jsonObject`. */
-  jsonColumn(column: string): RawBuilder<unknown>;
+  /**
+   * A text column holding JSON, embedded as JSON in a `jsonObject`; null when it is null, not valid JSON, or
+   * nested deeper than the database's JSON functions go (SQLite: 1,000 levels, where `json_valid` answers 0 and
+   * `json()` would throw `malformed JSON`; PostgreSQL: its parser's stack limit). Whatever a row holds, the
+   * object is built (issue 12: one bad row failed every page holding it). `shape` `array`: an empty array
+   * instead of null, and for a value that is not an array (tags are always a list, decisions.md section 1).
+   */
+  jsonColumn(column: string, shape?: 'array'): RawBuilder<unknown>;
   /** A 0/1 integer column as a JSON boolean in a `jsonObject`. */
   jsonBoolean(column: string): RawBuilder<unknown>;
   /** The column type of text in migrations: compared and sorted byte by byte (binary) on both databases. */
@@ -92,7 +98,13 @@ const sqliteDialect: Dialect = {
     typeof error === 'object' && error !== null && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE',
   jsonObject: (fields) => sql`json_object(${jsonPairs(fields)})`,
   jsonText: (json) => sql<string>`${json}`,
-  jsonColumn: (column) => sql`json(${sql.ref(column)})`,
+  // CASE evaluates lazily: json() and json_type(), which throw on what json_valid refuses, never see it.
+  jsonColumn: (column, shape) => {
+    const ref = sql.ref(column);
+    return shape === 'array'
+      ? sql`coalesce(case when json_valid(${ref}) then case when json_type(${ref}) = 'array' then json(${ref}) end end, json_array())`
+      : sql`case when json_valid(${ref}) then json(${ref}) end`;
+  },
   jsonBoolean: (column) => sql`iif(${sql.ref(column)}, json('true'), json('false'))`,
   text: sql`text`,
   indexNullsFirst: sql``,
@@ -108,7 +120,9 @@ const postgresDialect: Dialect = {
   isUniqueViolation: (error) => typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505',
   jsonObject: (fields) => sql`json_build_object(${jsonPairs(fields)})`,
   jsonText: (json) => sql<string>`(${json})::text`,
-  jsonColumn: (column) => sql`${sql.ref(column)}::json`,
+  // json_or_null, json_array_or_null: migration 0005 (a cast that answers null instead of throwing).
+  jsonColumn: (column, shape) =>
+    shape === 'array' ? sql`coalesce(json_array_or_null(${sql.ref(column)}), '[]'::json)` : sql`json_or_null(${sql.ref(column)})`,
   jsonBoolean: (column) => sql`(${sql.ref(column)} <> 0)`,
   // SQLite compares text as bytes; "C" does the same here whatever the database's locale, `lower()` and
   // `ilike` included (ASCII case folding on both).

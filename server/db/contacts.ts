@@ -62,7 +62,7 @@ function contactJson(dialect: Dialect) {
       systemSource: column('system_source'),
       customMessage: column('custom_message'),
       state: column('state'),
-      tags: dialect.jsonColumn('contacts.tags'),
+      tags: dialect.jsonColumn('contacts.tags', 'array'),
       statusTags: dialect.jsonColumn('contacts.status_tags'),
       follows: dialect.jsonColumn('contacts.follows'),
       notificationSettings: dialect.jsonObject({ email: dialect.jsonBoolean('contacts.notify_email'), sms: dialect.jsonBoolean('contacts.notify_sms') }),
