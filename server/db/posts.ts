@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
+import { DATE_RANGE } from '../../src/api/common';
 import type { FilterNode } from '../../src/api/filter/ast';
 import type { OrderByItem } from '../../src/api/filter/order-by';
 import { type PostRequestParsed, type PostState, hasRecipients } from '../../src/api/posts';
@@ -21,7 +22,7 @@ export const POST_FIELDS: FieldMap = {
   header: { kind: 'column', column: 'posts.header', type: 'string' },
   text: { kind: 'column', column: 'posts.text', type: 'string' },
   publishedDate: { kind: 'column', column: 'posts.published_date', type: 'date' },
-  claps: { kind: 'column', column: 'posts.claps', type: 'number' },
+  claps: { kind: 'column', column: 'posts.claps', type: 'integer' },
 };
 export const DEFAULT_POST_ORDER: OrderByItem[] = [{ field: 'publishedDate', direction: 'desc' }];
 
@@ -120,13 +121,18 @@ export class PostStore {
     return { requestId: id, state };
   }
 
-  /** The public posts of `workspaceId` as of `now`: published, or scheduled and due; never private or suggested. */
+  /**
+   * The public posts of `workspaceId` as of `now`: published, or scheduled and due; never private or suggested.
+   * A stored date outside DATE_RANGE (a row written before issue 12 point 4: `+010000-...` sorts as text before
+   * every four-digit year) is never due.
+   */
   private visible(workspaceId: string, now: string) {
     return this.db
       .selectFrom('posts')
       .where('posts.workspace_id', '=', workspaceId)
       .where('posts.is_private', '=', 0)
       .where('posts.state', 'in', ['published', 'scheduled'])
+      .where('posts.published_date', '>=', DATE_RANGE.min)
       .where('posts.published_date', '<=', now);
   }
 
@@ -166,6 +172,7 @@ export class PostStore {
       .updateTable('posts')
       .set({ state: 'published', updated: stamp })
       .where('state', '=', 'scheduled')
+      .where('published_date', '>=', DATE_RANGE.min)
       .where('published_date', '<=', stamp)
       .returning('id')
       .execute();

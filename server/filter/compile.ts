@@ -11,6 +11,7 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { FilterNode, FilterValue } from '../../src/api/filter/ast';
 import type { OrderByItem } from '../../src/api/filter/order-by';
+import { filterInstant } from '../../src/api/filter/check';
 import type { FieldType } from '../../src/api/filter/fields';
 import type { Dialect } from '../db/connection';
 
@@ -31,9 +32,7 @@ export function likePattern(value: string): string {
 
 /** An ISO date or date-time as the stored UTC form; a date-time without an offset is taken as UTC. */
 export function toInstant(text: string): string {
-  const hasTime = text.includes('T');
-  const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/.test(text);
-  return new Date(hasTime && !hasOffset ? `${text}Z` : text).toISOString();
+  return filterInstant(text).toISOString();
 }
 
 function bindValue(field: ColumnField, value: FilterValue, dialect: Dialect): unknown {

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { DEFAULT_PAGE_CAPS, httpUrl, isoTime, listEnvelope, listQuery, tagListSchema } from './common';
+import { NUMBER_RANGES } from './filter/fields';
 
 /** Product statuses; `active` is the default on create (decisions.md section 7). */
 export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
@@ -18,8 +19,8 @@ export const handleSchema = z
 /** An ISO 4217 currency code: three upper-case letters. */
 export const currencySchema = z.string().regex(/^[A-Z]{3}$/, { error: 'must be an ISO 4217 code of three upper-case letters' });
 
-/** A finite amount in major units, >= 0. */
-export const moneySchema = z.number().min(0).max(1e12);
+/** A finite amount in major units, 0 to 1e12: the `decimal` range `$filter` takes too (filter/fields.ts). */
+export const moneySchema = z.number().min(NUMBER_RANGES.decimal.min).max(NUMBER_RANGES.decimal.max);
 
 /** `customProperties`: at most 50 keys, at most 16 KiB as JSON. */
 export const customPropertiesSchema = z

@@ -32,6 +32,23 @@ export type ListEnvelope<Item> = { items: Item[]; meta: { maxResults: number } }
 /** ISO 8601 UTC time with milliseconds as the service writes it (decisions.md section 1), kept as a string. */
 export const isoTime = z.string();
 
+/**
+ * The instants the service takes, on every date input (`publishDate`, `$filter` date literals): years 1970 to 9999
+ * in UTC, after the input's offset is applied (issue 12 point 4). Beyond 9999 an ISO string has six digits and a
+ * sign (`+010000-01-01T...`), which compares as text before every four-digit year: a post scheduled there was
+ * listed at once. Before 1970 nothing in the service's data exists.
+ */
+export const DATE_RANGE = { min: '1970-01-01T00:00:00.000Z', max: '9999-12-31T23:59:59.999Z' } as const;
+
+/** True when `date` is a valid instant within DATE_RANGE. */
+export function isInDateRange(date: Date): boolean {
+  const time = date.getTime();
+  return time >= Date.parse(DATE_RANGE.min) && time <= Date.parse(DATE_RANGE.max);
+}
+
+/** The message for a date outside DATE_RANGE: `must be between 1970-01-01T00:00:00.000Z and ... (UTC)`. */
+export const DATE_RANGE_MESSAGE = `must be between ${DATE_RANGE.min} and ${DATE_RANGE.max} (UTC, after its offset is applied)`;
+
 /** An absolute http(s) URL (decisions.md section 7). */
 export const httpUrl = (max = 2048) =>
   z

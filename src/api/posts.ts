@@ -3,15 +3,21 @@
  * content, `publishDate`, the object shapes, and the listed shapes of the three post lists.
  */
 import * as z from 'zod';
-import { POSTS_PAGE_CAPS, httpUrl, integerParam, isoTime, listEnvelope, listQuery } from './common';
+import { DATE_RANGE_MESSAGE, POSTS_PAGE_CAPS, httpUrl, integerParam, isInDateRange, isoTime, listEnvelope, listQuery } from './common';
 
 export const POST_ACTIONS = ['publish', 'schedule', 'suggest'] as const;
 export type PostAction = (typeof POST_ACTIONS)[number];
 export const POST_STATES = ['published', 'scheduled', 'suggested'] as const;
 export type PostState = (typeof POST_STATES)[number];
 
-/** An ISO 8601 date-time with an offset (`2026-07-01T10:00:00.000Z`, `2026-07-01T12:00:00+02:00`). */
-export const dateTimeSchema = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with an offset, such as 2026-07-01T10:00:00.000Z' });
+/**
+ * An ISO 8601 date-time with an offset (`2026-07-01T10:00:00.000Z`, `2026-07-01T12:00:00+02:00`) within
+ * DATE_RANGE once the offset is applied: `9999-12-31T23:59:59-23:59` is a 400 (issue 12 point 4).
+ */
+export const dateTimeSchema = z.iso
+  .datetime({ offset: true, error: 'must be an ISO 8601 date-time with an offset, such as 2026-07-01T10:00:00.000Z' })
+  // A string that is no date-time at all already has the format issue (zod runs every check).
+  .refine((text) => Number.isNaN(Date.parse(text)) || isInDateRange(new Date(text)), { error: DATE_RANGE_MESSAGE });
 
 export const ctaLinkSchema = z.strictObject({
   url: httpUrl(),

@@ -39,6 +39,9 @@ describe('checkFilter accepts', () => {
     { title: 'between on a number field', fields: productFilterFields, text: 'price between 1 and 5' },
     { title: 'in on a number field', fields: productFilterFields, text: 'originalPrice in (1, 2)' },
     { title: 'eq null on a number field', fields: productFilterFields, text: 'originalPrice eq null' },
+    { title: 'the ends of the decimal range', fields: productFilterFields, text: 'price between 0 and 1e12 and originalPrice ge 0.000001' },
+    { title: 'the ends of the integer range', fields: postFilterFields, text: 'claps between -2147483648 and 2147483647' },
+    { title: 'the ends of the date range, with offsets', fields: contactFilterFields, text: "created ge '1970-01-01T01:00+01:00' and updated le '9999-12-31T23:59:59.999Z' and created lt '9999-12-31'" },
     { title: 'eq and ne on a boolean field', fields: productFilterFields, text: 'isForSale eq true or isForSale ne false' },
     { title: 'in and eq null on a boolean field', fields: productFilterFields, text: 'isForSale in (true) or isForSale eq null' },
     { title: 'eq null (empty) and ne null on a string-array field', fields: contactFilterFields, text: 'tags eq null or tags ne null' },
@@ -89,6 +92,14 @@ describe('checkFilter rejects', () => {
     { title: 'a bad date as the upper bound of between', fields: postFilterFields, text: "publishedDate between '2024-01-01' and '2024-13-01'", field: 'publishedDate', message: "got '2024-13-01'" },
     { title: 'the first bad comparison deep inside the tree', fields: contactFilterFields, text: "name eq 'x' and (state eq 'y' or not city eq 1)", field: 'city', message: "field 'city' expects a string, got 1" },
     { title: 'any field when the table is empty', fields: {}, text: 'a eq 1', field: 'a', message: "unknown field 'a'; this endpoint has no filterable fields" },
+    { title: 'a fraction for an integer field', fields: postFilterFields, text: 'claps gt 1.5', field: 'claps', message: "field 'claps' expects an integer from -2147483648 to 2147483647, got 1.5" },
+    { title: 'an integer past the column', fields: postFilterFields, text: 'claps lt 2147483648', field: 'claps', message: "field 'claps' expects an integer from -2147483648 to 2147483647, got 2147483648" },
+    { title: 'a huge number for an integer field', fields: postFilterFields, text: 'claps eq 1e308', field: 'claps', message: "got 1e+308" },
+    { title: 'an amount below 0', fields: productFilterFields, text: 'price ge -0.01', field: 'price', message: "field 'price' expects a number from 0 to 1000000000000, got -0.01" },
+    { title: 'an amount past 1e12 in between', fields: productFilterFields, text: 'originalPrice between 1 and 1e13', field: 'originalPrice', message: "field 'originalPrice' expects a number from 0 to 1000000000000, got 10000000000000" },
+    { title: 'a date before 1970', fields: contactFilterFields, text: "created gt '1969-12-31T23:59:59Z'", field: 'created', message: "field 'created' expects a date between 1970-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z (UTC), got '1969-12-31T23:59:59Z'" },
+    { title: 'a date that its offset takes past 9999', fields: postFilterFields, text: "publishedDate lt '9999-12-31T23:59:59-23:59'", field: 'publishedDate', message: "expects a date between" },
+    { title: 'a date-time without offset (UTC) before 1970', fields: contactFilterFields, text: "updated in ('2026-01-01', '1969-12-31T23:59')", field: 'updated', message: "got '1969-12-31T23:59'" },
   ])('$title', ({ fields, text, field, message }) => {
     let error: unknown;
     try {

@@ -3,7 +3,8 @@
  * (decisions.md section 6).
  */
 import type { ComparisonOperator, FilterNode, FilterValue } from './ast';
-import type { FieldTable, FieldType } from './fields';
+import { DATE_RANGE, isInDateRange } from '../common';
+import { type FieldTable, type FieldType, NUMBER_RANGES } from './fields';
 import { parseOrderBy, type OrderByItem } from './order-by';
 import { parseFilter } from './parse';
 import { printFilterValue } from './print';
@@ -42,7 +43,8 @@ const ORDERING: readonly Operation[] = ['eq', 'ne', 'gt', 'ge', 'lt', 'le', 'in'
 /** Which operations each field type allows, and how to name the type in messages. */
 const TYPE_RULES: Record<FieldType, { operations: readonly Operation[]; expects: string; hint: string }> = {
   string: { operations: [...ORDERING, 'like'], expects: 'a string', hint: '' },
-  number: { operations: ORDERING, expects: 'a number', hint: '' },
+  integer: { operations: ORDERING, expects: 'a number', hint: '' },
+  decimal: { operations: ORDERING, expects: 'a number', hint: '' },
   date: { operations: ORDERING, expects: 'an ISO 8601 date', hint: '' },
   boolean: { operations: ['eq', 'ne', 'in'], expects: 'true or false', hint: 'use eq, ne or in' },
   'string-array': {
@@ -58,13 +60,18 @@ const TYPE_RULES: Record<FieldType, { operations: readonly Operation[]; expects:
  * - `null` only with eq/ne (on string-array fields `eq null` means empty, `ne null` not empty);
  * - `like` only on string fields; boolean and string-array fields allow only eq/ne/in
  *   (on string-array: has / has not / has any); gt/ge/lt/le/between on string, number, date;
- * - values must match the type: strings for string and string-array, finite numbers for number,
- *   `true`/`false` for boolean, ISO 8601 date or date-time strings for date (see `isIsoDate`).
+ * - values must match the type: strings for string and string-array, finite numbers for integer and decimal,
+ *   `true`/`false` for boolean, ISO 8601 date or date-time strings for date (see `isIsoDate`);
+ * - and be a value the field can hold (issue 12 points 3 and 4): integer and decimal literals within their
+ *   `NUMBER_RANGES` (integers whole), dates within `DATE_RANGE` of ../common.ts once read as `filterInstant` does.
  * @throws FilterFieldError, e.g. `unknown field 'foo'; filterable fields are id, name, ...`,
  *   `field 'price' expects a number, got 'abc'`, `null can only be compared with eq or ne`,
  *   `like applies to text fields, not 'price'`,
  *   `operator 'gt' does not apply to boolean field 'isForSale'; use eq, ne or in`,
- *   `field 'created' expects an ISO 8601 date, got 'yesterday'`.
+ *   `field 'created' expects an ISO 8601 date, got 'yesterday'`,
+ *   `field 'claps' expects an integer from -2147483648 to 2147483647, got 1.5`,
+ *   `field 'price' expects a number from 0 to 1000000000000, got 1e+308`,
+ *   `field 'created' expects a date between 1970-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z (UTC), got ...`.
  */
 export function checkFilter(node: FilterNode, fields: FieldTable): void {
   switch (node.kind) {
@@ -100,6 +107,9 @@ function checkComparison(fields: FieldTable, field: string, operation: Operation
       if (operation !== 'eq' && operation !== 'ne') throw fail('null can only be compared with eq or ne');
     } else if (!valueFits(type, value)) {
       throw fail(`field '${field}' expects ${rules.expects}, got ${describe(value)}`);
+    } else {
+      const outside = outOfRange(type, value);
+      if (outside) throw fail(`field '${field}' expects ${outside}, got ${describe(value)}`);
     }
   }
 }
@@ -109,13 +119,36 @@ function valueFits(type: FieldType, value: string | number | boolean): boolean {
     case 'string':
     case 'string-array':
       return typeof value === 'string';
-    case 'number':
+    case 'integer':
+    case 'decimal':
       return typeof value === 'number' && Number.isFinite(value);
     case 'boolean':
       return typeof value === 'boolean';
     case 'date':
       return typeof value === 'string' && isIsoDate(value);
   }
+}
+
+/** What the field expects when `value` (of the right type) is outside what it can hold, or null. */
+function outOfRange(type: FieldType, value: string | number | boolean): string | null {
+  if (type === 'integer' || type === 'decimal') {
+    const { min, max } = NUMBER_RANGES[type];
+    const number = value as number;
+    if (type === 'integer' && !Number.isInteger(number)) return `an integer from ${min} to ${max}`;
+    if (number < min || number > max) return `${type === 'integer' ? 'an integer' : 'a number'} from ${min} to ${max}`;
+  }
+  if (type === 'date' && !isInDateRange(filterInstant(value as string))) return `a date between ${DATE_RANGE.min} and ${DATE_RANGE.max} (UTC)`;
+  return null;
+}
+
+/**
+ * The instant a `$filter` date literal names (one `isIsoDate` accepts): a date is midnight UTC, a date-time
+ * without an offset is UTC, one with an offset is that offset. The server compares stored UTC times with it.
+ */
+export function filterInstant(text: string): Date {
+  const hasTime = text.includes('T');
+  const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/.test(text);
+  return new Date(hasTime && !hasOffset ? `${text}Z` : text);
 }
 
 function describe(value: string | number | boolean): string {

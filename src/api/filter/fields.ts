@@ -4,10 +4,24 @@
 
 /**
  * How a field's values are compared (decisions.md section 6):
- * `string` (all operators, `like`), `number`, `date` (ISO 8601 strings), `boolean` (eq/ne/in),
- * `string-array` (eq = has, ne = has not, in = has any).
+ * `string` (all operators, `like`), `integer` and `decimal` (numbers within `NUMBER_RANGES`), `date` (ISO 8601
+ * strings within `DATE_RANGE` of ../common.ts), `boolean` (eq/ne/in), `string-array` (eq = has, ne = has not,
+ * in = has any).
  */
-export type FieldType = 'string' | 'number' | 'boolean' | 'date' | 'string-array';
+export type FieldType = 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'string-array';
+
+/**
+ * The values a numeric field holds, and so the literals a filter may compare it with (issue 12 point 3: a literal
+ * the column cannot hold answered 500 on PostgreSQL). From the columns of server/db/migrations.ts:
+ * - `integer`: PostgreSQL `integer` (`posts.claps`), -2,147,483,648 to 2,147,483,647, whole numbers only;
+ * - `decimal`: the amounts of `price` and `originalPrice` (`double precision`), 0 to 1,000,000,000,000: the
+ *   range product upserts accept (`moneySchema` in ../catalog.ts uses this one), so every stored amount can be
+ *   filtered for and every amount a filter names could be stored.
+ */
+export const NUMBER_RANGES = {
+  integer: { min: -2_147_483_648, max: 2_147_483_647 },
+  decimal: { min: 0, max: 1_000_000_000_000 },
+} as const satisfies Record<'integer' | 'decimal', { min: number; max: number }>;
 
 /** Filterable field name -> type, for one endpoint (decisions.md section 6). */
 export type FieldTable = Readonly<Record<string, FieldType>>;
@@ -44,8 +58,8 @@ export const productFilterFields: FieldTable = Object.freeze({
   vendor: 'string',
   source: 'string',
   currency: 'string',
-  price: 'number',
-  originalPrice: 'number',
+  price: 'decimal',
+  originalPrice: 'decimal',
   isForSale: 'boolean',
   tags: 'string-array',
   collectionIds: 'string-array',
@@ -76,7 +90,7 @@ export const postFilterFields: FieldTable = Object.freeze({
   header: 'string',
   text: 'string',
   publishedDate: 'date',
-  claps: 'number',
+  claps: 'integer',
 });
 
 /** Posts: sortable fields (decisions.md section 6). */
