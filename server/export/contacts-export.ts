@@ -1,8 +1,14 @@
 /**
  * Streams contacts as a spreadsheet (decisions.md section 7): CSV (UTF-8 with a BOM, CRLF, RFC 4180 quoting,
  * by csv-stringify) or xlsx (one sheet `Contacts`, exceljs's streaming writer). Rows arrive in batches and are
- * written with backpressure, so memory stays bounded whatever the row count. Cells starting with `=`, `+`, `-`
- * or `@` are prefixed with `'` against formula injection.
+ * written with backpressure, so memory stays bounded whatever the row count.
+ *
+ * Formula injection (decisions.md section 7, revised; issue 12 point 6): in CSV a cell starting with `=`, `+`,
+ * `-`, `@`, a tab or a carriage return is prefixed with `'` (`guardCsvCell`), except a phone number in
+ * international form in the phone column; in xlsx every cell is written as a text value, never a formula, so
+ * nothing is prefixed. csv-stringify has no formula option, so the guard is its `cast.string` hook (it sees each
+ * cell with its column); papaparse's `escapeFormulae` does the same job but only for whole in-memory unparses
+ * (the dashboard's import report uses it), not for a stream.
  */
 import { finished } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
@@ -32,9 +38,20 @@ export function negotiateExport(accept: string | undefined): ExportFormat | null
   return null;
 }
 
-/** `'` before a value that a spreadsheet would read as a formula. */
-export function guardCell(value: string): string {
-  return /^[=+\-@]/.test(value) ? `'${value}` : value;
+/** Cell starts a spreadsheet may read as a formula (decisions.md section 7, revised). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** A phone number in international form: `+`, then only digits, spaces and `( ) . / -`, with a digit. */
+const INTERNATIONAL_PHONE = /^\+(?=[^\d]*\d)[\d ().\/-]+$/;
+
+/**
+ * A CSV cell of `column` (an export column name) as written: with `'` in front when it starts with `=`, `+`,
+ * `-`, `@`, a tab or a carriage return, unless it is the phone column holding a number in international form
+ * (`+47 912 34 567`, `+1 (718) 555-0199`), which is left as it is (decisions.md section 7, revised).
+ */
+export function guardCsvCell(value: string, column: string): string {
+  if (!FORMULA_START.test(value)) return value;
+  if (column === 'phone' && INTERNATIONAL_PHONE.test(value)) return value;
+  return `'${value}`;
 }
 
 /** The stored column behind each export column, in CONTACT_EXPORT_COLUMNS order: what an export selects. */
@@ -43,14 +60,27 @@ export const EXPORT_SOURCE_COLUMNS = [
 ] as const satisfies readonly (keyof ContactRow)[];
 const TAGS = EXPORT_SOURCE_COLUMNS.indexOf('tags');
 
+/** The stored tags (JSON text of a list of strings) joined by `, `; empty for anything else a row may hold. */
+function joinedTags(stored: unknown): string {
+  if (typeof stored !== 'string') return '';
+  try {
+    const tags: unknown = JSON.parse(stored);
+    return Array.isArray(tags) ? tags.filter((tag) => typeof tag === 'string').join(', ') : '';
+  } catch {
+    return '';
+  }
+}
+
 /**
  * One export row from the stored values of EXPORT_SOURCE_COLUMNS (the tags as their JSON text), in
- * CONTACT_EXPORT_COLUMNS order: tags joined by `, `, absent or empty values null, formulas guarded.
+ * CONTACT_EXPORT_COLUMNS order: tags joined by `, `, absent or empty values null, everything else as text. Never
+ * throws, whatever a row holds (issue 12: stored values are not trusted to be what the API writes).
+ * Unguarded: CSV guards its cells as it writes them, xlsx needs no guard.
  */
 export function exportRow(values: readonly unknown[]): (string | null)[] {
   return values.map((value, index) => {
-    const text = index === TAGS ? (JSON.parse(value as string) as string[]).join(', ') : (value as string | null);
-    return text === null || text === '' ? null : guardCell(text);
+    const text = index === TAGS ? joinedTags(value) : value === null || value === undefined ? null : String(value);
+    return text === null || text === '' ? null : text;
   });
 }
 
@@ -85,7 +115,13 @@ function drainOrStop(stream: Writable, signal: AbortSignal): Promise<void> {
  */
 export async function writeContactsExport(format: ExportFormat, rows: AsyncIterable<unknown[][]>, out: Writable, signal: AbortSignal): Promise<void> {
   if (format === 'csv') {
-    const csv = stringify({ bom: true, record_delimiter: 'windows', header: true, columns: [...CONTACT_EXPORT_COLUMNS] });
+    const csv = stringify({
+      bom: true,
+      record_delimiter: 'windows',
+      header: true,
+      columns: [...CONTACT_EXPORT_COLUMNS],
+      cast: { string: (value, { column, header }) => (header ? value : guardCsvCell(value, CONTACT_EXPORT_COLUMNS[Number(column)] ?? '')) },
+    });
     csv.pipe(out);
     for await (const batch of rows) {
       if (signal.aborted) break;

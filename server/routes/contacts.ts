@@ -2,7 +2,7 @@
  * Contacts, endpoints 2 to 6 (interface document; decisions.md sections 2, 6 and 7): create, list (JSON or a
  * CSV/xlsx download by `Accept`), tag counts, tag edits, and the Basic-authenticated notification-settings update.
  */
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod';
 import {
@@ -48,6 +48,9 @@ export function contactRoutes({ database, contacts, exportSlots }: RouteContext)
           // The items come serialized from the database; the page is sent as the JSON text it already is.
           return reply.type('application/json; charset=utf-8').send(`{"items":[${items.join(',')}],"meta":{"maxResults":${maxResults}}}` as never);
         }
+        const download = () => reply.type(EXPORT_CONTENT_TYPES[format]).header('Content-Disposition', `attachment; filename="${exportFilename(format)}"`);
+        // HEAD: the download's headers, and no export run only for Fastify to drain and drop it (issue 12).
+        if (request.method === 'HEAD') return download().send(Readable.from([]) as never);
         // Paging applies to an export only when asked for (decisions.md section 7).
         const given = new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1));
         const query = {
@@ -68,10 +71,7 @@ export function contactRoutes({ database, contacts, exportSlots }: RouteContext)
             out.destroy(error as Error);
           })
           .finally(release);
-        return reply
-          .type(EXPORT_CONTENT_TYPES[format])
-          .header('Content-Disposition', `attachment; filename="${exportFilename(format)}"`)
-          .send(out as never); // a download: the 200 JSON schema describes the other representation
+        return download().send(out as never); // a download: the 200 JSON schema describes the other representation
       },
     );
 

@@ -9,7 +9,10 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACT_EXPORT_COLUMNS, XLSX_MEDIA_TYPE } from '../../src/api/contacts';
+import { SCOPES } from '../../src/api/scopes';
+import { createApiKey } from '../db/credentials';
 import { fakeContacts, insertContacts } from '../db/seed';
+import { createWorkspace } from '../db/workspaces';
 import { type TestServer, call, query, startServer } from './harness';
 
 const CSV_TYPE = 'text/csv; charset=utf-8';
@@ -64,14 +67,22 @@ afterAll(() => server?.close());
 type Item = Record<string, unknown> & { tags: string[] };
 type Cell = string | null;
 
-/** A JSON list item as an export row: the columns of section 7, tags joined, nulls kept, formula guard applied. */
+/** A JSON list item as an export row: the columns of section 7, tags joined, nulls kept, nothing guarded (xlsx). */
 function exportRowOf(item: Item): Cell[] {
   return CONTACT_EXPORT_COLUMNS.map((column) => {
     const value = column === 'tags' ? item.tags.join(', ') : (item[column] as string | null);
-    if (value === null || value === '') return null;
-    return /^[=+\-@]/.test(value) ? `'${value}` : value;
+    return value === null || value === '' ? null : value;
   });
 }
+
+/**
+ * The CSV formula guard as decisions.md section 7 (revised) states it: `'` before a cell starting with `=`, `+`,
+ * `-`, `@`, a tab or a carriage return, except a phone number in international form in the phone column.
+ */
+const csvGuard = (cell: Cell, column: string): Cell =>
+  cell === null || !/^[=+\-@\t\r]/.test(cell) || (column === 'phone' && /^\+[\d ().\/-]*\d[\d ().\/-]*$/.test(cell)) ? cell : `'${cell}`;
+/** A JSON list item as a CSV export row: `exportRowOf` with the CSV formula guard. */
+const csvRowOf = (item: Item): Cell[] => exportRowOf(item).map((cell, i) => csvGuard(cell, CONTACT_EXPORT_COLUMNS[i]!));
 
 /** Every item of `GET /contacts` for `params`, walking pages of 100 with `$offset`. */
 async function walk(params: Record<string, string | undefined>): Promise<Item[]> {
@@ -161,7 +172,7 @@ describe('the contact export matches the JSON list', () => {
     expectAttachment(result, 'csv');
     const [header, ...rows] = csvRows(result.bytes);
     expect(header).toEqual([...CONTACT_EXPORT_COLUMNS]);
-    expect(rows).toEqual(csvCells(items.map(exportRowOf)));
+    expect(rows).toEqual(csvCells(items.map(csvRowOf)));
   });
 
   it.each(cases)('$name: the xlsx sheet Contacts holds the same header and rows', async ({ params }) => {
@@ -176,14 +187,14 @@ describe('the contact export matches the JSON list', () => {
     expect(rows).toEqual(xlsxCells(items.map(exportRowOf)));
   });
 
-  it('guards every hostile cell with a quote and keeps commas, quotes, line breaks and non-ASCII intact', async () => {
+  it('guards every hostile CSV cell with a quote and keeps commas, quotes, line breaks and non-ASCII intact', async () => {
     const result = await download(`/contacts${query({ $filter: `email eq 'formula.one@example.com'` })}`, 'text/csv');
     const [, row] = csvRows(result.bytes);
     expect(row).toEqual([
       expect.any(String),
       `'${HOSTILE_CONTACTS[0]!.name}`,
       'formula.one@example.com',
-      "'+4740000001",
+      '+4740000001',
       'active',
       "vip, =cmd|/c calc, comma, inside, ÆØÅ",
       'naïve café ☕, 日本語 "quoted"',
@@ -194,12 +205,74 @@ describe('the contact export matches the JSON list', () => {
       expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
     ]);
-    // Seeded phones start with + too: every phone cell of the whole export is guarded.
+  });
+
+  it('leaves every phone of the export as it is (they start with + and are international numbers)', async () => {
     const all = csvRows((await download('/contacts', 'text/csv')).bytes).slice(1);
     const phones = all.map((cells) => cells[3]!).filter(Boolean);
     expect(phones.length).toBeGreaterThan(300);
-    expect(phones.every((phone) => /^'\+\d+$/.test(phone))).toBe(true);
-    expect(all.every((cells) => cells.every((cell) => !/^[=+\-@]/.test(cell)))).toBe(true);
+    expect(phones.every((phone) => /^\+\d+$/.test(phone))).toBe(true);
+    const otherCells = all.flatMap((cells) => cells.filter((_, i) => i !== 3));
+    expect(otherCells.every((cell) => !/^[=+\-@\t\r]/.test(cell))).toBe(true);
+  });
+});
+
+describe('formula injection (decisions.md section 7, revised)', () => {
+  let key: string;
+  /** Contacts of their own workspace, so the other tests' counts stay as they are. */
+  beforeAll(async () => {
+    const workspace = await createWorkspace(server.database.db, { organizationId: server.organizationId, name: 'Formulas' });
+    key = await createApiKey(server.database.db, workspace.id, SCOPES);
+    const rows = fakeContacts(workspace.id, 8, { now: new Date('2026-06-30T12:00:00.000Z'), idPrefix: 20_000 });
+    // Stored as written straight into the table: the API keeps phones in E.164, other writers may not.
+    const cells: Partial<(typeof rows)[number]>[] = [
+      { name: '\t=1+1', phone: '+47 912 34 567', city: '\r=HYPERLINK("http://evil.example")' },
+      { name: '\r@SUM(A1)', phone: '+1 (718) 555-0199', city: '-Oslo' },
+      { name: '+plus text', phone: '+44.20/7946-0958', city: '@mention' },
+      { name: '-minus text', phone: '+47=1+1', city: '+Bergen' },
+      { name: '\tplain tab', phone: '-4712345678', city: '=1' },
+      { name: 'safe', phone: '+', city: 'a=b' },
+      { name: 'phone with tab', phone: '+47\t1', city: ' =1' },
+      { name: 'phone with letters', phone: '+47 CALL', city: 'x' },
+    ];
+    await insertContacts(server.database.db, rows.map((row, i) => ({ ...row, email: null, email_key: null, ...cells[i] })));
+  });
+
+  const byName = (rows: Cell[][], name: string) => rows.find((row) => row[1]?.replace(/^'/, '') === name);
+
+  it('CSV: a cell starting with =, +, -, @, a tab or a carriage return gets a quote; an international phone does not', async () => {
+    const result = await fetch(`${server.baseUrl}/contacts`, { headers: { 'x-api-key': key, accept: 'text/csv' } });
+    expect(result.status).toBe(200);
+    const rows = csvRows(Buffer.from(await result.arrayBuffer())).slice(1);
+    const pick = (name: string) => byName(rows, name)!.filter((_, i) => [1, 3, 8].includes(i));
+    expect(pick('\t=1+1')).toEqual(["'\t=1+1", '+47 912 34 567', '\'\r=HYPERLINK("http://evil.example")']);
+    expect(pick('\r@SUM(A1)')).toEqual(["'\r@SUM(A1)", '+1 (718) 555-0199', "'-Oslo"]);
+    expect(pick('+plus text')).toEqual(["'+plus text", '+44.20/7946-0958', "'@mention"]);
+    expect(pick('-minus text')).toEqual(["'-minus text", "'+47=1+1", "'+Bergen"]);
+    expect(pick('\tplain tab')).toEqual(["'\tplain tab", "'-4712345678", "'=1"]);
+    expect(pick('safe')).toEqual(['safe', "'+", 'a=b']);
+    expect(pick('phone with tab')).toEqual(['phone with tab', "'+47\t1", ' =1']);
+    expect(pick('phone with letters')).toEqual(['phone with letters', "'+47 CALL", 'x']);
+  });
+
+  it('xlsx: no cell is prefixed and none is a formula, whatever it starts with', async () => {
+    const result = await fetch(`${server.baseUrl}/contacts`, { headers: { 'x-api-key': key, accept: XLSX_MEDIA_TYPE } });
+    expect(result.status).toBe(200);
+    const bytes = Buffer.from(await result.arrayBuffer());
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(bytes as never);
+    const sheet = workbook.getWorksheet('Contacts')!;
+    const cells: ExcelJS.Cell[] = [];
+    sheet.eachRow((row) => row.eachCell((cell) => void cells.push(cell)));
+    expect(cells.length).toBeGreaterThan(8 * 10);
+    expect(cells.filter((cell) => cell.type === ExcelJS.ValueType.Formula || cell.formula)).toEqual([]);
+    expect(cells.every((cell) => typeof cell.value === 'string' && !cell.value.startsWith("'"))).toBe(true);
+    const { rows } = await xlsxRows(bytes);
+    const pick = (name: string) => byName(rows, name)!.filter((_, i) => [1, 3, 8].includes(i));
+    // XML readers turn a carriage return into a line feed (see xlsxCells).
+    expect(pick('\t=1+1')).toEqual(['\t=1+1', '+47 912 34 567', '\n=HYPERLINK("http://evil.example")']);
+    expect(pick('-minus text')).toEqual(['-minus text', '+47=1+1', '+Bergen']);
+    expect(pick('\tplain tab')).toEqual(['\tplain tab', '-4712345678', '=1']);
   });
 });
 
@@ -210,14 +283,13 @@ describe('paging an export', () => {
     { name: '$offset alone exports from there to the end', params: { $offset: '590' }, slice: [590, undefined] as const },
     { name: 'no paging exports everything, past the JSON default page of 20', params: {}, slice: [0, undefined] as const },
   ])('$name', async ({ params, slice }) => {
-    const everything = (await walk({})).map(exportRowOf);
-    const expected = everything.slice(slice[0], slice[1]);
+    const everything = (await walk({})).slice(slice[0], slice[1]);
     const csv = await download(`/contacts${query(params)}`, 'text/csv');
     expect(csv.status).toBe(200);
-    expect(csvRows(csv.bytes).slice(1)).toEqual(csvCells(expected));
+    expect(csvRows(csv.bytes).slice(1)).toEqual(csvCells(everything.map(csvRowOf)));
     const xlsx = await download(`/contacts${query(params)}`, XLSX_MEDIA_TYPE);
     expect(xlsx.status).toBe(200);
-    expect((await xlsxRows(xlsx.bytes)).rows.slice(1)).toEqual(xlsxCells(expected));
+    expect((await xlsxRows(xlsx.bytes)).rows.slice(1)).toEqual(xlsxCells(everything.map(exportRowOf)));
   });
 
   it('still rejects an out-of-range $limit on an export', async () => {
