@@ -65,7 +65,9 @@ export default fp(
         if (error instanceof SyntaxError && status === 400) return sendError(reply, 400, `Malformed JSON: ${error.message}`);
         return sendError(reply, status, describe ? describe(fastifyError, request) : error.message);
       }
-      request.log.error({ err: error, traceId: request.id }, 'unexpected error');
+      // The method and URL too: at the default level (warn) this is the request's only log line, and a HEAD answer
+      // has no body to read the trace id from (issue 12 point 5: a HEAD 500 could not be found in the log).
+      request.log.error({ err: error, traceId: request.id, method: request.method, url: request.url }, 'unexpected error');
       return sendError(reply, 500, 'Internal server error');
     });
 

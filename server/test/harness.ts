@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { type Scope, SCOPES } from '../../src/api/scopes';
-import { buildApp } from '../app';
+import { type AppConfig, buildApp } from '../app';
 import { openMigratedDatabase } from '../database';
 import type { ServiceDatabase } from '../db/connection';
 import { createApiKey, createBasicCredential } from '../db/credentials';
@@ -41,10 +41,17 @@ async function testWorkspace(database: ServiceDatabase, organizationId: string, 
 /**
  * Starts a service on a temp database; `rateLimitPerMinute` defaults to 0 (off) so tests are not throttled;
  * `redisUrl` counts rate limits in that Redis; `trustProxy` as `TRUST_PROXY`; `timeouts` the connection timeouts;
- * `exportConcurrency` as `EXPORT_CONCURRENCY`.
+ * `exportConcurrency` as `EXPORT_CONCURRENCY`; `logger` as buildApp's (none).
  */
 export async function startServer(
-  options: { rateLimitPerMinute?: number; redisUrl?: string; trustProxy?: string[]; timeouts?: Partial<TransportTimeouts>; exportConcurrency?: number } = {},
+  options: {
+    rateLimitPerMinute?: number;
+    redisUrl?: string;
+    trustProxy?: string[];
+    timeouts?: Partial<TransportTimeouts>;
+    exportConcurrency?: number;
+    logger?: AppConfig['logger'];
+  } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'wsa-test-'));
   const target = await createTestDatabase(dir);
@@ -59,6 +66,7 @@ export async function startServer(
     trustProxy: options.trustProxy,
     timeouts: options.timeouts,
     exportConcurrency: options.exportConcurrency,
+    logger: options.logger,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -64,6 +64,13 @@ describe('contact rows holding what the database cannot read as JSON', () => {
     expect(response.status, response.text.slice(0, 300)).toBe(200);
   });
 
+  it('HEAD of the first page answers 200 without a body (issue 12 point 5: it answered 500)', async () => {
+    const response = await fetch(`${server.baseUrl}/contacts`, { method: 'HEAD', headers: { 'x-api-key': server.a.key } });
+    expect(response.status).toBe(200);
+    expect(Number(response.headers.get('content-length'))).toBeGreaterThan(1000);
+    expect(await response.text()).toBe('');
+  });
+
   it('the CSV export answers every row, bad tags as an empty cell', async () => {
     const response = await fetch(`${server.baseUrl}/contacts`, { headers: { 'x-api-key': server.a.key, accept: 'text/csv' } });
     expect(response.status).toBe(200);
