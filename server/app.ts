@@ -89,12 +89,23 @@ export type ProxyAppConfig = CommonConfig & {
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'headers' };
 
-/** The path (`name`, `items.0.title`) of the first string in `value` holding U+0000, or null; any depth, no recursion. */
-function nulAt(value: unknown): string | null {
+/** A lone UTF-16 surrogate: with the u flag a pair is one code point, so only a lone half matches. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * The first string in `value` that a database cannot store as text, as `{ path, problem }` (`name`,
+ * `items.0.title`), or null; any depth, no recursion. U+0000: PostgreSQL refuses it. A lone UTF-16 surrogate
+ * (U+D800 to U+DFFF without its pair) has no UTF-8 form: both databases would store U+FFFD instead, so what was
+ * accepted could not be read back (issue 12, found by the accepted-bodies property).
+ */
+function unstorableAt(value: unknown): { path: string; problem: string } | null {
   const pending: [unknown, string][] = [[value, '']];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [item, path] = next;
-    if (typeof item === 'string' && item.includes('\0')) return path;
+    if (typeof item === 'string') {
+      if (item.includes('\0')) return { path, problem: 'must not contain the NUL character (U+0000)' };
+      if (LONE_SURROGATE.test(item)) return { path, problem: 'must not contain a lone UTF-16 surrogate (U+D800 to U+DFFF without its pair)' };
+    }
     if (typeof item === 'object' && item !== null) {
       for (const [key, child] of Object.entries(item).reverse()) pending.push([child, path ? `${path}.${key}` : key]);
     }
@@ -104,12 +115,12 @@ function nulAt(value: unknown): string | null {
 
 /**
  * Validates a request part with its zod schema; the error message lists every problem (decisions.md section 3).
- * Text holding U+0000 in a body or path is refused first, on every database: PostgreSQL cannot store it.
+ * Text a database cannot store (`unstorableAt`) in a body or path is refused first, on every database.
  */
 const zodValidator: FastifySchemaCompiler<ZodType> = ({ schema, httpPart }) => (data) => {
   if (httpPart === 'body' || httpPart === 'params') {
-    const nul = nulAt(data);
-    if (nul !== null) return { error: new Error(`${nul || PART_NAMES[httpPart]} must not contain the NUL character (U+0000)`) };
+    const unstorable = unstorableAt(data);
+    if (unstorable) return { error: new Error(`${unstorable.path || PART_NAMES[httpPart]} ${unstorable.problem}`) };
   }
   if (httpPart === 'querystring' && data && typeof data === 'object') {
     const repeated = Object.entries(data).filter(([, value]) => Array.isArray(value)).map(([name]) => `${name} must be given once`);
