@@ -4,13 +4,14 @@
  * fast-check arbitraries that stress depth (up to past SQLite's 1,000 levels), unicode (any code point, lone
  * surrogates, combining marks, line separators), long strings (up to each field's cap) and numbers at the edges
  * (0, -0, 1e12, the smallest double, past the caps). Scheduled posts must stay out of the lists until due.
- * Real server on SQLite or PostgreSQL (harness); a fixed seed, `FUZZ_RUNS` more runs.
+ * Real server on SQLite or PostgreSQL (harness); a fixed seed (`FUZZ_SEED` another), `FUZZ_RUNS` more runs.
  */
 import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XLSX_MEDIA_TYPE } from '../../src/api/contacts';
+import { collectionBody, contactBody, postBody, productBody } from './arbitraries';
 import { type CallResult, type TestServer, call, query, startServer } from './harness';
 
 let server: TestServer;
@@ -19,8 +20,9 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const RUNS = Number(process.env.FUZZ_RUNS) || 40;
-const SEED = 20261123;
+/** Bodies per resource: 40, or a fiftieth of `FUZZ_RUNS` (README: the long fuzz run). */
+const RUNS = Math.max(40, Math.ceil(Number(process.env.FUZZ_RUNS ?? 0) / 50));
+const SEED = Number(process.env.FUZZ_SEED) || 20261123;
 
 /** No answer of the service may be a 5xx; the error body where it is an error. */
 function expectNo5xx(response: CallResult, what: string) {
@@ -47,88 +49,6 @@ async function exportRows(path: string): Promise<{ csv: string[][]; xlsx: unknow
   workbook.getWorksheet('Contacts')!.eachRow((row, n) => void (n > 1 && xlsx.push(row.values as unknown[])));
   return { csv, xlsx };
 }
-
-// ---------------------------------------------------------------------------------------------------------------
-// Arbitraries
-
-/** Any text: every code point, lone surrogates included, and the awkward ones more often. */
-const anyText = (maxLength: number) =>
-  fc.oneof(
-    fc.string({ unit: 'binary', maxLength: Math.min(maxLength, 40) }),
-    fc.string({ unit: 'grapheme', maxLength: Math.min(maxLength, 40) }),
-    fc.constantFrom('=1+1', '\t=cmd', '\r@SUM(A1)', '-x', '+47 912 34 567', 'e\u0301', '\u2028\u2029', '\uFEFF', "O'Hara", '"q", a', 'a\r\nb', '\ud800'),
-    fc.tuple(fc.constantFrom('a', 'ø', '日', '😀', '\u0000', ' '), fc.integer({ min: 0, max: maxLength + 2 })).map(([c, n]) => c.repeat(Math.ceil(n / c.length))),
-  );
-
-/** A JSON value nested `depth` levels (arrays and objects alternating) around `leaf`. */
-const nested = (depth: number, leaf: unknown): unknown => {
-  let value = leaf;
-  for (let i = 0; i < depth; i++) value = i % 3 === 2 ? { k: value } : [value];
-  return value;
-};
-/** Free-form JSON: ordinary values, and values nested to and past every limit (32 here, 1,000 in SQLite). */
-const freeJson = fc.oneof(
-  fc.jsonValue({ maxDepth: 4 }),
-  fc.tuple(fc.integer({ min: 1, max: 40 }), fc.jsonValue({ maxDepth: 1 })).map(([depth, leaf]) => nested(depth, leaf)),
-  fc.tuple(fc.integer({ min: 995, max: 1100 }), fc.constantFrom(0, 'x', null)).map(([depth, leaf]) => nested(depth, leaf)),
-  fc.array(fc.constantFrom(0, 'a', true), { minLength: 990, maxLength: 1010 }),
-);
-const edgeNumber = fc.oneof(
-  fc.double({ min: 0, max: 1e12, noNaN: true }),
-  fc.constantFrom(0, -0, 1e12, 5e-324, 0.1, 1e12 + 1, -1e-300, 123456789.123456789, 1e308),
-);
-/** An ISO date-time with an offset, anywhere from 1960 to 10000, the edges of the range more often. */
-const dateTime = fc.oneof(
-  fc.date({ min: new Date('1960-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }).map((date) => date.toISOString()),
-  fc.constantFrom('9999-12-31T23:59:59-23:59', '9999-12-31T23:59:59.999Z', '9999-12-31T20:00:00-05:00', '1970-01-01T00:00:00+01:00', '2100-02-29T00:00:00Z', '2096-02-29T12:00:00+14:00'),
-  fc.tuple(fc.integer({ min: 2027, max: 9999 }), fc.integer({ min: -23, max: 23 })).map(([year, hours]) => `${year}-12-31T23:59:59${hours < 0 ? '-' : '+'}${String(Math.abs(hours)).padStart(2, '0')}:59`),
-);
-const url = fc.oneof(fc.webUrl(), fc.constantFrom('https://example.com/a?b=c#d', 'http://[::1]:8080/x', 'javascript:alert(1)', 'https://ø.example/日本'));
-const tag = fc.oneof(anyText(70), fc.constantFrom('vip', ' gold ', 'a,b'));
-const optional = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: undefined, freq: 2 });
-const defined = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
-
-const contactBody = fc
-  .record({
-    name: optional(anyText(1001)),
-    email: optional(fc.oneof(fc.emailAddress(), anyText(20))),
-    phone: optional(fc.oneof(fc.constantFrom('+47 912 34 567', '+1 (718) 555-0199'), fc.integer({ min: 10_000_000, max: 999_999_999 }).map((n) => `+47${n}`))),
-    city: optional(anyText(1000)),
-    region: optional(anyText(30)),
-    bio: optional(anyText(5001)),
-    tags: optional(fc.array(tag, { maxLength: 6 })),
-    statusTags: optional(fc.dictionary(fc.string({ maxLength: 8 }), freeJson, { maxKeys: 3 })),
-    follows: optional(freeJson),
-    addDirectly: optional(fc.boolean()),
-  })
-  .map(defined);
-
-const productBody = fc
-  .record({
-    title: anyText(256),
-    price: optional(edgeNumber),
-    originalPrice: optional(edgeNumber),
-    bodyHtml: optional(anyText(2000)),
-    url: optional(url),
-    tags: optional(fc.array(tag, { maxLength: 4 })),
-    customProperties: optional(fc.dictionary(fc.string({ minLength: 1, maxLength: 10 }), freeJson, { maxKeys: 3 })),
-  })
-  .map(defined);
-
-const collectionBody = fc
-  .record({ title: anyText(256), bodyHtml: optional(anyText(500)), customProperties: optional(fc.dictionary(fc.string({ minLength: 1, maxLength: 10 }), freeJson, { maxKeys: 2 })) })
-  .map(defined);
-
-const postBody = fc
-  .record({
-    action: fc.constantFrom('publish', 'schedule', 'suggest'),
-    text: optional(anyText(10_001)),
-    header: optional(anyText(500)),
-    imageUrl: optional(url),
-    publishDate: optional(dateTime),
-    ctaLink: optional(fc.record({ url, title: optional(anyText(20)) }).map(defined)),
-  })
-  .map(defined);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Properties
