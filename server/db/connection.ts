@@ -43,14 +43,18 @@ export interface Dialect {
   jsonObject(fields: Record<string, Expression<unknown>>): RawBuilder<unknown>;
   /** `jsonObject`'s result as text (what the driver hands back as a string). */
   jsonText(json: RawBuilder<unknown>): RawBuilder<string>;
+  /** A text column holding JSON (or null), embedded as JSON in a `jsonObject`. Fails the query on a bad value. */
+  jsonColumn(column: string): RawBuilder<unknown>;
   /**
-   * A text column holding JSON, embedded as JSON in a `jsonObject`; null when it is null, not valid JSON, or
-   * nested deeper than the database's JSON functions go (SQLite: 1,000 levels, where `json_valid` answers 0 and
-   * `json()` would throw `malformed JSON`; PostgreSQL: its parser's stack limit). Whatever a row holds, the
-   * object is built (issue 12: one bad row failed every page holding it). `shape` `array`: an empty array
-   * instead of null, and for a value that is not an array (tags are always a list, decisions.md section 1).
+   * `jsonColumn` that cannot fail: null (or `[]` with `empty` `array`) when the value is null, not valid JSON, or
+   * nested deeper than the database's JSON functions go (SQLite stops at 1,000 levels: `json_valid` answers 0
+   * where `json()` throws `malformed JSON`; PostgreSQL's parser at its stack limit). Costs a second parse per
+   * value on SQLite and a PL/pgSQL call with an exception block on PostgreSQL (`json_or_null`, migration 0005):
+   * queries use it only after `jsonColumn` failed (issue 12: one bad row failed every page holding it).
    */
-  jsonColumn(column: string, shape?: 'array'): RawBuilder<unknown>;
+  safeJsonColumn(column: string, empty?: 'array'): RawBuilder<unknown>;
+  /** True when `error` is the database refusing a stored value as JSON (what `safeJsonColumn` would survive). */
+  isJsonError(error: unknown): boolean;
   /** A 0/1 integer column as a JSON boolean in a `jsonObject`. */
   jsonBoolean(column: string): RawBuilder<unknown>;
   /** The column type of text in migrations: compared and sorted byte by byte (binary) on both databases. */
@@ -98,13 +102,14 @@ const sqliteDialect: Dialect = {
     typeof error === 'object' && error !== null && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE',
   jsonObject: (fields) => sql`json_object(${jsonPairs(fields)})`,
   jsonText: (json) => sql<string>`${json}`,
-  // CASE evaluates lazily: json() and json_type(), which throw on what json_valid refuses, never see it.
-  jsonColumn: (column, shape) => {
-    const ref = sql.ref(column);
-    return shape === 'array'
-      ? sql`coalesce(case when json_valid(${ref}) then case when json_type(${ref}) = 'array' then json(${ref}) end end, json_array())`
-      : sql`case when json_valid(${ref}) then json(${ref}) end`;
+  jsonColumn: (column) => sql`json(${sql.ref(column)})`,
+  // CASE evaluates lazily: json(), which throws on what json_valid refuses, never sees it.
+  safeJsonColumn: (column, empty) => {
+    const value = sql`case when json_valid(${sql.ref(column)}) then json(${sql.ref(column)}) end`;
+    return empty === 'array' ? sql`coalesce(${value}, json_array())` : value;
   },
+  // `malformed JSON`, `JSON cannot hold BLOB values`, ...: SQLite's JSON functions' errors all name JSON.
+  isJsonError: (error) => error instanceof Error && (error as { code?: string }).code === 'SQLITE_ERROR' && /JSON/.test(error.message),
   jsonBoolean: (column) => sql`iif(${sql.ref(column)}, json('true'), json('false'))`,
   text: sql`text`,
   indexNullsFirst: sql``,
@@ -120,9 +125,18 @@ const postgresDialect: Dialect = {
   isUniqueViolation: (error) => typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505',
   jsonObject: (fields) => sql`json_build_object(${jsonPairs(fields)})`,
   jsonText: (json) => sql<string>`(${json})::text`,
-  // json_or_null, json_array_or_null: migration 0005 (a cast that answers null instead of throwing).
-  jsonColumn: (column, shape) =>
-    shape === 'array' ? sql`coalesce(json_array_or_null(${sql.ref(column)}), '[]'::json)` : sql`json_or_null(${sql.ref(column)})`,
+  jsonColumn: (column) => sql`${sql.ref(column)}::json`,
+  // json_or_null: migration 0005, a cast that answers null instead of throwing.
+  safeJsonColumn: (column, empty) => {
+    const value = sql`json_or_null(${sql.ref(column)})`;
+    return empty === 'array' ? sql`coalesce(${value}, '[]'::json)` : value;
+  },
+  // 22P02 invalid input syntax for type json (and the other data exceptions of class 22), 54001 stack depth
+  // limit exceeded (a value nested past the parser's stack).
+  isJsonError: (error) => {
+    const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+    return typeof code === 'string' && (code.startsWith('22') || code === '54001');
+  },
   jsonBoolean: (column) => sql`(${sql.ref(column)} <> 0)`,
   // SQLite compares text as bytes; "C" does the same here whatever the database's locale, `lower()` and
   // `ilike` included (ASCII case folding on both).

@@ -42,9 +42,11 @@ export type ContactQuery = { filter?: FilterNode; orderBy: readonly OrderByItem[
 /**
  * A listed contact as JSON text built by the database, in the shape of decisions.md section 7: every field,
  * absent ones null, stored JSON (tags, statusTags, follows) embedded as JSON, notificationSettings as booleans.
+ * `safe`: a stored JSON value the database cannot read is null (tags `[]`) instead of failing the query.
  */
-function contactJson(dialect: Dialect) {
+function contactJson(dialect: Dialect, safe = false) {
   const column = (name: keyof ContactRow) => sql.ref(`contacts.${name}`);
+  const json = (name: string, empty?: 'array') => (safe ? dialect.safeJsonColumn(name, empty) : dialect.jsonColumn(name));
   return dialect.jsonText(
     dialect.jsonObject({
       id: column('id'),
@@ -62,9 +64,9 @@ function contactJson(dialect: Dialect) {
       systemSource: column('system_source'),
       customMessage: column('custom_message'),
       state: column('state'),
-      tags: dialect.jsonColumn('contacts.tags', 'array'),
-      statusTags: dialect.jsonColumn('contacts.status_tags'),
-      follows: dialect.jsonColumn('contacts.follows'),
+      tags: json('contacts.tags', 'array'),
+      statusTags: json('contacts.status_tags'),
+      follows: json('contacts.follows'),
       notificationSettings: dialect.jsonObject({ email: dialect.jsonBoolean('contacts.notify_email'), sms: dialect.jsonBoolean('contacts.notify_sms') }),
       created: column('created'),
       updated: column('updated'),
@@ -110,11 +112,14 @@ export class ContactStore {
    * every page cost more than running the query (issue 2 benchmark).
    */
   private readonly json: RawBuilder<string>;
+  /** The same, able to list any stored value (`contactJson` safe): what a page falls back to (issue 12). */
+  private readonly safeJson: RawBuilder<string>;
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
   ) {
     this.json = sql.raw<string>(contactJson(dialect).compile(db).sql);
+    this.safeJson = sql.raw<string>(contactJson(dialect, true).compile(db).sql);
     this.versionQuery = precompiled(db.selectFrom('workspaces').select('contacts_version').where('id', '=', ''));
   }
   private readonly versionQuery: (workspaceId: string) => CompiledQuery<{ contacts_version: number }>;
@@ -170,21 +175,26 @@ export class ContactStore {
    * One page and the exact total (`GET /contacts`): `items` holds each contact as JSON text (`contactJson`).
    * A page past the first picks its ids first and builds the JSON of those rows only: PostgreSQL would build it
    * for every row an OFFSET skips (issue 8 benchmark: `$offset=500000`), and SQLite is no slower this way.
+   * A page the database cannot build because a row holds a value it cannot read as JSON is built again with
+   * the safe projection, which lists such values as null (issue 12): no stored value can fail a page, and pages
+   * of good rows pay nothing for it.
    */
   async list(workspaceId: string, query: Required<Pick<ContactQuery, 'offset' | 'limit'>> & ContactQuery): Promise<{ items: string[]; maxResults: number }> {
     const page = this.matching(this.db, workspaceId, query);
-    const [rows, maxResults] = await Promise.all([
+    const rows = (json: RawBuilder<string>) =>
       (query.offset > 0
         ? this.db
             .selectFrom('contacts')
             .where('contacts.id', 'in', page.select('contacts.id'))
             .orderBy(compileOrderBy(query.orderBy, CONTACT_FIELDS, 'contacts.id'))
-            .select(this.json.as('json'))
-        : page.select(this.json.as('json'))
-      ).execute(),
+            .select(json.as('json'))
+        : page.select(json.as('json'))
+      ).execute();
+    const [built, maxResults] = await Promise.all([
+      rows(this.json).catch((error: unknown) => (this.dialect.isJsonError(error) ? rows(this.safeJson) : Promise.reject(error))),
       this.count(workspaceId, query.filter),
     ]);
-    return { items: rows.map((row) => row.json), maxResults };
+    return { items: built.map((row) => row.json), maxResults };
   }
 
   /** `[{ name, count }]` sorted by name: contacts per tag in the workspace, cached like counts. */

@@ -206,24 +206,16 @@ const migrationsFor = ({ name, text, indexNullsFirst }: Pick<Dialect, 'name' | '
       await db.schema.dropIndex('contact_tags_ws_tag').execute();
     },
   },
-  // `json_or_null(text)`: the text as json, or null when it is not valid JSON (or too deep for the parser), so a
-  // bad stored value cannot fail a contact page (issue 12; Dialect.jsonColumn). `json_array_or_null(text)`: the
-  // same, and null unless it is an array. PostgreSQL 15 has no non-throwing JSON check (`IS JSON` came in 16),
-  // hence the exception blocks. SQLite needs nothing: `json_valid` and `json_type`.
+  // `json_or_null(text)`: the text as json, or null when it is not valid JSON (or too deep for the parser), for
+  // Dialect.safeJsonColumn (issue 12: a bad stored value must not fail a contact page). PostgreSQL 15 has no
+  // non-throwing JSON check (`IS JSON` came in 16), hence the exception block, which makes the function
+  // parallel unsafe (it starts a subtransaction). SQLite needs nothing: `json_valid`.
   '0005-json-or-null': {
     async up(db: Kysely<any>) {
       if (name !== 'postgres') return;
-      await sql`create or replace function json_or_null(value text) returns json language plpgsql immutable strict parallel safe as $$
+      await sql`create or replace function json_or_null(value text) returns json language plpgsql immutable strict as $$
         begin
           return value::json;
-        exception when others then
-          return null;
-        end $$`.execute(db);
-      await sql`create or replace function json_array_or_null(value text) returns json language plpgsql immutable strict parallel safe as $$
-        declare parsed json;
-        begin
-          parsed := value::json;
-          return case when json_typeof(parsed) = 'array' then parsed end;
         exception when others then
           return null;
         end $$`.execute(db);
