@@ -3,7 +3,8 @@
  * port). Two modes share one shell (`createShell`: Fastify's options, the zod validator, the error handler,
  * security headers, the OpenAPI document at `/api/openapi.json` and `/api/docs`, CORS) and the dashboard at `/`:
  * - `buildApp(config)`, direct mode: the API under `/api` over a database (decisions.md section 0), the health
- *   check at `/healthz` (issue 8), the scheduled-post job. Request bodies, queries and params are checked by the
+ *   check at `/healthz` (issue 8), the scheduled-post job. JSON bodies are shape-checked before they are parsed
+ *   (plugins/json-body.ts: depth, members, values; issue 12); bodies, queries and params are then checked by the
  *   contract's zod schemas; failures become 400s with the messages of src/api/validation-message.ts.
  * - `buildProxyApp(config)`, proxy mode (issue 15): no database, no job; `/api/*` forwarded to
  *   `UPSTREAM_API_URL` (plugins/upstream-proxy.ts), `/healthz` says whether the upstream answers, and the

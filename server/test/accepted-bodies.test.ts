@@ -54,103 +54,83 @@ async function exportRows(path: string): Promise<{ csv: string[][]; xlsx: unknow
 // Properties
 
 const idFilter = (id: string) => query({ $filter: `id eq '${id}'` });
+/** What was sent is the JSON text: -0 goes as 0, and so on. */
+const sent = (value: unknown) => (value === undefined ? null : JSON.parse(JSON.stringify(value)));
+
+/**
+ * Sends `RUNS` bodies of `bodies` to `POST path`; none may answer 5xx, and each accepted (201) is checked by
+ * `check` with the body and the answer. At least a tenth must be accepted, or the property proves little.
+ */
+async function everyAccepted<Body>(bodies: fc.Arbitrary<Body>, path: string, check: (body: Body, created: CallResult) => Promise<void>) {
+  let accepted = 0;
+  await fc.assert(
+    fc.asyncProperty(bodies, async (body) => {
+      const created = await call(server, 'POST', path, { key: server.a.key, body });
+      expectNo5xx(created, `POST ${path}`);
+      if (created.status !== 201) return;
+      accepted++;
+      await check(body, created);
+    }),
+    { numRuns: RUNS, seed: SEED },
+  );
+  expect(accepted).toBeGreaterThan(RUNS / 10);
+}
 
 describe('any body the service accepts can be read back, listed, filtered and exported', () => {
-  it('contacts', async () => {
-    let accepted = 0;
-    await fc.assert(
-      fc.asyncProperty(contactBody, async (body) => {
-        const created = await call(server, 'POST', '/contacts', { key: server.a.key, body });
-        expectNo5xx(created, 'POST /contacts');
-        if (created.status !== 201) return;
-        accepted++;
-        const id = created.body.id as string;
-        const [item] = (await get(`/contacts${idFilter(id)}`)).body.items;
-        expect(item.id).toBe(id);
-        for (const field of ['name', 'city', 'region', 'bio'] as const) expect(item[field], field).toBe(body[field] ?? null);
-        expect(item.follows).toEqual(body.follows === undefined ? null : JSON.parse(JSON.stringify(body.follows)));
-        expect(item.statusTags).toEqual(body.statusTags === undefined ? null : JSON.parse(JSON.stringify(body.statusTags)));
-        for (const listedTag of item.tags as string[]) {
-          const byTag = await get(`/contacts${query({ $filter: `tags eq '${listedTag.replaceAll("'", "''")}' and id eq '${id}'` })}`);
-          expect(byTag.body.items).toHaveLength(1);
-        }
-        await get('/contacts?%24limit=100&%24orderBy=name%20desc');
-        await get('/contacts/contacts-tags');
-        const { csv, xlsx } = await exportRows(`/contacts${idFilter(id)}`);
-        expect(csv).toHaveLength(1);
-        expect(xlsx).toHaveLength(1);
-        expect(csv[0]![0]).toBe(id);
-      }),
-      { numRuns: RUNS, seed: SEED },
-    );
-    expect(accepted).toBeGreaterThan(RUNS / 10);
-  }, 120_000);
+  it('contacts', () =>
+    everyAccepted(contactBody, '/contacts', async (body, created) => {
+      const id = created.body.id as string;
+      const [item] = (await get(`/contacts${idFilter(id)}`)).body.items;
+      expect(item.id).toBe(id);
+      for (const field of ['name', 'city', 'region', 'bio'] as const) expect(item[field], field).toBe(body[field] ?? null);
+      expect(item.follows).toEqual(sent(body.follows));
+      expect(item.statusTags).toEqual(sent(body.statusTags));
+      for (const listedTag of item.tags as string[]) {
+        const byTag = await get(`/contacts${query({ $filter: `tags eq '${listedTag.replaceAll("'", "''")}' and id eq '${id}'` })}`);
+        expect(byTag.body.items).toHaveLength(1);
+      }
+      await get('/contacts?%24limit=100&%24orderBy=name%20desc');
+      await get('/contacts/contacts-tags');
+      const { csv, xlsx } = await exportRows(`/contacts${idFilter(id)}`);
+      expect(csv).toHaveLength(1);
+      expect(xlsx).toHaveLength(1);
+      expect(csv[0]![0]).toBe(id);
+    }), 120_000);
 
-  it('products', async () => {
-    let accepted = 0;
-    await fc.assert(
-      fc.asyncProperty(productBody, async (body) => {
-        const created = await call(server, 'POST', '/products', { key: server.a.key, body });
-        expectNo5xx(created, 'POST /products');
-        if (created.status !== 201) return;
-        accepted++;
-        const id = created.body.id as string;
-        const [item] = (await get(`/products${idFilter(id)}`)).body.items;
-        expect(item.title).toBe((body.title as string).trim());
-        // What was sent is the JSON text: -0 goes as 0.
-        expect(item.price).toBe(body.price === undefined ? null : JSON.parse(JSON.stringify(body.price)));
-        expect(item.customProperties).toEqual(body.customProperties === undefined ? null : JSON.parse(JSON.stringify(body.customProperties)));
-        if (typeof body.price === 'number') {
-          const byPrice = await get(`/products${query({ $filter: `price eq ${body.price} and id eq '${id}'` })}`);
-          expect(byPrice.body.items).toHaveLength(1);
-        }
-        await get('/products?%24limit=100');
-      }),
-      { numRuns: RUNS, seed: SEED },
-    );
-    expect(accepted).toBeGreaterThan(RUNS / 10);
-  }, 120_000);
+  it('products', () =>
+    everyAccepted(productBody, '/products', async (body, created) => {
+      const id = created.body.id as string;
+      const [item] = (await get(`/products${idFilter(id)}`)).body.items;
+      expect(item.title).toBe((body.title as string).trim());
+      expect(item.price).toBe(sent(body.price));
+      expect(item.customProperties).toEqual(sent(body.customProperties));
+      if (typeof body.price === 'number') {
+        const byPrice = await get(`/products${query({ $filter: `price eq ${body.price} and id eq '${id}'` })}`);
+        expect(byPrice.body.items).toHaveLength(1);
+      }
+      await get('/products?%24limit=100');
+    }), 120_000);
 
-  it('collections', async () => {
-    let accepted = 0;
-    await fc.assert(
-      fc.asyncProperty(collectionBody, async (body) => {
-        const created = await call(server, 'POST', '/collections', { key: server.a.key, body });
-        expectNo5xx(created, 'POST /collections');
-        if (created.status !== 201) return;
-        accepted++;
-        const [item] = (await get(`/collections${idFilter(created.body.id)}`)).body.items;
-        expect(item.title).toBe((body.title as string).trim());
-        expect(item.bodyHtml).toBe(body.bodyHtml ?? null);
-        await get('/collections?%24limit=100');
-      }),
-      { numRuns: RUNS, seed: SEED },
-    );
-    expect(accepted).toBeGreaterThan(RUNS / 10);
-  }, 120_000);
+  it('collections', () =>
+    everyAccepted(collectionBody, '/collections', async (body, created) => {
+      const [item] = (await get(`/collections${idFilter(created.body.id)}`)).body.items;
+      expect(item.title).toBe((body.title as string).trim());
+      expect(item.bodyHtml).toBe(body.bodyHtml ?? null);
+      await get('/collections?%24limit=100');
+    }), 120_000);
 
-  it('post requests: published ones listed with a four-digit-year date, scheduled and suggested ones not yet', async () => {
-    let accepted = 0;
-    await fc.assert(
-      fc.asyncProperty(postBody, async (body) => {
-        const created = await call(server, 'POST', '/post-requests', { key: server.a.key, body });
-        expectNo5xx(created, 'POST /post-requests');
-        if (created.status !== 201) return;
-        accepted++;
-        const id = created.body.body.requestId as string;
-        const lists = [
-          await get(`/posts${idFilter(id)}`),
-          await call(server, 'GET', `/${server.a.id}/posts${idFilter(id)}`),
-          await get('/public-posts?limit=30'),
-        ];
-        expect(lists[1]!.status).toBe(200);
-        const listed = lists.map((list) => list.text.includes(id));
-        expect(listed).toEqual(created.body.state === 'published' ? [true, true, true] : [false, false, false]);
-        for (const list of lists) expect(list.text).not.toMatch(/"[+-]\d{6}-/);
-        if (created.body.state === 'published') expect(lists[0]!.body.items[0].publishedDate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-      }),
-      { numRuns: RUNS, seed: SEED },
-    );
-    expect(accepted).toBeGreaterThan(RUNS / 10);
-  }, 120_000);
+  it('post requests: published ones listed with a four-digit-year date, scheduled and suggested ones not yet', () =>
+    everyAccepted(postBody, '/post-requests', async (_body, created) => {
+      const id = created.body.body.requestId as string;
+      const lists = [
+        await get(`/posts${idFilter(id)}`),
+        await call(server, 'GET', `/${server.a.id}/posts${idFilter(id)}`),
+        await get('/public-posts?limit=30'),
+      ];
+      expect(lists[1]!.status).toBe(200);
+      const listed = lists.map((list) => list.text.includes(id));
+      expect(listed).toEqual(created.body.state === 'published' ? [true, true, true] : [false, false, false]);
+      for (const list of lists) expect(list.text).not.toMatch(/"[+-]\d{6}-/);
+      if (created.body.state === 'published') expect(lists[0]!.body.items[0].publishedDate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    }), 120_000);
 });
