@@ -8,7 +8,8 @@
 import { Alert, Anchor, Button, Checkbox, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { checkKey, describeError } from '@/lib/connect-key';
+import { LazyErrorMessage } from './lazy-error-message';
+import { checkKey, keyRefusal } from '@/lib/connect-key';
 import { type SavedConnection, saveConnection } from '@/lib/connections';
 import { announceConnection } from '@/lib/key-announcement';
 
@@ -28,26 +29,27 @@ export function AddKeyDialog({ workspace, baseUrl, returnTo, onClose, onConnecte
   const [apiKey, setApiKey] = useState('');
   const [remember, setRemember] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  // What went wrong: the console's own words, or the failed check (shown as sentences with its details, issue 13).
+  const [failure, setFailure] = useState<{ text: string } | { error: unknown } | null>(null);
 
   const connect = async () => {
     setFailure(null);
     if (!apiKey.trim()) {
-      setFailure('Paste an API key first.');
+      setFailure({ text: 'Paste an API key first.' });
       return;
     }
     setBusy(true);
     try {
       const connection = await checkKey({ baseUrl, apiKey: apiKey.trim(), remember });
       if (connection.workspaceId !== workspace.id) {
-        setFailure(`This key belongs to ${connection.workspaceName}, not ${workspace.name}. Nothing was saved.`);
+        setFailure({ text: `This key belongs to ${connection.workspaceName}, not ${workspace.name}. Nothing was saved.` });
         return;
       }
       saveConnection(connection);
       announceConnection(connection);
       onConnected(connection);
     } catch (error) {
-      setFailure(`${describeError(error)} Nothing was saved.`);
+      setFailure({ error });
     } finally {
       setBusy(false);
     }
@@ -68,7 +70,14 @@ export function AddKeyDialog({ workspace, baseUrl, returnTo, onClose, onConnecte
           <Checkbox label="Remember on this device" checked={remember} onChange={(event) => setRemember(event.currentTarget.checked)} />
           {failure ? (
             <Alert color="red" role="alert" title="Could not connect">
-              {failure}
+              {'text' in failure ? (
+                failure.text
+              ) : (
+                <>
+                  <LazyErrorMessage error={failure.error} sentence={keyRefusal(failure.error)} />
+                  <Text size="sm">Nothing was saved.</Text>
+                </>
+              )}
             </Alert>
           ) : null}
           <Group justify="space-between">

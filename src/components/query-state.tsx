@@ -1,18 +1,17 @@
-import { Alert, Button, Group, Loader, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { isApiError } from '@/api/api-error';
+import { LazyErrorMessage } from './lazy-error-message';
 
-/** A failed query's message, trace id and a retry button (issue 4: "an error shows the message and a retry"). */
+/**
+ * A failed query in words, with its details and trace id, and a retry button (issue 4: "an error shows the message
+ * and a retry"; issue 13: a sentence, not the wire text).
+ */
 export function QueryError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  const message = error instanceof Error ? error.message : String(error);
   return (
     <Alert color="red" title="Could not load" role="alert">
-      <Group justify="space-between" align="center">
-        <Text size="sm">
-          {message}
-          {isApiError(error) && error.traceId ? ` (trace ${error.traceId})` : ''}
-        </Text>
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <LazyErrorMessage error={error} />
         <Button size="xs" variant="light" onClick={onRetry}>
           Retry
         </Button>

@@ -1,23 +1,23 @@
-import { Alert, Button, Code, Stack, Text } from '@mantine/core';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import { useQueryErrorResetBoundary } from '@tanstack/react-query';
 import { isRouteErrorResponse, useNavigate, useRouteError } from 'react-router';
-import { isApiError } from '@/api/api-error';
+import { LazyErrorMessage } from './lazy-error-message';
 
-/** A route's error boundary (issue 4): says what failed, with the trace id when the service gave one, and a retry. */
+/** A route's error boundary (issue 4): says what failed in words, with details and the trace id when the service gave one (issue 13), and a retry. */
 export function RouteError() {
   const error = useRouteError();
   const navigate = useNavigate();
   const { reset } = useQueryErrorResetBoundary();
-  const message = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : error instanceof Error ? error.message : String(error);
   return (
     <Alert color="red" title="Something went wrong on this page" role="alert" m="md">
       <Stack gap="xs" align="flex-start">
-        <Text size="sm">{message}</Text>
-        {isApiError(error) && error.traceId ? (
-          <Text size="xs" c="dimmed">
-            Trace id <Code>{error.traceId}</Code>
+        {isRouteErrorResponse(error) ? (
+          <Text size="sm">
+            {error.status === 404 ? 'There is no page at this address.' : `This page could not be shown (${error.status} ${error.statusText}).`}
           </Text>
-        ) : null}
+        ) : (
+          <LazyErrorMessage error={error} />
+        )}
         <Button
           size="xs"
           variant="light"

@@ -2,7 +2,9 @@
  * The frame of a create-or-edit form in a drawer (issue 6: the product and collection upserts): the form named
  * by `title`, the error no field owns at the top, and a footer that stays in view with Cancel and the submit
  * button. Leaving a changed form asks first (STYLE.md, forms): closing the drawer (×, Escape, Cancel) or
- * navigating to another page (react-router's blocker) shows "Discard your changes?" in the footer.
+ * navigating to another page (react-router's blocker) shows "Discard your changes?" in the footer, and closing the
+ * tab asks the browser's own question. The error no field owns is a sentence (issue 13) scrolled into view, with
+ * the service's details under it when `failure` is the error it came from.
  *
  * Issue 14: a drawer at a record's address closes by navigating, so the blocker lets through the navigation of a
  * close the user confirmed, and a confirmed Back (a blocked navigation) just proceeds, which closes the drawer.
@@ -13,6 +15,7 @@ import { Alert, Button, Drawer, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useBlocker } from 'react-router';
+import { ErrorDetails } from './error-message';
 import classes from './upsert-drawer.module.css';
 
 export type UpsertDrawerProps = {
@@ -29,6 +32,8 @@ export type UpsertDrawerProps = {
   submitLabel: string;
   /** A message no field owns (`errors.root`), shown above the fields. */
   error?: string | undefined;
+  /** The failed request behind `error`, whose details (status, message as sent, trace id) show under it. */
+  failure?: unknown;
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
   /** Closes the drawer: called once the user has confirmed discarding changes, or at once when there are none. */
   onClose: () => void;
@@ -42,7 +47,7 @@ export function showSaved(message: string) {
   notifications.show({ color: 'green', message });
 }
 
-export function UpsertDrawer({ title, dirty, submitting, saved = false, submitLabel, error, onSubmit, onClose, readOnly = false, children }: UpsertDrawerProps) {
+export function UpsertDrawer({ title, dirty, submitting, saved = false, submitLabel, error, failure, onSubmit, onClose, readOnly = false, children }: UpsertDrawerProps) {
   const [confirming, setConfirming] = useState(false);
   const guarded = dirty && !submitting && !saved && !readOnly;
   const discarded = useRef(false);
@@ -57,6 +62,16 @@ export function UpsertDrawer({ title, dirty, submitting, saved = false, submitLa
     },
     [opener],
   );
+  const alert = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (error) alert.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [error]);
+  useEffect(() => {
+    if (!guarded) return;
+    const ask = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [guarded]);
   const asking = confirming || blocker.state === 'blocked';
   const requestClose = () => (guarded ? setConfirming(true) : onClose());
   const keepEditing = () => {
@@ -75,8 +90,9 @@ export function UpsertDrawer({ title, dirty, submitting, saved = false, submitLa
       <form onSubmit={onSubmit} aria-label={title} noValidate>
         <Stack>
           {error ? (
-            <Alert color="red" role="alert" title="Not saved">
+            <Alert ref={alert} color="red" role="alert" title="Not saved">
               {error}
+              {failure ? <ErrorDetails error={failure} /> : null}
             </Alert>
           ) : null}
           {readOnly ? (

@@ -2,10 +2,10 @@
  * Connecting with a pasted key in one click (issue 14 point 4), shared by /connect and the add-key dialog:
  * `checkKey` checks the key with `GET /authorization` and gives the connection to save; the caller saves it and
  * announces it (lib/key-announcement.ts: the workspace's shell then says what the key allows) and opens the workspace.
- * Also the words for a failure.
+ * Also the words for a refused key.
  */
 import type { Authorization } from '@/api/authorization';
-import { isApiError } from '@/api/api-error';
+import { isAuthError } from '@/api/api-error';
 import { createApiClient } from '@/api/client';
 import type { SavedConnection } from './connections';
 
@@ -34,12 +34,11 @@ export async function checkKey(input: KeyInput): Promise<SavedConnection> {
   return toConnection(input, authorization);
 }
 
-/** Why connecting failed, in words. */
-export function describeError(error: unknown): string {
-  if (isApiError(error)) {
-    if (error.status === 401 || error.status === 403) return `The service refused this key (${error.status}: ${error.message}). Check that it is complete and not revoked.`;
-    if (error.status === 0) return `Could not reach the service: ${error.message}`;
-    return `${error.status}: ${error.message}`;
-  }
-  return error instanceof Error ? error.message : String(error);
+/**
+ * The sentence for a key `GET /authorization` refused (401, or 403 as a hosted service answers a wrong key,
+ * decisions.md section 4), where "this key cannot do that" would mislead; undefined for any other failure, which
+ * the shared error sentences describe (src/lib/error-sentence.ts, issue 13). The service's words stay under Details.
+ */
+export function keyRefusal(error: unknown): string | undefined {
+  return isAuthError(error) ? 'The service refused this key. Check that it is complete and not revoked.' : undefined;
 }

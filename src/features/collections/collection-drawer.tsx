@@ -13,14 +13,14 @@ import { useForm } from 'react-hook-form';
 import type { Collection } from '@/api/catalog';
 import { CustomPropertiesField, DescriptionFields, TitleHandleFields } from '@/components/catalog-fields';
 import { UpsertDrawer, showSaved } from '@/components/upsert-drawer';
-import { applyServerErrors } from '@/lib/form-errors';
+import { applyServerErrors, withSentences } from '@/lib/form-errors';
 import { COLLECTION_FORM_FIELDS, type CollectionFormOutput, type CollectionFormValues, collectionFormSchema, collectionFormValues, toCollectionUpsert } from './collection-form';
 import { useUpsertCollection } from './mutations';
 
 export function CollectionDrawer({ collection, readOnly = false, onClose }: { collection: Collection | null; readOnly?: boolean; onClose: () => void }) {
   const upsert = useUpsertCollection();
   const schema = useMemo(() => collectionFormSchema(collection), [collection]);
-  const form = useForm<CollectionFormValues, unknown, CollectionFormOutput>({ resolver: zodResolver(schema), defaultValues: collectionFormValues(collection) });
+  const form = useForm<CollectionFormValues, unknown, CollectionFormOutput>({ resolver: withSentences(zodResolver(schema)), defaultValues: collectionFormValues(collection) });
   const { errors, isDirty, isSubmitting, isSubmitSuccessful } = form.formState;
 
   const submit = form.handleSubmit(async (values) => {
@@ -29,7 +29,7 @@ export function CollectionDrawer({ collection, readOnly = false, onClose }: { co
       showSaved(result.created ? 'Collection created' : 'Collection updated');
       onClose();
     } catch (error) {
-      applyServerErrors(error, form.setError, COLLECTION_FORM_FIELDS);
+      applyServerErrors(error, form.setError, COLLECTION_FORM_FIELDS, { focus: true });
     }
   });
 
@@ -41,6 +41,7 @@ export function CollectionDrawer({ collection, readOnly = false, onClose }: { co
       saved={isSubmitSuccessful}
       submitLabel={collection ? 'Save collection' : 'Create collection'}
       error={errors.root?.message}
+      failure={errors.root?.type === 'server' ? upsert.error : undefined}
       onSubmit={(event) => void submit(event)}
       onClose={onClose}
       readOnly={readOnly}

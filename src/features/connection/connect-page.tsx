@@ -9,13 +9,14 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import {
   Alert, Anchor, Badge, Button, Card, Checkbox, Collapse, Container, Group, PasswordInput, Stack, Text, TextInput, Title,
 } from '@mantine/core';
+import { LazyErrorMessage } from '@/components/lazy-error-message';
 import { SimpleTable } from '@/components/simple-table';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import * as z from 'zod';
-import { type KeyInput, checkKey, describeError } from '@/lib/connect-key';
+import { type KeyInput, checkKey, keyRefusal } from '@/lib/connect-key';
 import { removeConnection, saveConnection, useConnections } from '@/lib/connections';
 import { announceConnection } from '@/lib/key-announcement';
 import { appConfigQuery } from './app-config';
@@ -42,7 +43,7 @@ export function ConnectPage() {
   const [search] = useSearchParams();
   const connections = useConnections();
   const config = useQuery(appConfigQuery);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<{ error: unknown } | null>(null);
   const [showBasic, setShowBasic] = useState(false);
   const [demoBusy, setDemoBusy] = useState<string | null>(null);
   const returnTo = search.get('return');
@@ -75,7 +76,7 @@ export function ConnectPage() {
       announceConnection(connection);
       open(connection.workspaceId);
     } catch (error) {
-      setFailure(describeError(error));
+      setFailure({ error });
     }
   };
   const submit = form.handleSubmit(connect);
@@ -142,7 +143,8 @@ export function ConnectPage() {
             </Group>
             {failure ? (
               <Alert color="red" role="alert" title="Could not connect">
-                {failure} Nothing was saved.
+                <LazyErrorMessage error={failure.error} />
+                <Text size="sm">Nothing was saved.</Text>
               </Alert>
             ) : null}
           </Stack>

@@ -2,14 +2,18 @@
  * A contact's drawer (issue 5): every field, the tag editor (optimistic through `PATCH /contacts/{id}/tags`,
  * rolled back with a message when refused), and the notification switches, which use the workspace's Basic
  * credentials (asked for once and saved with the key when missing). A pending contact turns active after.
+ * Tags are offered from the workspace's own, an existing tag first when a typed one differs only in case; errors
+ * are sentences with their details (issue 13).
  */
-import { Alert, Badge, Button, Code, Drawer, Group, PasswordInput, Stack, Switch, TagsInput, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Code, Drawer, Group, PasswordInput, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { isApiError } from '@/api/api-error';
+import { useMemo, useState } from 'react';
 import type { Contact } from '@/api/contacts';
+import { ErrorMessage } from '@/components/error-message';
+import { notifyError } from '@/components/notify-error';
 import { RelativeTime } from '@/components/relative-time';
+import { TagsField } from '@/components/tags-field';
 import { useWorkspaceApi } from '@/lib/api';
 import { updateConnection } from '@/lib/connections';
 import { allows } from '@/lib/permissions';
@@ -17,10 +21,6 @@ import { StateBadge } from './contact-columns';
 import { Avatar } from '@/components/avatar';
 import { useNotificationSettings, usePatchContactTags } from './mutations';
 import { contactQueries } from './queries';
-
-function describe(error: unknown): string {
-  return isApiError(error) ? `${error.status}: ${error.message}` : error instanceof Error ? error.message : String(error);
-}
 
 function Field({ label, value }: { label: string; value: React.ReactNode }) {
   return (
@@ -36,13 +36,14 @@ function Field({ label, value }: { label: string; value: React.ReactNode }) {
 function TagEditor({ contact }: { contact: Contact }) {
   const { api, workspaceId, connection } = useWorkspaceApi();
   const tags = useQuery(contactQueries.tags(api, workspaceId));
+  const existing = useMemo(() => (tags.data ?? []).map((tag) => tag.name), [tags.data]);
   const patch = usePatchContactTags();
   const canWrite = allows(connection.permissions, 'contacts:read-write');
   return (
-    <TagsInput
+    <TagsField
       label="Tags"
       description={canWrite ? 'Type to add (Enter), pick a suggestion, or remove with ×' : 'Needs contacts:read-write to edit'}
-      data={(tags.data ?? []).map((tag) => tag.name)}
+      existing={existing}
       value={contact.tags}
       disabled={!canWrite}
       onChange={(next) => {
@@ -53,7 +54,7 @@ function TagEditor({ contact }: { contact: Contact }) {
         if (!tagsToAdd.length && !tagsToRemove.length) return;
         patch.mutate(
           { contactId: contact.id, tagsToAdd: tagsToAdd.length ? tagsToAdd : undefined, tagsToRemove: tagsToRemove.length ? tagsToRemove : undefined },
-          { onError: (error) => notifications.show({ color: 'red', title: 'Tags not changed', message: describe(error) }) },
+          { onError: (error) => notifyError('Tags not changed', error) },
         );
       }}
     />
@@ -87,7 +88,7 @@ function NotificationSwitches({ contact }: { contact: Contact }) {
       { contactId: contact.id, ...patch },
       {
         onSuccess: (updated) => notifications.show({ color: 'green', message: `Notification settings saved; the contact is ${updated.state}.` }),
-        onError: (error) => notifications.show({ color: 'red', title: 'Settings not saved', message: describe(error) }),
+        onError: (error) => notifyError('Settings not saved', error),
       },
     );
   return (
@@ -95,9 +96,9 @@ function NotificationSwitches({ contact }: { contact: Contact }) {
       <Switch label="Email notifications" checked={contact.notificationSettings.email} disabled={settings.isPending || !contact.email} onChange={(event) => change({ email: event.currentTarget.checked })} />
       <Switch label="SMS notifications" checked={contact.notificationSettings.sms} disabled={settings.isPending || !contact.phone} onChange={(event) => change({ sms: event.currentTarget.checked })} />
       {settings.isError ? (
-        <Text size="sm" c="red" role="alert">
-          {describe(settings.error)}
-        </Text>
+        <Alert color="red" role="alert" p="xs">
+          <ErrorMessage error={settings.error} />
+        </Alert>
       ) : null}
     </Stack>
   );

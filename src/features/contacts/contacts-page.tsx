@@ -167,7 +167,6 @@ export function ContactsPage() {
         ) : null}
         {creating ? (
           <NewContactDrawer
-            opened
             onClose={() => {
               setCreating(false);
               setTimeout(() => newButton.current?.focus(), 0);

@@ -1,19 +1,29 @@
 /**
- * "New contact" (issue 5): every field of the create request in a react-hook-form form whose schema derives
- * from the contract's `contactCreateSchema` (each field's own checks; empty inputs mean "not given"). The
- * server's 400 and 409 messages land on the field they concern, the rest at the top.
+ * "New contact" (issues 5 and 13): every field of the create request in a react-hook-form form whose schema
+ * derives from the contract's `contactCreateSchema` (each field's own checks; empty inputs mean "not given").
+ * - A contact with none of name, email or phone is refused before sending (the service accepts one; the console
+ *   does not make blanks, issue 13).
+ * - It sits in the shared `UpsertDrawer`, so closing a filled form (Escape, the close button, Cancel, another
+ *   page, the tab) asks first.
+ * - The server's 400 and 409 messages land, as sentences, on the field they concern, which is focused and so
+ *   scrolled into view; the rest shows at the top with its details.
+ * - Tags are offered from the workspace's own, an existing tag first when the typed one differs only in case.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Avatar, Button, Checkbox, Drawer, Group, NativeSelect, SimpleGrid, Stack, TagsInput, TextInput, Textarea } from '@mantine/core';
+import { Avatar, Checkbox, Group, NativeSelect, SimpleGrid, TextInput, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useMemo } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import * as z from 'zod';
 import { NOTIFICATION_CHOICES, contactCreateSchema } from '@/api/contacts';
-import { KeyValueEditor, type KeyValueRow, toRecord } from '@/components/key-value-editor';
+import { KeyValueEditor } from '@/components/key-value-editor';
+import { TagsField } from '@/components/tags-field';
+import { UpsertDrawer } from '@/components/upsert-drawer';
 import { useWorkspaceApi } from '@/lib/api';
-import { applyServerErrors } from '@/lib/form-errors';
+import { applyServerErrors, withSentences } from '@/lib/form-errors';
+import { keyValueField } from '@/lib/form-fields';
+import type { KeyValueRow } from '@/lib/key-value';
 import { useCreateContact } from './mutations';
 import { contactQueries } from './queries';
 
@@ -21,61 +31,57 @@ const shape = contactCreateSchema.shape;
 /** An optional text field of the contract, where an empty input means "not given". */
 const blank = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema);
 
+/** The message when none of name, email and phone is given (shown on the name field, which gets the focus). */
+export const NEEDS_IDENTITY = 'Give a name, an email or a phone number: a contact with none of them cannot be told apart or reached.';
+
 /** The form's schema: the contract's create fields, plus form-only shapes for statusTags and the choice. */
-export const newContactSchema = z.object({
-  name: blank(shape.name),
-  email: blank(shape.email),
-  phone: blank(shape.phone),
-  image: blank(shape.image),
-  bio: blank(shape.bio),
-  address: blank(shape.address),
-  city: blank(shape.city),
-  postalCode: blank(shape.postalCode),
-  region: blank(shape.region),
-  source: blank(shape.source),
-  systemSource: blank(shape.systemSource),
-  customMessage: blank(shape.customMessage),
-  tags: shape.tags.unwrap(),
-  notificationSettings: blank(shape.notificationSettings),
-  addDirectly: z.boolean(),
-  useEmailByDefault: z.boolean(),
-});
+export const newContactSchema = z
+  .object({
+    name: blank(shape.name),
+    email: blank(shape.email),
+    phone: blank(shape.phone),
+    image: blank(shape.image),
+    bio: blank(shape.bio),
+    address: blank(shape.address),
+    city: blank(shape.city),
+    postalCode: blank(shape.postalCode),
+    region: blank(shape.region),
+    source: blank(shape.source),
+    systemSource: blank(shape.systemSource),
+    customMessage: blank(shape.customMessage),
+    tags: shape.tags.unwrap(),
+    statusTags: keyValueField(shape.statusTags.unwrap()),
+    notificationSettings: blank(shape.notificationSettings),
+    addDirectly: z.boolean(),
+    useEmailByDefault: z.boolean(),
+  })
+  .superRefine((values, ctx) => {
+    if (!values.name?.trim() && !values.email && !values.phone) ctx.addIssue({ code: 'custom', path: ['name'], message: NEEDS_IDENTITY });
+  });
 type FormInput = z.input<typeof newContactSchema>;
 
 const DEFAULTS: FormInput = {
   name: '', email: '', phone: '', image: '', bio: '', address: '', city: '', postalCode: '', region: '', source: '', systemSource: '',
-  customMessage: '', tags: [], notificationSettings: '', addDirectly: false, useEmailByDefault: false,
+  customMessage: '', tags: [], statusTags: [] as KeyValueRow[], notificationSettings: '', addDirectly: false, useEmailByDefault: false,
 };
-const FIELDS = [...Object.keys(DEFAULTS), 'statusTags', 'follows'];
+const FIELDS = [...Object.keys(DEFAULTS), 'follows'];
 
-export function NewContactDrawer({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+export function NewContactDrawer({ onClose }: { onClose: () => void }) {
   const { api, workspaceId } = useWorkspaceApi();
-  const tags = useQuery({ ...contactQueries.tags(api, workspaceId), enabled: opened });
+  const tags = useQuery(contactQueries.tags(api, workspaceId));
+  const existing = useMemo(() => (tags.data ?? []).map((tag) => tag.name), [tags.data]);
   const create = useCreateContact();
-  const [statusTags, setStatusTags] = useState<KeyValueRow[]>([]);
-  const [statusTagsError, setStatusTagsError] = useState<string | undefined>();
-  const form = useForm<FormInput, unknown, z.output<typeof newContactSchema>>({ resolver: zodResolver(newContactSchema), defaultValues: DEFAULTS });
-  const { errors } = form.formState;
-  const image = String(form.watch('image') ?? '');
-
-  const close = () => {
-    form.reset(DEFAULTS);
-    setStatusTags([]);
-    setStatusTagsError(undefined);
-    onClose();
-  };
+  const form = useForm<FormInput, unknown, z.output<typeof newContactSchema>>({ resolver: withSentences(zodResolver(newContactSchema)), defaultValues: DEFAULTS });
+  const { errors, isDirty, isSubmitting } = form.formState;
+  const image = String(useWatch({ control: form.control, name: 'image' }) ?? '');
 
   const submit = form.handleSubmit(async (values) => {
-    const statusRecord = toRecord(statusTags);
-    if ('error' in statusRecord) return setStatusTagsError(statusRecord.error);
-    setStatusTagsError(undefined);
     try {
-      const created = await create.mutateAsync({ ...values, statusTags: statusTags.length ? statusRecord.record : undefined });
+      const created = await create.mutateAsync(values);
       notifications.show({ color: 'green', message: `Created ${created.name ?? created.email ?? created.phone ?? 'the contact'} (${created.state}).` });
-      close();
+      onClose();
     } catch (error) {
-      applyServerErrors(error, form.setError, FIELDS);
-      if (/statusTags/.test(String((error as Error).message))) setStatusTagsError((error as Error).message);
+      applyServerErrors(error, form.setError, FIELDS, { focus: true });
     }
   });
 
@@ -84,57 +90,61 @@ export function NewContactDrawer({ opened, onClose }: { opened: boolean; onClose
   );
 
   return (
-    <Drawer opened={opened} onClose={close} position="right" size="lg" title="New contact" closeButtonProps={{ 'aria-label': 'Close new contact' }}>
-      <form onSubmit={(event) => void submit(event)} aria-label="New contact" noValidate>
-        <Stack>
-          {errors.root ? (
-            <Alert color="red" role="alert" title="Not created">
-              {errors.root.message}
-            </Alert>
-          ) : null}
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            {text('name', 'Name')}
-            {text('email', 'Email', { type: 'email' })}
-            {text('phone', 'Phone', { description: 'E.164, like +47 123 45 678' })}
-            <Group align="flex-end" wrap="nowrap" gap="xs">
-              {text('image', 'Image URL', { style: { flex: 1 } })}
-              <Avatar src={image && /^https?:\/\//.test(image) ? image : null} alt="Image preview" size="md" radius="xl" />
-            </Group>
-            {text('address', 'Address')}
-            {text('city', 'City')}
-            {text('postalCode', 'Postal code')}
-            {text('region', 'Region')}
-            {text('source', 'Source')}
-            {text('systemSource', 'System source')}
-          </SimpleGrid>
-          <Textarea label="Bio" autosize minRows={2} {...form.register('bio')} error={errors.bio?.message} />
-          <Textarea label="Custom message" autosize minRows={2} {...form.register('customMessage')} error={errors.customMessage?.message} />
-          <Controller
-            control={form.control}
-            name="tags"
-            render={({ field }) => (
-              <TagsInput label="Tags" data={(tags.data ?? []).map((tag) => tag.name)} value={field.value} onChange={field.onChange} error={errors.tags?.message ?? (errors.tags as unknown as { message?: string }[] | undefined)?.find?.(Boolean)?.message} />
-            )}
+    <UpsertDrawer
+      title="New contact"
+      dirty={isDirty}
+      submitting={isSubmitting}
+      submitLabel="Create contact"
+      error={errors.root?.message}
+      failure={errors.root?.type === 'server' ? create.error : undefined}
+      onSubmit={(event) => void submit(event)}
+      onClose={onClose}
+    >
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        {text('name', 'Name', { description: 'A name, an email or a phone is needed' })}
+        {text('email', 'Email', { type: 'email' })}
+        {text('phone', 'Phone', { description: 'International form, like +47 123 45 678' })}
+        <Group align="flex-end" wrap="nowrap" gap="xs">
+          {text('image', 'Image URL', { style: { flex: 1 } })}
+          <Avatar src={image && /^https?:\/\//.test(image) ? image : null} alt="Image preview" size="md" radius="xl" />
+        </Group>
+        {text('address', 'Address')}
+        {text('city', 'City')}
+        {text('postalCode', 'Postal code')}
+        {text('region', 'Region')}
+        {text('source', 'Source')}
+        {text('systemSource', 'System source')}
+      </SimpleGrid>
+      <Textarea label="Bio" autosize minRows={2} {...form.register('bio')} error={errors.bio?.message} />
+      <Textarea label="Custom message" autosize minRows={2} {...form.register('customMessage')} error={errors.customMessage?.message} />
+      <Controller
+        control={form.control}
+        name="tags"
+        render={({ field }) => (
+          <TagsField
+            ref={field.ref}
+            label="Tags"
+            existing={existing}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={errors.tags?.message ?? (errors.tags as unknown as { message?: string }[] | undefined)?.find?.(Boolean)?.message}
           />
-          <KeyValueEditor label="Status tags" rows={statusTags} onChange={setStatusTags} error={statusTagsError} />
-          <NativeSelect
-            label="Notification settings"
-            {...form.register('notificationSettings')}
-            data={[{ value: '', label: 'Default (email when there is an email; sms when there is a phone)' }, ...NOTIFICATION_CHOICES.map((choice) => ({ value: choice, label: choice }))]}
-            error={errors.notificationSettings?.message}
-          />
-          <Checkbox label="Add directly (active at once, no confirmation)" {...form.register('addDirectly')} />
-          <Checkbox label="Use email by default" {...form.register('useEmailByDefault')} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={form.formState.isSubmitting}>
-              Create contact
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Drawer>
+        )}
+      />
+      <Controller
+        control={form.control}
+        name="statusTags"
+        render={({ field }) => <KeyValueEditor label="Status tags" rows={field.value} onChange={field.onChange} error={errors.statusTags?.message} />}
+      />
+      <NativeSelect
+        label="Notification settings"
+        {...form.register('notificationSettings')}
+        data={[{ value: '', label: 'Default (email when there is an email; sms when there is a phone)' }, ...NOTIFICATION_CHOICES.map((choice) => ({ value: choice, label: choice }))]}
+        error={errors.notificationSettings?.message}
+      />
+      <Checkbox label="Add directly (active at once, no confirmation)" {...form.register('addDirectly')} />
+      <Checkbox label="Use email by default" {...form.register('useEmailByDefault')} />
+    </UpsertDrawer>
   );
 }

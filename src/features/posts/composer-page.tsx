@@ -40,9 +40,12 @@ import { Controller, type FieldPath, useForm, useWatch } from 'react-hook-form';
 import { Link, useBlocker } from 'react-router';
 import { isApiError } from '@/api/api-error';
 import type { PostAction, PostRequest, PostRequestResponse } from '@/api/posts';
+import { ErrorDetails } from '@/components/error-message';
 import { SimpleTable } from '@/components/simple-table';
 import type { PostView } from '@/embed/post-view';
 import { useWorkspaceApi } from '@/lib/api';
+import { describeError, messageSentences } from '@/lib/error-sentence';
+import { withSentences } from '@/lib/form-errors';
 import {
   ACTION_SUBMIT_LABEL,
   COMPOSER_DEFAULTS,
@@ -88,7 +91,7 @@ function Composer() {
   const [draftSavedAt, setDraftSavedAt] = useState<string | null>(restored?.savedAt ?? null);
   const [confirming, setConfirming] = useState<{ request: PostRequest; values: ComposerValues } | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const form = useForm<ComposerValues>({ defaultValues: COMPOSER_DEFAULTS, resolver: zodResolver(composerSchema, { error: composerErrorMap }) });
+  const form = useForm<ComposerValues>({ defaultValues: COMPOSER_DEFAULTS, resolver: withSentences(zodResolver(composerSchema, { error: composerErrorMap })) });
   const { control, register, handleSubmit, reset, setError, formState } = form;
   const { errors, isDirty } = formState;
   const values = useWatch({ control }) as ComposerValues;
@@ -178,7 +181,8 @@ function Composer() {
       onError: (error) => {
         if (isApiError(error) && error.status === 400) {
           let focused = false;
-          for (const { field, message } of serverErrorFields(error.message)) {
+          for (const { field, message: wire } of serverErrorFields(error.message)) {
+            const message = messageSentences(wire).join(' ');
             if (field === 'root') setError('root.server', { type: '400', message });
             else {
               setError(field as FieldPath<ComposerValues>, { type: '400', message }, { shouldFocus: !focused });
@@ -187,8 +191,7 @@ function Composer() {
           }
           return;
         }
-        const trace = isApiError(error) && error.traceId ? ` (trace ${error.traceId})` : '';
-        setError('root.server', { type: isApiError(error) ? String(error.status) : 'network', message: `${error instanceof Error ? error.message : String(error)}${trace}` });
+        setError('root.server', { type: isApiError(error) ? String(error.status) : 'network', message: describeError(error).text });
       },
     });
   };
@@ -348,6 +351,7 @@ function Composer() {
               {rootError ? (
                 <Alert color="red" title="The service refused this post" role="alert">
                   {rootError}
+                  <ErrorDetails error={mutation.error} />
                 </Alert>
               ) : null}
 

@@ -16,7 +16,7 @@ import { PRODUCT_STATUSES, type Product } from '@/api/catalog';
 import { CustomPropertiesField, DescriptionFields, TitleHandleFields } from '@/components/catalog-fields';
 import { UpsertDrawer, showSaved } from '@/components/upsert-drawer';
 import { useWorkspaceApi } from '@/lib/api';
-import { applyServerErrors } from '@/lib/form-errors';
+import { applyServerErrors, withSentences } from '@/lib/form-errors';
 import { currencyOptions } from './money';
 import { useUpsertProduct } from './mutations';
 import { PRODUCT_FORM_FIELDS, type ProductFormOutput, type ProductFormValues, productFormSchema, productFormValues, toProductUpsert } from './product-form';
@@ -36,7 +36,7 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
   const collections = useQuery(productQueries.collectionChoices(api, workspaceId));
   const upsert = useUpsertProduct();
   const schema = useMemo(() => productFormSchema(product), [product]);
-  const form = useForm<ProductFormValues, unknown, ProductFormOutput>({ resolver: zodResolver(schema), defaultValues: productFormValues(product, { currency: defaultCurrency }) });
+  const form = useForm<ProductFormValues, unknown, ProductFormOutput>({ resolver: withSentences(zodResolver(schema)), defaultValues: productFormValues(product, { currency: defaultCurrency }) });
   const { errors, isDirty, isSubmitting, isSubmitSuccessful } = form.formState;
   const imageUrl = useWatch({ control: form.control, name: 'imageUrl' });
   const currencies = useMemo(() => currencyOptions([product?.currency ?? '', defaultCurrency ?? '']), [product, defaultCurrency]);
@@ -53,7 +53,7 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
       showSaved(result.created ? 'Product created' : 'Product updated');
       onClose();
     } catch (error) {
-      applyServerErrors(error, form.setError, PRODUCT_FORM_FIELDS);
+      applyServerErrors(error, form.setError, PRODUCT_FORM_FIELDS, { focus: true });
     }
   });
 
@@ -69,6 +69,7 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
       saved={isSubmitSuccessful}
       submitLabel={product ? 'Save product' : 'Create product'}
       error={errors.root?.message}
+      failure={errors.root?.type === 'server' ? upsert.error : undefined}
       onSubmit={(event) => void submit(event)}
       onClose={onClose}
       readOnly={readOnly}
