@@ -42,7 +42,7 @@ describe('runPool', () => {
       return n;
     }, { onProgress: (p) => progress.push(p.done) });
     expect(results).toEqual([1, undefined, 3]);
-    expect(failures.map((f) => [f.index, f.reason])).toEqual([[1, 'Contact not found']]);
+    expect(failures.map((f) => [f.index, f.reason])).toEqual([[1, 'Contact not found.']]);
     expect(progress.at(-1)).toBe(3);
   });
 
@@ -51,7 +51,19 @@ describe('runPool', () => {
       throw tooMany(0);
     }, { maxRetries: 2, sleep: async () => undefined });
     expect(failures).toHaveLength(1);
-    expect(failures[0]!.reason).toContain('Too Many Requests');
+    expect(failures[0]!.reason).toContain('too many requests');
+  });
+
+  it('ends a Retry-After pause at once when aborted', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 50);
+    const { aborted, results } = await runPool(['a', 'b'], async () => {
+      throw tooMany(30);
+    }, { concurrency: 1, signal: controller.signal });
+    expect(aborted).toBe(true);
+    expect(results).toEqual([undefined, undefined]);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('stops taking new items once aborted', async () => {

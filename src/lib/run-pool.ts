@@ -1,10 +1,27 @@
 /**
  * Runs many small requests a few at a time (issues 5 and 6: bulk tags, CSV import): at most `concurrency` at
  * once, in order of the items; when one is answered 429 every worker pauses for its `Retry-After` and the item
- * is tried again (up to `maxRetries` times); other failures are recorded with their reason and the run goes on.
- * `onProgress` reports after each item. Stops early when `signal` aborts.
+ * is tried again (up to `maxRetries` times); other failures are recorded with their reason (a sentence, issue 13:
+ * src/lib/error-sentence.ts) and the run goes on. `onProgress` reports after each item and when a pause starts.
+ * Stops early when `signal` aborts: no new item starts, a pause ends at once, and items already sent finish (a
+ * write that reached the service is counted, never left unknown).
  */
 import { isApiError } from '@/api/api-error';
+import { errorSentence } from './error-sentence';
+
+/** Waits `ms`, or less when `signal` aborts first. */
+export function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
 
 export type PoolProgress = { done: number; total: number; failed: number; waitingUntil: number | null };
 export type PoolFailure<Item> = { item: Item; index: number; reason: string; error: unknown };
@@ -16,7 +33,7 @@ export async function runPool<Item, Result>(
   options: { concurrency?: number; maxRetries?: number; onProgress?: (progress: PoolProgress) => void; signal?: AbortSignal; sleep?: (ms: number) => Promise<void> } = {},
 ): Promise<PoolResult<Item, Result>> {
   const { concurrency = 4, maxRetries = 5, onProgress, signal } = options;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = options.sleep ?? ((ms: number) => sleepUnlessAborted(ms, signal));
   const results: (Result | undefined)[] = new Array(items.length);
   const failures: PoolFailure<Item>[] = [];
   let next = 0;
@@ -41,7 +58,7 @@ export async function runPool<Item, Result>(
             report();
             continue;
           }
-          failures.push({ item, index, reason: error instanceof Error ? error.message : String(error), error });
+          failures.push({ item, index, reason: errorSentence(error), error });
           break;
         }
       }
