@@ -258,9 +258,9 @@ test.describe('composer', () => {
     await page.getByLabel('Link URL', { exact: true }).fill('https://example.com/');
     await page.getByRole('radio', { name: 'Suggest' }).check();
     await page.getByRole('button', { name: 'Send suggestion' }).click();
-    await expect(page.getByLabel('Link URL', { exact: true })).toHaveAccessibleDescription(/ctaLink\.url must be reachable from the service/);
-    await expect(page.getByLabel('Media image 1 URL')).toHaveAccessibleDescription(/mediaImageUrls\.0 is not an image/);
-    await expect(page.getByRole('alert').filter({ hasText: 'The service refused this post' })).toContainText('property extra should not exist');
+    await expect(page.getByLabel('Link URL', { exact: true })).toHaveAccessibleDescription(/The link URL must be reachable from the service\./);
+    await expect(page.getByLabel('Media image 1 URL')).toHaveAccessibleDescription(/A media image URL is not an image\./);
+    await expect(page.getByRole('alert').filter({ hasText: 'The service refused this post' })).toContainText('The service does not accept the field “extra” here.');
     await expect(history(page).getByRole('row')).toHaveCount(0);
   });
 

@@ -9,7 +9,7 @@ import { ApiError, isAbortError } from './api-error';
 import { type ApiClient, createApiClient } from './client';
 import { CONTACT_EXPORT_COLUMNS, CSV_MEDIA_TYPE, XLSX_MEDIA_TYPE } from './contacts';
 import type { DownloadProgress } from './download';
-import { contentLength, filenameFromContentDisposition } from './download';
+import { contentLength, csvRecordCounter, filenameFromContentDisposition } from './download';
 import { compare } from './filter/ast';
 
 let server: TestServer;
@@ -48,7 +48,11 @@ describe('downloadContacts', () => {
     expect(lines).toHaveLength(TOTAL + 1);
     expect(progress.length).toBeGreaterThan(1);
     for (let i = 1; i < progress.length; i++) expect(progress[i]!.receivedBytes).toBeGreaterThan(progress[i - 1]!.receivedBytes);
-    expect(progress.at(-1)).toEqual({ receivedBytes: result.bytes, totalBytes: progress.at(-1)?.totalBytes ?? null });
+    expect(progress.at(-1)).toEqual({ receivedBytes: result.bytes, totalBytes: progress.at(-1)?.totalBytes ?? null, rows: TOTAL });
+    // Rows are counted as the stream arrives: they rise with the chunks, never past the total.
+    expect(progress.some((p) => p.rows! > 0 && p.rows! < TOTAL)).toBe(true);
+    for (let i = 1; i < progress.length; i++) expect(progress[i]!.rows).toBeGreaterThanOrEqual(progress[i - 1]!.rows!);
+    expect(result.rows).toBe(TOTAL);
     const total = progress.at(-1)?.totalBytes;
     if (total !== null && total !== undefined) expect(total).toBe(result.bytes);
   });
@@ -72,6 +76,7 @@ describe('downloadContacts', () => {
     expect(result.bytes).toBe(bytes.byteLength);
     expect(progress.at(-1)?.receivedBytes).toBe(result.bytes);
     expect(progress.length).toBeGreaterThan(1);
+    expect(progress.every((p) => p.rows === null) && result.rows === null).toBe(true);
   });
 
   it('rejects with the AbortError when the signal aborts mid-download', async () => {
@@ -132,5 +137,25 @@ describe('contentLength', () => {
     expect(contentLength(new Headers({ 'content-length': '1234', 'content-encoding': 'gzip' }))).toBeNull();
     expect(contentLength(new Headers({ 'content-length': 'abc' }))).toBeNull();
     expect(contentLength(new Headers())).toBeNull();
+  });
+});
+
+describe('csvRecordCounter', () => {
+  const count = (text: string, splits: number[] = []) => {
+    const bytes = new TextEncoder().encode(text);
+    const counter = csvRecordCounter();
+    let at = 0;
+    for (const cut of [...splits, bytes.length]) {
+      counter.push(bytes.slice(at, cut));
+      at = cut;
+    }
+    return [counter.records, counter.finish()];
+  };
+
+  it('counts records by line ends outside quotes, across chunk boundaries and multi-byte letters', () => {
+    expect(count('id,name\r\n1,Ann\r\n2,Bø\r\n', [21])).toEqual([3, 3]);
+    expect(count('id,note\r\n1,"two\r\nlines, and ""quotes"""\r\n2,x', [12, 13, 20])).toEqual([2, 3]);
+    expect(count('a\n"b\nc"\n', [1, 2, 3, 4, 5])).toEqual([2, 2]);
+    expect(count('')).toEqual([0, 0]);
   });
 });

@@ -1,99 +1,181 @@
 /**
- * Bulk tags (issue 5): add or remove one tag on every selected contact, one PATCH each, 4 at a time, with a
- * progress bar, pausing while the service asks to wait (429, `Retry-After`), then a summary of what failed
- * and why. Closing after a run without failures clears the selection.
+ * Bulk tags (issues 5 and 13): add and/or remove several tags on the selected contacts, or on every contact
+ * matching the filter ("Select all 1,234 matching"). Tags are chosen from the workspace's own with suggestions
+ * (an existing tag first when a typed one differs only in case), or new. The job (bulk-tag-job.ts) first collects
+ * the contacts, then tags them 4 at a time; the dialog shows done of total, the rate and the time left, a
+ * countdown while the service asks to wait (429, `Retry-After`), a Cancel button that works at any moment, and a
+ * summary: changed, unchanged, failed with reasons in sentences. When the job ends, however it ends, the contact
+ * lists, counts and tags are refreshed, in every tab (`contactQueries.refreshAfterJob`). Closing after a run without
+ * failures clears the selection.
  */
-import { Alert, Button, Group, List, Modal, Progress, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { type PoolProgress, type PoolResult, runPool } from '@/lib/run-pool';
+import { Alert, Button, Group, List, Modal, Progress, Stack, Text } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { contactTagsPatchSchema } from '@/api/contacts';
+import type { FilterNode } from '@/api/filter/ast';
+import { formatIssues } from '@/api/validation-message';
+import { ErrorMessage } from '@/components/error-message';
+import { TagsField } from '@/components/tags-field';
 import { useWorkspaceApi } from '@/lib/api';
+import { durationText } from '@/lib/duration';
+import { messageSentences } from '@/lib/error-sentence';
+import { type BulkProgress, type BulkResult, rateOf, runBulkTagJob } from './bulk-tag-job';
 import { contactQueries } from './queries';
 
-export function BulkTags({ contactIds, onDone }: { contactIds: string[]; onDone: () => void }) {
+/** What the dialog works on: chosen contacts, or everything `filter` matches (`total` when chosen, for the labels). */
+export type BulkSelection = { kind: 'ids'; ids: string[] } | { kind: 'matching'; filter: FilterNode | undefined; total: number };
+
+const count = (n: number, noun = 'contact') => `${n.toLocaleString()} ${noun}${n === 1 ? '' : 's'}`;
+
+/** The epoch ms, refreshed every 250 ms while `active` (for countdowns and rates). */
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [active]);
+  return now;
+}
+
+function ProgressView({ progress, now }: { progress: BulkProgress; now: number }) {
+  const { perSecond, secondsLeft } = rateOf(progress, now);
+  const wait = progress.waitingUntil ? Math.max(0, Math.ceil((progress.waitingUntil - now) / 1000)) : 0;
+  const percent = (progress.done / Math.max(1, progress.total)) * 100;
+  return (
+    <Stack gap={4}>
+      <Progress value={percent} aria-label={progress.phase === 'collecting' ? 'Finding the contacts' : 'Bulk tag progress'} />
+      <Text size="sm" aria-live="polite">
+        {progress.phase === 'collecting'
+          ? `Finding the contacts: ${progress.done.toLocaleString()} of ${progress.total.toLocaleString()}`
+          : `${progress.done.toLocaleString()} of ${progress.total.toLocaleString()} done${progress.failed ? `, ${progress.failed.toLocaleString()} failed` : ''}`}
+        {perSecond && progress.phase === 'tagging' ? ` · ${perSecond.toFixed(1)} contacts/s` : ''}
+        {secondsLeft !== null && progress.phase === 'tagging' && progress.done < progress.total ? ` · ${durationText(secondsLeft)} left` : ''}
+      </Text>
+      {progress.waitingUntil ? (
+        <Alert color="orange" role="status" p="xs" title="Paused: the service asked to wait">
+          Too many requests in a short time. Resuming in {wait} s; nothing is lost.
+        </Alert>
+      ) : null}
+    </Stack>
+  );
+}
+
+function Summary({ result }: { result: BulkResult }) {
+  const byReason = new Map<string, string[]>();
+  for (const failure of result.failures) byReason.set(failure.reason, [...(byReason.get(failure.reason) ?? []), failure.label]);
+  const parts = [`${count(result.changed)} changed`, `${count(result.unchanged)} already as asked`];
+  if (result.failures.length) parts.push(`${count(result.failures.length)} failed`);
+  if (result.missing) parts.push(`${count(result.missing)} no longer found`);
+  if (result.cancelled) parts.push(`${count(result.notReached)} not reached`);
+  const ok = !result.failures.length && !result.cancelled;
+  return (
+    <Alert color={ok ? 'green' : result.failures.length ? 'red' : 'yellow'} title={result.cancelled ? 'Cancelled' : 'Done'} role={ok ? 'status' : 'alert'}>
+      <Text size="sm">{parts.join(', ')}.</Text>
+      {byReason.size ? (
+        <List size="sm" mt="xs">
+          {[...byReason].map(([reason, labels]) => (
+            <List.Item key={reason}>
+              {reason} ({labels.slice(0, 5).join(', ')}
+              {labels.length > 5 ? ` and ${count(labels.length - 5, 'other')}` : ''})
+            </List.Item>
+          ))}
+        </List>
+      ) : null}
+    </Alert>
+  );
+}
+
+export function BulkTags({ selection, onDone }: { selection: BulkSelection; onDone: () => void }) {
   const { api, workspaceId } = useWorkspaceApi();
   const queryClient = useQueryClient();
   const [opened, setOpened] = useState(false);
-  const [mode, setMode] = useState<'add' | 'remove'>('add');
-  const [tag, setTag] = useState('');
-  const [progress, setProgress] = useState<PoolProgress | null>(null);
-  const [result, setResult] = useState<PoolResult<string, void> | null>(null);
-  const running = progress !== null && result === null;
-  const clean = tag.trim();
+  const tags = useQuery({ ...contactQueries.tags(api, workspaceId), enabled: opened });
+  const existing = useMemo(() => (tags.data ?? []).map((tag) => tag.name), [tags.data]);
+  const [tagsToAdd, setTagsToAdd] = useState<string[]>([]);
+  const [tagsToRemove, setTagsToRemove] = useState<string[]>([]);
+  const [progress, setProgress] = useState<BulkProgress | null>(null);
+  const [result, setResult] = useState<BulkResult | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const controller = useRef<AbortController | null>(null);
+  const running = progress !== null && result === null && failure === null;
+  const now = useNow(running);
+  const size = selection.kind === 'ids' ? selection.ids.length : selection.total;
+  const what = selection.kind === 'ids' ? `${size.toLocaleString()} selected` : `all ${size.toLocaleString()} matching`;
+
+  const checked = contactTagsPatchSchema.safeParse({ tagsToAdd, tagsToRemove });
+  const problems = checked.success ? [] : messageSentences(formatIssues(checked.error.issues));
+  const nothingChosen = !tagsToAdd.length && !tagsToRemove.length;
 
   const run = async () => {
+    controller.current = new AbortController();
     setResult(null);
-    setProgress({ done: 0, total: contactIds.length, failed: 0, waitingUntil: null });
-    const outcome = await runPool(
-      contactIds,
-      (contactId) => api.patchContactTags(contactId, mode === 'add' ? { tagsToAdd: [clean] } : { tagsToRemove: [clean] }),
-      { concurrency: 4, onProgress: setProgress },
-    );
-    setResult(outcome);
-    await contactQueries.refreshAfterJob(queryClient, workspaceId);
+    setFailure(null);
+    setProgress({ phase: 'collecting', done: 0, total: size, failed: 0, waitingUntil: null, startedAt: Date.now() });
+    try {
+      setResult(
+        await runBulkTagJob({
+          client: api,
+          source: selection.kind === 'ids' ? { ids: selection.ids } : { filter: selection.filter },
+          change: { tagsToAdd, tagsToRemove },
+          signal: controller.current.signal,
+          onProgress: setProgress,
+        }),
+      );
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      await contactQueries.refreshAfterJob(queryClient, workspaceId);
+    }
   };
 
   const close = () => {
     if (running) return;
-    // A run with no failures is finished: the selection has served its purpose.
-    if (result && !result.failures.length) onDone();
+    if (result && !result.failures.length && !result.cancelled) onDone();
     setOpened(false);
     setProgress(null);
     setResult(null);
-    setTag('');
+    setFailure(null);
+    setTagsToAdd([]);
+    setTagsToRemove([]);
   };
 
   return (
     <>
-      <Button variant="light" onClick={() => setOpened(true)} disabled={!contactIds.length}>
-        Tag {contactIds.length} selected
+      <Button variant="light" onClick={() => setOpened(true)} disabled={!size}>
+        Tag {what}
       </Button>
-      <Modal opened={opened} onClose={close} title={`Tags for ${contactIds.length} selected contacts`} closeButtonProps={{ 'aria-label': 'Close bulk tags' }}>
+      <Modal opened={opened} onClose={close} title={`Tags for ${what} contact${size === 1 ? '' : 's'}`} closeButtonProps={{ 'aria-label': 'Close bulk tags', disabled: running }} size="lg">
         <Stack>
-          <SegmentedControl
-            value={mode}
-            onChange={(value) => setMode(value as 'add' | 'remove')}
-            data={[
-              { value: 'add', label: 'Add tag' },
-              { value: 'remove', label: 'Remove tag' },
-            ]}
-            disabled={running}
-            aria-label="Add or remove"
-          />
-          <TextInput label="Tag" value={tag} onChange={(event) => setTag(event.currentTarget.value)} maxLength={64} disabled={running} />
-          {progress ? (
-            <Stack gap={4}>
-              <Progress value={(progress.done / Math.max(1, progress.total)) * 100} aria-label="Bulk tag progress" />
-              <Text size="sm" aria-live="polite">
-                {progress.done} of {progress.total} done{progress.failed ? `, ${progress.failed} failed` : ''}
-                {progress.waitingUntil ? ' · paused: the service asked to wait' : ''}
-              </Text>
-            </Stack>
+          <TagsField label="Tags to add" existing={existing} value={tagsToAdd} onChange={setTagsToAdd} disabled={running} clearable />
+          <TagsField label="Tags to remove" existing={existing} value={tagsToRemove} onChange={setTagsToRemove} disabled={running} clearable />
+          {!nothingChosen && problems.length ? (
+            <Text size="sm" c="red" role="alert">
+              {problems.join(' ')}
+            </Text>
           ) : null}
-          {result ? (
-            result.failures.length ? (
-              <Alert color="red" title={`${result.failures.length} of ${contactIds.length} not changed`} role="alert">
-                <List size="sm">
-                  {result.failures.slice(0, 20).map((failure) => (
-                    <List.Item key={failure.index}>
-                      {failure.item}: {failure.reason}
-                    </List.Item>
-                  ))}
-                </List>
-              </Alert>
-            ) : (
-              <Alert color="green" title="Done" role="status">
-                {mode === 'add' ? 'Added' : 'Removed'} “{clean}” on all {contactIds.length} contacts.
-              </Alert>
-            )
+          {progress && !result && !failure ? <ProgressView progress={progress} now={now} /> : null}
+          {result ? <Summary result={result} /> : null}
+          {failure ? (
+            <Alert color="red" role="alert" title="Stopped before changing anything: the contacts could not be listed">
+              <ErrorMessage error={failure} />
+            </Alert>
           ) : null}
           <Group justify="flex-end">
-            <Button variant="default" onClick={close} disabled={running}>
-              Close
-            </Button>
-            <Button onClick={() => void run()} loading={running} disabled={!clean || clean.length > 64}>
-              {mode === 'add' ? 'Add' : 'Remove'} tag
-            </Button>
+            {running ? (
+              <Button color="red" variant="light" onClick={() => controller.current?.abort()}>
+                Cancel
+              </Button>
+            ) : (
+              <>
+                <Button variant="default" onClick={close}>
+                  Close
+                </Button>
+                <Button onClick={() => void run()} disabled={nothingChosen || problems.length > 0}>
+                  Apply to {count(size)}
+                </Button>
+              </>
+            )}
           </Group>
         </Stack>
       </Modal>

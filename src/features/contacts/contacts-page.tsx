@@ -1,7 +1,8 @@
 /**
  * `/w/:workspaceId/contacts` (issue 5): the server-paginated contacts table. Page, size, sort and filters live
  * in the URL; the previous page stays on screen while the next loads and the next page is prefetched; rows
- * open a drawer; selected rows can be tagged in bulk; everything matching can be exported.
+ * open a drawer; selected rows, or every contact matching the filter (issue 13), can be tagged in bulk;
+ * everything matching can be exported.
  *
  * Issue 14: a contact opens at its address, `/w/:workspaceId/contacts/:contactId` over the list (its name is a
  * link; src/lib/record-route.ts); the pager describes the rows on screen, and paging scrolls back to the table.
@@ -29,7 +30,7 @@ import { contactQueries } from './queries';
 // What the first paint does not show loads right after it: drawers, dialogs and popovers.
 const ContactDrawer = lazy(() => import('./contact-drawer').then((m) => ({ default: m.ContactDrawer })));
 const NewContactDrawer = lazy(() => import('./new-contact-drawer').then((m) => ({ default: m.NewContactDrawer })));
-const BulkTags = lazy(() => import('./bulk-tags').then((m) => ({ default: m.BulkTags })));
+const SelectionBar = lazy(() => import('./selection-bar').then((m) => ({ default: m.SelectionBar })));
 const ExportButton = lazy(() => import('./export-button').then((m) => ({ default: m.ExportButton })));
 // Loaded when a record opens; `lazy` loses the component's type parameters, which the cast restores.
 const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) => ({ default: m.RecordDrawer }))) as unknown as typeof RecordDrawerType;
@@ -57,6 +58,9 @@ export function ContactsPage() {
 
   const [hidden, setHidden] = useLocalState<string[]>(`workspace-admin.contacts.hidden-columns.${workspaceId}`, []);
   const [selection, setSelection] = useState<RowSelectionState>({});
+  // "Select all N matching": the filter, not the page's ids, goes to bulk tagging; any change of list or selection ends it.
+  const [allMatching, setAllMatching] = useState(false);
+  useEffect(() => setAllMatching(false), [params]);
   const [creating, setCreating] = useState(false);
   const newButton = useRef<HTMLButtonElement>(null);
   const tableTop = useRef<HTMLDivElement>(null);
@@ -100,21 +104,18 @@ export function ContactsPage() {
       </Suspense>
       <ContactFilters search={search} update={update} />
       {selectedIds.length ? (
-        <Group gap="xs" role="region" aria-label="Selection">
-          <Text size="sm">{selectedIds.length} selected</Text>
-          {canTag ? (
-            <Suspense fallback={null}>
-              <BulkTags contactIds={selectedIds} onDone={() => setSelection({})} />
-            </Suspense>
-          ) : (
-            <Text size="sm" c="dimmed">
-              Tagging needs contacts:read-write
-            </Text>
-          )}
-          <Button variant="subtle" size="xs" onClick={() => setSelection({})}>
-            Clear selection
-          </Button>
-        </Group>
+        <Suspense fallback={null}>
+          <SelectionBar
+            selectedIds={selectedIds}
+            pageIds={list.data?.items.map((contact) => contact.id) ?? []}
+            total={total}
+            filter={filter}
+            allMatching={allMatching}
+            canTag={canTag}
+            onSelectAllMatching={() => setAllMatching(true)}
+            onClear={() => setSelection({})}
+          />
+        </Suspense>
       ) : null}
       {list.isError && !list.data ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
       <div ref={tableTop}>
@@ -128,7 +129,10 @@ export function ContactsPage() {
           sorting={sorting}
           onSortingChange={(next) => update({ sort: sortOf(next.map((sort) => ({ field: sort.id, direction: sort.desc ? 'desc' : 'asc' }))) })}
           selection={selection}
-          onSelectionChange={setSelection}
+          onSelectionChange={(next) => {
+            setSelection(next);
+            setAllMatching(false);
+          }}
           columnVisibility={Object.fromEntries(hidden.map((id) => [id, false]))}
           onRowClick={(contact) => records.open(contact.id)}
           rowLink={{ column: 'name', to: (contact) => records.linkTo(contact.id), state: records.state }}

@@ -1,45 +1,50 @@
 /**
- * Export (issue 5): xlsx or csv of everything the current filter and sort match (not just the page), showing the
- * row count, the bytes received while the server streams it, a cancel button, and saving under the server's
- * file name.
+ * Export (issues 5 and 13): xlsx or csv of everything the current filter and sort match (not just the page),
+ * showing progress while the server streams it, a cancel button, and saving under the server's file name.
+ * Progress against `meta.maxResults`: rows and percent for CSV, bytes and an estimate for xlsx (export-progress.ts).
  */
 import { Button, Group, Menu, Modal, Progress, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useRef, useState } from 'react';
-import { isAbortError, isApiError } from '@/api/api-error';
+import { isAbortError } from '@/api/api-error';
+import type { DownloadFormat } from '@/api/download';
 import type { FilterNode } from '@/api/filter/ast';
 import type { OrderByItem } from '@/api/filter/order-by';
+import { notifyError } from '@/components/notify-error';
 import { useWorkspaceApi } from '@/lib/api';
 import { saveFile } from '@/lib/save-file';
+import { exportProgress, type ExportJob } from './export-progress';
 
 type Props = { filter: FilterNode | undefined; orderBy: OrderByItem[] | undefined; total: number | undefined };
 
 export function ExportButton({ filter, orderBy, total }: Props) {
   const { api } = useWorkspaceApi();
-  const [job, setJob] = useState<{ format: 'csv' | 'xlsx'; received: number } | null>(null);
+  const [job, setJob] = useState<ExportJob | null>(null);
   const controller = useRef<AbortController | null>(null);
 
-  const start = async (format: 'csv' | 'xlsx') => {
+  const start = async (format: DownloadFormat) => {
     controller.current = new AbortController();
-    setJob({ format, received: 0 });
+    const startedAt = Date.now();
+    setJob({ format, bytes: 0, rows: format === 'csv' ? 0 : null, startedAt });
     try {
-      const { blob, filename } = await api.downloadContacts({
+      const { blob, filename, rows } = await api.downloadContacts({
         format,
         filter,
         orderBy,
         signal: controller.current.signal,
-        onProgress: ({ receivedBytes }) => setJob({ format, received: receivedBytes }),
+        onProgress: ({ receivedBytes, rows: received }) => setJob({ format, bytes: receivedBytes, rows: received, startedAt }),
       });
       saveFile(blob, filename);
-      notifications.show({ color: 'green', message: `Exported ${total?.toLocaleString() ?? ''} contacts to ${filename}.` });
+      notifications.show({ color: 'green', message: `Exported ${(rows ?? total)?.toLocaleString() ?? ''} contacts to ${filename}.` });
     } catch (error) {
       if (isAbortError(error)) notifications.show({ message: 'Export cancelled.' });
-      else notifications.show({ color: 'red', title: 'Export failed', message: isApiError(error) ? `${error.status}: ${error.message}` : String(error) });
+      else notifyError('Export failed', error);
     } finally {
       setJob(null);
     }
   };
 
+  const shown = job ? exportProgress(job, total ?? 0, Date.now()) : null;
   return (
     <>
       <Menu position="bottom-end">
@@ -56,9 +61,9 @@ export function ExportButton({ filter, orderBy, total }: Props) {
       </Menu>
       <Modal opened={job !== null} onClose={() => controller.current?.abort()} title={`Exporting ${total?.toLocaleString() ?? ''} contacts`} closeButtonProps={{ 'aria-label': 'Cancel export' }}>
         <Stack>
-          <Progress value={100} animated striped aria-label="Export in progress" />
+          <Progress value={shown?.percent ?? 0} striped={shown?.estimated} animated={shown?.estimated} aria-label="Export progress" />
           <Text size="sm" aria-live="polite">
-            {job ? `${(job.received / 1024).toFixed(0)} KB received (${job.format})` : ''}
+            {shown?.text}
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => controller.current?.abort()}>

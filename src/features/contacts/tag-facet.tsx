@@ -1,4 +1,8 @@
-/** The tags facet: the workspace's tags with their contact counts (`GET /contacts/contacts-tags`), any of which match. */
+/**
+ * The tags facet: the workspace's tags with their contact counts (`GET /contacts/contacts-tags`), any of which
+ * match. The counts are for the whole workspace, not the current filters (the endpoint takes no filter), and the
+ * field says so (issue 13).
+ */
 import { MultiSelect } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useWorkspaceApi } from '@/lib/api';
@@ -12,6 +16,7 @@ export function TagFacet({ value, onChange }: { value: string[]; onChange: (tags
   return (
     <MultiSelect
       label="Tags"
+      description="Counts: whole workspace"
       placeholder={value.length ? undefined : 'Any'}
       data={options}
       value={value}

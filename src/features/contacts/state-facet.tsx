@@ -1,0 +1,38 @@
+/**
+ * The state facet with counts (issue 13): how many contacts each state would show under the other filters now
+ * applied (`others`: search, tags, dates, city; an advanced filter is replaced by a facet choice, so it is left
+ * out), read as `$limit=1` requests for their `meta.maxResults` through the typed client and cached by React Query
+ * (`contactQueries.count`, refreshed with the lists). Loaded after the first paint (contact-filters.tsx shows a
+ * plain select until then); until the counts arrive the states show without them.
+ */
+import { NativeSelect } from '@mantine/core';
+import { useQueries } from '@tanstack/react-query';
+import { CONTACT_STATES, type ContactState } from '@/api/contacts';
+import { type FilterNode, and, compare } from '@/api/filter/ast';
+import { useWorkspaceApi } from '@/lib/api';
+import { contactQueries } from './queries';
+
+const LABELS: Record<ContactState, string> = { active: 'Active', pending: 'Pending' };
+
+export function StateFacet({ value, others, onChange }: { value: string; others: FilterNode | undefined; onChange: (state: ContactState | undefined) => void }) {
+  const { api, workspaceId } = useWorkspaceApi();
+  const counts = useQueries({
+    queries: CONTACT_STATES.map((state) => contactQueries.count(api, workspaceId, and(others, compare('state', 'eq', state)))),
+  });
+  return (
+    <NativeSelect
+      label="State"
+      description="Counts: these filters"
+      data={[
+        { value: '', label: 'Any' },
+        ...CONTACT_STATES.map((state, index) => {
+          const count = counts[index]?.data;
+          return { value: state, label: count === undefined ? LABELS[state] : `${LABELS[state]} (${count.toLocaleString()})` };
+        }),
+      ]}
+      value={value}
+      onChange={(event) => onChange((event.currentTarget.value || undefined) as ContactState | undefined)}
+      w={150}
+    />
+  );
+}
