@@ -86,10 +86,13 @@ function Summary({ result }: { result: BulkResult }) {
   );
 }
 
-export function BulkTags({ selection, onDone }: { selection: BulkSelection; onDone: () => void }) {
+export function BulkTags({ selection: current, onDone }: { selection: BulkSelection; onDone: () => void }) {
   const { api, workspaceId } = useWorkspaceApi();
   const queryClient = useQueryClient();
-  const [opened, setOpened] = useState(false);
+  // The dialog keeps the selection it was opened with: the lists behind it refresh (and may empty) as the job runs.
+  const [shown, setShown] = useState<BulkSelection | null>(null);
+  const opened = shown !== null;
+  const selection = shown ?? current;
   const tags = useQuery({ ...contactQueries.tags(api, workspaceId), enabled: opened });
   const existing = useMemo(() => (tags.data ?? []).map((tag) => tag.name), [tags.data]);
   const [tagsToAdd, setTagsToAdd] = useState<string[]>([]);
@@ -132,7 +135,7 @@ export function BulkTags({ selection, onDone }: { selection: BulkSelection; onDo
   const close = () => {
     if (running) return;
     if (result && !result.failures.length && !result.cancelled) onDone();
-    setOpened(false);
+    setShown(null);
     setProgress(null);
     setResult(null);
     setFailure(null);
@@ -142,7 +145,7 @@ export function BulkTags({ selection, onDone }: { selection: BulkSelection; onDo
 
   return (
     <>
-      <Button variant="light" onClick={() => setOpened(true)} disabled={!size}>
+      <Button variant="light" onClick={() => setShown(current)} disabled={!size}>
         Tag {what}
       </Button>
       <Modal opened={opened} onClose={close} title={`Tags for ${what} contact${size === 1 ? '' : 's'}`} closeButtonProps={{ 'aria-label': 'Close bulk tags', disabled: running }} size="lg">
