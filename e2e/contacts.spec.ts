@@ -217,6 +217,7 @@ test('bulk-tags 25 selected contacts with progress, all tagged', async ({ page, 
   const dialog = page.getByRole('dialog', { name: /Tags for 25 selected/ });
   await dialog.getByRole('combobox', { name: 'Tags to add' }).fill('bulk-2026');
   await dialog.getByRole('combobox', { name: 'Tags to add' }).press('Enter');
+  await dialog.getByRole('combobox', { name: 'Tags to add' }).blur();
   await dialog.getByRole('button', { name: 'Apply to 25 contacts' }).click();
   await expect(dialog.getByRole('status').filter({ hasText: 'Done' })).toContainText('25 contacts changed, 0 contacts already as asked.');
   const tagged = await api(state, 'GET', `/contacts?%24filter=${encodeURIComponent("tags eq 'bulk-2026'")}`);

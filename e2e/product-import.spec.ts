@@ -35,7 +35,7 @@ async function productsWithPrefix(state: E2eState, prefix: string, limit = 100) 
 const BAD_ROWS: Record<number, { price?: string; title?: string; reason: string }> = {
   40: { price: '-5', reason: 'price must not be less than 0' },
   90: { price: 'abc', reason: "price: 'abc' is not a number (this column has a decimal point)" },
-  150: { title: '', reason: 'title is required to create a product' },
+  150: { title: '', reason: 'A new product needs a title.' },
 };
 
 /** `count` product rows keyed `<prefix><i>`; the rows of BAD_ROWS carry their fault. An unmapped `Notes` column too. */
