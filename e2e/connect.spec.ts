@@ -26,7 +26,7 @@ test('refuses a wrong key with a clear error and saves nothing', async ({ page }
   await page.getByLabel('API key', { exact: true }).fill('wsk_0000000000000000000000000000000000000000');
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
   const alert = page.getByRole('alert').filter({ hasText: 'Could not connect' });
-  await expect(alert).toContainText('The service refused the API key');
+  await expect(alert).toContainText('The service refused this key. Check that it is complete and not revoked.');
   await expect(alert).toContainText('Nothing was saved.');
   await expect(page).toHaveURL(/\/connect$/);
   expect(await page.evaluate(() => [sessionStorage.getItem('workspace-admin.connections'), localStorage.getItem('workspace-admin.connections')])).toEqual([null, null]);

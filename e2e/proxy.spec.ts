@@ -78,7 +78,8 @@ test('says a hosted service refused a wrong key (403), shows its version message
 
   await key.fill('wsk_revoked_or_wrong');
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
-  await expect(alert).toContainText('refused this key (403');
+  await expect(alert).toContainText('The service refused this key.');
+  await expect(alert).toContainText('HTTP 403 · GET /authorization');
   await expect(alert).toContainText('Forbidden resource');
   await expect(alert).not.toContainText('[object Object]');
 

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/api/api-error';
-import { THROTTLE_RETRIES, retryDelay, shouldRetry, shouldRetryMutation } from './query-client';
+import { THROTTLE_RETRIES, createQueryClient, retryDelay, shouldRetry, shouldRetryMutation } from './query-client';
 import * as throttle from './throttle';
 
 const throttled = (retryAfter: number | null) =>
@@ -37,5 +37,26 @@ describe('retrying a 429', () => {
     expect(shouldRetryMutation(THROTTLE_RETRIES, throttled(null))).toBe(false);
     retryDelay(THROTTLE_RETRIES, throttled(null));
     expect(report).not.toHaveBeenCalled();
+  });
+});
+
+describe('the throttle notice across queries', () => {
+  it('stays while one query waits out a 429, though another query succeeds meanwhile', async () => {
+    const client = createQueryClient();
+    const clear = vi.spyOn(throttle, 'clearThrottle');
+    let calls = 0;
+    const slow = client.fetchQuery({
+      queryKey: ['slow'],
+      queryFn: async () => {
+        calls += 1;
+        if (calls === 1) throw throttled(1);
+        return 'late';
+      },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await client.fetchQuery({ queryKey: ['fast'], queryFn: async () => 'now' });
+    expect(clear).not.toHaveBeenCalled();
+    expect(await slow).toBe('late');
+    expect(clear).toHaveBeenCalled();
   });
 });

@@ -49,8 +49,11 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: shouldRetryMutation, retryDelay },
     },
   });
+  // A success ends the notice unless another query is still waiting out a 429 (issue 13: pages now load several
+  // queries at once, and one answering must not hide the wait of another).
+  const waitingOnThrottle = () => client.getQueryCache().getAll().some((query) => query.state.fetchStatus === 'fetching' && throttled(query.state.fetchFailureReason));
   client.getQueryCache().subscribe((event) => {
-    if (event.type === 'updated' && event.action.type === 'success') clearThrottle();
+    if (event.type === 'updated' && event.action.type === 'success' && !waitingOnThrottle()) clearThrottle();
   });
   listenForChanges(client);
   return client;

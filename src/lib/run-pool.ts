@@ -8,6 +8,7 @@
  */
 import { isApiError } from '@/api/api-error';
 import { errorSentence } from './error-sentence';
+import { backoffSeconds } from './throttle';
 
 /** Waits `ms`, or less when `signal` aborts first. */
 export function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
@@ -54,7 +55,7 @@ export async function runPool<Item, Result>(
           break;
         } catch (error) {
           if (isApiError(error) && error.status === 429 && attempt < maxRetries) {
-            pausedUntil = Math.max(pausedUntil, Date.now() + (error.retryAfter ?? 2 ** attempt) * 1000);
+            pausedUntil = Math.max(pausedUntil, Date.now() + (error.retryAfter ?? backoffSeconds(attempt)) * 1000);
             report();
             continue;
           }

@@ -143,7 +143,7 @@ export function ConnectPage() {
             </Group>
             {failure ? (
               <Alert color="red" role="alert" title="Could not connect">
-                <LazyErrorMessage error={failure.error} />
+                <LazyErrorMessage error={failure.error} sentence={keyRefusal(failure.error)} />
                 <Text size="sm">Nothing was saved.</Text>
               </Alert>
             ) : null}

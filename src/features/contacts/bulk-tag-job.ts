@@ -11,7 +11,8 @@
  *    none to remove present, when collected) is counted unchanged and not sent: the service would change nothing
  *    (decisions.md section 7) and the request would only spend the rate limit.
  *
- * A 429 in either phase pauses the job until its `Retry-After` (`waitingUntil` in the progress) and tries again;
+ * A 429 in either phase pauses the job until its `Retry-After` (without one: 1 s doubling to 60 s, throttle.ts;
+ * `waitingUntil` in the progress) and tries again;
  * cancelling (`signal`) stops at once: the walk is abandoned (nothing changed), or no new PATCH starts and those
  * already sent finish and are counted. Other failures of a PATCH are recorded with a sentence (error-sentence.ts)
  * and the job goes on; a failure of the walk ends the job (it cannot know which contacts matched): it rejects.
@@ -23,6 +24,7 @@ import { type FilterNode, and, inList } from '@/api/filter/ast';
 import type { OrderByItem } from '@/api/filter/order-by';
 import { paginate } from '@/api/paginate';
 import { runPool, sleepUnlessAborted } from '@/lib/run-pool';
+import { backoffSeconds } from '@/lib/throttle';
 
 /** Where the contacts come from: everything a filter matches (undefined: the whole workspace), or chosen ids. */
 export type BulkSource = { filter: FilterNode | undefined } | { ids: readonly string[] };
@@ -112,7 +114,7 @@ export async function runBulkTagJob(options: BulkJobOptions): Promise<BulkResult
         return value;
       } catch (error) {
         if (!(isApiError(error) && error.status === 429 && attempt < maxRetries)) throw error;
-        const until = Date.now() + (error.retryAfter ?? 2 ** Math.min(attempt, 5)) * 1000;
+        const until = Date.now() + (error.retryAfter ?? backoffSeconds(attempt)) * 1000;
         report({ waitingUntil: until });
         await sleep(until - Date.now());
         signal?.throwIfAborted();
