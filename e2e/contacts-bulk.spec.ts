@@ -150,6 +150,7 @@ test('the new contact form refuses a blank contact, asks before closing when fil
   // Empty: closes at once.
   await page.getByRole('button', { name: 'New contact', exact: true }).click();
   const form = page.getByRole('form', { name: 'New contact' });
+  await expect(form.getByLabel('Name', { exact: true })).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(form).toBeHidden();
 
