@@ -1,13 +1,13 @@
 /**
- * `ErrorMessage` for the first screens (query-state.tsx, route-error.tsx, the connect page): its sentence mapping
- * loads in a chunk of its own, fetched shortly after the first paint (so it is there when the service later
- * cannot be reached), keeping the first screens' JavaScript as it was (scripts/bundle-report.mjs).
+ * `ErrorMessage` for the first screens (query-state.tsx, route-error.tsx, the connect page), loaded with the
+ * notifications host (notifications-host.tsx re-exports it), which every console page fetches right after the
+ * first paint: so it is there when the service later cannot be reached, and no new lazy entry splits the first
+ * screens' shared chunks (a new entry that uses Mantine's Box but not its portals made Rolldown cut Box's chunk
+ * in two, +1.2 KB gzip on /w/:id/contacts; scripts/bundle-report.mjs).
  */
 import { Suspense, lazy } from 'react';
 
-const load = () => import('./error-message');
-const Lazy = lazy(() => load().then((module) => ({ default: module.ErrorMessage })));
-if (typeof window !== 'undefined') setTimeout(() => void load().catch(() => undefined), 1500);
+const Lazy = lazy(() => import('./notifications-host').then((module) => ({ default: module.ErrorMessage })));
 
 export function LazyErrorMessage({ error, sentence }: { error: unknown; sentence?: string | undefined }) {
   return (

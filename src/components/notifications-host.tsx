@@ -9,3 +9,6 @@ import classes from './notifications-host.module.css';
 export function NotificationsHost() {
   return <Notifications position="top-right" classNames={{ root: classes.root }} />;
 }
+
+// Loaded with this host, after the first paint, by lazy-error-message.tsx (see there why not on its own).
+export { ErrorMessage } from './error-message';

@@ -15,7 +15,7 @@ import { CLEAR_FILTERS, type ContactSearch, contactFilter, facetFilter, isFilter
 
 // The tag picker's dropdown code (a popover) loads after the first paint; a plain input stands in.
 const TagFacet = lazy(() => import('./tag-facet').then((m) => ({ default: m.TagFacet })));
-const StateFacet = lazy(() => import('./state-facet').then((m) => ({ default: m.StateFacet })));
+const StateFacet = lazy(() => import('./tag-facet').then((m) => ({ default: m.StateFacet })));
 const FilterTextInput = lazy(() => import('@/components/filter-text-input').then((m) => ({ default: m.FilterTextInput })));
 
 type Props = { search: ContactSearch; update: (patch: Partial<ContactSearch>) => void };
