@@ -148,8 +148,7 @@ export type ApiClient = {
   listWorkspaces(params?: ListParams): Promise<WorkspaceList>;
   /**
    * Endpoint 3 as a spreadsheet: `GET /contacts` with `Accept: text/csv` or the xlsx media type, the body streamed
-   * with `onProgress({ receivedBytes, totalBytes, rows })` after each chunk (`rows`: CSV data rows complete so far,
-   * null for xlsx). Resolves to `{ blob, filename, bytes, rows }`;
+   * with `onProgress({ receivedBytes, totalBytes, chunk })` after each chunk. Resolves to `{ blob, filename, bytes }`;
    * `filename` comes from `Content-Disposition` (`contacts-YYYY-MM-DD.csv`), else `contacts.<format>`.
    * Non-2xx is an `ApiError`; a JSON answer (a service that ignored `Accept`) is an `ApiResponseError`.
    */
@@ -362,16 +361,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
       let body: Awaited<ReturnType<typeof readBody>>;
       try {
-        body = await readBody(response, { onProgress, signal, countRows: format === 'csv' });
+        body = await readBody(response, { onProgress, signal });
       } catch (error) {
         throw networkOrAbort(error, call, url);
       }
-      const { chunks, bytes, rows } = body;
+      const { chunks, bytes } = body;
       return {
         blob: new Blob(chunks, { type: type || accept }),
         filename: filenameFromContentDisposition(response.headers.get('content-disposition')) ?? `contacts.${format}`,
         bytes,
-        rows,
       };
     },
   };

@@ -9,45 +9,13 @@ export type DownloadFormat = 'csv' | 'xlsx';
 
 /**
  * Progress of a download: bytes received so far; the total from `Content-Length` or null when unknown (a streamed
- * export has none); and `rows`, the data rows complete so far (header row not counted) when they are counted (CSV,
- * `countRows`), else null (an xlsx file is compressed: its rows cannot be counted before it is complete).
+ * export has none); and the `chunk` just received (for a caller that reads the bytes as they come, such as the
+ * export's CSV row count, src/api/csv-records.ts).
  */
-export type DownloadProgress = { receivedBytes: number; totalBytes: number | null; rows: number | null };
+export type DownloadProgress = { receivedBytes: number; totalBytes: number | null; chunk: Uint8Array };
 
-/** A finished download: the bytes as a `Blob` (typed with the response's content type), the file name, the byte count, and the data rows when counted. */
-export type DownloadResult = { blob: Blob; filename: string; bytes: number; rows: number | null };
-
-/**
- * Counts the records of a CSV (RFC 4180) as its bytes arrive (issue 13: export progress in rows): a record ends at
- * a line feed outside double quotes; a quote toggles quoting, so an escaped `""` inside a quoted field leaves it
- * quoted. Works on bytes: in UTF-8 no byte of a multi-byte character is `"` or a line feed. `records` counts the
- * records ended so far; `finish()` adds a last record that has no line end.
- */
-export function csvRecordCounter() {
-  let quoted = false;
-  let records = 0;
-  let open = false;
-  return {
-    push(chunk: Uint8Array) {
-      for (let i = 0; i < chunk.length; i++) {
-        const byte = chunk[i]!;
-        if (byte === 0x22) quoted = !quoted;
-        else if (byte === 0x0a && !quoted) {
-          records++;
-          open = false;
-          continue;
-        }
-        open = true;
-      }
-    },
-    get records() {
-      return records;
-    },
-    finish(): number {
-      return records + (open ? 1 : 0);
-    },
-  };
-}
+/** A finished download: the bytes as a `Blob` (typed with the response's content type), the file name, and the byte count. */
+export type DownloadResult = { blob: Blob; filename: string; bytes: number };
 
 /**
  * The body size in bytes from `Content-Length`, or null when absent, unreadable, or when `Content-Encoding` is
@@ -62,23 +30,19 @@ export function contentLength(headers: Headers): number | null {
 
 /**
  * Reads `response.body` to the end with `getReader()`, calling `onProgress` after every non-empty chunk (so
- * `receivedBytes` strictly increases). With `countRows` the body is a CSV with a header row, and `rows` counts its
- * data rows as they complete (`csvRecordCounter`). Returns the chunks, their total size and the rows (null without
- * `countRows`).
+ * `receivedBytes` strictly increases). Returns the chunks and their total size.
  * @throws the abort reason (the AbortError) when `signal` aborts, even after the last chunk arrived; the body is
  *   cancelled so the connection is released. Any other read failure is rethrown as is.
  */
 export async function readBody(
   response: Response,
-  options: { onProgress?: ((progress: DownloadProgress) => void) | undefined; signal?: AbortSignal | undefined; countRows?: boolean } = {},
-): Promise<{ chunks: Uint8Array<ArrayBuffer>[]; bytes: number; rows: number | null }> {
+  options: { onProgress?: ((progress: DownloadProgress) => void) | undefined; signal?: AbortSignal | undefined } = {},
+): Promise<{ chunks: Uint8Array<ArrayBuffer>[]; bytes: number }> {
   const { onProgress, signal } = options;
   signal?.throwIfAborted();
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   let bytes = 0;
-  const counter = options.countRows ? csvRecordCounter() : null;
-  const dataRows = (records: number) => Math.max(0, records - 1);
-  if (!response.body) return { chunks, bytes, rows: counter ? 0 : null };
+  if (!response.body) return { chunks, bytes };
   const totalBytes = contentLength(response.headers);
   const reader = response.body.getReader();
   const cancel = () => void reader.cancel(signal?.reason).catch(() => undefined);
@@ -91,10 +55,9 @@ export async function readBody(
       if (value.byteLength === 0) continue;
       chunks.push(value);
       bytes += value.byteLength;
-      counter?.push(value);
-      onProgress?.({ receivedBytes: bytes, totalBytes, rows: counter ? dataRows(counter.records) : null });
+      onProgress?.({ receivedBytes: bytes, totalBytes, chunk: value });
     }
-    return { chunks, bytes, rows: counter ? dataRows(counter.finish()) : null };
+    return { chunks, bytes };
   } catch (error) {
     cancel();
     if (signal?.aborted) throw signal.reason;

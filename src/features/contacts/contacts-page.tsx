@@ -58,9 +58,6 @@ export function ContactsPage() {
 
   const [hidden, setHidden] = useLocalState<string[]>(`workspace-admin.contacts.hidden-columns.${workspaceId}`, []);
   const [selection, setSelection] = useState<RowSelectionState>({});
-  // "Select all N matching": the filter, not the page's ids, goes to bulk tagging; any change of list or selection ends it.
-  const [allMatching, setAllMatching] = useState(false);
-  useEffect(() => setAllMatching(false), [params]);
   const [creating, setCreating] = useState(false);
   const newButton = useRef<HTMLButtonElement>(null);
   const tableTop = useRef<HTMLDivElement>(null);
@@ -107,12 +104,10 @@ export function ContactsPage() {
         <Suspense fallback={null}>
           <SelectionBar
             selectedIds={selectedIds}
-            pageIds={list.data?.items.map((contact) => contact.id) ?? []}
+            rows={list.data?.items}
             total={total}
-            filter={filter}
-            allMatching={allMatching}
+            params={params}
             canTag={canTag}
-            onSelectAllMatching={() => setAllMatching(true)}
             onClear={() => setSelection({})}
           />
         </Suspense>
@@ -129,10 +124,7 @@ export function ContactsPage() {
           sorting={sorting}
           onSortingChange={(next) => update({ sort: sortOf(next.map((sort) => ({ field: sort.id, direction: sort.desc ? 'desc' : 'asc' }))) })}
           selection={selection}
-          onSelectionChange={(next) => {
-            setSelection(next);
-            setAllMatching(false);
-          }}
+          onSelectionChange={setSelection}
           columnVisibility={Object.fromEntries(hidden.map((id) => [id, false]))}
           onRowClick={(contact) => records.open(contact.id)}
           rowLink={{ column: 'name', to: (contact) => records.linkTo(contact.id), state: records.state }}

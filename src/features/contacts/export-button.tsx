@@ -7,6 +7,7 @@ import { Button, Group, Menu, Modal, Progress, Stack, Text } from '@mantine/core
 import { notifications } from '@mantine/notifications';
 import { useRef, useState } from 'react';
 import { isAbortError } from '@/api/api-error';
+import { csvRecordCounter } from '@/api/csv-records';
 import type { DownloadFormat } from '@/api/download';
 import type { FilterNode } from '@/api/filter/ast';
 import type { OrderByItem } from '@/api/filter/order-by';
@@ -27,15 +28,21 @@ export function ExportButton({ filter, orderBy, total }: Props) {
     const startedAt = Date.now();
     setJob({ format, bytes: 0, rows: format === 'csv' ? 0 : null, startedAt });
     try {
-      const { blob, filename, rows } = await api.downloadContacts({
+      const counter = format === 'csv' ? csvRecordCounter() : null;
+      const dataRows = (records: number) => Math.max(0, records - 1);
+      const { blob, filename } = await api.downloadContacts({
         format,
         filter,
         orderBy,
         signal: controller.current.signal,
-        onProgress: ({ receivedBytes, rows: received }) => setJob({ format, bytes: receivedBytes, rows: received, startedAt }),
+        onProgress: ({ receivedBytes, chunk }) => {
+          counter?.push(chunk);
+          setJob({ format, bytes: receivedBytes, rows: counter ? dataRows(counter.records) : null, startedAt });
+        },
       });
       saveFile(blob, filename);
-      notifications.show({ color: 'green', message: `Exported ${(rows ?? total)?.toLocaleString() ?? ''} contacts to ${filename}.` });
+      const rows = counter ? dataRows(counter.finish()) : total;
+      notifications.show({ color: 'green', message: `Exported ${rows?.toLocaleString() ?? ''} contacts to ${filename}.` });
     } catch (error) {
       if (isAbortError(error)) notifications.show({ message: 'Export cancelled.' });
       else notifyError('Export failed', error);

@@ -1,7 +1,7 @@
 /**
  * The export's progress against `meta.maxResults` (issue 13), as a percent and a line of text:
  * - CSV: rows are counted as the stream arrives (line ends outside quotes, `csvRecordCounter` in
- *   src/api/download.ts): rows of total, the percent, the bytes, and the time left at the rate so far;
+ *   src/api/csv-records.ts): rows of total, the percent, the bytes, and the time left at the rate so far;
  * - xlsx: the workbook is a zip, compressed as it streams, so its rows cannot be counted before it is complete. It
  *   shows the bytes received and a percent estimated from them at `XLSX_BYTES_PER_ROW` (measured: 157 bytes a row
  *   for 500 to 20,000 generated contacts), labelled as an estimate and held below 100% until the file is complete.

@@ -1,8 +1,9 @@
 /**
  * Contacts' query options (issue 5). Keys: `['ws', workspaceId, 'contacts', ...]`, led by the workspace
- * (STYLE.md, queries): `all -> lists() -> list(params)`, `details() -> detail(id)`, plus `tags` and `count(filter)` (a
- * `$limit=1` request read for its `meta.maxResults`: the state facet's counts, issue 13); and `refreshAfterJob`, the
- * one place a job that changed contacts (bulk tags, an import) says it has ended. Mutations live in mutations.ts.
+ * (STYLE.md, queries): `all -> lists() -> list(params)`, `details() -> detail(id)`, plus `tags` and `counts()`
+ * (the state facet's `$limit=1` counts, issue 13, whose options live in the lazy state-facet.tsx); and
+ * `refreshAfterJob`, the one place a job that changed contacts (bulk tags, an import) says it has ended.
+ * Mutations live in mutations.ts.
  */
 import { type QueryClient, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { ApiClient } from '@/api/client';
@@ -37,12 +38,7 @@ export const contactQueries = {
    * the workspace refetches, in this tab and in the console's other tabs.
    */
   refreshAfterJob: (queryClient: QueryClient, workspaceId: string) => refreshEverywhere(queryClient, contactQueries.all(workspaceId)),
-  count: (api: ApiClient, workspaceId: string, filter: FilterNode | undefined) =>
-    queryOptions({
-      queryKey: [...contactQueries.all(workspaceId), 'count', filter ?? null],
-      queryFn: ({ signal }) => api.listContacts({ offset: 0, limit: 1, filter, signal }).then((page) => page.meta.maxResults),
-      staleTime: 30_000,
-    }),
+  counts: (workspaceId: string) => [...contactQueries.all(workspaceId), 'count'] as const,
   tags: (api: ApiClient, workspaceId: string) =>
     queryOptions({ queryKey: [...contactQueries.all(workspaceId), 'tags'], queryFn: ({ signal }) => api.listContactTags({ signal }), staleTime: 30_000 }),
 };

@@ -1,27 +1,32 @@
 /**
  * The bar shown while contacts are selected (issues 5 and 13), loaded on the first selection: the count, and once
  * the whole page is selected while more contacts match, "Select all 1,234 matching" (the Gmail pattern), which
- * hands the filter itself to bulk tagging instead of the page's ids.
+ * hands the filter itself to bulk tagging instead of the page's ids. Any change of the list (page, size, sort,
+ * filter: a new `params`) or of the selection ends "all matching".
  */
 import { Button, Group, Text } from '@mantine/core';
-import type { FilterNode } from '@/api/filter/ast';
+import { useState } from 'react';
 import { BulkTags } from './bulk-tags';
+import type { ContactListParams } from './queries';
 
 export type SelectionBarProps = {
   selectedIds: string[];
-  /** Ids of the rows on the page shown. */
-  pageIds: string[];
+  /** The rows of the page shown. */
+  rows: readonly { id: string }[] | undefined;
   /** `meta.maxResults` of the current filter. */
   total: number | undefined;
-  filter: FilterNode | undefined;
-  /** True once "Select all N matching" was chosen (and neither the filter nor the selection changed since). */
-  allMatching: boolean;
+  /** The list's request (the page's memoised object: a new one is a new list). */
+  params: ContactListParams;
   canTag: boolean;
-  onSelectAllMatching: () => void;
   onClear: () => void;
 };
 
-export function SelectionBar({ selectedIds, pageIds, total, filter, allMatching, canTag, onSelectAllMatching, onClear }: SelectionBarProps) {
+export function SelectionBar({ selectedIds, rows, total, params, canTag, onClear }: SelectionBarProps) {
+  const pageIds = rows?.map((row) => row.id) ?? [];
+  const selectionKey = selectedIds.join(',');
+  const [chosen, setChosen] = useState<{ params: ContactListParams; selectionKey: string } | null>(null);
+  const allMatching = chosen?.params === params && chosen.selectionKey === selectionKey;
+  const filter = params.filter;
   const pageSelected = pageIds.length > 0 && pageIds.every((id) => selectedIds.includes(id));
   const matching = allMatching && total !== undefined;
   const offer = !matching && pageSelected && total !== undefined && total > selectedIds.length;
@@ -35,7 +40,7 @@ export function SelectionBar({ selectedIds, pageIds, total, filter, allMatching,
             : `${selectedIds.length.toLocaleString()} selected`}
       </Text>
       {offer ? (
-        <Button variant="subtle" size="xs" onClick={onSelectAllMatching}>
+        <Button variant="subtle" size="xs" onClick={() => setChosen({ params, selectionKey })}>
           Select all {total.toLocaleString()} matching
         </Button>
       ) : null}

@@ -2,22 +2,31 @@
  * The state facet with counts (issue 13): how many contacts each state would show under the other filters now
  * applied (`others`: search, tags, dates, city; an advanced filter is replaced by a facet choice, so it is left
  * out), read as `$limit=1` requests for their `meta.maxResults` through the typed client and cached by React Query
- * (`contactQueries.count`, refreshed with the lists). Loaded after the first paint (contact-filters.tsx shows a
+ * (`countQuery`, under `contactQueries.counts`, refreshed with the lists). Loaded after the first paint (contact-filters.tsx shows a
  * plain select until then); until the counts arrive the states show without them.
  */
 import { NativeSelect } from '@mantine/core';
-import { useQueries } from '@tanstack/react-query';
+import { queryOptions, useQueries } from '@tanstack/react-query';
+import type { ApiClient } from '@/api/client';
 import { CONTACT_STATES, type ContactState } from '@/api/contacts';
 import { type FilterNode, and, compare } from '@/api/filter/ast';
 import { useWorkspaceApi } from '@/lib/api';
 import { contactQueries } from './queries';
+
+/** How many contacts `filter` matches: a `$limit=1` request read for its `meta.maxResults`, under `contactQueries.counts`. */
+export const countQuery = (api: ApiClient, workspaceId: string, filter: FilterNode | undefined) =>
+  queryOptions({
+    queryKey: [...contactQueries.counts(workspaceId), filter ?? null],
+    queryFn: ({ signal }) => api.listContacts({ offset: 0, limit: 1, filter, signal }).then((page) => page.meta.maxResults),
+    staleTime: 30_000,
+  });
 
 const LABELS: Record<ContactState, string> = { active: 'Active', pending: 'Pending' };
 
 export function StateFacet({ value, others, onChange }: { value: string; others: FilterNode | undefined; onChange: (state: ContactState | undefined) => void }) {
   const { api, workspaceId } = useWorkspaceApi();
   const counts = useQueries({
-    queries: CONTACT_STATES.map((state) => contactQueries.count(api, workspaceId, and(others, compare('state', 'eq', state)))),
+    queries: CONTACT_STATES.map((state) => countQuery(api, workspaceId, and(others, compare('state', 'eq', state)))),
   });
   return (
     <NativeSelect
