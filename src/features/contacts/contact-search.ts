@@ -67,7 +67,24 @@ function localDay(date: string, end: boolean): string {
   return new Date(`${date}T${end ? '23:59:59.999' : '00:00:00.000'}`).toISOString();
 }
 
-/** The facets as one AST: search (name or email), state, any of the tags, created range, city. */
+/**
+ * The search text as a phone number, for a contains match on the stored E.164 form (`+4712345678`, decisions.md
+ * section 7): what was typed without spaces, dashes, dots, slashes and brackets, a leading `+` kept, when that
+ * leaves only digits (`+47 123 45` gives `+4712345`, `12 34` gives `1234`); otherwise null (issue 13).
+ */
+export function phoneSearchTerm(text: string): string | null {
+  const compact = text.replace(/[\s\-./()]/g, '');
+  return /^\+?\d+$/.test(compact) ? compact : null;
+}
+
+/** The search box: name or email contains the text, or the phone contains it typed as a phone number. */
+function searchFilter(text: string): FilterNode {
+  const phone = phoneSearchTerm(text);
+  const like = literalLike(text);
+  return or(compare('name', 'like', like), compare('email', 'like', like), phone ? compare('phone', 'like', phone) : undefined);
+}
+
+/** The facets as one AST: search (name, email or phone), state, any of the tags, created range, city. */
 export function facetFilter(search: ContactSearch): FilterNode | undefined {
   const text = search.q.trim();
   const city = search.city.trim();
@@ -80,7 +97,7 @@ export function facetFilter(search: ContactSearch): FilterNode | undefined {
           ? compare('created', 'le', localDay(search.to, true))
           : undefined;
   return and(
-    text ? or(compare('name', 'like', literalLike(text)), compare('email', 'like', literalLike(text))) : undefined,
+    text ? searchFilter(text) : undefined,
     search.state ? compare('state', 'eq', search.state) : undefined,
     search.tags.length ? inList('tags', search.tags) : undefined,
     created,

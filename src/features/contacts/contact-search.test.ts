@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { printFilter } from '@/api/filter/print';
+import { contactSearchSchema, facetFilter, phoneSearchTerm } from './contact-search';
+
+const searchFor = (q: string) => {
+  const filter = facetFilter(contactSearchSchema.parse({ q }));
+  return filter ? printFilter(filter) : undefined;
+};
+
+describe('phoneSearchTerm', () => {
+  it.each([
+    ['+4712345678', '+4712345678'],
+    ['+47 123 45 678', '+4712345678'],
+    ['4712345678', '4712345678'],
+    ['47 12 34', '471234'],
+    ['+47 (0) 12-34.56', '+470123456'],
+    ['123', '123'],
+    ['12/34', '1234'],
+  ])('reads %j as the phone digits %j', (typed, digits) => {
+    expect(phoneSearchTerm(typed)).toBe(digits);
+  });
+
+  it.each(['ann', 'ann 12', '+', '', ' ', '12+34', '+-', '١٢٣'])('reads %j as no phone number', (typed) => {
+    expect(phoneSearchTerm(typed)).toBeNull();
+  });
+});
+
+describe('the search box filter', () => {
+  it('searches name and email for words', () => {
+    expect(searchFor('Ann')).toBe("name like 'Ann' or email like 'Ann'");
+  });
+
+  it('also searches the phone for a number typed with spaces and a plus', () => {
+    expect(searchFor(' +47 123 45 ')).toBe("name like '+47 123 45' or email like '+47 123 45' or phone like '+4712345'");
+  });
+
+  it('also searches the phone for digits typed without a plus', () => {
+    expect(searchFor('12345')).toBe("name like '12345' or email like '12345' or phone like '12345'");
+  });
+
+  it('keeps typed wildcards literal in every field', () => {
+    expect(searchFor('10%_a')).toBe("name like '10\\%\\_a' or email like '10\\%\\_a'");
+  });
+});
