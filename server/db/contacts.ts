@@ -3,7 +3,7 @@
  * that also bumps the workspace's `contacts_version` (the count cache key). Rules: decisions.md section 7.
  */
 import { randomUUID } from 'node:crypto';
-import { type CompiledQuery, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, type Transaction, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, type Transaction, sql } from 'kysely';
 import type { ContactCreateParsed, NotificationSettingsPatch } from '../../src/api/contacts';
 import { type FilterNode, and } from '../../src/api/filter/ast';
 import type { OrderByItem } from '../../src/api/filter/order-by';
@@ -11,6 +11,7 @@ import { printFilter } from '../../src/api/filter/print';
 import { badRequest, conflict, notFound } from '../errors';
 import { type FieldMap, compileFilter, compileOrderBy } from '../filter/compile';
 import { type Dialect, precompiled } from './connection';
+import { CONTACT_SEARCH_TABLE, type SearchMatch, matchSql, searchMatch } from './contact-search';
 import { VersionedCache } from './count-cache';
 import type { ContactTable, Database } from './schema';
 
@@ -74,6 +75,42 @@ function contactJson(dialect: Dialect, safe = false) {
   );
 }
 
+/** How `ContactStore.matching` reads: see there. */
+type MatchingOptions = { ordered?: boolean; reverse?: boolean; search?: { match: SearchMatch; drive: 'candidates' | 'order' } };
+
+/** How a page of a search the trigram indexes serve is read: see `searchDrive`. */
+export type SearchDrive = 'scan' | 'order' | 'candidates';
+
+/** Fields whose order an index of `contacts` gives (migration 0001), so a page can be found by walking it. */
+const INDEXED_ORDER_FIELDS = ['created', 'updated', 'name', 'city'];
+
+/**
+ * CPU cost in microseconds, measured on 1,000,000 contacts with SQLite (issue 13): reading a contact's row and
+ * testing the filter on it; putting one candidate of the search index into a set; one step along an order's
+ * index with a probe of that set.
+ */
+const COST_US = { row: 2.5, candidate: 0.3, step: 0.2 };
+
+/**
+ * How to read a page of a search the trigram indexes serve, the cheapest by `COST_US`, for `candidates` from the
+ * index of which `matches` match, among about `rows` contacts (an upper bound of the workspace's contacts), the
+ * page ending `needed` rows into its order:
+ * - `scan`: walk the order's index testing each row, as without the index (dense matches: `name like 'ann'`
+ *   finds 50 among 1,900 rows, cheaper than collecting 27,000 candidates);
+ * - `order` (SQLite, `walkable`): collect the candidates into a set, walk the order's index skipping the others;
+ * - `candidates`: read every candidate's row and sort them (few candidates, or an order no index gives).
+ * PostgreSQL plans by itself, but from estimates: `ilike '%kari%'` on three fields was estimated at 19,654 rows
+ * for 1,586, so it walked the newest-first index through 37,000 rows (178 ms) where the GIN indexes give the
+ * 1,586 at once; the exact count, known by then, decides instead.
+ */
+export function searchDrive(candidates: number, matches: number, rows: number, needed: number, orderIndexed: boolean, walkable = true): SearchDrive {
+  const read = candidates * COST_US.row;
+  if (!orderIndexed) return 'candidates';
+  const scan = (needed * Math.max(rows, 1) * COST_US.row) / Math.max(matches, 1);
+  const walk = walkable ? candidates * COST_US.candidate + (needed * Math.max(rows, 1) * COST_US.step) / Math.max(candidates, 1) : Number.POSITIVE_INFINITY;
+  return scan <= walk && scan <= read ? 'scan' : walk <= read ? 'order' : 'candidates';
+}
+
 /** True for the default order of contact lists (newest first). */
 const isDefaultOrder = (orderBy: readonly OrderByItem[]) =>
   orderBy.length === 1 && orderBy[0]!.field === 'created' && orderBy[0]!.direction === 'desc';
@@ -114,15 +151,24 @@ export class ContactStore {
   private readonly json: RawBuilder<string>;
   /** The same, able to list any stored value (`contactJson` safe): what a page falls back to (issue 12). */
   private readonly safeJson: RawBuilder<string>;
+  /** `searchDrive`: always read a served search's pages that way (tests), instead of the cheapest way. */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
+    private readonly options: { searchDrive?: SearchDrive } = {},
   ) {
     this.json = sql.raw<string>(contactJson(dialect).compile(db).sql);
     this.safeJson = sql.raw<string>(contactJson(dialect, true).compile(db).sql);
     this.versionQuery = precompiled(db.selectFrom('workspaces').select('contacts_version').where('id', '=', ''));
+    // An upper bound of a workspace's contacts, at no cost: SQLite's largest rowid, PostgreSQL's row estimate.
+    this.rowsQuery = precompiled(
+      dialect.name === 'sqlite'
+        ? db.selectFrom('contacts').select(sql<number>`max(rowid)`.as('n'))
+        : db.selectNoFrom(sql<number>`(select reltuples from pg_class where oid = 'contacts'::regclass)`.as('n')),
+    );
   }
   private readonly versionQuery: (workspaceId: string) => CompiledQuery<{ contacts_version: number }>;
+  private readonly rowsQuery: () => CompiledQuery<{ n: number | null }>;
 
   /** The query for `columns` of the contacts matching `query` in `workspaceId`, in order (exports stream it). */
   selectColumns(workspaceId: string, query: ContactQuery, columns: readonly (keyof ContactRow)[]): CompiledQuery {
@@ -136,65 +182,145 @@ export class ContactStore {
    * tag, in the default newest-first order, reads that tag's rows from their (workspace, tag, created) index and
    * joins each contact: the first page costs 50 lookups instead of testing contacts one by one until 50 have
    * the tag (issue 2 benchmark, `tags eq 'vip'`). Same rows, same order: contact_tags.created is the contact's.
-   * `ordered` false (a count) leaves out the order, and may always start from the tag's rows.
+   * `ordered` false (a count) leaves out the order, and may always start from the tag's rows. `reverse` reads
+   * in the exact reverse order (a deep page, `list`). `search` (SQLite, issue 13) takes the candidates from the
+   * search index (contact-search.ts) and checks only the residual filter on each: `drive` `candidates` reads
+   * every candidate row and sorts them (few candidates, or an order no index gives), `order` walks the order's
+   * index and skips every contact that is not a candidate (many candidates: the page is found early).
    */
-  private matching(db: Kysely<Database>, workspaceId: string, query: ContactQuery, ordered = true) {
-    const byTag = !ordered || isDefaultOrder(query.orderBy) ? requiredTag(query.filter) : null;
-    let select = byTag
-      ? (db
-          .selectFrom('contact_tags')
-          .innerJoin('contacts', 'contacts.id', 'contact_tags.contact_id')
-          .where('contact_tags.workspace_id', '=', workspaceId)
-          .where('contact_tags.tag', '=', byTag.tag)
-          .where('contacts.workspace_id', '=', workspaceId) as unknown as SelectQueryBuilder<Database, 'contacts', object>)
-      : db.selectFrom('contacts').where('contacts.workspace_id', '=', workspaceId);
-    const filter = byTag ? byTag.rest : query.filter;
+  private matching(db: Kysely<Database>, workspaceId: string, query: ContactQuery, options: MatchingOptions = {}) {
+    const { ordered = true, reverse = false, search } = options;
+    const byTag = !search && (!ordered || isDefaultOrder(query.orderBy)) ? requiredTag(query.filter) : null;
+    let select: SelectQueryBuilder<Database, 'contacts', object>;
+    if (byTag) {
+      select = db
+        .selectFrom('contact_tags')
+        .innerJoin('contacts', 'contacts.id', 'contact_tags.contact_id')
+        .where('contact_tags.workspace_id', '=', workspaceId)
+        .where('contact_tags.tag', '=', byTag.tag)
+        .where('contacts.workspace_id', '=', workspaceId) as unknown as SelectQueryBuilder<Database, 'contacts', object>;
+    } else if (search?.drive === 'candidates' && this.dialect.name === 'postgres') {
+      // OFFSET 0 keeps PostgreSQL from planning the filter together with the order: it reads the matching rows
+      // from the GIN indexes, then sorts them (the derived table is named `contacts`, so the order applies as is).
+      const filtered = db
+        .selectFrom('contacts')
+        .selectAll()
+        .where('contacts.workspace_id', '=', workspaceId)
+        .where(compileFilter(query.filter!, CONTACT_FIELDS, this.dialect))
+        .offset(0);
+      select = db.selectFrom(filtered.as('contacts')) as unknown as SelectQueryBuilder<Database, 'contacts', object>;
+    } else if (search?.drive === 'candidates') {
+      // CROSS JOIN keeps SQLite's join order: the index first, then each candidate's row by rowid.
+      select = (db as unknown as Kysely<any>)
+        .selectFrom(CONTACT_SEARCH_TABLE)
+        .crossJoin('contacts')
+        .where(sql<SqlBool>`${sql.ref('contacts.rowid')} = ${sql.ref(`${CONTACT_SEARCH_TABLE}.rowid`)}`)
+        .where(sql<SqlBool>`${sql.table(CONTACT_SEARCH_TABLE)} match ${matchSql(workspaceId, search.match)}`)
+        .where('contacts.workspace_id', '=', workspaceId) as unknown as SelectQueryBuilder<Database, 'contacts', object>;
+    } else {
+      select = db.selectFrom('contacts').where('contacts.workspace_id', '=', workspaceId);
+      // `+` keeps SQLite from driving the query by this set: the order's index does, probing the set as it goes.
+      if (search) select = select.where(sql<SqlBool>`+${sql.ref('contacts.rowid')} in (select rowid from ${sql.table(CONTACT_SEARCH_TABLE)} where ${sql.table(CONTACT_SEARCH_TABLE)} match ${matchSql(workspaceId, search.match)})`);
+    }
+    const filter = search && this.dialect.name === 'postgres' ? undefined : search ? search.match.residual : byTag ? byTag.rest : query.filter;
     if (filter) select = select.where(compileFilter(filter, CONTACT_FIELDS, this.dialect));
     if (ordered) {
       select = byTag
-        ? select.orderBy(sql`${sql.ref('contact_tags.created')} desc, ${sql.ref('contact_tags.contact_id')} asc`)
-        : select.orderBy(compileOrderBy(query.orderBy, CONTACT_FIELDS, 'contacts.id'));
+        ? select.orderBy(sql`${sql.ref('contact_tags.created')} ${sql.raw(reverse ? 'asc' : 'desc')}, ${sql.ref('contact_tags.contact_id')} ${sql.raw(reverse ? 'desc' : 'asc')}`)
+        : select.orderBy(compileOrderBy(query.orderBy, CONTACT_FIELDS, 'contacts.id', reverse));
     }
     if (query.limit !== undefined) select = select.limit(query.limit);
     if (query.offset !== undefined) select = query.limit === undefined && this.dialect.offsetNeedsLimit ? select.limit(-1).offset(query.offset) : select.offset(query.offset);
     return select;
   }
 
-  /** Exact number of contacts matching `filter`, cached until the workspace's next contact write. */
+
+  /**
+   * Exact number of contacts matching `filter`, cached until the workspace's next contact write. A filter the
+   * search index answers exactly is counted in the index alone; one it narrows is counted over its candidates.
+   */
   async count(workspaceId: string, filter: FilterNode | undefined): Promise<number> {
     const key = `${await this.versionKey(workspaceId)}:${filter ? printFilter(filter) : ''}`;
     return this.counts.get(key, async () => {
-      const { n } = await this.matching(this.db, workspaceId, { filter, orderBy: [] }, false)
+      // Only SQLite asks its search index; PostgreSQL's GIN indexes serve the filter's `ilike` as it is.
+      const match = this.dialect.name === 'sqlite' ? searchMatch(filter) : null;
+      if (match?.exact) return this.countCandidates(workspaceId, match);
+      const search = match ? { match, drive: 'candidates' as const } : undefined;
+      const { n } = await this.matching(this.db, workspaceId, { filter, orderBy: [] }, { ordered: false, search })
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
       return Number(n);
     });
   }
 
+  /** How many contacts of the workspace the search index gives for `match` (the count itself when it is exact). */
+  private async countCandidates(workspaceId: string, match: SearchMatch): Promise<number> {
+    const { n } = await (this.db as unknown as Kysely<any>)
+      .selectFrom(CONTACT_SEARCH_TABLE)
+      .where(sql<SqlBool>`${sql.table(CONTACT_SEARCH_TABLE)} match ${matchSql(workspaceId, match)}`)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(n);
+  }
+
   /**
    * One page and the exact total (`GET /contacts`): `items` holds each contact as JSON text (`contactJson`).
    * A page past the first picks its ids first and builds the JSON of those rows only: PostgreSQL would build it
    * for every row an OFFSET skips (issue 8 benchmark: `$offset=500000`), and SQLite is no slower this way.
+   * A page past the middle of the result is read from the other end (issue 13): `offset' = total - offset -
+   * limit` in the reverse order, and the page put back in order by the outer query, so the last page of a million
+   * costs what the first does. That needs the total first (cached per filter; a write between the two reads can
+   * shift such a page by the rows it added, as any write shifts offsets). A search the trigram indexes serve
+   * counts first too, to choose how to read the page (`searchDrive`).
    * A page the database cannot build because a row holds a value it cannot read as JSON is built again with
    * the safe projection, which lists such values as null (issue 12): no stored value can fail a page, and pages
    * of good rows pay nothing for it.
    */
   async list(workspaceId: string, query: Required<Pick<ContactQuery, 'offset' | 'limit'>> & ContactQuery): Promise<{ items: string[]; maxResults: number }> {
-    const page = this.matching(this.db, workspaceId, query);
-    const rows = (json: RawBuilder<string>) =>
-      (query.offset > 0
+    const build = async (rows: (json: RawBuilder<string>) => Promise<{ json: string }[]>) =>
+      (await rows(this.json).catch((error: unknown) => (this.dialect.isJsonError(error) ? rows(this.safeJson) : Promise.reject(error)))).map((row) => row.json);
+    const match = searchMatch(query.filter);
+    if (query.offset === 0 && !match) {
+      const page = this.matching(this.db, workspaceId, query);
+      const [items, maxResults] = await Promise.all([build((json) => page.select(json.as('json')).execute()), this.count(workspaceId, query.filter)]);
+      return { items, maxResults };
+    }
+    const maxResults = await this.count(workspaceId, query.filter);
+    if (query.offset >= maxResults) return { items: [], maxResults };
+    const fromEnd = Math.max(0, maxResults - query.offset - query.limit);
+    const reverse = fromEnd < query.offset;
+    const window = reverse ? { offset: fromEnd, limit: Math.min(query.limit, maxResults - query.offset) } : { offset: query.offset, limit: query.limit };
+    let search: MatchingOptions['search'];
+    if (match) {
+      // PostgreSQL's GIN recheck leaves no more candidates than matches: the count is both.
+      const sqlite = this.dialect.name === 'sqlite';
+      const candidates = match.exact || !sqlite ? maxResults : await this.candidates(workspaceId, query.filter!, match);
+      const [rows] = (await this.db.executeQuery(this.rowsQuery())).rows;
+      const orderIndexed = INDEXED_ORDER_FIELDS.includes(query.orderBy[0]?.field ?? '');
+      let drive = this.options.searchDrive ?? searchDrive(candidates, maxResults, Number(rows?.n ?? 0), window.offset + window.limit, orderIndexed, sqlite);
+      if (!sqlite && drive === 'order') drive = 'scan';
+      if (drive !== 'scan') search = { match, drive };
+    }
+    const page = this.matching(this.db, workspaceId, { ...query, ...window }, { reverse, search });
+    // Ids first, then the JSON of the page's rows only: past the first page (see above), and when every candidate
+    // is read and sorted (SQLite builds the selected JSON of each row before sorting).
+    const idsFirst = window.offset > 0 || reverse || search?.drive === 'candidates';
+    const items = await build((json) =>
+      (idsFirst
         ? this.db
             .selectFrom('contacts')
             .where('contacts.id', 'in', page.select('contacts.id'))
             .orderBy(compileOrderBy(query.orderBy, CONTACT_FIELDS, 'contacts.id'))
             .select(json.as('json'))
         : page.select(json.as('json'))
-      ).execute();
-    const [built, maxResults] = await Promise.all([
-      rows(this.json).catch((error: unknown) => (this.dialect.isJsonError(error) ? rows(this.safeJson) : Promise.reject(error))),
-      this.count(workspaceId, query.filter),
-    ]);
-    return { items: built.map((row) => row.json), maxResults };
+      ).execute(),
+    );
+    return { items, maxResults };
+  }
+
+  /** The search index's candidates for an inexact `match` of `filter`, cached like counts. */
+  private async candidates(workspaceId: string, filter: FilterNode, match: SearchMatch): Promise<number> {
+    return this.counts.get(`${await this.versionKey(workspaceId)}:candidates:${printFilter(filter)}`, () => this.countCandidates(workspaceId, match));
   }
 
   /** `[{ name, count }]` sorted by name: contacts per tag in the workspace, cached like counts. */

@@ -1,8 +1,9 @@
 /**
  * Versioned migrations, in order, written with Kysely's schema builder so one list serves every dialect; the
  * only differences are the text column type (`Dialect.text`: binary comparison on both databases), nulls first
- * in the indexes of nullable sort columns (SQLite's order, which PostgreSQL is told), and the rate-limit table
- * being unlogged on PostgreSQL.
+ * in the indexes of nullable sort columns (SQLite's order, which PostgreSQL is told), the rate-limit table
+ * being unlogged on PostgreSQL, and the contact search indexes (0006: FTS5 on SQLite, GIN trigram indexes on
+ * PostgreSQL, which needs the `pg_trgm` and `btree_gin` extensions: trusted, so the database owner may create them).
  * `migrateToLatest(db, dialect)` applies what is missing and throws the first migration error. Processes starting
  * together on one PostgreSQL database run them once: Kysely's migrator holds a lock while it migrates.
  */
@@ -219,6 +220,61 @@ const migrationsFor = ({ name, text, indexNullsFirst }: Pick<Dialect, 'name' | '
         exception when others then
           return null;
         end $$`.execute(db);
+    },
+  },
+  // Trigram indexes for `like` on the searched contact fields (issue 13: search that answers while you type; how
+  // queries use them: server/db/contact-search.ts). PostgreSQL: one GIN index per field on (workspace_id, state,
+  // field gin_trgm_ops), with `pg_trgm` and `btree_gin` (trusted extensions, both in Debian's postgresql-15
+  // package), which serve the filter's `ilike` as it is (rechecked by it); the leading columns let the index
+  // itself leave out other workspaces and, for the page's state facet, the other state, before any row is read.
+  // SQLite: an FTS5 table with the `trigram` tokenizer over the view `contacts_search_source`
+  // (external content: the text lives only in `contacts`), kept in step by triggers that read the same view, so
+  // the indexed form of a row is written in one place. Its rowid is the contact's rowid, which VACUUM keeps for
+  // this table (checked on SQLite 3.53); `insert into contacts_search(contacts_search) values('rebuild')` rebuilds it.
+  '0006-contact-search': {
+    async up(db: Kysely<any>) {
+      const fields = ['name', 'email', 'phone', 'city', 'address'];
+      if (name === 'postgres') {
+        await sql`create extension if not exists pg_trgm`.execute(db);
+        await sql`create extension if not exists btree_gin`.execute(db);
+        for (const field of fields) {
+          await db.schema
+            .createIndex(`contacts_${field}_trgm`)
+            .on('contacts')
+            .using('gin')
+            .expression(sql`workspace_id, state, ${sql.ref(field)} gin_trgm_ops`)
+            .execute();
+        }
+        return;
+      }
+      // Three private-use characters per workspace (its rowid, 16 bits each): one trigram only it has.
+      await sql`create view contact_search_workspaces as
+        select id, char(1048576 + ((rowid >> 32) & 65535), 1048576 + ((rowid >> 16) & 65535), 1048576 + (rowid & 65535)) as code
+        from workspaces`.execute(db);
+      await sql`create view contact_search_states (state, code) as
+        values ('active', char(1114109, 1114109, 1114108)), ('pending', char(1114109, 1114109, 1114107))`.execute(db);
+      // lower() folds ASCII letters only, as LIKE does; printf('%s') cuts at U+0000, where LIKE stops reading.
+      const text = fields.map((field) => `lower(printf('%s', c.${field})) as ${field}`).join(', ');
+      await sql`create view contacts_search_source as
+        select c.rowid as contact_rowid,
+          (select code from contact_search_workspaces w where w.id = c.workspace_id) as workspace,
+          coalesce((select code from contact_search_states s where s.state = c.state), char(1114109, 1114109, 1114109)) as state,
+          ${sql.raw(text)}
+        from contacts c`.execute(db);
+      const columns = ['workspace', 'state', ...fields].join(', ');
+      await sql`create virtual table contacts_search using fts5(${sql.raw(columns)}, content='contacts_search_source',
+        content_rowid='contact_rowid', tokenize='trigram case_sensitive 1', detail=full, columnsize=0)`.execute(db);
+      const row = (which: 'old' | 'new', command: string) =>
+        sql.raw(`insert into contacts_search(${command ? 'contacts_search, ' : ''}rowid, ${columns})
+          select ${command ? `'${command}', ` : ''}contact_rowid, ${columns} from contacts_search_source where contact_rowid = ${which}.rowid;`);
+      const watched = ['workspace_id', 'state', ...fields];
+      const changed = sql.raw(watched.map((column) => `old.${column} is not new.${column}`).join(' or '));
+      const of = sql.raw(watched.join(', '));
+      await sql`create trigger contacts_search_insert after insert on contacts begin ${row('new', '')} end`.execute(db);
+      await sql`create trigger contacts_search_delete before delete on contacts begin ${row('old', 'delete')} end`.execute(db);
+      await sql`create trigger contacts_search_update_old before update of ${of} on contacts when ${changed} begin ${row('old', 'delete')} end`.execute(db);
+      await sql`create trigger contacts_search_update_new after update of ${of} on contacts when ${changed} begin ${row('new', '')} end`.execute(db);
+      await sql`insert into contacts_search(contacts_search) values ('rebuild')`.execute(db);
     },
   },
 });

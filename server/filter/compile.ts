@@ -102,15 +102,21 @@ export function compileFilter(node: FilterNode, fields: FieldMap, dialect: Diale
   }
 }
 
-/** ORDER BY terms for `$orderBy` items, then `idColumn asc` as the tie-breaker (decisions.md section 6). */
-export function compileOrderBy(items: readonly OrderByItem[], fields: FieldMap, idColumn: string): RawBuilder<unknown> {
+/**
+ * ORDER BY terms for `$orderBy` items, then `idColumn asc` as the tie-breaker (decisions.md section 6). `reverse`
+ * gives the exact reverse of that order (every direction flipped, nulls last where they were first, `idColumn
+ * desc`): a deep page is read from the other end (issue 13).
+ */
+export function compileOrderBy(items: readonly OrderByItem[], fields: FieldMap, idColumn: string, reverse = false): RawBuilder<unknown> {
+  const flip = (direction: 'asc' | 'desc') => (reverse ? (direction === 'asc' ? 'desc' : 'asc') : direction);
   const terms = items.map((item) => {
     const field = fields[item.field];
     if (!field || field.kind !== 'column') throw new Error(`field ${item.field} is not sortable`);
     const expression = field.sortExpression ? sql.raw(field.sortExpression) : sql.ref(field.column);
+    const direction = flip(item.direction);
     // SQLite's own order; PostgreSQL's default is the reverse (its indexes are built to match: migrations.ts).
-    const nulls = field.nullable ? (item.direction === 'asc' ? ' nulls first' : ' nulls last') : '';
-    return sql`${expression} ${sql.raw(item.direction + nulls)}`;
+    const nulls = field.nullable ? (direction === 'asc' ? ' nulls first' : ' nulls last') : '';
+    return sql`${expression} ${sql.raw(direction + nulls)}`;
   });
-  return sql.join([...terms, sql`${sql.ref(idColumn)} asc`]);
+  return sql.join([...terms, sql`${sql.ref(idColumn)} ${sql.raw(flip('asc'))}`]);
 }
