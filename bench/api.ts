@@ -5,9 +5,10 @@
  * `wsa_bench_<hex>` on the PostgreSQL server of `--postgres-url`, default
  * postgres://postgres:postgres@127.0.0.1:5432/postgres; issue 8), starts the real server as a child process
  * (`tsx server/main.ts`), measures contact list pages under autocannon load (C connections, default 10; S
- * seconds per case, default 10), the CSV and xlsx exports of every contact, and N xlsx exports of every contact
- * requested at once (`--concurrent-exports N`, default 10: the server's peak RSS then, with the exports beyond
- * its `EXPORT_CONCURRENCY` answered 503; issue 12 point 10), and prints a markdown table with
+ * seconds per case, default 10; the last page among them, issue 13), before them each of a set of fresh searches
+ * once ("cold search", bench/cold-search.ts, issue 13), the CSV and xlsx exports of every contact, and N xlsx
+ * exports of every contact requested at once (`--concurrent-exports N`, default 10: the server's peak RSS then,
+ * with the exports beyond its `EXPORT_CONCURRENCY` answered 503; issue 12 point 10), and prints a markdown table with
  * the targets of the issue and pass/fail. On PostgreSQL it then starts a second server process on the same
  * database and loads both at once (C connections each) for two of the cases: the throughput of two processes
  * together. With `--through-proxy` (issue 15) the exports run again through a proxy-mode server
@@ -27,6 +28,7 @@ import { SCOPES } from '../src/api/scopes';
 import { openMigratedDatabase } from '../server/database';
 import { createApiKey } from '../server/db/credentials';
 import { createOrganization, createWorkspace } from '../server/db/workspaces';
+import { coldCases, coldSearchLines, measureColdSearches } from './cold-search';
 import { type ConcurrentExportsResult, type ExportResult, type LoadResult, measureConcurrentExports, measureExport, measureLoad, queryString } from './measure';
 import { type SeedResult, seedContacts, seedContactsPostgres } from './seed-contacts';
 import { type ServerProcess, readCpuMs, startServer } from './server-process';
@@ -45,6 +47,9 @@ const LOAD_CASES: LoadCase[] = [
   { name: 'sorted: name asc', params: { $limit: PAGE, $orderBy: 'name asc' }, target: FAST },
   { name: 'deep page: offset 500000', params: { $limit: PAGE, $offset: 500_000 } },
 ];
+
+/** The last page of `contacts` (`$offset=999950` for 1,000,000): read from the other end since issue 13. */
+const lastPage = (contacts: number): LoadCase => ({ name: `last page: offset ${contacts - PAGE}`, params: { $limit: PAGE, $offset: Math.max(0, contacts - PAGE) } });
 
 /** The cases run again with two server processes loaded at once (PostgreSQL only). */
 const TWO_PROCESS_CASES = ['no filter', 'state eq (indexed)'];
@@ -222,8 +227,21 @@ async function main() {
     log(`server on ${server.origin} (tsx pid ${server.pid}, serving node pid ${server.servingPid})`);
 
     const loadBefore = loadAverage();
+    // Before any load case, so none of these filters has been counted yet (issue 13).
+    const colds = [];
+    if (!values['skip-load']) {
+      log(`cold search: ${coldCases(PAGE).length} fresh filters, one request each...`);
+      const serving = server;
+      // On PostgreSQL the queries run in the backends connected to the benchmark's database: their CPU counts too.
+      const servingPids = async () => [
+        serving.servingPid,
+        ...(postgres ? (await onPostgres<{ pid: number }>(serverUrl, `select pid from pg_stat_activity where datname = '${databaseName}'`)).map((row) => row.pid) : []),
+      ];
+      colds.push(...(await measureColdSearches(server.origin, apiKey, coldCases(PAGE), servingPids)));
+      for (const cold of colds) log(`  ${cold.group} ${cold.label}: ${ms(cold.ms)} ms (CPU ${cold.cpuMs === null ? 'n/a' : ms(cold.cpuMs)} ms), maxResults ${int(cold.maxResults)}`);
+    }
     const loads: { test: LoadCase; query: string; result: LoadResult; databaseCores: number | null }[] = [];
-    for (const test of values['skip-load'] ? [] : LOAD_CASES) {
+    for (const test of values['skip-load'] ? [] : [...LOAD_CASES, lastPage(contacts)]) {
       const query = queryString(test.params);
       log(`load: ${test.name} (${query}), ${durationSeconds} s x ${connections} connections...`);
       const running = server;
@@ -312,6 +330,7 @@ async function main() {
             '',
           ]
         : []),
+      ...(colds.length ? coldSearchLines(colds, ms, int) : []),
       ...(exports.length
         ? [
             '| export | seconds | bytes | rows | server RSS before (MB) | peak RSS (MB) | target | result |',
