@@ -4,7 +4,7 @@
  * default 10, with server-side cursors for streamed reads). Everything dialect-specific the queries and
  * migrations need lives in `Dialect`: the rest of server/db is the same for both databases.
  */
-import { mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -13,6 +13,7 @@ import {
   type DatabaseConnection,
   type Expression,
   Kysely,
+  type KyselyConfig,
   PostgresDialect,
   type RawBuilder,
   type SqlBool,
@@ -157,6 +158,17 @@ export function precompiled<Row>(query: Compilable<Row>): (...parameters: unknow
   return (...parameters) => CompiledQuery.raw(text, parameters) as CompiledQuery<Row>;
 }
 
+/**
+ * With `SQL_TRACE_FILE` set (the API benchmark's floor, issue 16: never in production), every statement run through
+ * Kysely is appended to that file as one JSON line `{ "sql", "parameters" }`, so a bare server can run exactly the
+ * same statements; undefined (no logging, no cost) otherwise.
+ */
+function sqlTrace(): KyselyConfig['log'] {
+  const file = process.env.SQL_TRACE_FILE;
+  if (!file) return undefined;
+  return (event) => appendFileSync(file, `${JSON.stringify({ sql: event.query.sql, parameters: event.query.parameters })}\n`);
+}
+
 /** True for a `postgres://` or `postgresql://` URL. */
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
@@ -170,7 +182,7 @@ function openPostgres(url: string): ServiceDatabase {
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_MAX) || 10 });
   // An idle client losing its connection (a restarted database) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }), log: sqlTrace() });
   return {
     db,
     dialect: postgresDialect,
@@ -261,7 +273,7 @@ export function openDatabase(url: string): ServiceDatabase {
   const file = sqliteFile(url);
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const main = openSqlite(file);
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(main) }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(main) }), log: sqlTrace() });
   return {
     db,
     dialect: sqliteDialect,
