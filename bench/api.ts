@@ -30,6 +30,7 @@ import { createApiKey } from '../server/db/credentials';
 import { createOrganization, createWorkspace } from '../server/db/workspaces';
 import { coldCases, coldSearchLines, measureColdSearches } from './cold-search';
 import { type ConcurrentExportsResult, type ExportResult, type LoadResult, measureConcurrentExports, measureExport, measureLoad, queryString } from './measure';
+import { type FloorComparison, type FloorProcess, checkIdentical, compareWithFloor, floorLines, recordStatements, startFloor } from './floor';
 import { type SeedResult, seedContacts, seedContactsPostgres } from './seed-contacts';
 import { type ServerProcess, readCpuMs, startServer } from './server-process';
 
@@ -50,6 +51,10 @@ const LOAD_CASES: LoadCase[] = [
 
 /** The last page of `contacts` (`$offset=999950` for 1,000,000): read from the other end since issue 13. */
 const lastPage = (contacts: number): LoadCase => ({ name: `last page: offset ${contacts - PAGE}`, params: { $limit: PAGE, $offset: Math.max(0, contacts - PAGE) } });
+
+/** The cases compared with the floor (issue 16): goal ours/floor >= 0.85 in req/s. */
+const FLOOR_CASES = ['no filter', 'state eq (indexed)', 'tags eq (indexed)', 'sorted: name asc', 'name like (contains)'];
+const FLOOR_GOAL = 0.85;
 
 /** The cases run again with two server processes loaded at once (PostgreSQL only). */
 const TWO_PROCESS_CASES = ['no filter', 'state eq (indexed)'];
@@ -78,7 +83,7 @@ const cpu = (result: LoadResult) =>
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0] ?? '?';
 
 /** Stops the servers, removes the temp folder and runs `dropDatabase`; safe to call more than once. */
-function makeCleanup(dir: string, servers: () => (ServerProcess | null)[], dropDatabase: () => Promise<void>) {
+function makeCleanup(dir: string, servers: () => ({ stop(): Promise<void> } | null)[], dropDatabase: () => Promise<void>) {
   let done: Promise<void> | null = null;
   return () =>
     (done ??= (async () => {
@@ -155,12 +160,15 @@ async function main() {
       'skip-exports': { type: 'boolean', default: false },
       'through-proxy': { type: 'boolean', default: false },
       'concurrent-exports': { type: 'string', default: '10' },
+      'floor-rounds': { type: 'string', default: '3' },
+      'skip-floor': { type: 'boolean', default: false },
     },
   });
   const contacts = positiveInteger('contacts', values.contacts);
   const durationSeconds = positiveInteger('duration', values.duration);
   const connections = positiveInteger('connections', values.connections);
   const concurrentExports = positiveInteger('concurrent-exports', values['concurrent-exports']);
+  const floorRounds = positiveInteger('floor-rounds', values['floor-rounds']);
   if (values.database !== 'sqlite' && values.database !== 'postgres') throw new Error(`--database must be sqlite or postgres, got '${values.database}'`);
   const postgres = values.database === 'postgres';
   const serverUrl = values['postgres-url'];
@@ -178,7 +186,8 @@ async function main() {
   let server: ServerProcess | null = null;
   let second: ServerProcess | null = null;
   let proxy: ServerProcess | null = null;
-  const cleanup = makeCleanup(dir, () => [server, second, proxy], async () => {
+  let floor: FloorProcess | null = null;
+  const cleanup = makeCleanup(dir, () => [server, second, proxy, floor], async () => {
     if (databaseCreated) await onPostgres(serverUrl, `drop database if exists ${databaseName} with (force)`);
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -258,6 +267,26 @@ async function main() {
       loads.push({ test, query, result, databaseCores });
     }
 
+    // The floor (issue 16): the same statements in a bare node:http server, interleaved with ours.
+    let floorRuns: FloorComparison[] = [];
+    if (!values['skip-load'] && !values['skip-floor']) {
+      const cases = LOAD_CASES.filter((test) => FLOOR_CASES.includes(test.name)).map((test) => ({ name: test.name, path: `/api/contacts${queryString(test.params)}` }));
+      log('floor: recording the statements the service runs for each case (a traced service process)...');
+      const recorded = await recordStatements({ root: ROOT, dir, databaseUrl, apiKey, cases });
+      for (const item of recorded) log(`  ${item.name}: ${item.perRequest.length} statements a request (${item.setup.length} the first time)`);
+      floor = await startFloor({ root: ROOT, dir, databaseUrl, cases: recorded });
+      await checkIdentical(server, floor, apiKey, recorded);
+      log(`floor on ${floor.origin} (pid ${floor.pid}); every answer byte-identical to the service's. ${floorRounds} interleaved runs a case...`);
+      floorRuns = await compareWithFloor(server, floor, apiKey, recorded, {
+        rounds: floorRounds,
+        connections,
+        durationSeconds,
+        onRun: (name, which, result) => log(`  ${name} ${which}: ${int(result.requestsPerSecond)} req/s, server CPU ${cpu(result)} (load average ${loadAverage()})`),
+      });
+      await floor.stop();
+      floor = null;
+    }
+
     const exports: { test: ExportCase; result: ExportResult; via: string }[] = [];
     const runExports = async (target: ServerProcess, via: string) => {
       for (const test of values['skip-exports'] ? [] : EXPORT_CASES) {
@@ -330,6 +359,7 @@ async function main() {
             '',
           ]
         : []),
+      ...(floorRuns.length ? floorLines(floorRuns, FLOOR_GOAL) : []),
       ...(colds.length ? coldSearchLines(colds, ms, int) : []),
       ...(exports.length
         ? [

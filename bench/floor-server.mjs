@@ -9,7 +9,7 @@
  * Plain JavaScript run by plain Node (as the compiled service is), so no loader sits in its way. Environment:
  * `FLOOR_DATABASE_URL` (an SQLite file or a `postgres://` URL), `FLOOR_CASES` (a JSON file: `[{ path, setup,
  * perRequest }]`, where `path` is the request URL with its query string, `setup` the statements to run once at
- * start (the exact count the service caches) and `perRequest` those run on every request, each
+ * start (the exact count the service caches: the last count among them is the case's) and `perRequest` those run on every request, each
  * `{ sql, parameters }`), `PORT`, `HOST` (127.0.0.1). SQLite is opened as the service opens it (WAL, 16 MiB page
  * cache, statements prepared once); PostgreSQL through a pg pool of 10, statements run one after another.
  * Unknown paths answer 404. Prints `listening` on stdout when ready.
@@ -43,13 +43,13 @@ if (postgres) {
   };
 }
 
-/** The single number a count statement answers (`select count(*) as n ...`), or undefined for other rows. */
-const countOf = (rows) => (rows.length === 1 && 'n' in rows[0] && Object.keys(rows[0]).length === 1 ? Number(rows[0].n) : undefined);
+/** The number a count statement (`select count(*) as n ...`) answers, or undefined for any other statement. */
+const countOf = ({ sql }, rows) => (/count\(/i.test(sql) && rows.length === 1 && 'n' in rows[0] ? Number(rows[0].n) : undefined);
 
 const routes = new Map();
 for (const item of cases) {
   let maxResults;
-  for (const statement of item.setup) maxResults = countOf(await run(statement)) ?? maxResults;
+  for (const statement of item.setup) maxResults = countOf(statement, await run(statement)) ?? maxResults;
   routes.set(item.path, { perRequest: item.perRequest, maxResults });
 }
 
@@ -59,7 +59,7 @@ async function answer(route) {
   for (const statement of route.perRequest) {
     const rows = await run(statement);
     if (rows.length && 'json' in rows[0]) items = rows.map((row) => row.json).join(',');
-    else maxResults = countOf(rows) ?? maxResults;
+    else maxResults = countOf(statement, rows) ?? maxResults;
   }
   return `{"items":[${items}],"meta":{"maxResults":${maxResults}}}`;
 }
