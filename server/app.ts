@@ -14,6 +14,7 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { FastifySchemaCompiler } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { ZodType } from 'zod';
 import { formatIssues } from '../src/api/validation-message';
 import type { ServiceDatabase } from './db/connection';
@@ -118,18 +119,29 @@ function unstorableAt(value: unknown): { path: string; problem: string } | null 
  * Validates a request part with its zod schema; the error message lists every problem (decisions.md section 3).
  * Text a database cannot store (`unstorableAt`) in a body or path is refused first, on every database.
  */
-const zodValidator: FastifySchemaCompiler<ZodType> = ({ schema, httpPart }) => (data) => {
-  if (httpPart === 'body' || httpPart === 'params') {
-    const unstorable = unstorableAt(data);
-    if (unstorable) return { error: new Error(`${unstorable.path || PART_NAMES[httpPart]} ${unstorable.problem}`) };
-  }
-  if (httpPart === 'querystring' && data && typeof data === 'object') {
-    const repeated = Object.entries(data).filter(([, value]) => Array.isArray(value)).map(([name]) => `${name} must be given once`);
-    if (repeated.length) return { error: new Error(repeated.join('; ')) };
-  }
-  const result = schema.safeParse(data);
-  if (result.success) return { value: result.data };
-  return { error: new Error(formatIssues(result.error.issues, PART_NAMES[httpPart ?? 'body'] ?? 'body')) };
+const zodValidator: FastifySchemaCompiler<ZodType> = ({ schema, httpPart }) => {
+  // A query string already checked is not checked again (issue 16: zod was a tenth of a page's CPU): the
+  // result is kept by the parsed query's JSON, so the same list request (a page reloaded, paged back to, or
+  // refetched) gets the same object, which list-params.ts and the contact store key their own work on.
+  const checked = httpPart === 'querystring' ? new LRUCache<string, { value: unknown }>({ max: 1000 }) : null;
+  return (data) => {
+    if (httpPart === 'body' || httpPart === 'params') {
+      const unstorable = unstorableAt(data);
+      if (unstorable) return { error: new Error(`${unstorable.path || PART_NAMES[httpPart]} ${unstorable.problem}`) };
+    }
+    const key = checked && data && typeof data === 'object' ? JSON.stringify(data) : undefined;
+    const hit = key === undefined ? undefined : checked?.get(key);
+    if (hit) return hit;
+    if (httpPart === 'querystring' && data && typeof data === 'object') {
+      const repeated = Object.entries(data).filter(([, value]) => Array.isArray(value)).map(([name]) => `${name} must be given once`);
+      if (repeated.length) return { error: new Error(repeated.join('; ')) };
+    }
+    const result = schema.safeParse(data);
+    if (!result.success) return { error: new Error(formatIssues(result.error.issues, PART_NAMES[httpPart ?? 'body'] ?? 'body')) };
+    const valid = { value: result.data };
+    if (key !== undefined) checked?.set(key, valid);
+    return valid;
+  };
 };
 
 /** Fastify with what both modes share; `document` is the OpenAPI document to serve instead of describing own routes. */

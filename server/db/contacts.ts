@@ -3,7 +3,7 @@
  * that also bumps the workspace's `contacts_version` (the count cache key). Rules: decisions.md section 7.
  */
 import { randomUUID } from 'node:crypto';
-import { type CompiledQuery, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, type Transaction, sql } from 'kysely';
+import { type Compilable, type CompiledQuery, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, type Transaction, sql } from 'kysely';
 import type { ContactCreateParsed, NotificationSettingsPatch } from '../../src/api/contacts';
 import { type FilterNode, and } from '../../src/api/filter/ast';
 import type { OrderByItem } from '../../src/api/filter/order-by';
@@ -111,6 +111,23 @@ export function searchDrive(candidates: number, matches: number, rows: number, n
   return scan <= walk && scan <= read ? 'scan' : walk <= read ? 'order' : 'candidates';
 }
 
+/** `printFilter(filter)` ('' for none), kept per filter object: the count cache's key on every page (issue 16). */
+const printed = new WeakMap<FilterNode, string>();
+function filterText(filter: FilterNode | undefined): string {
+  if (!filter) return '';
+  let text = printed.get(filter);
+  if (text === undefined) printed.set(filter, (text = printFilter(filter)));
+  return text;
+}
+
+/** `searchMatch(filter)`, kept per filter object like `filterText`. */
+const matches = new WeakMap<FilterNode, ReturnType<typeof searchMatch>>();
+function memoSearchMatch(filter: FilterNode | undefined): ReturnType<typeof searchMatch> {
+  if (!filter) return searchMatch(filter);
+  if (!matches.has(filter)) matches.set(filter, searchMatch(filter));
+  return matches.get(filter)!;
+}
+
 /** True for the default order of contact lists (newest first). */
 const isDefaultOrder = (orderBy: readonly OrderByItem[]) =>
   orderBy.length === 1 && orderBy[0]!.field === 'created' && orderBy[0]!.direction === 'desc';
@@ -143,6 +160,8 @@ async function bumpVersion(trx: Transaction<Database>, workspaceId: string) {
 /** Contact reads and writes for one database. */
 export class ContactStore {
   private readonly counts = new VersionedCache<number>();
+  /** `run`'s compiled page queries, by params object (dropped with it) and shape. */
+  private readonly compiledPages = new WeakMap<object, Map<string, CompiledQuery<{ json: string }>>>();
   private readonly tagCounts = new VersionedCache<{ name: string; count: number }[]>(100);
   /**
    * The projection compiled to SQL text once (it has no parameters): building and compiling its 23 fields on
@@ -240,10 +259,10 @@ export class ContactStore {
    * search index answers exactly is counted in the index alone; one it narrows is counted over its candidates.
    */
   async count(workspaceId: string, filter: FilterNode | undefined): Promise<number> {
-    const key = `${await this.versionKey(workspaceId)}:${filter ? printFilter(filter) : ''}`;
+    const key = `${await this.versionKey(workspaceId)}:${filterText(filter)}`;
     return this.counts.get(key, async () => {
       // Only SQLite asks its search index; PostgreSQL's GIN indexes serve the filter's `ilike` as it is.
-      const match = this.dialect.name === 'sqlite' ? searchMatch(filter) : null;
+      const match = this.dialect.name === 'sqlite' ? memoSearchMatch(filter) : null;
       if (match?.exact) return this.countCandidates(workspaceId, match);
       const search = match ? { match, drive: 'candidates' as const } : undefined;
       const { n } = await this.matching(this.db, workspaceId, { filter, orderBy: [] }, { ordered: false, search })
@@ -279,10 +298,13 @@ export class ContactStore {
   async list(workspaceId: string, query: Required<Pick<ContactQuery, 'offset' | 'limit'>> & ContactQuery): Promise<{ items: string[]; maxResults: number }> {
     const build = async (rows: (json: RawBuilder<string>) => Promise<{ json: string }[]>) =>
       (await rows(this.json).catch((error: unknown) => (this.dialect.isJsonError(error) ? rows(this.safeJson) : Promise.reject(error)))).map((row) => row.json);
-    const match = searchMatch(query.filter);
+    const variant = (json: RawBuilder<string>) => (json === this.json ? 'json' : 'safe');
+    const match = memoSearchMatch(query.filter);
     if (query.offset === 0 && !match) {
-      const page = this.matching(this.db, workspaceId, query);
-      const [items, maxResults] = await Promise.all([build((json) => page.select(json.as('json')).execute()), this.count(workspaceId, query.filter)]);
+      const [items, maxResults] = await Promise.all([
+        build((json) => this.run(query, `${workspaceId}:first:${variant(json)}`, () => this.matching(this.db, workspaceId, query).select(json.as('json')))),
+        this.count(workspaceId, query.filter),
+      ]);
       return { items, maxResults };
     }
     const maxResults = await this.count(workspaceId, query.filter);
@@ -301,26 +323,44 @@ export class ContactStore {
       if (!sqlite && drive === 'order') drive = 'scan';
       if (drive !== 'scan') search = { match, drive };
     }
-    const page = this.matching(this.db, workspaceId, { ...query, ...window }, { reverse, search });
     // Ids first, then the JSON of the page's rows only: past the first page (see above), and when every candidate
     // is read and sorted (SQLite builds the selected JSON of each row before sorting).
     const idsFirst = window.offset > 0 || reverse || search?.drive === 'candidates';
+    const shape = `${workspaceId}:${window.offset}:${window.limit}:${reverse}:${search?.drive ?? ''}`;
     const items = await build((json) =>
-      (idsFirst
-        ? this.db
-            .selectFrom('contacts')
-            .where('contacts.id', 'in', page.select('contacts.id'))
-            .orderBy(compileOrderBy(query.orderBy, CONTACT_FIELDS, 'contacts.id'))
-            .select(json.as('json'))
-        : page.select(json.as('json'))
-      ).execute(),
+      this.run(query, `${shape}:${variant(json)}`, () => {
+        const page = this.matching(this.db, workspaceId, { ...query, ...window }, { reverse, search });
+        return idsFirst
+          ? this.db
+              .selectFrom('contacts')
+              .where('contacts.id', 'in', page.select('contacts.id'))
+              .orderBy(compileOrderBy(query.orderBy, CONTACT_FIELDS, 'contacts.id'))
+              .select(json.as('json'))
+          : page.select(json.as('json'));
+      }),
     );
     return { items, maxResults };
   }
 
+  /**
+   * Runs the page query `build` gives, compiled once per `params` object and `shape` (everything else the SQL
+   * depends on): a repeated list request reuses its checked params object (list-params.ts), so it skips
+   * building and compiling the query, which cost about a tenth of a page's CPU (issue 16 profile).
+   */
+  private async run(params: object, shape: string, build: () => Compilable<{ json: string }>): Promise<{ json: string }[]> {
+    let compiled = this.compiledPages.get(params);
+    if (!compiled) this.compiledPages.set(params, (compiled = new Map()));
+    let query = compiled.get(shape);
+    if (!query) {
+      query = build().compile();
+      if (compiled.size < 50) compiled.set(shape, query);
+    }
+    return (await this.db.executeQuery(query as CompiledQuery<{ json: string }>)).rows;
+  }
+
   /** The search index's candidates for an inexact `match` of `filter`, cached like counts. */
   private async candidates(workspaceId: string, filter: FilterNode, match: SearchMatch): Promise<number> {
-    return this.counts.get(`${await this.versionKey(workspaceId)}:candidates:${printFilter(filter)}`, () => this.countCandidates(workspaceId, match));
+    return this.counts.get(`${await this.versionKey(workspaceId)}:candidates:${filterText(filter)}`, () => this.countCandidates(workspaceId, match));
   }
 
   /** `[{ name, count }]` sorted by name: contacts per tag in the workspace, cached like counts. */

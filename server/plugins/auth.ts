@@ -2,7 +2,8 @@
  * Authentication, versioning and rate limiting for the API routes (decisions.md sections 4 and 5).
  *
  * Each route states `config.auth`: `key` (with `config.scope`), `basic` (endpoint 6) or `none` (endpoint 14).
- * Order per request, all in `onRequest` so nothing is parsed for a refused caller:
+ * Order per request, all in one `onRequest` hook bound to each route as it is added, so nothing is parsed for a
+ * refused caller:
  * 1. identify the caller on its headers: a live API key (one SHA-256 and one indexed lookup), or the access key
  *    of Basic credentials, not yet checked;
  * 2. rate limit (`RATE_LIMIT_PER_MINUTE`, 0 = off), 429 `ThrottlerException: Too Many Requests` with
@@ -16,7 +17,7 @@
  * Public routes (`none`) answer `Access-Control-Allow-Origin: *`, errors included.
  */
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import { API_VERSION } from '../../src/api/common';
@@ -71,20 +72,8 @@ export default fp(
     app.decorateRequest('basicWorkspaceId', null);
     app.decorateRequest('basicPair', null);
 
-    app.addHook('onRequest', async (request, reply) => {
-      const auth = request.routeOptions.config.auth;
-      if (!auth) return;
-      if (auth === 'none') {
-        // Public endpoints (14) are for embeds on any site, errors included.
-        reply.header('Access-Control-Allow-Origin', '*').header('Access-Control-Expose-Headers', 'X-Trace-Id, X-Api-Version, Retry-After');
-      } else if (auth === 'key') {
-        const key = request.headers['x-api-key'];
-        if (typeof key === 'string' && key) request.principal = await findApiKey(options.db, key);
-      } else if (auth === 'basic') {
-        request.basicPair = parseBasic(request.headers.authorization);
-      }
-    });
-
+    /** The rate limit, or null when off: refuses (throws 429) past the limit; sets the X-RateLimit-* headers. */
+    let limit: ((request: FastifyRequest, reply: FastifyReply) => Promise<void>) | null = null;
     if (options.rateLimitPerMinute > 0) {
       await app.register(rateLimit, { global: false, ...options.rateLimitStorage });
       const limits = { max: options.rateLimitPerMinute, timeWindow: (options.rateLimitWindowSeconds ?? 60) * 1000 };
@@ -94,8 +83,7 @@ export default fp(
           request.principal ? `key:${request.principal.keyId}` : request.basicPair ? `basic:${request.basicPair.accessKey}` : `ip:${request.ip}`,
       });
       const byAddress = app.createRateLimit({ ...limits, keyGenerator: (request) => `ip:${request.ip}` });
-      app.addHook('onRequest', async (request, reply) => {
-        if (!request.routeOptions.config.auth) return;
+      limit = async (request, reply) => {
         const counts = await Promise.all(request.basicPair ? [byCaller(request), byAddress(request)] : [byCaller(request)]);
         const counted = counts.filter((count) => !count.isAllowed);
         const closest = counted.reduce<(typeof counted)[number] | undefined>((min, count) => (!min || count.remaining < min.remaining ? count : min), undefined);
@@ -106,28 +94,42 @@ export default fp(
           const retryAfter = String(Math.max(1, ...exceeded.map((count) => count.ttlInSeconds)));
           throw new HttpError(429, 'ThrottlerException: Too Many Requests', { 'Retry-After': retryAfter });
         }
-      });
+      };
     }
 
-    app.addHook('onRequest', async (request) => {
-      const pair = request.basicPair;
-      if (pair) request.basicWorkspaceId = (await verifyBasicCredential(options.db, pair.accessKey, pair.secret))?.workspaceId ?? null;
-    });
+    /** Steps 1 to 3 above for a route that states `auth` (and `scope`), as one hook. */
+    const authenticate = (auth: NonNullable<FastifyContextConfig['auth']>, scope: Scope | undefined) =>
+      async function authenticateRequest(request: FastifyRequest, reply: FastifyReply) {
+        if (auth === 'none') {
+          // Public endpoints (14) are for embeds on any site, errors included.
+          reply.header('Access-Control-Allow-Origin', '*').header('Access-Control-Expose-Headers', 'X-Trace-Id, X-Api-Version, Retry-After');
+        } else if (auth === 'key') {
+          const key = request.headers['x-api-key'];
+          if (typeof key === 'string' && key) request.principal = await findApiKey(options.db, key);
+        } else {
+          request.basicPair = parseBasic(request.headers.authorization);
+        }
+        if (limit) await limit(request, reply);
+        if (auth === 'basic') {
+          const pair = request.basicPair;
+          if (pair) request.basicWorkspaceId = (await verifyBasicCredential(options.db, pair.accessKey, pair.secret))?.workspaceId ?? null;
+          if (!request.basicWorkspaceId) throw new HttpError(401, 'Invalid or missing Basic credentials', BASIC_CHALLENGE);
+          return;
+        }
+        const version = request.headers['x-api-version'];
+        if (version !== undefined && version !== API_VERSION) throw new HttpError(400, `API version ${String(version)} is not supported.`);
+        if (auth === 'none') return;
+        if (!request.principal) throw new HttpError(401, 'Invalid API key');
+        if (scope && !grants(request.principal.scopes, scope)) throw new HttpError(403, `Missing scope ${scope}`);
+      };
 
-    app.addHook('onRequest', async (request) => {
-      const { auth, scope } = request.routeOptions.config;
+    // Bound to each route when it is added (the route's own onRequest, after the service-wide ones): no
+    // per-request lookup of the route's options, and nothing at all on routes without `auth` (issue 16).
+    app.addHook('onRoute', (route) => {
+      const auth = route.config?.auth;
       if (!auth) return;
-      if (auth === 'basic') {
-        if (!request.basicWorkspaceId) throw new HttpError(401, 'Invalid or missing Basic credentials', BASIC_CHALLENGE);
-        return;
-      }
-      const version = request.headers['x-api-version'];
-      if (version !== undefined && version !== API_VERSION) {
-        throw new HttpError(400, `API version ${String(version)} is not supported.`);
-      }
-      if (auth === 'none') return;
-      if (!request.principal) throw new HttpError(401, 'Invalid API key');
-      if (scope && !grants(request.principal.scopes, scope)) throw new HttpError(403, `Missing scope ${scope}`);
+      const own = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
+      route.onRequest = [authenticate(auth, route.config?.scope), ...own];
     });
   },
   { name: 'auth' },

@@ -51,9 +51,10 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
 
 export default fp(
   async function errorsPlugin(app: FastifyInstance) {
-    app.addHook('onRequest', async (request, reply) => {
-      reply.header('X-Trace-Id', String(request.id));
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.header('X-Trace-Id', request.id);
       if (request.url.startsWith('/api/')) reply.header('X-Api-Version', API_VERSION);
+      done();
     });
 
     app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {

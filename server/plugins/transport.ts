@@ -154,24 +154,27 @@ export default fp(
       closing = true;
     });
 
-    app.addHook('onRequest', async (request, reply) => {
-      if (closing) throw new HttpError(503, 'Service Unavailable: the server is shutting down');
+    app.addHook('onRequest', (request, reply, done) => {
+      if (closing) return done(new HttpError(503, 'Service Unavailable: the server is shutting down'));
       const raw = request.raw;
       if (raw.httpVersion === '1.1' && raw.headers.host === undefined) {
         reply.header('Connection', 'close'); // as Node itself does: the client is not speaking HTTP/1.1
-        throw new HttpError(400, 'Host header is required');
+        return done(new HttpError(400, 'Host header is required'));
       }
       const length = Number(raw.headers['content-length']);
-      if (length > BODY_LIMIT) throw new HttpError(413, 'Request body is larger than 2 MB');
+      if (length > BODY_LIMIT) return done(new HttpError(413, 'Request body is larger than 2 MB'));
+      done();
     });
 
-    app.addHook('onSend', async (request, reply) => {
-      if (request.raw.complete) return;
+    app.addHook('onSend', (request, reply, _payload, done) => {
+      if (request.raw.complete) return done();
       // An answer given on the headers can come before Node has parsed a body that arrived with them: one turn
       // of the event loop lets it finish the bytes it holds. Whatever is still missing after that is not read:
       // the answer closes the connection instead of Node reading (and discarding) the rest to keep it alive.
-      await new Promise((resolve) => setImmediate(resolve));
-      if (!request.raw.complete) reply.header('Connection', 'close');
+      setImmediate(() => {
+        if (!request.raw.complete) reply.header('Connection', 'close');
+        done();
+      });
     });
 
     app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {

@@ -14,9 +14,22 @@ export type ListParams = { filter?: FilterNode; orderBy: OrderByItem[]; offset: 
 
 /**
  * Checked list parameters. `sortable` lists the `$orderBy` fields; `defaultOrder` applies without `$orderBy`.
- * Throws HttpError 400 for a bad `$filter` or `$orderBy`.
+ * Throws HttpError 400 for a bad `$filter` or `$orderBy`. The result is shared by every request with the same
+ * checked query object: callers must not change it.
  */
 export function listParams(query: ListQuery, fields: FieldTable, sortable: readonly string[], defaultOrder: OrderByItem[]): ListParams {
+  // The same checked query object (app.ts keeps them) gives the same params object: parsed and checked once.
+  let known = checkedParams.get(fields);
+  if (!known) checkedParams.set(fields, (known = new WeakMap()));
+  let params = known.get(query);
+  if (!params) known.set(query, (params = checkListParams(query, fields, sortable, defaultOrder)));
+  return params;
+}
+
+/** Params already checked, by field table and query object (which app.ts's validator reuses for a repeated query). */
+const checkedParams = new WeakMap<FieldTable, WeakMap<ListQuery, ListParams>>();
+
+function checkListParams(query: ListQuery, fields: FieldTable, sortable: readonly string[], defaultOrder: OrderByItem[]): ListParams {
   const params: ListParams = { orderBy: defaultOrder, offset: query.$offset, limit: query.$limit };
   if (query.$filter !== undefined) {
     try {
