@@ -119,6 +119,9 @@ function unstorableAt(value: unknown): { path: string; problem: string } | null 
  * Validates a request part with its zod schema; the error message lists every problem (decisions.md section 3).
  * Text a database cannot store (`unstorableAt`) in a body or path is refused first, on every database.
  */
+/** Longest query string (as JSON) whose checked form is kept; longer ones are checked on every request. */
+const CHECKED_QUERY_MAX_LENGTH = 2048;
+
 const zodValidator: FastifySchemaCompiler<ZodType> = ({ schema, httpPart }) => {
   // A query string already checked is not checked again (issue 16: zod was a tenth of a page's CPU): the
   // result is kept by the parsed query's JSON, so the same list request (a page reloaded, paged back to, or
@@ -129,7 +132,8 @@ const zodValidator: FastifySchemaCompiler<ZodType> = ({ schema, httpPart }) => {
       const unstorable = unstorableAt(data);
       if (unstorable) return { error: new Error(`${unstorable.path || PART_NAMES[httpPart]} ${unstorable.problem}`) };
     }
-    const key = checked && data && typeof data === 'object' ? JSON.stringify(data) : undefined;
+    let key = checked && data && typeof data === 'object' ? JSON.stringify(data) : undefined;
+    if (key !== undefined && key.length > CHECKED_QUERY_MAX_LENGTH) key = undefined; // bounds the cache: 1,000 x 2 KB
     const hit = key === undefined ? undefined : checked?.get(key);
     if (hit) return hit;
     if (httpPart === 'querystring' && data && typeof data === 'object') {
