@@ -2,7 +2,8 @@
  * The floor comparison of the API benchmark (issue 16): how close the service comes to a bare `node:http` server
  * running the same SQL on the same database (bench/floor-server.mjs).
  *
- * 1. `recordStatements`: a second service process with `SQL_TRACE_FILE` set answers each case three times; the
+ * 1. `recordStatements`: a second service process with `SQL_TRACE_FILE` set (and no scheduled-post job, whose
+ *    statements would land in the trace at random) answers each case three times; the
  *    statements of the first request (the exact count included, or the readiness request's for a count the
  *    service had cached by then) become the floor's `setup`, those of the second
  *    its `perRequest`, and the third must repeat the second exactly (else the case is not steady and it throws).
@@ -36,7 +37,7 @@ const readTrace = (file: string, from: number): Statement[] =>
 export async function recordStatements(options: { root: string; dir: string; databaseUrl: string; apiKey: string; cases: { name: string; path: string }[] }): Promise<FloorCase[]> {
   const trace = join(options.dir, 'sql-trace.jsonl');
   writeFileSync(trace, '');
-  const traced = await startServer({ cwd: options.root, databaseUrl: options.databaseUrl, apiKey: options.apiKey, env: { SQL_TRACE_FILE: trace } });
+  const traced = await startServer({ cwd: options.root, databaseUrl: options.databaseUrl, apiKey: options.apiKey, env: { SQL_TRACE_FILE: trace, SCHEDULER_INTERVAL_MS: '0' } });
   try {
     const request = async (path: string): Promise<Statement[]> => {
       const from = statSync(trace).size;
