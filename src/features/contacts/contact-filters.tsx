@@ -34,7 +34,7 @@ export function ContactFilters({ search, update }: Props) {
   return (
     <div role="search" aria-label="Filter contacts">
       <Group align="flex-end" gap="sm" wrap="wrap">
-        <DebouncedInput label="Search" placeholder="Name or email" value={search.filter ? '' : search.q} onChange={(q) => facet({ q })} />
+        <DebouncedInput label="Search" placeholder="Name, email or phone" value={search.filter ? '' : search.q} onChange={(q) => facet({ q })} />
         <Suspense fallback={<NativeSelect label="State" description="Counts: these filters" data={STATES} value={state} onChange={(event) => facet({ state: (event.currentTarget.value || undefined) as ContactSearch['state'] })} w={150} />}>
           <StateFacet value={state} others={search.filter ? undefined : facetFilter({ ...search, state: undefined })} onChange={(next) => facet({ state: next })} />
         </Suspense>
