@@ -1,12 +1,14 @@
 /**
  * API benchmark, `npm run bench:api -- [--database sqlite|postgres] [--postgres-url URL] [--contacts N]
- * [--duration S] [--connections C] [--skip-load] [--skip-exports] [--through-proxy]`: seeds N contacts (default 1,000,000) into a
+ * [--duration S] [--connections C] [--skip-load] [--skip-exports] [--through-proxy] [--concurrent-exports N] [--export-rounds R]`: seeds N contacts (default 1,000,000) into a
  * fresh database (an SQLite file in a temp folder, or with `--database postgres` a new database
  * `wsa_bench_<hex>` on the PostgreSQL server of `--postgres-url`, default
  * postgres://postgres:postgres@127.0.0.1:5432/postgres; issue 8), starts the real server as a child process
  * (`tsx server/main.ts`), measures contact list pages under autocannon load (C connections, default 10; S
  * seconds per case, default 10; the last page among them, issue 13), before them each of a set of fresh searches
- * once ("cold search", bench/cold-search.ts, issue 13), the CSV and xlsx exports of every contact, and N xlsx
+ * once ("cold search", bench/cold-search.ts, issue 13), the CSV and xlsx exports of every contact in R rounds
+ * (default 3) interleaved with the export floor's CSV (bench/export-compare.ts, issue 16: ours / floor, byte-identical
+ * CSV, peak RSS of each), and N xlsx
  * exports of every contact requested at once (`--concurrent-exports N`, default 10: the server's peak RSS then,
  * with the exports beyond its `EXPORT_CONCURRENCY` answered 503; issue 12 point 10), and prints a markdown table with
  * the targets of the issue and pass/fail. On PostgreSQL it then starts a second server process on the same
@@ -28,7 +30,10 @@ import { SCOPES } from '../src/api/scopes';
 import { openMigratedDatabase } from '../server/database';
 import { createApiKey } from '../server/db/credentials';
 import { createOrganization, createWorkspace } from '../server/db/workspaces';
+import { DEFAULT_CONTACT_ORDER, ContactStore } from '../server/db/contacts';
+import { EXPORT_SOURCE_COLUMNS } from '../server/export/contacts-export';
 import { coldCases, coldSearchLines, measureColdSearches } from './cold-search';
+import { type ExportComparison, type ExportFloor, compareExports, exportComparisonLines, startExportFloor } from './export-compare';
 import { type ConcurrentExportsResult, type ExportResult, type LoadResult, measureConcurrentExports, measureExport, measureLoad, queryString } from './measure';
 import { type FloorComparison, type FloorProcess, checkIdentical, compareWithFloor, floorLines, recordStatements, startFloor } from './floor';
 import { type SeedResult, seedContacts, seedContactsPostgres } from './seed-contacts';
@@ -162,6 +167,7 @@ async function main() {
       'concurrent-exports': { type: 'string', default: '10' },
       'floor-rounds': { type: 'string', default: '3' },
       'skip-floor': { type: 'boolean', default: false },
+      'export-rounds': { type: 'string', default: '3' },
     },
   });
   const contacts = positiveInteger('contacts', values.contacts);
@@ -169,6 +175,7 @@ async function main() {
   const connections = positiveInteger('connections', values.connections);
   const concurrentExports = positiveInteger('concurrent-exports', values['concurrent-exports']);
   const floorRounds = positiveInteger('floor-rounds', values['floor-rounds']);
+  const exportRounds = positiveInteger('export-rounds', values['export-rounds']);
   if (values.database !== 'sqlite' && values.database !== 'postgres') throw new Error(`--database must be sqlite or postgres, got '${values.database}'`);
   const postgres = values.database === 'postgres';
   const serverUrl = values['postgres-url'];
@@ -187,7 +194,8 @@ async function main() {
   let second: ServerProcess | null = null;
   let proxy: ServerProcess | null = null;
   let floor: FloorProcess | null = null;
-  const cleanup = makeCleanup(dir, () => [server, second, proxy, floor], async () => {
+  let exportFloor: ExportFloor | null = null;
+  const cleanup = makeCleanup(dir, () => [server, second, proxy, floor, exportFloor], async () => {
     if (databaseCreated) await onPostgres(serverUrl, `drop database if exists ${databaseName} with (force)`);
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -214,6 +222,8 @@ async function main() {
     const organization = await createOrganization(database.db, 'Benchmark Organization');
     const workspace = await createWorkspace(database.db, { organizationId: organization.id, name: 'Benchmark Workspace' });
     const apiKey = await createApiKey(database.db, workspace.id, SCOPES);
+    // The SQL and parameters of an export of every contact, as the route runs it: what the export floor runs too.
+    const exportQuery = new ContactStore(database.db, database.dialect).selectColumns(workspace.id, { orderBy: DEFAULT_CONTACT_ORDER }, EXPORT_SOURCE_COLUMNS);
     await database.close();
 
     log(`seeding ${int(contacts)} contacts...`);
@@ -298,7 +308,20 @@ async function main() {
         exports.push({ test, result, via });
       }
     };
-    await runExports(server, '');
+    // Issue 16: our CSV and xlsx against the floor, interleaved; the single-export table takes each case's first round.
+    let comparison: ExportComparison | null = null;
+    if (!values['skip-exports']) {
+      const floorOfExports = await startExportFloor({ cwd: ROOT, databaseUrl, query: exportQuery });
+      exportFloor = floorOfExports;
+      log(`export floor on ${floorOfExports.origin} (pid ${floorOfExports.pid}); a warm-up download first...`);
+      await measureExport(`${floorOfExports.origin}/`, '', CSV_MEDIA_TYPE, floorOfExports.pid);
+      const serving = server;
+      comparison = await compareExports({ floor: floorOfExports, serviceUrl: `${serving.origin}/api/contacts`, apiKey, servicePid: serving.servingPid, runs: exportRounds, xlsxFile: join(dir, 'export.xlsx'), log });
+      await floorOfExports.stop();
+      exportFloor = null;
+      const [first] = comparison.rounds;
+      if (first) for (const test of EXPORT_CASES) exports.push({ test, result: test.accept === CSV_MEDIA_TYPE ? first.csv : first.xlsx, via: '' });
+    }
     if (values['through-proxy']) {
       log('starting a proxy-mode server in front of the first...');
       const upstream = `${server.origin}/api`;
@@ -372,6 +395,7 @@ async function main() {
             '',
           ]
         : []),
+      ...(comparison ? exportComparisonLines(comparison) : []),
       ...(burst
         ? [
             `${concurrentExports} xlsx exports of every contact requested at once (the server runs EXPORT_CONCURRENCY of them, default 1, and answers the rest 503):`,

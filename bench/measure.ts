@@ -2,6 +2,7 @@
  * The measurements of the API benchmark: a list case under autocannon load (after one timed cold request),
  * and a spreadsheet export streamed to a byte counter while the server's memory is sampled.
  */
+import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import autocannon from 'autocannon';
@@ -85,11 +86,13 @@ export type ExportResult = {
   rows: number;
   rssBeforeBytes: number;
   peakRssBytes: number;
+  /** SHA-256 of the body, hex (to check two exports are byte-identical). */
+  sha256: string;
 };
 
 /**
  * Downloads `url` with `accept`, counting bytes (and CRLF line ends) as the body streams in, while sampling the
- * RSS of `serverPid` every 50 ms. For xlsx the body is also written to `xlsxFile`, whose sheet rows are counted
+ * RSS of `serverPid` every 50 ms, and hashing it (SHA-256). For xlsx the body is also written to `xlsxFile`, whose sheet rows are counted
  * afterwards (outside the timing). Throws for a non-200 answer.
  */
 export async function measureExport(url: string, apiKey: string, accept: string, serverPid: number, xlsxFile?: string): Promise<ExportResult> {
@@ -101,6 +104,7 @@ export async function measureExport(url: string, apiKey: string, accept: string,
   let lastByte = -1;
   let seconds = 0;
   let response: Response;
+  const hash = createHash('sha256');
   const file = xlsxFile ? createWriteStream(xlsxFile) : null;
   try {
     const started = performance.now();
@@ -110,6 +114,7 @@ export async function measureExport(url: string, apiKey: string, accept: string,
     }
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
       bytes += chunk.length;
+      hash.update(chunk);
       for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) {
         const previous = i > 0 ? chunk[i - 1] : lastByte;
         if (previous === 13) lineEnds++;
@@ -126,7 +131,7 @@ export async function measureExport(url: string, apiKey: string, accept: string,
     }
   }
   const rows = xlsxFile ? (await countXlsxRows(xlsxFile)) - 1 : lineEnds - 1;
-  return { status: response.status, contentType: response.headers.get('content-type') ?? '', seconds, bytes, rows, rssBeforeBytes, peakRssBytes };
+  return { status: response.status, contentType: response.headers.get('content-type') ?? '', seconds, bytes, rows, rssBeforeBytes, peakRssBytes, sha256: hash.digest('hex') };
 }
 
 export type ConcurrentExportsResult = {
