@@ -6,9 +6,11 @@
  * CSV records are built by the small quoter below (`csvRecord`), one string per batch of rows, not by
  * csv-stringify: the library was the measured limit of the export (issue 16: it quoted 1,000,000 contacts in
  * about 3.3 s of CPU, a record at a time through a Transform stream and a cast hook, against 1.8 s here, on an
- * export whose floor is about 7 s). Its quoting rules are kept exactly (a field holding `"`, `,`, CR or LF is
- * quoted, inner quotes doubled; an empty field is written empty), and a property test compares the two
- * (server/test/csv-record.test.ts).
+ * export whose floor is about 7 s). The quoting is RFC 4180's, as csv-stringify does it with
+ * `quote_record_delimiter: true`: a field holding `"`, `,`, CR or LF is quoted, inner quotes doubled; an empty
+ * field is written empty; a property test compares the two (server/test/csv-record.test.ts). Decision (issue 16):
+ * a field holding a bare CR or LF is quoted too; the csv-stringify call before left it bare (its default once a
+ * record delimiter is set), which a spreadsheet reads as the end of a row.
  *
  * Formula injection (decisions.md section 7, revised; issue 12 point 6): in CSV a cell starting with `=`, `+`,
  * `-`, `@`, a tab or a carriage return is prefixed with `'` (`guardCsvCell`), except a phone number in
@@ -92,7 +94,7 @@ export function exportRow(values: readonly unknown[]): (string | null)[] {
   return values.map((value, index) => cellText(value, index) || null);
 }
 
-/** A field that must be quoted (RFC 4180; csv-stringify's rule for `,` delimiter and CRLF records). */
+/** A field that must be quoted (RFC 4180: a delimiter, a quote or a line break, CR or LF alone included). */
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /** `text` as one CSV field: in double quotes, inner quotes doubled, when it holds `"`, `,`, CR or LF. */
