@@ -60,7 +60,7 @@ export type ExportRound = { floor: ExportResult; csv: ExportResult; xlsx: Export
 
 export type ExportComparison = {
   rounds: ExportRound[];
-  /** Medians over the rounds: seconds of each, and peak RSS of the serving processes. */
+  /** Medians over the rounds: seconds of each, ours / floor of each round, and peak RSS of the serving processes. */
   floorSeconds: number;
   csvSeconds: number;
   xlsxSeconds: number;
@@ -117,8 +117,10 @@ export async function compareExports(options: {
     floorSeconds,
     csvSeconds,
     xlsxSeconds,
-    csvRatio: csvSeconds / floorSeconds,
-    xlsxRatio: xlsxSeconds / floorSeconds,
+    // Each round's own ratio (its floor ran just before it), then the median: a slow moment of the shared machine
+    // during one download skews one round, not every ratio.
+    csvRatio: median(rounds.map((round) => round.csv.seconds / round.floor.seconds)),
+    xlsxRatio: median(rounds.map((round) => round.xlsx.seconds / round.floor.seconds)),
     csvPeakRssBytes: median(rounds.map((round) => round.csv.peakRssBytes)),
     xlsxPeakRssBytes: median(rounds.map((round) => round.xlsx.peakRssBytes)),
     floorPeakRssBytes: median(rounds.map((round) => round.floor.peakRssBytes)),
@@ -143,8 +145,8 @@ export function exportComparisonLines(comparison: ExportComparison): string[] {
     '',
     '| median | value | goal | result |',
     '|---|---:|---|---|',
-    `| CSV / floor | ${comparison.csvRatio.toFixed(2)} (${s(comparison.csvSeconds)} s / ${s(comparison.floorSeconds)} s) | <= ${EXPORT_GOALS.csvRatio} | ${verdict(comparison.csvRatio <= EXPORT_GOALS.csvRatio)} |`,
-    `| xlsx / floor | ${comparison.xlsxRatio.toFixed(2)} (${s(comparison.xlsxSeconds)} s / ${s(comparison.floorSeconds)} s) | <= ${EXPORT_GOALS.xlsxRatio} | ${verdict(comparison.xlsxRatio <= EXPORT_GOALS.xlsxRatio)} |`,
+    `| CSV / floor (median of the rounds' ratios; median seconds ours / floor) | ${comparison.csvRatio.toFixed(2)} (${s(comparison.csvSeconds)} s / ${s(comparison.floorSeconds)} s) | <= ${EXPORT_GOALS.csvRatio} | ${verdict(comparison.csvRatio <= EXPORT_GOALS.csvRatio)} |`,
+    `| xlsx / floor (same) | ${comparison.xlsxRatio.toFixed(2)} (${s(comparison.xlsxSeconds)} s / ${s(comparison.floorSeconds)} s) | <= ${EXPORT_GOALS.xlsxRatio} | ${verdict(comparison.xlsxRatio <= EXPORT_GOALS.xlsxRatio)} |`,
     `| server peak RSS, one CSV export | ${mb(comparison.csvPeakRssBytes)} MB | < ${mb(EXPORT_GOALS.peakRssBytes)} MB | ${verdict(comparison.csvPeakRssBytes < EXPORT_GOALS.peakRssBytes)} |`,
     `| server peak RSS, one xlsx export | ${mb(comparison.xlsxPeakRssBytes)} MB | < ${mb(EXPORT_GOALS.peakRssBytes)} MB | ${verdict(comparison.xlsxPeakRssBytes < EXPORT_GOALS.peakRssBytes)} |`,
     `| floor peak RSS | ${mb(comparison.floorPeakRssBytes)} MB | — | — |`,

@@ -69,3 +69,15 @@ export async function countXlsxRows(file: string, sheetPath = 'xl/worksheets/she
   await once(xml, 'end');
   return rows;
 }
+
+/** The text (UTF-8) of entry `entryName` of the ZIP `file` (an xlsx part such as `xl/worksheets/sheet1.xml`). */
+export async function readZipEntryText(file: string, entryName: string): Promise<string> {
+  const entry = await findEntry(file, entryName);
+  if (entry.method !== 8 && entry.method !== 0) throw new Error(`${file}: unsupported compression method ${entry.method}`);
+  const raw = createReadStream(file, { start: entry.localHeaderOffset, end: entry.localHeaderOffset + entry.compressedSize - 1 });
+  const stream = entry.method === 8 ? raw.pipe(createInflateRaw()) : raw;
+  raw.on('error', (error) => stream.destroy(error));
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -8,7 +8,7 @@
  * about 3.3 s of CPU, a record at a time through a Transform stream and a cast hook, against 1.8 s here, on an
  * export whose floor is about 7 s). The quoting is RFC 4180's, as csv-stringify does it with
  * `quote_record_delimiter: true`: a field holding `"`, `,`, CR or LF is quoted, inner quotes doubled; an empty
- * field is written empty; a property test compares the two (server/test/csv-record.test.ts). Decision (issue 16):
+ * field is written empty; a property test compares the two (server/test/export-encoding.test.ts). Decision (issue 16):
  * a field holding a bare CR or LF is quoted too; the csv-stringify call before left it bare (its default once a
  * record delimiter is set), which a spreadsheet reads as the end of a row.
  *
@@ -169,10 +169,16 @@ export async function writeContactsExport(format: ExportFormat, rows: AsyncItera
   const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Contacts');
-  sheet.addRow([...CONTACT_EXPORT_COLUMNS]).commit();
+  sheet.addRow([...CONTACT_EXPORT_COLUMNS]).commit(); // exceljs writes the sheet's start and the header row
+  const sheetXml = sheetStream(sheet);
+  let number = 1;
   for await (const batch of rows) {
     if (signal.aborted) break;
-    for (const row of batch) sheet.addRow(exportRow(row)).commit();
+    if (sheetXml) {
+      let xml = '';
+      for (const row of batch) xml += xlsxRowXml(exportRow(row), ++number);
+      sheetXml.write(xml);
+    } else for (const row of batch) sheet.addRow(exportRow(row)).commit();
     await sheetDrained(sheet, signal);
     if (out.writableNeedDrain) await drainOrStop(out, signal);
   }
@@ -181,14 +187,60 @@ export async function writeContactsExport(format: ExportFormat, rows: AsyncItera
   await workbook.commit();
 }
 
+/** Export column letters, A to M. */
+const COLUMN_LETTERS = CONTACT_EXPORT_COLUMNS.map((_, index) => String.fromCharCode(65 + index));
+/** What exceljs's `xmlEncode` replaces: the five XML specials, and the control characters XML 1.0 forbids (dropped). */
+const XML_SPECIAL = /[<>&'"\x7F\x00-\x08\x0B\x0C\x0E-\x1F]/;
+const XML_SPECIALS = new RegExp(XML_SPECIAL.source, 'g');
+const XML_ENTITIES: Record<string, string> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' };
+const xmlText = (text: string) => (XML_SPECIAL.test(text) ? text.replace(XML_SPECIALS, (c) => XML_ENTITIES[c] ?? '') : text);
+
 /**
- * Waits until the zip entry stream behind an exceljs worksheet has taken in what was written to it (or `signal`
- * aborts). exceljs's sheet buffer writes into that stream ignoring backpressure, so without this wait a large
- * export piles up in memory ahead of the deflater. Resolves at once when exceljs's internals are not as expected.
+ * Row `number` (1-based) of the sheet as the XML exceljs 4.4's streaming worksheet writer makes of
+ * `sheet.addRow(cells).commit()` with neither shared strings nor styles, byte for byte: each non-null cell a
+ * `t="str"` text cell (never a formula), `spans` over every column (exceljs counts the null cells too); '' for
+ * a row without one (exceljs writes none). Issue 16: building this text directly instead of exceljs's row and cell objects and its
+ * per-row XML stream is what brings the xlsx export within reach of its goal (the exceljs row path cost about
+ * 13 µs a row, twice the whole CSV floor); server/test/export-encoding.test.ts compares the two.
+ */
+export function xlsxRowXml(cells: readonly (string | null)[], number: number): string {
+  let xml = '';
+  for (let index = 0; index < cells.length; index++) {
+    const text = cells[index];
+    if (text !== null && text !== undefined) xml += `<c r="${COLUMN_LETTERS[index]}${number}" t="str"><v>${xmlText(text)}</v></c>`;
+  }
+  return xml ? `<row r="${number}" spans="1:${cells.length}" x14ac:dyDescent="0.25">${xml}</row>` : '';
+}
+
+/**
+ * The text stream behind an exceljs streaming worksheet (its sheet XML, written into the zip entry), once exceljs
+ * has written the sheet's start; null when exceljs's internals are not as expected (the export then adds rows
+ * through exceljs, slower but the same file).
+ */
+function sheetStream(sheet: unknown): { write(text: string): unknown } | null {
+  const writer = sheet as { stream?: { write?: unknown }; startedData?: unknown; useSharedStrings?: unknown };
+  if (writer.startedData !== true || writer.useSharedStrings !== false || typeof writer.stream?.write !== 'function') return null;
+  return writer.stream as { write(text: string): unknown };
+}
+
+/**
+ * Sheet XML the zip entry may hold ahead of the deflater before the writer waits (bytes). Issue 16: waiting for
+ * an empty entry after every batch left the process idle while the last batch was deflated (on libuv's thread
+ * pool): about a quarter of an xlsx export's time. With a few batches in hand the deflater works while the next
+ * rows are read and turned into XML.
+ */
+const SHEET_PENDING_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Waits, when the zip entry stream behind an exceljs worksheet holds more than SHEET_PENDING_BYTES of sheet XML,
+ * until it has taken in what was written to it (or `signal` aborts). exceljs's sheet buffer writes into that
+ * stream ignoring backpressure, so without this wait a large export piles up in memory ahead of the deflater.
+ * Resolves at once when exceljs's internals are not as expected.
  */
 async function sheetDrained(sheet: unknown, signal: AbortSignal) {
   const pipes = (sheet as { stream?: { pipes?: unknown[] } }).stream?.pipes;
   const entry = Array.isArray(pipes) ? (pipes[0] as Partial<Writable> & { _writableState?: { needDrain?: boolean } }) : undefined;
   if (!entry || typeof entry.once !== 'function' || signal.aborted) return;
-  if (entry.writableNeedDrain ?? entry._writableState?.needDrain) await drainOrStop(entry as Writable, signal);
+  const pending = entry.writableLength ?? (entry._writableState as { length?: number } | undefined)?.length ?? 0;
+  if (pending > SHEET_PENDING_BYTES && (entry.writableNeedDrain ?? entry._writableState?.needDrain)) await drainOrStop(entry as Writable, signal);
 }

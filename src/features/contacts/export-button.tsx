@@ -2,10 +2,12 @@
  * Export (issues 5 and 13): xlsx or csv of everything the current filter and sort match (not just the page),
  * showing progress while the server streams it, a cancel button, and saving under the server's file name.
  * Progress against `meta.maxResults`: rows and percent for CSV, bytes and an estimate for xlsx (export-progress.ts).
+ * A service busy with other exports (503 with `Retry-After`, issue 12 point 10) is waited out and asked again by
+ * itself, with a countdown in the same dialog, which Cancel stops (issue 16; export-retry.ts).
  */
 import { Button, Group, Menu, Modal, Progress, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { isAbortError } from '@/api/api-error';
 import { csvRecordCounter } from '@/api/csv-records';
 import type { DownloadFormat } from '@/api/download';
@@ -15,6 +17,7 @@ import { notifyError } from '@/components/notify-error';
 import { useWorkspaceApi } from '@/lib/api';
 import { saveFile } from '@/lib/save-file';
 import { exportProgress, type ExportJob } from './export-progress';
+import { busyText, withBusyRetries } from './export-retry';
 
 type Props = { filter: FilterNode | undefined; orderBy: OrderByItem[] | undefined; total: number | undefined };
 
@@ -23,35 +26,54 @@ export function ExportButton({ filter, orderBy, total }: Props) {
   const [job, setJob] = useState<ExportJob | null>(null);
   const controller = useRef<AbortController | null>(null);
 
+  // While the service is busy: when the next try starts (ms since the epoch), and a clock for the countdown.
+  const [retryAt, setRetryAt] = useState<number | null>(null);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (retryAt === null) return;
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [retryAt]);
+
   const start = async (format: DownloadFormat) => {
-    controller.current = new AbortController();
-    const startedAt = Date.now();
-    setJob({ format, bytes: 0, rows: format === 'csv' ? 0 : null, startedAt });
+    const signal = (controller.current = new AbortController()).signal;
     try {
-      const counter = format === 'csv' ? csvRecordCounter() : null;
-      const dataRows = (records: number) => Math.max(0, records - 1);
-      const { blob, filename } = await api.downloadContacts({
-        format,
-        filter,
-        orderBy,
-        signal: controller.current.signal,
-        onProgress: ({ receivedBytes, chunk }) => {
-          counter?.push(chunk);
-          setJob({ format, bytes: receivedBytes, rows: counter ? dataRows(counter.records) : null, startedAt });
-        },
+      const { blob, filename, rows } = await withBusyRetries(() => download(format, signal), signal, (seconds) => {
+        setNow(Date.now());
+        setRetryAt(seconds === null ? null : Date.now() + seconds * 1000);
       });
       saveFile(blob, filename);
-      const rows = counter ? dataRows(counter.finish()) : total;
-      notifications.show({ color: 'green', message: `Exported ${rows?.toLocaleString() ?? ''} contacts to ${filename}.` });
+      notifications.show({ color: 'green', message: `Exported ${(rows ?? total)?.toLocaleString() ?? ''} contacts to ${filename}.` });
     } catch (error) {
       if (isAbortError(error)) notifications.show({ message: 'Export cancelled.' });
       else notifyError('Export failed', error);
     } finally {
+      setRetryAt(null);
       setJob(null);
     }
   };
 
+  /** One try of the download, its progress shown; the data rows counted for CSV (null for xlsx). */
+  const download = async (format: DownloadFormat, signal: AbortSignal) => {
+    const startedAt = Date.now();
+    setJob({ format, bytes: 0, rows: format === 'csv' ? 0 : null, startedAt });
+    const counter = format === 'csv' ? csvRecordCounter() : null;
+    const dataRows = (records: number) => Math.max(0, records - 1);
+    const result = await api.downloadContacts({
+      format,
+      filter,
+      orderBy,
+      signal,
+      onProgress: ({ receivedBytes, chunk }) => {
+        counter?.push(chunk);
+        setJob({ format, bytes: receivedBytes, rows: counter ? dataRows(counter.records) : null, startedAt });
+      },
+    });
+    return { ...result, rows: counter ? dataRows(counter.finish()) : null };
+  };
+
   const shown = job ? exportProgress(job, total ?? 0, Date.now()) : null;
+  const status = retryAt !== null ? busyText((retryAt - now) / 1000) : shown?.text;
   return (
     <>
       <Menu position="bottom-end">
@@ -70,7 +92,7 @@ export function ExportButton({ filter, orderBy, total }: Props) {
         <Stack>
           <Progress value={shown?.percent ?? 0} striped={shown?.estimated} animated={shown?.estimated} aria-label="Export progress" />
           <Text size="sm" aria-live="polite">
-            {shown?.text}
+            {status}
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => controller.current?.abort()}>

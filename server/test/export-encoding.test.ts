@@ -3,14 +3,20 @@
  * with the export's options (BOM, header, CRLF, the formula guard of decisions.md section 7 revised as its cast
  * hook) and `quote_record_delimiter: true`, so a field holding a bare CR or LF is quoted as RFC 4180 asks (the
  * export's csv-stringify call before issue 16 left such a field bare, which a spreadsheet splits into two rows):
- * a fast-check property over rows of hostile stored values, and a table of the cases that matter most.
+ * a fast-check property over rows of hostile stored values, and a table of the cases that matter most. And the
+ * xlsx export's own sheet rows (`xlsxRowXml`) are byte for byte the sheet XML exceljs writes for the same rows.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
+import ExcelJS from 'exceljs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CONTACT_EXPORT_COLUMNS } from '../../src/api/contacts';
-import { csvField, csvRecord, exportRow, guardCsvCell, writeContactsExport } from '../export/contacts-export';
+import { readZipEntryText } from '../../bench/xlsx-rows';
+import { csvField, csvRecord, exportRow, guardCsvCell, writeContactsExport, xlsxRowXml } from '../export/contacts-export';
 
 /** What csv-stringify made of `rows` (stored values) with the options the export used to give it. */
 function byCsvStringify(rows: unknown[][], head = false): string {
@@ -27,16 +33,42 @@ function byCsvStringify(rows: unknown[][], head = false): string {
   );
 }
 
-/** The bytes `writeContactsExport('csv', ...)` writes for `batches`. */
-async function exported(batches: unknown[][][]): Promise<string> {
+/** The bytes `writeContactsExport(format, ...)` writes for `batches`. */
+async function exportedBytes(format: 'csv' | 'xlsx', batches: unknown[][][]): Promise<Buffer> {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (chunk: Buffer) => chunks.push(chunk));
   async function* rows() {
     yield* batches;
   }
-  await writeContactsExport('csv', rows(), out, new AbortController().signal);
-  return Buffer.concat(chunks).toString('utf8');
+  await writeContactsExport(format, rows(), out, new AbortController().signal);
+  return Buffer.concat(chunks);
+}
+const exported = async (batches: unknown[][][]) => (await exportedBytes('csv', batches)).toString('utf8');
+
+/** The sheet XML of an xlsx workbook (bytes). */
+async function sheetXml(bytes: Buffer): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'wsa-xlsx-'));
+  try {
+    writeFileSync(join(dir, 'book.xlsx'), bytes);
+    return await readZipEntryText(join(dir, 'book.xlsx'), 'xl/worksheets/sheet1.xml');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The workbook exceljs's streaming writer makes of `rows` (stored values) added one by one: the reference. */
+async function byExcelJs(rows: unknown[][]): Promise<Buffer> {
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+  const sheet = workbook.addWorksheet('Contacts');
+  sheet.addRow([...CONTACT_EXPORT_COLUMNS]).commit();
+  for (const values of rows) sheet.addRow(exportRow(values)).commit();
+  sheet.commit();
+  await workbook.commit();
+  return Buffer.concat(chunks);
 }
 
 const text = fc.oneof(
@@ -81,5 +113,23 @@ describe('the CSV export quoter', () => {
   it('guards formulas but leaves an international phone number in the phone column as it is', () => {
     const values = ['c1', '=SUM(A1)', '@x', '+47 912 34 567', 'active', '["-vip","a,b"]', '\tx', '+1', null, '', 'r', '2026-01-01', '2026-01-02'];
     expect(csvRecord(values)).toBe(`c1,'=SUM(A1),'@x,+47 912 34 567,active,"'-vip, a,b",'\tx,'+1,,,r,2026-01-01,2026-01-02\r\n`);
+  });
+});
+
+describe('the xlsx export sheet rows', () => {
+  it('are byte for byte the sheet XML exceljs writes for the same rows, whatever they hold', async () => {
+    const xmlText = fc.string({ unit: fc.constantFrom('a', '<', '>', '&', "'", '"', '\u0000', '\u0008', '\t', '\n', '\r', '\u000b', '\u001f', '\u007f', 'é', '😀', ' ') });
+    const cell = fc.oneof(xmlText, fc.string(), fc.constant(null), fc.constant(''), fc.integer());
+    const rows = fc.sample(fc.array(cell, { minLength: 13, maxLength: 13 }), { numRuns: 300, seed: 1616 });
+    rows.push(Array(13).fill(null), [null, 'only B', ...Array(11).fill(null)]); // no cell at all; one cell, not in A
+    const ours = await exportedBytes('xlsx', [rows.slice(0, 150), rows.slice(150)]);
+    expect(await sheetXml(ours)).toBe(await sheetXml(await byExcelJs(rows)));
+  });
+
+  it('writes a row of text cells with spans, escaped, and nothing for a row without values', () => {
+    expect(xlsxRowXml(['a<b', null, 'x&"y\u0001'], 7)).toBe(
+      '<row r="7" spans="1:3" x14ac:dyDescent="0.25"><c r="A7" t="str"><v>a&lt;b</v></c><c r="C7" t="str"><v>x&amp;&quot;y</v></c></row>',
+    );
+    expect(xlsxRowXml([null, null], 3)).toBe('');
   });
 });

@@ -1,0 +1,89 @@
+/**
+ * A busy export service (issue 16, console; issue 12 point 10): against a real server of its own running
+ * `EXPORT_CONCURRENCY=1`, with one export held open by a slow reader from the test (a CSV of 20,000 contacts it
+ * never reads, far more than the sockets buffer), the console's Export waits out the 503 and its `Retry-After`
+ * with a countdown, can be cancelled while waiting, and downloads the file by itself once the slot is free.
+ */
+import { type ClientRequest, request as httpRequest } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { seedContacts } from '../bench/seed-contacts';
+import { expect, test } from './fixtures';
+import { type StartedServer, cli, startService } from './server';
+
+const CONTACTS = 20_000;
+let busy: StartedServer;
+let dir: string;
+let workspace: { id: string; key: string };
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  dir = mkdtempSync(join(tmpdir(), 'wsa-e2e-busy-'));
+  const databaseUrl = join(dir, 'busy.sqlite');
+  const organization = cli<{ id: string }>(databaseUrl, 'org', 'create', '--name', 'Busy Exports');
+  const created = cli<{ id: string }>(databaseUrl, 'workspace', 'create', '--org', organization.id, '--name', 'Busy Exports');
+  const { key } = cli<{ key: string }>(databaseUrl, 'key', 'create', '--workspace', created.id, '--scope', 'all');
+  seedContacts(databaseUrl, created.id, CONTACTS);
+  workspace = { id: created.id, key };
+  busy = await startService(databaseUrl, { EXPORT_CONCURRENCY: '1', DEMO_SEED: 'off' });
+});
+test.afterAll(async () => {
+  await busy?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts a CSV export on `busy` and never reads past its first bytes: it holds the server's one export slot. */
+async function holdExport(): Promise<ClientRequest> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(`${busy.baseURL}/api/contacts`, { headers: { 'x-api-key': workspace.key, accept: 'text/csv' } }, (response) => {
+      response.pause();
+      if (response.statusCode === 200) resolve(request);
+      else reject(new Error(`the held export answered ${response.statusCode}`));
+    });
+    request.on('error', () => {});
+    request.end();
+  });
+}
+
+test('waits out a busy export service with a countdown, can cancel, and downloads once the export slot is free', async ({ page }) => {
+  test.setTimeout(90_000);
+  const held = await holdExport();
+  const refused = await fetch(`${busy.baseURL}/api/contacts`, { headers: { 'x-api-key': workspace.key, accept: 'text/csv' } });
+  expect(refused.status).toBe(503);
+  expect(refused.headers.get('retry-after')).toBe('10');
+
+  await page.goto(`${busy.baseURL}/connect`);
+  await page.getByLabel('API key', { exact: true }).fill(workspace.key);
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/${workspace.id}/contacts`));
+  await expect(page.getByText(`${CONTACTS.toLocaleString('en-US')} contacts`)).toBeVisible();
+
+  const exportCsv = async () => {
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'CSV (.csv)' }).click();
+  };
+  const dialog = page.getByRole('dialog', { name: /Exporting/ });
+  const countdown = dialog.getByText(/^The service is busy with another export; retrying in \d+ s$/);
+
+  // Cancelled while waiting: no error, no download.
+  await exportCsv();
+  await expect(countdown).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(page.getByText('Export cancelled.')).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  // Waits, counting down, and downloads by itself once the held export is gone.
+  await exportCsv();
+  await expect(countdown).toBeVisible();
+  const first = await countdown.textContent();
+  await expect(countdown).not.toHaveText(first ?? '', { timeout: 3_000 });
+  const download = page.waitForEvent('download', { timeout: 30_000 });
+  held.destroy();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^contacts-\d{4}-\d{2}-\d{2}\.csv$/);
+  const text = readFileSync(await file.path(), 'utf8');
+  expect(text.split('\r\n').length - 2).toBe(CONTACTS); // header, then one line per contact, then the final CRLF
+  await expect(page.getByText(`Exported ${CONTACTS.toLocaleString('en-US')} contacts`)).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});
