@@ -8,9 +8,12 @@
  * about 3.3 s of CPU, a record at a time through a Transform stream and a cast hook, against 1.8 s here, on an
  * export whose floor is about 7 s). The quoting is RFC 4180's, as csv-stringify does it with
  * `quote_record_delimiter: true`: a field holding `"`, `,`, CR or LF is quoted, inner quotes doubled; an empty
- * field is written empty; a property test compares the two (server/test/export-encoding.test.ts). Decision (issue 16):
- * a field holding a bare CR or LF is quoted too; the csv-stringify call before left it bare (its default once a
- * record delimiter is set), which a spreadsheet reads as the end of a row.
+ * field is written empty; a property test compares the two (server/test/export-encoding.test.ts). Decision
+ * (issue 16): a field holding a bare CR or LF is quoted too; the csv-stringify call before left it bare (its
+ * default once a record delimiter is set), which a spreadsheet reads as the end of a row.
+ *
+ * xlsx rows are written as the sheet XML exceljs would make of them (`xlsxRowXml`), exceljs writing the rest of
+ * the workbook: its row and cell objects were the measured limit of the xlsx export (issue 16).
  *
  * Formula injection (decisions.md section 7, revised; issue 12 point 6): in CSV a cell starting with `=`, `+`,
  * `-`, `@`, a tab or a carriage return is prefixed with `'` (`guardCsvCell`), except a phone number in
