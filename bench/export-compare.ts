@@ -3,7 +3,7 @@
  * over the same database running the same SQL, started as a child process beside the service. Runs interleaved
  * rounds (floor CSV, our CSV, our xlsx; at least 3 rounds, so A B A B), checks every CSV body of ours is
  * byte-identical to the floor's (SHA-256), and reports the medians: ours / floor for CSV and xlsx (goals 1.2 and
- * 2.5) and the serving process's peak RSS during each single export (goal under 200 MB).
+ * 2.5) and the serving process's peak RSS during a single export (goal under 200 MB; for CSV the first round's).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -60,7 +60,10 @@ export type ExportRound = { floor: ExportResult; csv: ExportResult; xlsx: Export
 
 export type ExportComparison = {
   rounds: ExportRound[];
-  /** Medians over the rounds: seconds of each, ours / floor of each round, and peak RSS of the serving processes. */
+  /**
+   * Medians over the rounds: seconds of each, ours / floor of each round, and peak RSS of the serving processes
+   * (for our CSV, the first round's: an xlsx export leaves the process larger for the exports after it).
+   */
   floorSeconds: number;
   csvSeconds: number;
   xlsxSeconds: number;
@@ -121,7 +124,8 @@ export async function compareExports(options: {
     // during one download skews one round, not every ratio.
     csvRatio: median(rounds.map((round) => round.csv.seconds / round.floor.seconds)),
     xlsxRatio: median(rounds.map((round) => round.xlsx.seconds / round.floor.seconds)),
-    csvPeakRssBytes: median(rounds.map((round) => round.csv.peakRssBytes)),
+    // One CSV export in a process: the first round's, before any xlsx export (which leaves the process larger).
+    csvPeakRssBytes: rounds[0]?.csv.peakRssBytes ?? 0,
     xlsxPeakRssBytes: median(rounds.map((round) => round.xlsx.peakRssBytes)),
     floorPeakRssBytes: median(rounds.map((round) => round.floor.peakRssBytes)),
   };
@@ -147,8 +151,8 @@ export function exportComparisonLines(comparison: ExportComparison): string[] {
     '|---|---:|---|---|',
     `| CSV / floor (median of the rounds' ratios; median seconds ours / floor) | ${comparison.csvRatio.toFixed(2)} (${s(comparison.csvSeconds)} s / ${s(comparison.floorSeconds)} s) | <= ${EXPORT_GOALS.csvRatio} | ${verdict(comparison.csvRatio <= EXPORT_GOALS.csvRatio)} |`,
     `| xlsx / floor (same) | ${comparison.xlsxRatio.toFixed(2)} (${s(comparison.xlsxSeconds)} s / ${s(comparison.floorSeconds)} s) | <= ${EXPORT_GOALS.xlsxRatio} | ${verdict(comparison.xlsxRatio <= EXPORT_GOALS.xlsxRatio)} |`,
-    `| server peak RSS, one CSV export | ${mb(comparison.csvPeakRssBytes)} MB | < ${mb(EXPORT_GOALS.peakRssBytes)} MB | ${verdict(comparison.csvPeakRssBytes < EXPORT_GOALS.peakRssBytes)} |`,
-    `| server peak RSS, one xlsx export | ${mb(comparison.xlsxPeakRssBytes)} MB | < ${mb(EXPORT_GOALS.peakRssBytes)} MB | ${verdict(comparison.xlsxPeakRssBytes < EXPORT_GOALS.peakRssBytes)} |`,
+    `| server peak RSS, one CSV export (round 1: before any xlsx export in the process) | ${mb(comparison.csvPeakRssBytes)} MB | < ${mb(EXPORT_GOALS.peakRssBytes)} MB | ${verdict(comparison.csvPeakRssBytes < EXPORT_GOALS.peakRssBytes)} |`,
+    `| server peak RSS, one xlsx export (median) | ${mb(comparison.xlsxPeakRssBytes)} MB | < ${mb(EXPORT_GOALS.peakRssBytes)} MB | ${verdict(comparison.xlsxPeakRssBytes < EXPORT_GOALS.peakRssBytes)} |`,
     `| floor peak RSS | ${mb(comparison.floorPeakRssBytes)} MB | — | — |`,
     '',
   ];
