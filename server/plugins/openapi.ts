@@ -74,7 +74,7 @@ function describeRoute(route: RouteOptions) {
   }
   const auth = route.config?.auth;
   if (!auth || route.schema?.hide) return;
-  const errors = Object.fromEntries(errorStatuses(route).map((status) => [status, errorBodySchema.describe(ERROR_DESCRIPTIONS[status] ?? 'Error')]));
+  const errors = Object.fromEntries(errorStatuses(route).map((status) => [status, errorBodySchema.check(z.describe(ERROR_DESCRIPTIONS[status] ?? 'Error'))]));
   const resource = (route.url ?? '').replace(/^\/api\//, '').split('/')[0] ?? '';
   route.schema = {
     ...operationDocs[`${String(route.method)} ${route.url}`],

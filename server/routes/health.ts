@@ -33,7 +33,7 @@ export function healthRoutes(database: ServiceDatabase, timeoutMs = HEALTH_TIMEO
         schema: {
           tags: ['operations'],
           summary: 'Health check: is this process up and its database answering?',
-          response: { 200: healthSchema, 503: errorBodySchema.describe('The database failed or did not answer in time') },
+          response: { 200: healthSchema, 503: errorBodySchema.check(z.describe('The database failed or did not answer in time')) },
         },
       },
       async (request, reply) => {

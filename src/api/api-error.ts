@@ -3,7 +3,7 @@
  * with two subclasses for the cases where no error answer exists: `ApiNetworkError` (nothing came back) and
  * `ApiResponseError` (a 2xx answer of an unexpected shape). Framework-free: browser and Node 20.
  */
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { type ErrorBody, errorBodySchema } from './common';
 import { formatIssues } from './validation-message';
 

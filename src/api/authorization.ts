@@ -1,5 +1,5 @@
 /** `GET /authorization` (endpoint 1): the key's workspace, organization and permissions (decisions.md section 4). */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export const authorizationSchema = z.looseObject({
   status: z.string(),

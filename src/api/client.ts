@@ -7,7 +7,7 @@
  * failure is an `ApiError` (api-error.ts); an abort through a caller's `AbortSignal` rejects with the AbortError.
  * Framework-free: runs in the browser and in Node 20 (global `fetch`, `Blob`, `btoa`, `TextEncoder`).
  */
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { ApiNetworkError, ApiResponseError, apiErrorFromResponse, excerpt, isAbortError, notJsonError, unexpectedShapeError } from './api-error';
 import { type Authorization, authorizationSchema } from './authorization';
 import {
@@ -227,7 +227,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   /** Sends a call and parses its JSON answer with `schema`. */
-  async function json<S extends z.ZodType>(call: Call, schema: S): Promise<{ data: z.output<S>; status: number }> {
+  async function json<S extends z.ZodMiniType>(call: Call, schema: S): Promise<{ data: z.output<S>; status: number }> {
     const { response, url } = await send(call);
     const text = await readText(response, call, url);
     let value: unknown;
@@ -250,7 +250,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     signal: params.signal,
   });
 
-  const tagsAnswer = contactTagListSchema.or(listEnvelope(contactTagSchema));
+  const tagsAnswer = z.union([contactTagListSchema, listEnvelope(contactTagSchema)]);
 
   return {
     async authorization(opts = {}) {

@@ -2,7 +2,7 @@
  * Post requests and posts (endpoints 11 to 14) with the rules of decisions.md section 7: the three actions,
  * content, `publishDate`, the object shapes, and the listed shapes of the three post lists.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { DATE_RANGE_MESSAGE, POSTS_PAGE_CAPS, httpUrl, integerParam, isInDateRange, isoTime, listEnvelope, listQuery } from './common';
 
 export const POST_ACTIONS = ['publish', 'schedule', 'suggest'] as const;
@@ -17,22 +17,25 @@ export type PostState = (typeof POST_STATES)[number];
 export const dateTimeSchema = z.iso
   .datetime({ offset: true, error: 'must be an ISO 8601 date-time with an offset, such as 2026-07-01T10:00:00.000Z' })
   // A string that is no date-time at all already has the format issue (zod runs every check).
-  .refine((text) => Number.isNaN(Date.parse(text)) || isInDateRange(new Date(text)), { error: DATE_RANGE_MESSAGE });
+  .check(z.refine((text) => Number.isNaN(Date.parse(text)) || isInDateRange(new Date(text)), { error: DATE_RANGE_MESSAGE }));
 
 export const ctaLinkSchema = z.strictObject({
   url: httpUrl(),
-  title: z.string().max(255).optional(),
-  description: z.string().max(1000).optional(),
-  imageUrl: httpUrl().optional(),
+  title: z.optional(z.string().check(z.maxLength(255))),
+  description: z.optional(z.string().check(z.maxLength(1000))),
+  imageUrl: z.optional(httpUrl()),
 });
-export const buttonSchema = z.strictObject({ text: z.string().trim().min(1).max(100), url: httpUrl() });
-export const authorSchema = z.strictObject({ name: z.string().trim().min(1).max(255), imageUrl: httpUrl().optional() });
-export const postNotificationSettingsSchema = z.strictObject({ email: z.boolean().optional(), sms: z.boolean().optional() });
-const contactIds = z.array(z.string().min(1).max(200)).max(1000);
+export const buttonSchema = z.strictObject({ text: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)), url: httpUrl() });
+export const authorSchema = z.strictObject({ name: z.string().check(z.trim(), z.minLength(1), z.maxLength(255)), imageUrl: z.optional(httpUrl()) });
+export const postNotificationSettingsSchema = z.strictObject({ email: z.optional(z.boolean()), sms: z.optional(z.boolean()) });
+const contactIds = z.array(z.string().check(z.minLength(1), z.maxLength(200))).check(z.maxLength(1000));
 /** `{ tags?, contactIds? }` or a bare list of contact ids; non-empty makes the post private. */
 export const recipientsSchema = z.union([
   contactIds,
-  z.strictObject({ tags: z.array(z.string().trim().min(1).max(64)).max(100).optional(), contactIds: contactIds.optional() }),
+  z.strictObject({
+    tags: z.optional(z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))).check(z.maxLength(100))),
+    contactIds: z.optional(contactIds),
+  }),
 ]);
 export type Recipients = z.infer<typeof recipientsSchema>;
 
@@ -47,24 +50,26 @@ export function hasRecipients(recipients: Recipients | undefined): boolean {
 export const postRequestSchema = z
   .strictObject({
     action: z.enum(POST_ACTIONS, { error: 'must be one of publish, schedule, suggest' }),
-    text: z.string().max(10_000).optional(),
-    header: z.string().max(500).optional(),
-    imageUrl: httpUrl().optional(),
-    mediaImageUrls: z.array(httpUrl()).max(20).optional(),
-    publishDate: dateTimeSchema.optional(),
-    ctaLink: ctaLinkSchema.optional(),
-    button: buttonSchema.optional(),
-    author: authorSchema.optional(),
-    recipients: recipientsSchema.optional(),
-    notificationSettings: postNotificationSettingsSchema.optional(),
+    text: z.optional(z.string().check(z.maxLength(10_000))),
+    header: z.optional(z.string().check(z.maxLength(500))),
+    imageUrl: z.optional(httpUrl()),
+    mediaImageUrls: z.optional(z.array(httpUrl()).check(z.maxLength(20))),
+    publishDate: z.optional(dateTimeSchema),
+    ctaLink: z.optional(ctaLinkSchema),
+    button: z.optional(buttonSchema),
+    author: z.optional(authorSchema),
+    recipients: z.optional(recipientsSchema),
+    notificationSettings: z.optional(postNotificationSettingsSchema),
   })
-  .superRefine((body, ctx) => {
-    if (!body.text?.trim() && !body.header?.trim() && !body.imageUrl && !body.mediaImageUrls?.length) {
-      ctx.addIssue({ code: 'custom', path: [], message: 'needs content: text, header, imageUrl or mediaImageUrls' });
-    }
-    if (body.action === 'schedule' && !body.publishDate) ctx.addIssue({ code: 'custom', path: ['publishDate'], message: 'is required to schedule a post' });
-    if (body.action === 'publish' && body.publishDate) ctx.addIssue({ code: 'custom', path: ['publishDate'], message: 'is not allowed with publish; use schedule' });
-  });
+  .check(
+    z.superRefine((body, ctx) => {
+      if (!body.text?.trim() && !body.header?.trim() && !body.imageUrl && !body.mediaImageUrls?.length) {
+        ctx.addIssue({ code: 'custom', path: [], message: 'needs content: text, header, imageUrl or mediaImageUrls' });
+      }
+      if (body.action === 'schedule' && !body.publishDate) ctx.addIssue({ code: 'custom', path: ['publishDate'], message: 'is required to schedule a post' });
+      if (body.action === 'publish' && body.publishDate) ctx.addIssue({ code: 'custom', path: ['publishDate'], message: 'is not allowed with publish; use schedule' });
+    }),
+  );
 export type PostRequest = z.input<typeof postRequestSchema>;
 export type PostRequestParsed = z.output<typeof postRequestSchema>;
 
@@ -79,13 +84,13 @@ export type PostRequestResponse = z.infer<typeof postRequestResponseSchema>;
 export const postSchema = z.looseObject({
   id: z.string(),
   feedId: z.string(),
-  header: z.string().nullable(),
-  text: z.string().nullable(),
-  imageUrl: z.string().nullable(),
+  header: z.nullable(z.string()),
+  text: z.nullable(z.string()),
+  imageUrl: z.nullable(z.string()),
   mediaImageUrls: z.array(z.string()),
-  ctaLink: z.looseObject({ url: z.string() }).nullable(),
-  button: z.looseObject({ text: z.string(), url: z.string() }).nullable(),
-  author: z.looseObject({ name: z.string() }).nullable(),
+  ctaLink: z.nullable(z.looseObject({ url: z.string() })),
+  button: z.nullable(z.looseObject({ text: z.string(), url: z.string() })),
+  author: z.nullable(z.looseObject({ name: z.string() })),
   publishedDate: isoTime,
   claps: z.number(),
   postUrl: z.string(),
@@ -98,18 +103,18 @@ export const postListQuery = listQuery(POSTS_PAGE_CAPS, { orderBy: true });
 export const publicPostSummarySchema = z.looseObject({
   postId: z.string(),
   postUrl: z.string(),
-  postText: z.string().nullable(),
+  postText: z.nullable(z.string()),
   publishedDate: isoTime,
   feedId: z.string(),
   feedName: z.string(),
-  feedImageUrl: z.string().nullable(),
+  feedImageUrl: z.nullable(z.string()),
   claps: z.number(),
-  postImage: z.looseObject({ type: z.string(), alt: z.string(), src: z.string() }).nullable(),
+  postImage: z.nullable(z.looseObject({ type: z.string(), alt: z.string(), src: z.string() })),
 });
 export type PublicPostSummary = z.infer<typeof publicPostSummarySchema>;
 export const publicPostListSchema = z.array(publicPostSummarySchema);
 
 /** `GET /public-posts` query: `limit` 1..30, default 10 (no `$`). */
 export const publicPostsQuery = z.strictObject({
-  limit: integerParam(1, 30).optional().default(10).describe('Number of posts, 1 to 30'),
+  limit: z._default(z.optional(integerParam(1, 30)), 10).check(z.describe('Number of posts, 1 to 30')),
 });

@@ -2,7 +2,7 @@
  * Turns zod issues into the one-line messages of decisions.md section 3: `$limit must not be greater than 30`,
  * `property foo should not exist`, several joined by `; `. Used by the server for every 400 and by forms.
  */
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 
 type Issue = z.core.$ZodIssue;
 

@@ -1,11 +1,11 @@
 /** `GET /workspaces` (endpoint 15): the organization's workspaces (decisions.md sections 6 and 7). */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { DEFAULT_PAGE_CAPS, isoTime, listEnvelope, listQuery } from './common';
 
 export const workspaceSchema = z.looseObject({
   id: z.string(),
   name: z.string(),
-  imageUrl: z.string().nullable(),
+  imageUrl: z.nullable(z.string()),
   organizationId: z.string(),
   created: isoTime,
 });

@@ -10,7 +10,7 @@
  */
 import type { ChangeEvent } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { handleSchema } from '@/api/catalog';
 import { slugify } from '@/api/slug';
 import { keyValueField, optionalText, requiredText } from './form-fields';
@@ -54,11 +54,11 @@ export function catalogFormValues(record: CatalogRecord | null | undefined): Cat
 
 /** The contract's field schemas the shared fields check against (both upsert schemas have these shapes). */
 type Wire = {
-  title: z.ZodType<string, string> | z.ZodOptional<z.ZodType<string, string>>;
-  externalId: z.ZodOptional<z.ZodType<string, string>>;
-  bodyHtml: z.ZodOptional<z.ZodType<string, string>>;
-  source: z.ZodOptional<z.ZodType<string, string>>;
-  customProperties: z.ZodOptional<z.ZodType<Record<string, unknown>, Record<string, unknown>>>;
+  title: z.ZodMiniType<string, string> | z.ZodMiniOptional<z.ZodMiniType<string, string>>;
+  externalId: z.ZodMiniOptional<z.ZodMiniType<string, string>>;
+  bodyHtml: z.ZodMiniOptional<z.ZodMiniType<string, string>>;
+  source: z.ZodMiniOptional<z.ZodMiniType<string, string>>;
+  customProperties: z.ZodMiniOptional<z.ZodMiniType<Record<string, unknown>, Record<string, unknown>>>;
 };
 
 /**
@@ -67,15 +67,15 @@ type Wire = {
  * `''`; the handle and externalId cannot be emptied once set. `noun` words the missing-title message.
  */
 export function catalogFormFields(wire: Wire, record: CatalogRecord | null | undefined, noun: string) {
-  const title = (wire.title instanceof z.ZodOptional ? wire.title.unwrap() : wire.title) as z.ZodType<string, string>;
+  const title = (wire.title instanceof z.ZodMiniOptional ? wire.title.def.innerType : wire.title) as z.ZodMiniType<string, string>;
   return {
     title: requiredText(title, `A ${noun} needs a title`),
     handle: optionalText(handleSchema, { was: record?.handle }),
     handleSuggested: z.boolean(),
-    bodyHtml: optionalText(wire.bodyHtml.unwrap(), { was: record?.bodyHtml, clearable: true, keepSpaces: true }),
-    source: optionalText(wire.source.unwrap(), { was: record?.source, clearable: true }),
-    externalId: optionalText(wire.externalId.unwrap(), { was: record?.externalId }),
-    customProperties: keyValueField(wire.customProperties.unwrap(), { was: record?.customProperties }),
+    bodyHtml: optionalText(wire.bodyHtml.def.innerType, { was: record?.bodyHtml, clearable: true, keepSpaces: true }),
+    source: optionalText(wire.source.def.innerType, { was: record?.source, clearable: true }),
+    externalId: optionalText(wire.externalId.def.innerType, { was: record?.externalId }),
+    customProperties: keyValueField(wire.customProperties.def.innerType, { was: record?.customProperties }),
   };
 }
 

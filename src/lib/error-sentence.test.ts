@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ApiError, ApiNetworkError, ApiResponseError } from '@/api/api-error';
 import { contactCreateSchema, contactTagsPatchSchema } from '@/api/contacts';
 import { formatIssues } from '@/api/validation-message';
@@ -9,8 +9,8 @@ const apiError = (status: number, message: string, extra: Partial<ConstructorPar
   new ApiError({ status, message, endpoint: 'PATCH /contacts/{contactId}/tags', url: 'http://127.0.0.1/api/contacts/x/tags', traceId: 'trace-1', ...extra });
 
 /** The service's own message for `body` against `schema` (what a 400 carries), as validation-message.ts writes it. */
-const wire = (schema: z.ZodType, body: unknown) => {
-  const parsed = schema.safeParse(body);
+const wire = (schema: z.core.$ZodType, body: unknown) => {
+  const parsed = z.safeParse(schema, body);
   if (parsed.success) throw new Error('expected a failure');
   return formatIssues(parsed.error.issues);
 };

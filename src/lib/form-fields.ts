@@ -8,7 +8,7 @@
  * the contract cannot clear (a URL, a price, a handle) is refused in the form rather than silently kept.
  * Messages use the service's wording without the field's name (`must not be less than 0`, validation-message.ts).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { formatIssues } from '@/api/validation-message';
 import { decimalExample, parseDecimal } from './decimal';
 import { type KeyValueRow, toRecord } from './key-value';
@@ -28,11 +28,19 @@ export function hasValue(value: unknown): boolean {
   return true;
 }
 
+/** The parse payload a transform gets (`zod/mini` has no `ctx.addIssue`: an issue is pushed onto it). */
+type Payload = z.core.ParsePayload;
+
+/** Adds a custom issue with `message` (the wording of the contract or the form) to `ctx`. */
+function addIssue(ctx: Payload, message: string): void {
+  ctx.issues.push({ code: 'custom', message, input: ctx.value });
+}
+
 /** `value` through `schema`: its output, or an issue with the contract's message and `z.NEVER`. */
-function check<T extends z.core.$ZodType>(schema: T, value: unknown, ctx: z.core.$RefinementCtx<unknown>): z.output<T> {
+function check<T extends z.core.$ZodType>(schema: T, value: unknown, ctx: Payload): z.output<T> {
   const parsed = z.safeParse(schema, value);
   if (parsed.success) return parsed.data;
-  ctx.addIssue({ code: 'custom', message: fieldMessage(parsed.error.issues) });
+  addIssue(ctx, fieldMessage(parsed.error.issues));
   return z.NEVER;
 }
 
@@ -43,19 +51,23 @@ function check<T extends z.core.$ZodType>(schema: T, value: unknown, ctx: z.core
 export type FieldOptions = { was?: unknown; clearable?: boolean };
 
 /** Blank input: undefined, `''` to clear a clearable field the record had, or the CANNOT_CLEAR issue. */
-function blank(options: FieldOptions, ctx: z.core.$RefinementCtx<unknown>): '' | undefined {
+function blank(options: FieldOptions, ctx: Payload): '' | undefined {
   if (!hasValue(options.was)) return undefined;
   if (options.clearable) return '';
-  ctx.addIssue({ code: 'custom', message: CANNOT_CLEAR });
+  addIssue(ctx, CANNOT_CLEAR);
   return z.NEVER;
 }
 
+/** `schema`'s input through `fn`, a transform that may add issues: zod's `schema.transform(fn)`. */
+const transformed = <I extends z.core.$ZodType, O>(schema: I, fn: (value: z.output<I>, ctx: Payload) => O) =>
+  z.pipe(schema, z.transform(fn));
+
 /** A text input that must be filled: trimmed, then `schema`; blank gives `message`. */
 export function requiredText<T extends z.core.$ZodType>(schema: T, message: string) {
-  return z.string().transform((raw, ctx) => {
+  return transformed(z.string(), (raw, ctx) => {
     const text = raw.trim();
     if (!text) {
-      ctx.addIssue({ code: 'custom', message });
+      addIssue(ctx, message);
       return z.NEVER;
     }
     return check(schema, text, ctx);
@@ -64,7 +76,7 @@ export function requiredText<T extends z.core.$ZodType>(schema: T, message: stri
 
 /** An optional text input: trimmed (kept as typed with `keepSpaces`, for HTML) then `schema`; blank as `FieldOptions` say. */
 export function optionalText<T extends z.core.$ZodType>(schema: T, options: FieldOptions & { keepSpaces?: boolean } = {}) {
-  return z.string().transform((raw, ctx): z.output<T> | '' | undefined => {
+  return transformed(z.string(), (raw, ctx): z.output<T> | '' | undefined => {
     if (!raw.trim()) return blank(options, ctx);
     return check(schema, options.keepSpaces ? raw : raw.trim(), ctx);
   });
@@ -75,12 +87,12 @@ export function optionalText<T extends z.core.$ZodType>(schema: T, options: Fiel
  * issue 14 point 6): a number that must pass `schema`; blank as `FieldOptions` say (never clearable).
  */
 export function optionalAmount<T extends z.core.$ZodType>(schema: T, options: Pick<FieldOptions, 'was'> = {}) {
-  return z.string().transform((raw, ctx): z.output<T> | undefined => {
+  return transformed(z.string(), (raw, ctx): z.output<T> | undefined => {
     const text = raw.trim();
     if (!text) return blank({ was: options.was }, ctx) as undefined;
     const amount = parseDecimal(text);
     if (amount === null) {
-      ctx.addIssue({ code: 'custom', message: `must be a number such as ${decimalExample()}` });
+      addIssue(ctx, `must be a number such as ${decimalExample()}`);
       return z.NEVER;
     }
     return check(schema, amount, ctx);
@@ -89,7 +101,7 @@ export function optionalAmount<T extends z.core.$ZodType>(schema: T, options: Pi
 
 /** A list input (tags, ids) checked as a whole by `schema`, so its message shows on the field, not an item. */
 export function listField<T extends z.core.$ZodType>(schema: T) {
-  return z.array(z.string()).transform((values, ctx): z.output<T> => check(schema, values, ctx));
+  return transformed(z.array(z.string()), (values, ctx): z.output<T> => check(schema, values, ctx));
 }
 
 /**
@@ -97,11 +109,11 @@ export function listField<T extends z.core.$ZodType>(schema: T) {
  * to clear what the record had (the service replaces the object whole, decisions.md section 7).
  */
 export function keyValueField<T extends z.core.$ZodType>(schema: T, options: Pick<FieldOptions, 'was'> = {}) {
-  return z.array(z.custom<KeyValueRow>()).transform((rows, ctx): z.output<T> | undefined => {
+  return transformed(z.array(z.custom<KeyValueRow>()), (rows, ctx): z.output<T> | undefined => {
     if (!rows.length) return hasValue(options.was) ? check(schema, {}, ctx) : undefined;
     const result = toRecord(rows);
     if ('error' in result) {
-      ctx.addIssue({ code: 'custom', message: result.error });
+      addIssue(ctx, result.error);
       return z.NEVER;
     }
     return check(schema, result.record, ctx);

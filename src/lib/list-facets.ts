@@ -4,7 +4,7 @@
  * when malformed, and builders that turn facet values into `$filter` AST nodes with the shared builders
  * (decisions.md section 6: `like` contains-matches, `between` is inclusive, dates compare as instants).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { type FilterNode, type FilterValue, between, compare, inList, literalLike } from '@/api/filter/ast';
 
 /** Page sizes offered by the lists, all within the default `$limit` cap of 100 (decisions.md section 6). */
@@ -17,31 +17,30 @@ export function countText(total: number, filtered: boolean, noun: string): strin
 
 /** `page` (1-based) and `size` (one of `LIST_PAGE_SIZES`, default 20), for a list's search schema. */
 export const pageParams = {
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  size: z.coerce
-    .number()
-    .refine((size) => (LIST_PAGE_SIZES as readonly number[]).includes(size))
-    .default(20),
+  page: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1_000_000)), 1),
+  size: z._default(z.coerce.number().check(z.refine((size) => (LIST_PAGE_SIZES as readonly number[]).includes(size))), 20),
 };
 
 /** `a,b,c` as a list: trimmed, blanks and repeats dropped, at most 100 (the `in` limit); `[]` when absent. */
-export const commaListParam = z
-  .string()
-  .max(2000)
-  .transform((text) => [...new Set(text.split(',').map((part) => part.trim()).filter(Boolean))].slice(0, 100))
-  .default([]);
+export const commaListParam = z._default(
+  z.pipe(
+    z.string().check(z.maxLength(2000)),
+    z.transform((text: string) => [...new Set(text.split(',').map((part) => part.trim()).filter(Boolean))].slice(0, 100)),
+  ),
+  [],
+);
 
 /** A calendar day `YYYY-MM-DD` that exists (`2026-02-30` does not), as a native date input gives it. */
-export const dayParam = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .refine((value) => {
+export const dayParam = z.string().check(
+  z.regex(/^\d{4}-\d{2}-\d{2}$/),
+  z.refine((value) => {
     const date = new Date(`${value}T00:00:00Z`);
     return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-  });
+  }),
+);
 
 /** A non-negative amount in major units (`12.5`), as the catalogue's money fields take (decisions.md section 1). */
-export const amountParam = z.coerce.number().min(0).max(1e12);
+export const amountParam = z.coerce.number().check(z.gte(0), z.lte(1e12));
 
 /** `field like '<text>'` matching the typed text literally ("contains"), or undefined for blank text. */
 export function containsFilter(field: string, text: string): FilterNode | undefined {

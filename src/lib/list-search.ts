@@ -5,10 +5,10 @@
  */
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import type * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** Parses `params` with `schema` key by key: a bad value falls back to that key's default, not the whole state. */
-export function parseSearch<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>, params: URLSearchParams): z.output<z.ZodObject<Shape>> {
+export function parseSearch<Shape extends z.core.$ZodShape>(schema: z.ZodMiniObject<Shape>, params: URLSearchParams): z.output<z.ZodMiniObject<Shape>> {
   const raw: Record<string, string> = {};
   for (const key of Object.keys(schema.shape)) {
     const value = params.get(key);
@@ -18,7 +18,7 @@ export function parseSearch<Shape extends z.ZodRawShape>(schema: z.ZodObject<Sha
   if (whole.success) return whole.data;
   const good: Record<string, string> = {};
   for (const [key, value] of Object.entries(raw)) {
-    if (schema.pick({ [key]: true } as never).safeParse({ [key]: value }).success) good[key] = value;
+    if (z.pick(schema, { [key]: true } as never).safeParse({ [key]: value }).success) good[key] = value;
   }
   const fallback = schema.safeParse(good);
   return fallback.success ? fallback.data : schema.parse({});
@@ -40,12 +40,12 @@ export function formatSearch(state: Record<string, unknown>, defaults: Record<st
  * `[state, update]` for a list whose state lives in the URL. `update(patch)` merges the patch; unless the patch
  * is only `{ page }`, the page goes back to 1 (a changed filter or size shows the first page).
  */
-export function useListSearch<Shape extends z.ZodRawShape & { page: z.ZodType }>(schema: z.ZodObject<Shape>) {
+export function useListSearch<Shape extends z.core.$ZodShape & { page: z.core.$ZodType }>(schema: z.ZodMiniObject<Shape>) {
   const [params, setParams] = useSearchParams();
   const state = useMemo(() => parseSearch(schema, params), [schema, params]);
   const defaults = useMemo(() => schema.parse({}) as Record<string, unknown>, [schema]);
   const update = useCallback(
-    (patch: Partial<z.output<z.ZodObject<Shape>>>) => {
+    (patch: Partial<z.output<z.ZodMiniObject<Shape>>>) => {
       const onlyPage = Object.keys(patch).every((key) => key === 'page');
       const next = { ...(state as Record<string, unknown>), ...(patch as Record<string, unknown>) };
       if (!onlyPage) next.page = defaults.page;

@@ -4,7 +4,7 @@
  * collection on an edit, checked by the contract's field schemas (`collectionUpsertSchema`; a collection always
  * needs a title, decisions.md section 7), and the request with the collection's `id` on an edit.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { type Collection, type CollectionUpsert, collectionUpsertSchema } from '@/api/catalog';
 import { type CatalogFormValues, catalogFormFields, catalogFormValues, catalogUpsertBase } from '@/lib/catalog-form';
 

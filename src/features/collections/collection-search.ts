@@ -4,18 +4,18 @@
  * composed into one `$filter` AST with the shared builders (decisions.md section 6: `like` on `title`, dates
  * compared as instants). `GET /collections` has no `$orderBy`, so there is no sort state.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { type FilterNode, and } from '@/api/filter/ast';
 import { containsFilter, dayParam, dayRangeFilter, pageParams } from '@/lib/list-facets';
 
 export const collectionSearchSchema = z.object({
   ...pageParams,
   /** Words of the title (contains, case-insensitive). */
-  q: z.string().max(200).default(''),
-  createdFrom: dayParam.optional(),
-  createdTo: dayParam.optional(),
-  updatedFrom: dayParam.optional(),
-  updatedTo: dayParam.optional(),
+  q: z._default(z.string().check(z.maxLength(200)), ''),
+  createdFrom: z.optional(dayParam),
+  createdTo: z.optional(dayParam),
+  updatedFrom: z.optional(dayParam),
+  updatedTo: z.optional(dayParam),
 });
 export type CollectionSearch = z.output<typeof collectionSearchSchema>;
 

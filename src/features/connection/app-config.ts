@@ -4,18 +4,20 @@
  * (issue 15) `upstream.apiUrl`, the service `/api` is forwarded to, and never any demo.
  */
 import { queryOptions } from '@tanstack/react-query';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 const appConfigSchema = z.looseObject({
-  apiBaseUrl: z.string().default('/api'),
-  demo: z
-    .looseObject({
-      organization: z.looseObject({ id: z.string(), name: z.string() }),
-      workspaces: z.array(z.looseObject({ id: z.string(), name: z.string(), key: z.string(), accessKey: z.string(), secret: z.string() })),
-    })
-    .nullable()
-    .default(null),
-  upstream: z.looseObject({ apiUrl: z.string() }).nullable().default(null),
+  apiBaseUrl: z._default(z.string(), '/api'),
+  demo: z._default(
+    z.nullable(
+      z.looseObject({
+        organization: z.looseObject({ id: z.string(), name: z.string() }),
+        workspaces: z.array(z.looseObject({ id: z.string(), name: z.string(), key: z.string(), accessKey: z.string(), secret: z.string() })),
+      }),
+    ),
+    null,
+  ),
+  upstream: z._default(z.nullable(z.looseObject({ apiUrl: z.string() })), null),
 });
 export type AppConfig = z.infer<typeof appConfigSchema>;
 

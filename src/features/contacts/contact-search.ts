@@ -3,7 +3,7 @@
  * (search, state, tags, created range, city) or an advanced `$filter` text, all composed into one `$filter` AST
  * by the shared builders (STYLE.md: never concatenated by hand). A malformed value falls back to its default.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { type FilterNode, and, between, compare, inList, or, literalLike } from '@/api/filter/ast';
 import { FilterFieldError, checkFilter } from '@/api/filter/check';
 import { contactFilterFields, contactSortFields } from '@/api/filter/fields';
@@ -14,8 +14,10 @@ export const CONTACT_PAGE_SIZES = [10, 20, 50, 100] as const;
 
 const sortSchema = z
   .string()
-  .max(200)
-  .refine((text) => text.split(',').every((part) => /^[a-zA-Z]+:(asc|desc)$/.test(part) && contactSortFields.includes(part.split(':')[0]!)));
+  .check(
+    z.maxLength(200),
+    z.refine((text) => text.split(',').every((part) => /^[a-zA-Z]+:(asc|desc)$/.test(part) && contactSortFields.includes(part.split(':')[0]!))),
+  );
 
 /** Parses only a filter the shared parser and field checks accept; anything else is refused by the schema. */
 function isValidFilter(text: string): boolean {
@@ -28,23 +30,28 @@ function isValidFilter(text: string): boolean {
   }
 }
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).refine((text) => !Number.isNaN(Date.parse(text)));
+const day = z.string().check(
+  z.regex(/^\d{4}-\d{2}-\d{2}$/),
+  z.refine((text) => !Number.isNaN(Date.parse(text))),
+);
 
 export const contactSearchSchema = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  size: z.coerce.number().refine((size) => (CONTACT_PAGE_SIZES as readonly number[]).includes(size)).default(20),
-  sort: sortSchema.optional(),
-  q: z.string().max(200).default(''),
-  state: z.enum(['active', 'pending']).optional(),
-  tags: z
-    .string()
-    .max(2000)
-    .transform((text) => [...new Set(text.split(',').map((tag) => tag.trim()).filter(Boolean))].slice(0, 100))
-    .default([]),
-  from: day.optional(),
-  to: day.optional(),
-  city: z.string().max(200).default(''),
-  filter: z.string().max(2000).refine(isValidFilter).optional(),
+  page: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1_000_000)), 1),
+  size: z._default(z.coerce.number().check(z.refine((size) => (CONTACT_PAGE_SIZES as readonly number[]).includes(size))), 20),
+  sort: z.optional(sortSchema),
+  q: z._default(z.string().check(z.maxLength(200)), ''),
+  state: z.optional(z.enum(['active', 'pending'])),
+  tags: z._default(
+    z.pipe(
+      z.string().check(z.maxLength(2000)),
+      z.transform((text: string) => [...new Set(text.split(',').map((tag) => tag.trim()).filter(Boolean))].slice(0, 100)),
+    ),
+    [],
+  ),
+  from: z.optional(day),
+  to: z.optional(day),
+  city: z._default(z.string().check(z.maxLength(200)), ''),
+  filter: z.optional(z.string().check(z.maxLength(2000), z.refine(isValidFilter))),
 });
 export type ContactSearch = z.output<typeof contactSearchSchema>;
 

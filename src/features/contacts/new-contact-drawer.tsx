@@ -15,7 +15,7 @@ import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { NOTIFICATION_CHOICES, contactCreateSchema } from '@/api/contacts';
 import { KeyValueEditor } from '@/components/key-value-editor';
 import { TagsField } from '@/components/tags-field';
@@ -29,7 +29,8 @@ import { contactQueries } from './queries';
 
 const shape = contactCreateSchema.shape;
 /** An optional text field of the contract, where an empty input means "not given". */
-const blank = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema);
+const emptyAsUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const blank = <T extends z.ZodMiniType>(schema: T) => z.pipe(z.transform(emptyAsUndefined), schema as unknown as z.ZodMiniType<z.output<T>>);
 
 /** The message when none of name, email and phone is given (shown on the name field, which gets the focus). */
 export const NEEDS_IDENTITY = 'Give a name, an email or a phone number: a contact with none of them cannot be told apart or reached.';
@@ -49,15 +50,17 @@ export const newContactSchema = z
     source: blank(shape.source),
     systemSource: blank(shape.systemSource),
     customMessage: blank(shape.customMessage),
-    tags: shape.tags.unwrap(),
-    statusTags: keyValueField(shape.statusTags.unwrap()),
+    tags: shape.tags.def.innerType,
+    statusTags: keyValueField(shape.statusTags.def.innerType),
     notificationSettings: blank(shape.notificationSettings),
     addDirectly: z.boolean(),
     useEmailByDefault: z.boolean(),
   })
-  .superRefine((values, ctx) => {
-    if (!values.name?.trim() && !values.email && !values.phone) ctx.addIssue({ code: 'custom', path: ['name'], message: NEEDS_IDENTITY });
-  });
+  .check(
+    z.superRefine((values, ctx) => {
+      if (!values.name?.trim() && !values.email && !values.phone) ctx.addIssue({ code: 'custom', path: ['name'], message: NEEDS_IDENTITY });
+    }),
+  );
 type FormInput = z.input<typeof newContactSchema>;
 
 const DEFAULTS: FormInput = {

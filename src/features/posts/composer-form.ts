@@ -12,28 +12,29 @@
  * - `parseDraft`: a saved draft read back leniently (a damaged or older draft gives defaults, never a crash).
  */
 import dayjs from 'dayjs';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { POST_ACTIONS, type PostAction, type PostRequest, authorSchema, buttonSchema, ctaLinkSchema, postRequestSchema } from '@/api/posts';
 
 const wire = postRequestSchema.shape;
 
-/** Most characters in a post's text, from the contract. */
-export const TEXT_MAX = wire.text.unwrap().maxLength ?? 10_000;
+/** Most characters in a post's text, from the contract's `max_length` check. */
+export const TEXT_MAX: number = wire.text.def.innerType._zod.bag.maximum ?? 10_000;
 /** Most media images in one post, read from the contract's `max_length` check (20). */
 export const MEDIA_MAX: number =
-  wire.mediaImageUrls
-    .unwrap()
-    ._zod.def.checks?.map((check) => check._zod.def as { check: string; maximum?: number })
+  wire.mediaImageUrls.def.innerType._zod.def.checks
+    ?.map((check) => check._zod.def as { check: string; maximum?: number })
     .find((def) => def.check === 'max_length')?.maximum ?? 20;
 
 /** `''` (not given) or a value the contract's `schema` accepts, with the contract's own message otherwise. */
-const blankOr = (schema: z.ZodType<string, string>) =>
-  z.string().superRefine((value, ctx) => {
-    if (value === '') return;
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message });
-  });
-const httpUrl = wire.imageUrl.unwrap();
+const blankOr = (schema: z.ZodMiniType<string, string>) =>
+  z.string().check(
+    z.superRefine((value, ctx) => {
+      if (value === '') return;
+      const parsed = schema.safeParse(value);
+      if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message });
+    }),
+  );
+const httpUrl = wire.imageUrl.def.innerType;
 
 /** A recipient contact as the form keeps it: the id sent, and the label shown. */
 export type RecipientContact = { id: string; label: string };
@@ -41,20 +42,20 @@ export type RecipientContact = { id: string; label: string };
 /** The fields of the form (input and output are the same shape: strings, booleans and arrays). */
 const composerObject = z.object({
   action: wire.action,
-  header: wire.header.unwrap(),
-  text: wire.text.unwrap(),
+  header: wire.header.def.innerType,
+  text: wire.text.def.innerType,
   imageUrl: blankOr(httpUrl),
-  mediaImageUrls: z.array(z.object({ url: httpUrl })).max(MEDIA_MAX, { error: `at most ${MEDIA_MAX} media images` }),
+  mediaImageUrls: z.array(z.object({ url: httpUrl })).check(z.maxLength(MEDIA_MAX, { error: `at most ${MEDIA_MAX} media images` })),
   /** Local date-time from the picker, `YYYY-MM-DD HH:mm:ss` in the user's time zone; `''` for none. */
   publishDate: z.string(),
   ctaLink: z.object({
     url: blankOr(ctaLinkSchema.shape.url),
-    title: ctaLinkSchema.shape.title.unwrap(),
-    description: ctaLinkSchema.shape.description.unwrap(),
-    imageUrl: blankOr(ctaLinkSchema.shape.imageUrl.unwrap()),
+    title: ctaLinkSchema.shape.title.def.innerType,
+    description: ctaLinkSchema.shape.description.def.innerType,
+    imageUrl: blankOr(ctaLinkSchema.shape.imageUrl.def.innerType),
   }),
-  button: z.object({ text: z.string().max(100), url: blankOr(buttonSchema.shape.url) }),
-  author: z.object({ name: z.string().max(255), imageUrl: blankOr(authorSchema.shape.imageUrl.unwrap()) }),
+  button: z.object({ text: z.string().check(z.maxLength(100)), url: blankOr(buttonSchema.shape.url) }),
+  author: z.object({ name: z.string().check(z.maxLength(255)), imageUrl: blankOr(authorSchema.shape.imageUrl.def.innerType) }),
   recipients: z.object({ tags: z.array(z.string()), contacts: z.array(z.object({ id: z.string(), label: z.string() })) }),
   notificationSettings: z.object({ email: z.boolean(), sms: z.boolean() }),
 });
@@ -171,7 +172,7 @@ function formMessage(issue: z.core.$ZodIssue): string {
  * `postRequestSchema` on the body the form would send; plus a schedule time in the future (the service's rule,
  * checked here before sending). `now` is read at validation time.
  */
-export const composerSchema = composerObject.superRefine((values, ctx) => {
+export const composerSchema = composerObject.check(z.superRefine((values, ctx) => {
   if (values.action === 'schedule') {
     const iso = localToUtcIso(values.publishDate);
     if (!iso) ctx.addIssue({ code: 'custom', path: ['publishDate'], message: 'Pick the date and time to publish at' });
@@ -188,7 +189,7 @@ export const composerSchema = composerObject.superRefine((values, ctx) => {
     flagged.add(path);
     ctx.addIssue({ code: 'custom', path: path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)), message: formMessage(issue) });
   }
-});
+}));
 
 /**
  * Wording for zod's built-in checks in the form (pass to the resolver): `must be at most 500 characters long`
@@ -214,21 +215,22 @@ export function serverErrorFields(message: string): { field: ComposerField; mess
   return [...byField].map(([field, parts]) => ({ field, message: parts.join('; ') }));
 }
 
-const str = z.string().catch('');
+const str = z.catch(z.string(), '');
 const draftSchema = z.object({
-  action: z.enum(POST_ACTIONS).catch('publish'),
+  action: z.catch(z.enum(POST_ACTIONS), 'publish'),
   header: str,
   text: str,
   imageUrl: str,
-  mediaImageUrls: z.array(z.object({ url: str })).max(MEDIA_MAX).catch([]),
+  mediaImageUrls: z.catch(z.array(z.object({ url: str })).check(z.maxLength(MEDIA_MAX)), []),
   publishDate: str,
-  ctaLink: z.object({ url: str, title: str, description: str, imageUrl: str }).catch(COMPOSER_DEFAULTS.ctaLink),
-  button: z.object({ text: str, url: str }).catch(COMPOSER_DEFAULTS.button),
-  author: z.object({ name: str, imageUrl: str }).catch(COMPOSER_DEFAULTS.author),
-  recipients: z
-    .object({ tags: z.array(z.string()).catch([]), contacts: z.array(z.object({ id: z.string(), label: z.string() })).catch([]) })
-    .catch(COMPOSER_DEFAULTS.recipients),
-  notificationSettings: z.object({ email: z.boolean().catch(false), sms: z.boolean().catch(false) }).catch(COMPOSER_DEFAULTS.notificationSettings),
+  ctaLink: z.catch(z.object({ url: str, title: str, description: str, imageUrl: str }), COMPOSER_DEFAULTS.ctaLink),
+  button: z.catch(z.object({ text: str, url: str }), COMPOSER_DEFAULTS.button),
+  author: z.catch(z.object({ name: str, imageUrl: str }), COMPOSER_DEFAULTS.author),
+  recipients: z.catch(
+    z.object({ tags: z.catch(z.array(z.string()), []), contacts: z.catch(z.array(z.object({ id: z.string(), label: z.string() })), []) }),
+    COMPOSER_DEFAULTS.recipients,
+  ),
+  notificationSettings: z.catch(z.object({ email: z.catch(z.boolean(), false), sms: z.catch(z.boolean(), false) }), COMPOSER_DEFAULTS.notificationSettings),
 });
 
 /** Saved draft values read back: each damaged part falls back to its default; not an object gives null. */

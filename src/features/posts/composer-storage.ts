@@ -6,7 +6,7 @@
  * Storage that is full, disabled or holds damaged JSON never breaks the composer: reads fall back to nothing.
  */
 import { useSyncExternalStore } from 'react';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { type ComposerValues, parseDraft } from './composer-form';
 
 const draftKey = (workspaceId: string) => `workspace-admin.posts.draft.${workspaceId}`;
@@ -63,9 +63,9 @@ const historyEntrySchema = z.object({
   action: z.string(),
   state: z.string(),
   requestId: z.string(),
-  summary: z.string().catch(''),
-  publishDate: z.string().nullable().catch(null),
-  recipients: z.boolean().catch(false),
+  summary: z.catch(z.string(), ''),
+  publishDate: z.catch(z.nullable(z.string()), null),
+  recipients: z.catch(z.boolean(), false),
 });
 /** One request sent from this browser. */
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;

@@ -4,7 +4,7 @@
  * tree (built with the AST builders) and the page caps of `GET /posts` (`$limit` 30, `$offset` 100).
  */
 import dayjs from 'dayjs';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { POSTS_PAGE_CAPS } from '@/api/common';
 import { type FilterNode, and, between, compare, literalLike, or } from '@/api/filter/ast';
 import type { OrderByItem } from '@/api/filter/order-by';
@@ -22,23 +22,23 @@ export const POST_SORTS = {
 export type PostSort = keyof typeof POST_SORTS;
 
 /** A calendar day `YYYY-MM-DD` that exists (`2026-02-30` does not). */
-const isoDay = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .refine((value) => {
+const isoDay = z.string().check(
+  z.regex(/^\d{4}-\d{2}-\d{2}$/),
+  z.refine((value) => {
     const date = new Date(`${value}T00:00:00Z`);
     return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-  });
+  }),
+);
 
 const searchSchema = z.object({
-  page: z.coerce.number().int().min(1).max(1000).catch(1),
-  size: z.coerce.number().pipe(z.union(POST_PAGE_SIZES.map((size) => z.literal(size)))).catch(10),
-  sort: z.enum(Object.keys(POST_SORTS) as [PostSort, ...PostSort[]]).catch('newest'),
-  q: z.string().max(200).catch(''),
-  from: isoDay.catch(''),
-  to: isoDay.catch(''),
-  tab: z.enum(['published', 'public']).catch('published'),
-  limit: z.coerce.number().int().min(1).max(30).catch(10),
+  page: z.catch(z.coerce.number().check(z.int(), z.gte(1), z.lte(1000)), 1),
+  size: z.catch(z.pipe(z.coerce.number(), z.union(POST_PAGE_SIZES.map((size) => z.literal(size)))), 10),
+  sort: z.catch(z.enum(Object.keys(POST_SORTS) as [PostSort, ...PostSort[]]), 'newest'),
+  q: z.catch(z.string().check(z.maxLength(200)), ''),
+  from: z.catch(isoDay, ''),
+  to: z.catch(isoDay, ''),
+  tab: z.catch(z.enum(['published', 'public']), 'published'),
+  limit: z.catch(z.coerce.number().check(z.int(), z.gte(1), z.lte(30)), 10),
 });
 export type PostsSearch = z.infer<typeof searchSchema>;
 export const POSTS_SEARCH_DEFAULTS: PostsSearch = searchSchema.parse({});

@@ -6,7 +6,7 @@
  *   catalog.ts), so a negative price or a bad URL is refused before any request, in the service's wording;
  * - `toProductUpsert`: the `POST /products` body, with the product's `id` on an edit (decisions.md section 7).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { PRODUCT_STATUSES, type Product, type ProductStatus, type ProductUpsert, productUpsertSchema } from '@/api/catalog';
 import { type CatalogFormValues, catalogFormFields, catalogFormValues, catalogUpsertBase } from '@/lib/catalog-form';
 import { formatDecimal } from '@/lib/decimal';
@@ -72,18 +72,18 @@ export function productFormValues(product: Product | null | undefined, defaults:
 export function productFormSchema(product?: Product | null) {
   return z.object({
     ...catalogFormFields(wire, product, 'product'),
-    type: optionalText(wire.type.unwrap(), { was: product?.type, clearable: true }),
-    status: wire.status.unwrap(),
-    vendor: optionalText(wire.vendor.unwrap(), { was: product?.vendor, clearable: true }),
-    url: optionalText(wire.url.unwrap(), { was: product?.url }),
-    imageUrl: optionalText(wire.imageUrl.unwrap(), { was: product?.imageUrl }),
-    price: optionalAmount(wire.price.unwrap(), { was: product?.price }),
-    originalPrice: optionalAmount(wire.originalPrice.unwrap(), { was: product?.originalPrice }),
-    currency: optionalText(wire.currency.unwrap(), { was: product?.currency }),
+    type: optionalText(wire.type.def.innerType, { was: product?.type, clearable: true }),
+    status: wire.status.def.innerType,
+    vendor: optionalText(wire.vendor.def.innerType, { was: product?.vendor, clearable: true }),
+    url: optionalText(wire.url.def.innerType, { was: product?.url }),
+    imageUrl: optionalText(wire.imageUrl.def.innerType, { was: product?.imageUrl }),
+    price: optionalAmount(wire.price.def.innerType, { was: product?.price }),
+    originalPrice: optionalAmount(wire.originalPrice.def.innerType, { was: product?.originalPrice }),
+    currency: optionalText(wire.currency.def.innerType, { was: product?.currency }),
     isForSale: z.boolean(),
-    tags: listField(wire.tags.unwrap()),
-    collectionIds: listField(wire.collectionIds.unwrap()),
-    externalCollectionIds: listField(wire.externalCollectionIds.unwrap()),
+    tags: listField(wire.tags.def.innerType),
+    collectionIds: listField(wire.collectionIds.def.innerType),
+    externalCollectionIds: listField(wire.externalCollectionIds.def.innerType),
   });
 }
 export type ProductFormOutput = z.output<ReturnType<typeof productFormSchema>>;

@@ -5,7 +5,7 @@
  * allows on `GET /products` (`like` on text, `between` on price, `eq` "has" on `collectionIds`, `in` "has any" on
  * `tags`). The endpoint has no `$orderBy`, so there is no sort state.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { PRODUCT_STATUSES } from '@/api/catalog';
 import { type FilterNode, and, compare } from '@/api/filter/ast';
 import { amountParam, anyOfFilter, commaListParam, containsFilter, pageParams, rangeFilter } from '@/lib/list-facets';
@@ -13,16 +13,16 @@ import { amountParam, anyOfFilter, commaListParam, containsFilter, pageParams, r
 export const productSearchSchema = z.object({
   ...pageParams,
   /** Words of the title (contains, case-insensitive). */
-  q: z.string().max(200).default(''),
-  status: z.enum(PRODUCT_STATUSES).optional(),
-  type: z.string().max(200).default(''),
-  vendor: z.string().max(200).default(''),
+  q: z._default(z.string().check(z.maxLength(200)), ''),
+  status: z.optional(z.enum(PRODUCT_STATUSES)),
+  type: z._default(z.string().check(z.maxLength(200)), ''),
+  vendor: z._default(z.string().check(z.maxLength(200)), ''),
   /** Lowest price, inclusive. */
-  min: amountParam.optional(),
+  min: z.optional(amountParam),
   /** Highest price, inclusive. */
-  max: amountParam.optional(),
+  max: z.optional(amountParam),
   /** A collection id: products in it. */
-  collection: z.string().min(1).max(200).optional(),
+  collection: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
   /** Products with any of these tags. */
   tags: commaListParam,
 });

@@ -2,7 +2,7 @@
  * The workspaces page's state in the URL (STYLE.md, lists): name search, sort, page and page size, parsed with
  * zod so a bad URL falls back to defaults.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { WorkspaceOrder } from './queries';
 
 /** Sort choices: label and `$orderBy`. */
@@ -17,10 +17,10 @@ export type WorkspaceSort = keyof typeof WORKSPACE_SORTS;
 export const WORKSPACE_PAGE_SIZES = [10, 20, 50] as const;
 
 const searchSchema = z.object({
-  q: z.string().max(200).catch(''),
-  sort: z.enum(Object.keys(WORKSPACE_SORTS) as [WorkspaceSort, ...WorkspaceSort[]]).catch('name-asc'),
-  page: z.coerce.number().int().min(1).max(100_000).catch(1),
-  size: z.coerce.number().pipe(z.union(WORKSPACE_PAGE_SIZES.map((size) => z.literal(size)))).catch(20),
+  q: z.catch(z.string().check(z.maxLength(200)), ''),
+  sort: z.catch(z.enum(Object.keys(WORKSPACE_SORTS) as [WorkspaceSort, ...WorkspaceSort[]]), 'name-asc'),
+  page: z.catch(z.coerce.number().check(z.int(), z.gte(1), z.lte(100_000)), 1),
+  size: z.catch(z.pipe(z.coerce.number(), z.union(WORKSPACE_PAGE_SIZES.map((size) => z.literal(size)))), 20),
 });
 export type WorkspacesSearch = z.infer<typeof searchSchema>;
 export const WORKSPACES_SEARCH_DEFAULTS: WorkspacesSearch = searchSchema.parse({});
