@@ -4,31 +4,44 @@
  * device"), opens the workspace, whose shell says what the key allows (lib/connect-key.ts), with optional Basic credentials for
  * notification settings. Offers the demo workspaces in one click when the server seeded them. Saved keys can be
  * opened or removed.
+ *
+ * The form is a plain form read on submit and checked with its zod schema (issue 16): two required texts do not
+ * need react-hook-form, whose 15 KB of gzip would otherwise be a tenth of the first screen a newcomer loads.
  */
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   Alert, Anchor, Badge, Button, Card, Checkbox, Collapse, Container, Group, PasswordInput, Stack, Text, TextInput, Title,
 } from '@mantine/core';
 import { LazyErrorMessage } from '@/components/lazy-error-message';
 import { SimpleTable } from '@/components/simple-table';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { type KeyInput, checkKey, keyRefusal } from '@/lib/connect-key';
 import { removeConnection, saveConnection, useConnections } from '@/lib/connections';
 import { announceConnection } from '@/lib/key-announcement';
 import { appConfigQuery } from './app-config';
 
 const connectSchema = z.object({
-  baseUrl: z.string().trim().min(1, 'Enter the API base URL, such as /api or https://host/api'),
-  apiKey: z.string().trim().min(1, 'Enter an API key'),
+  baseUrl: z.string().check(z.trim(), z.minLength(1, 'Enter the API base URL, such as /api or https://host/api')),
+  apiKey: z.string().check(z.trim(), z.minLength(1, 'Enter an API key')),
   remember: z.boolean(),
-  accessKey: z.string().trim(),
-  secret: z.string().trim(),
+  accessKey: z.string().check(z.trim()),
+  secret: z.string().check(z.trim()),
 });
 type ConnectValues = z.infer<typeof connectSchema>;
+type FieldErrors = Partial<Record<keyof ConnectValues, string>>;
+
+/** The form's values as its inputs hold them (`name` attributes), checked by `connectSchema`. */
+function readConnectForm(form: HTMLFormElement): { values: ConnectValues } | { errors: FieldErrors } {
+  const data = new FormData(form);
+  const text = (name: string) => String(data.get(name) ?? '');
+  const parsed = connectSchema.safeParse({ baseUrl: text('baseUrl'), apiKey: text('apiKey'), remember: data.get('remember') !== null, accessKey: text('accessKey'), secret: text('secret') });
+  if (parsed.success) return { values: parsed.data };
+  const errors: FieldErrors = {};
+  for (const issue of parsed.error.issues) errors[issue.path[0] as keyof ConnectValues] ??= issue.message;
+  return { errors };
+}
 
 /** Why the user was sent here, in words. */
 function reasonText(reason: string | null): string | null {
@@ -46,14 +59,11 @@ export function ConnectPage() {
   const [failure, setFailure] = useState<{ error: unknown } | null>(null);
   const [showBasic, setShowBasic] = useState(false);
   const [demoBusy, setDemoBusy] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [checking, setChecking] = useState(false);
   const returnTo = search.get('return');
   const wantedWorkspace = search.get('workspace');
   const reason = reasonText(search.get('reason'));
-
-  const form = useForm<ConnectValues>({
-    resolver: zodResolver(connectSchema),
-    defaultValues: { baseUrl: config.data?.apiBaseUrl ?? '/api', apiKey: '', remember: false, accessKey: '', secret: '' },
-  });
 
   const open = (workspaceId: string, replace = false) => {
     const target = returnTo && returnTo.startsWith(`/w/${workspaceId}/`) ? returnTo : `/w/${workspaceId}/contacts`;
@@ -79,7 +89,23 @@ export function ConnectPage() {
       setFailure({ error });
     }
   };
-  const submit = form.handleSubmit(connect);
+
+  /** The form's submit: its fields checked by `connectSchema` (the first wrong one focused), then `connect`. */
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const read = readConnectForm(form);
+    if ('errors' in read) {
+      setErrors(read.errors);
+      const first = Object.keys(read.errors)[0];
+      if (first) (form.elements.namedItem(first) as HTMLInputElement | null)?.focus();
+      return;
+    }
+    setErrors({});
+    setChecking(true);
+    await connect(read.values);
+    setChecking(false);
+  };
 
   const connectDemo = async (workspace: { id: string; name: string; key: string; accessKey: string; secret: string }) => {
     setDemoBusy(workspace.id);
@@ -122,22 +148,33 @@ export function ConnectPage() {
           </Card>
         ) : null}
 
-        <Card withBorder component="form" onSubmit={(event) => void submit(event)} aria-label="Connect with an API key">
+        <Card
+          withBorder
+          component="form"
+          noValidate
+          onSubmit={(event: FormEvent<HTMLFormElement>) => void submit(event)}
+          onInput={(event: FormEvent<HTMLFormElement>) => {
+            // Typing in a field takes its error away; the next submit checks it again.
+            const name = (event.target as HTMLInputElement).name as keyof ConnectValues;
+            if (errors[name]) setErrors((current) => ({ ...current, [name]: undefined }));
+          }}
+          aria-label="Connect with an API key"
+        >
           <Stack>
-            <TextInput label="API base URL" description="This server's API is /api" {...form.register('baseUrl')} error={form.formState.errors.baseUrl?.message} />
-            <PasswordInput label="API key" autoComplete="off" {...form.register('apiKey')} error={form.formState.errors.apiKey?.message} />
+            <TextInput label="API base URL" description="This server's API is /api" name="baseUrl" defaultValue={config.data?.apiBaseUrl ?? '/api'} error={errors.baseUrl} />
+            <PasswordInput label="API key" autoComplete="off" name="apiKey" defaultValue="" error={errors.apiKey} />
             <Anchor component="button" type="button" size="sm" onClick={() => setShowBasic((v) => !v)} aria-expanded={showBasic}>
               {showBasic ? 'Hide' : 'Add'} Basic credentials (for notification settings)
             </Anchor>
             <Collapse expanded={showBasic}>
               <Group grow>
-                <TextInput label="Access key" autoComplete="off" {...form.register('accessKey')} />
-                <PasswordInput label="Secret" autoComplete="off" {...form.register('secret')} />
+                <TextInput label="Access key" autoComplete="off" name="accessKey" />
+                <PasswordInput label="Secret" autoComplete="off" name="secret" />
               </Group>
             </Collapse>
-            <Checkbox label="Remember on this device" {...form.register('remember')} />
+            <Checkbox label="Remember on this device" name="remember" />
             <Group>
-              <Button type="submit" loading={form.formState.isSubmitting}>
+              <Button type="submit" loading={checking}>
                 Connect
               </Button>
             </Group>
