@@ -1,0 +1,80 @@
+/**
+ * First-screen JavaScript budgets (issue 16), as Chromium loads each screen from an empty cache: every script
+ * fetched until the screen is usable and the network is idle, prefetches included, at gzip size
+ * (e2e/script-weight.ts), against scripts/first-screens.json: a newcomer's `/` (which lands on /connect) and the
+ * contacts screen at most 150 KB each, the embed page at most 30 KB. Each test prints what it loaded.
+ */
+import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { KB, type ScriptWeight, describeScriptWeight, firstScreenBudgets, measureScriptWeight } from './script-weight';
+
+const budgets = firstScreenBudgets();
+
+/** Measures `open` in a fresh context (an empty HTTP cache), prints the scripts and checks the budget. */
+async function checkScreen(browser: Browser, name: string, open: (page: Page) => Promise<unknown>, ready: (page: Page) => Promise<unknown>, options: BrowserContextOptions = {}): Promise<ScriptWeight> {
+  const budget = budgets.get(name);
+  if (!budget) throw new Error(`scripts/first-screens.json has no screen ${name}`);
+  const context = await browser.newContext({ ...options, baseURL: options.baseURL });
+  try {
+    const page = await context.newPage();
+    const weight = await measureScriptWeight(page, () => open(page), () => ready(page));
+    console.log(describeScriptWeight(name, weight, budget.budgetKB));
+    expect(weight.files.length, 'scripts seen').toBeGreaterThan(0);
+    expect(weight.gzip / KB, `${name}: KB of gzipped JavaScript`).toBeLessThanOrEqual(budget.budgetKB);
+    return weight;
+  } finally {
+    await context.close();
+  }
+}
+
+test('a newcomer opening / gets the connect screen within its JavaScript budget', async ({ browser, baseURL }) => {
+  await checkScreen(
+    browser,
+    '/connect',
+    (page) => page.goto('/'),
+    async (page) => {
+      await expect(page).toHaveURL(/\/connect$/);
+      await expect(page.getByLabel('API key', { exact: true })).toBeEditable();
+      await expect(page.getByRole('button', { name: 'Connect', exact: true })).toBeEnabled();
+    },
+    { baseURL },
+  );
+});
+
+test('the contacts screen, opened with a remembered key, stays within its JavaScript budget', async ({ browser, baseURL, state }) => {
+  // A person who connected once with "Remember on this device" and opens the contacts screen again later.
+  const setup = await browser.newContext({ baseURL });
+  const page = await setup.newPage();
+  const workspace = state.demo.workspaces[0]!;
+  await page.goto('/connect');
+  await page.getByLabel('API key', { exact: true }).fill(workspace.key);
+  await page.getByLabel('Remember on this device').check();
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await page.getByRole('button', { name: 'Save and open' }).click();
+  await expect(page.getByRole('table', { name: 'Contacts' })).toBeVisible();
+  const storageState = await setup.storageState();
+  await setup.close();
+
+  await checkScreen(
+    browser,
+    '/w/:id/contacts',
+    (next) => next.goto(`/w/${workspace.id}/contacts`),
+    async (next) => {
+      const table = next.getByRole('table', { name: 'Contacts' });
+      await expect(table.getByRole('row').nth(1)).toBeVisible();
+      await expect(table).not.toHaveAttribute('aria-busy');
+      await expect(next.getByRole('button', { name: 'Next page' })).toBeEnabled();
+    },
+    { baseURL, storageState },
+  );
+});
+
+test('the public embed page stays within its JavaScript budget', async ({ browser, baseURL, state }) => {
+  await checkScreen(
+    browser,
+    '/embed/:id',
+    (page) => page.goto(`/embed/${state.demo.workspaces[0]!.id}`),
+    (page) => expect(page.getByRole('article').first()).toBeVisible(),
+    { baseURL },
+  );
+});
