@@ -78,3 +78,31 @@ test('the public embed page stays within its JavaScript budget', async ({ browse
     { baseURL },
   );
 });
+
+test('a menu clicked before its code arrives opens once it does, and its code loads only after the first interaction', async ({ page, connect, state }) => {
+  await connect(state.demo.workspaces[0]!.key);
+  // Connecting was an interaction: this page loads the menus. The reload below starts a page with none.
+  await page.waitForLoadState('networkidle');
+  const columnMenuCode: string[] = [];
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/column-menu-[^/]*\.js$/, async (route) => {
+    columnMenuCode.push(route.request().url());
+    await held;
+    await route.continue();
+  });
+  await page.reload();
+  await expect(page.getByRole('table', { name: 'Contacts' }).getByRole('row').nth(1)).toBeVisible();
+  await page.waitForTimeout(500);
+  expect(columnMenuCode, 'nothing loads the column menu before the person interacts').toEqual([]);
+
+  // The click lands on the stand-in while the menu's code is held back, then the code arrives.
+  await page.getByRole('button', { name: 'Columns' }).click();
+  await expect.poll(() => columnMenuCode.length).toBe(1);
+  release();
+  const menu = page.getByRole('dialog', { name: 'Columns' });
+  await expect(menu).toBeVisible();
+  await expect(menu.getByRole('checkbox').first()).toBeVisible();
+});

@@ -3,9 +3,11 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './global.css';
 import { type CSSVariablesResolver, MantineProvider, createTheme } from '@mantine/core';
+import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, lazy, useState } from 'react';
 import { RouterProvider } from 'react-router/dom';
+import { useFirstInteraction } from '@/lib/first-interaction';
 import { createQueryClient } from '@/lib/query-client';
 import { createRouter } from './router';
 
@@ -30,14 +32,29 @@ const cssVariablesResolver: CSSVariablesResolver = (current) => ({
   dark: {},
 });
 
+/**
+ * Where notifications show, mounted at the page's first interaction or with the first notification, whichever
+ * comes first (issue 16): notifications follow what the person does, so its code (with react-transition-group)
+ * stays off the first screen. The host shows what the store already holds when it mounts.
+ */
+function NotificationsOnDemand() {
+  const interacted = useFirstInteraction();
+  const { notifications, queue } = useNotifications();
+  const [needed, setNeeded] = useState(false);
+  if (!needed && (interacted || notifications.length > 0 || queue.length > 0)) setNeeded(true);
+  return needed ? (
+    <Suspense fallback={null}>
+      <NotificationsHost />
+    </Suspense>
+  ) : null;
+}
+
 export function App() {
   const [queryClient] = useState(createQueryClient);
   const [router] = useState(createRouter);
   return (
     <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={cssVariablesResolver}>
-      <Suspense fallback={null}>
-        <NotificationsHost />
-      </Suspense>
+      <NotificationsOnDemand />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>

@@ -1,28 +1,19 @@
 /**
- * The header's right-hand tools (issue 4): a link to the API reference (`/api/docs`, this server's rendering of the
- * OpenAPI document, in a new tab; issue 14 point 9), the light/dark toggle (remembered) and the key's organization
- * and permissions; and, just after connecting with a pasted key (issue 14 point 4), what that key allows.
+ * The header's key tools (issue 4), loaded at the page's first interaction (issue 16): the key's organization and
+ * permissions in a menu, with a way to manage keys; and, just after connecting with a pasted key (issue 14 point 4),
+ * what that key allows (a click connected it, so the page has had its first interaction by then). The light/dark
+ * toggle and the API reference link beside them are in the shell at once (src/app/color-scheme-toggle.tsx,
+ * workspace-layout.tsx).
  */
-import { ActionIcon, Alert, Anchor, Group, Popover, Stack, Text, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Popover, Stack, Text } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
-import { BookIcon, KeyIcon, MoonIcon, SunIcon } from '@/components/icons';
+import { KeyIcon } from '@/components/icons';
 import { SimpleTable } from '@/components/simple-table';
 import { Link, useLocation } from 'react-router';
 import { useWorkspaceApi } from '@/lib/api';
 import type { SavedConnection } from '@/lib/connections';
 import { PERMISSION_RESOURCES, dismissAnnouncement, permissionSummary, useAnnouncedConnection } from '@/lib/key-announcement';
-
-function ColorSchemeToggle() {
-  const { setColorScheme } = useMantineColorScheme();
-  const computed = useComputedColorScheme('light');
-  const next = computed === 'dark' ? 'light' : 'dark';
-  return (
-    <ActionIcon variant="default" size="lg" onClick={() => setColorScheme(next)} aria-label={`Switch to ${next} mode`}>
-      {computed === 'dark' ? <SunIcon /> : <MoonIcon />}
-    </ActionIcon>
-  );
-}
 
 /** The key's organization and permissions, and a way to manage keys (a dialog, since it holds a table). */
 function AccountMenu() {
@@ -84,13 +75,9 @@ export function HeaderTools({ noticeSlot }: { noticeSlot: HTMLElement | null }) 
   const { workspaceId } = useWorkspaceApi();
   const announced = useAnnouncedConnection();
   return (
-    <Group gap="xs" wrap="nowrap">
+    <>
       {announced?.workspaceId === workspaceId && noticeSlot ? <ConnectedNotice connection={announced} slot={noticeSlot} /> : null}
-      <ActionIcon component="a" href="/api/docs" target="_blank" rel="noopener" variant="default" size="lg" aria-label="API reference (opens in a new tab)" title="API reference">
-        <BookIcon />
-      </ActionIcon>
-      <ColorSchemeToggle />
       <AccountMenu />
-    </Group>
+    </>
   );
 }

@@ -16,17 +16,19 @@ import { Navigate, NavLink as RouterNavLink, Outlet, useLocation, useParams } fr
 import { isAuthError } from '@/api/api-error';
 import { Loading } from '@/components/query-state';
 import { ThrottleNotice } from '@/components/throttle-notice';
+import { AfterInteraction } from '@/components/after-interaction';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
-import { MenuIcon } from '@/components/icons';
+import { BookIcon, KeyIcon, MenuIcon } from '@/components/icons';
 import { WorkspaceApiProvider, useWorkspaceApi } from '@/lib/api';
 import {
   forgottenReason, removeConnection, updateConnection, useConnections, useConnectionsReady,
 } from '@/lib/connections';
 import { allows } from '@/lib/permissions';
+import { ColorSchemeToggle } from './color-scheme-toggle';
 import { SECTIONS } from './sections';
 import classes from './shell.module.css';
 
-// The header's popover widgets load after the first paint (popover code is heavy); plain buttons stand in.
+// The header's popover widgets load at the page's first interaction (popover code is heavy); plain buttons stand in.
 const WorkspaceSwitcher = lazy(() => import('@/features/workspaces/workspace-switcher').then((m) => ({ default: m.WorkspaceSwitcher })));
 /** The skip link's target: the page's `<main>`. */
 const MAIN_CONTENT_ID = 'main-content';
@@ -99,13 +101,25 @@ function Shell() {
             <MenuIcon />
           </ActionIcon>
           <h2 className={classes.brand}>Workspace Admin</h2>
-          <Suspense fallback={<Button variant="default">{connection.workspaceName}</Button>}>
+          <AfterInteraction fallback={<Button variant="default" aria-label={`Workspace: ${connection.workspaceName}. Switch workspace`}>{connection.workspaceName}</Button>}>
             <WorkspaceSwitcher />
-          </Suspense>
+          </AfterInteraction>
         </Group>
-        <Suspense fallback={<ActionIcon variant="default" size="lg" aria-label="Key and permissions" disabled />}>
-          <HeaderTools noticeSlot={keyNotice} />
-        </Suspense>
+        <Group gap="xs" wrap="nowrap">
+          <ActionIcon component="a" href="/api/docs" target="_blank" rel="noopener" variant="default" size="lg" aria-label="API reference (opens in a new tab)" title="API reference">
+            <BookIcon />
+          </ActionIcon>
+          <ColorSchemeToggle />
+          <AfterInteraction
+            fallback={
+              <ActionIcon variant="default" size="lg" aria-label="Key and permissions">
+                <KeyIcon />
+              </ActionIcon>
+            }
+          >
+            <HeaderTools noticeSlot={keyNotice} />
+          </AfterInteraction>
+        </Group>
       </header>
       <nav className={classes.nav} aria-label="Sections">
         {SECTIONS.map((section) =>

@@ -1,29 +1,25 @@
 /**
  * The contacts filter bar (issue 5): a debounced search over name and email, the state facet (with each state's
- * count under the other filters, loaded after the first paint: state-facet.tsx, issue 13) and the tag facet (tags
+ * count under the other filters: state-facet.tsx, issue 13) and the tag facet (tags
  * with their counts from `GET /contacts/contacts-tags`, which are for the whole workspace, and say so; matching
  * any chosen tag), a created date range, city, and the
  * "Advanced" `$filter` text. Facets and the advanced text both end up as one `$filter` AST; choosing a facet
  * replaces an applied advanced filter.
  */
-import { Alert, Button, Group, NativeSelect, TextInput } from '@mantine/core';
+import { Alert, Button, Group, TextInput } from '@mantine/core';
 import { Suspense, lazy, useState } from 'react';
 import { contactFilterFields } from '@/api/filter/fields';
 import { printFilter } from '@/api/filter/print';
+import { AfterInteraction } from '@/components/after-interaction';
 import { DebouncedInput } from '@/components/debounced-input';
 import { CLEAR_FILTERS, type ContactSearch, contactFilter, facetFilter, isFiltered } from './contact-search';
+import { StateFacet } from './state-facet';
 
-// The tag picker's dropdown code (a popover) loads after the first paint; a plain input stands in.
+// The tag picker's dropdown code (a popover) loads at the page's first interaction; a plain input stands in.
 const TagFacet = lazy(() => import('./tag-facet').then((m) => ({ default: m.TagFacet })));
-const StateFacet = lazy(() => import('./tag-facet').then((m) => ({ default: m.StateFacet })));
 const FilterTextInput = lazy(() => import('@/components/filter-text-input').then((m) => ({ default: m.FilterTextInput })));
 
 type Props = { search: ContactSearch; update: (patch: Partial<ContactSearch>) => void };
-const STATES = [
-  { value: '', label: 'Any' },
-  { value: 'active', label: 'Active' },
-  { value: 'pending', label: 'Pending' },
-];
 
 export function ContactFilters({ search, update }: Props) {
   const [advanced, setAdvanced] = useState(Boolean(search.filter));
@@ -35,12 +31,10 @@ export function ContactFilters({ search, update }: Props) {
     <div role="search" aria-label="Filter contacts">
       <Group align="flex-end" gap="sm" wrap="wrap">
         <DebouncedInput label="Search" placeholder="Name, email or phone" value={search.filter ? '' : search.q} onChange={(q) => facet({ q })} />
-        <Suspense fallback={<NativeSelect label="State" description="Counts: these filters" data={STATES} value={state} onChange={(event) => facet({ state: (event.currentTarget.value || undefined) as ContactSearch['state'] })} w={150} />}>
-          <StateFacet value={state} others={search.filter ? undefined : facetFilter({ ...search, state: undefined })} onChange={(next) => facet({ state: next })} />
-        </Suspense>
-        <Suspense fallback={<TextInput label="Tags" description="Counts: whole workspace" placeholder="Any" readOnly miw={200} />}>
+        <StateFacet value={state} others={search.filter ? undefined : facetFilter({ ...search, state: undefined })} onChange={(next) => facet({ state: next })} />
+        <AfterInteraction fallback={<TextInput label="Tags" description="Counts: whole workspace" placeholder={search.tags.length && !search.filter ? search.tags.join(', ') : 'Any'} readOnly miw={200} />}>
           <TagFacet value={search.filter ? [] : search.tags} onChange={(tags) => facet({ tags })} />
-        </Suspense>
+        </AfterInteraction>
         <TextInput label="Created from" type="date" value={search.filter ? '' : (search.from ?? '')} onChange={(event) => facet({ from: event.currentTarget.value || undefined })} />
         <TextInput label="Created to" type="date" value={search.filter ? '' : (search.to ?? '')} onChange={(event) => facet({ to: event.currentTarget.value || undefined })} />
         <DebouncedInput label="City" value={search.filter ? '' : search.city} onChange={(city) => facet({ city })} />

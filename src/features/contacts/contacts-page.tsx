@@ -8,6 +8,7 @@
  * link; src/lib/record-route.ts); the pager describes the rows on screen, and paging scrolls back to the table.
  */
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { AfterInteraction } from '@/components/after-interaction';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RowSelectionState, SortingState } from '@tanstack/react-table';
@@ -27,7 +28,8 @@ import { ContactFilters } from './contact-filters';
 import { CLEAR_FILTERS, CONTACT_PAGE_SIZES, contactFilter, contactSearchSchema, isFiltered, orderByOf, sortOf } from './contact-search';
 import { contactQueries } from './queries';
 
-// What the first paint does not show loads right after it: drawers, dialogs and popovers.
+// What the first paint does not show loads when it is needed: drawers and dialogs when they open, the menus at
+// the page's first interaction (AfterInteraction; issue 16).
 const ContactDrawer = lazy(() => import('./contact-drawer').then((m) => ({ default: m.ContactDrawer })));
 const NewContactDrawer = lazy(() => import('./new-contact-drawer').then((m) => ({ default: m.NewContactDrawer })));
 const SelectionBar = lazy(() => import('./selection-bar').then((m) => ({ default: m.SelectionBar })));
@@ -88,12 +90,12 @@ export function ContactsPage() {
               New contact
             </Button>
           </DeferredTooltip>
-          <Suspense fallback={<Button variant="default" disabled>Export</Button>}>
+          <AfterInteraction fallback={<Button variant="default" disabled={!total}>Export</Button>}>
             <ExportButton filter={filter} orderBy={params.orderBy} total={total} />
-          </Suspense>
-          <Suspense fallback={<Button variant="default" size="xs" disabled>Columns</Button>}>
+          </AfterInteraction>
+          <AfterInteraction fallback={<Button variant="default" size="xs">Columns</Button>}>
             <ColumnMenu columns={HIDEABLE_COLUMNS} hidden={hidden} onChange={setHidden} />
-          </Suspense>
+          </AfterInteraction>
         </Group>
       </Group>
       <Suspense fallback={null}>

@@ -29,7 +29,3 @@ export function TagFacet({ value, onChange }: { value: string[]; onChange: (tags
     />
   );
 }
-
-// The state facet loads with this chunk (contact-filters.tsx): a lazy entry of its own split the first screen's
-// shared chunks (+0.8 KB gzip, scripts/bundle-report.mjs).
-export { StateFacet } from './state-facet';
