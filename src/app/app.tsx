@@ -6,10 +6,9 @@ import { type CSSVariablesResolver, MantineProvider, createTheme } from '@mantin
 import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, lazy, useState } from 'react';
-import { RouterProvider } from 'react-router/dom';
 import { useFirstInteraction } from '@/lib/first-interaction';
 import { createQueryClient } from '@/lib/query-client';
-import { createRouter } from './router';
+import { AppRouter } from './router';
 
 const NotificationsHost = lazy(() => import('@/components/notifications-host').then((m) => ({ default: m.NotificationsHost })));
 
@@ -51,12 +50,11 @@ function NotificationsOnDemand() {
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
-  const [router] = useState(createRouter);
   return (
     <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={cssVariablesResolver}>
       <NotificationsOnDemand />
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        <AppRouter />
       </QueryClientProvider>
     </MantineProvider>
   );

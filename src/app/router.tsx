@@ -2,11 +2,17 @@
  * The console's routes (issue 4): /connect, /w/:workspaceId/<section> (lazy pages; `<section>/:recordId` opens a
  * record over its list for the sections whose records have addresses, issue 14 point 2), the post composer, and a
  * 404 page.
+ *
+ * Issue 16: react-router's declarative routes (`useRoutes` under `unstable_HistoryRouter`), not its data router,
+ * whose loader and action engine the console does not use and which would be 16 KB of gzip on every first screen.
+ * What the console used of it comes from src/lib/navigation-guard.tsx (`useBlocker`, over the history given here)
+ * and src/components/route-error.tsx (each route's error boundary).
  */
-import { Suspense, lazy } from 'react';
-import { Navigate, createBrowserRouter } from 'react-router';
+import { Suspense, lazy, useState } from 'react';
+import { Navigate, type RouteObject, unstable_HistoryRouter as HistoryRouter, useRoutes } from 'react-router';
 import { Loading } from '@/components/query-state';
-import { RouteError } from '@/components/route-error';
+import { RouteErrorBoundary } from '@/components/route-error';
+import { NavigationGuardProvider, createGuardedHistory } from '@/lib/navigation-guard';
 import { NotFoundPage, HomeRedirect } from './pages';
 import { ScopeGate } from './scope-gate';
 import { SECTIONS, type Section } from './sections';
@@ -23,40 +29,64 @@ const COMPOSER: Section = {
   Page: lazy(() => import('@/features/posts/composer-page').then((m) => ({ default: m.ComposerPage }))),
 };
 
-export function createRouter() {
-  return createBrowserRouter([
-    { path: '/', element: <HomeRedirect />, errorElement: <RouteError /> },
-    {
-      path: '/connect',
-      element: (
+const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: (
+      <RouteErrorBoundary>
+        <HomeRedirect />
+      </RouteErrorBoundary>
+    ),
+  },
+  {
+    path: '/connect',
+    element: (
+      <RouteErrorBoundary>
         <Suspense fallback={<Loading label="Loading page" />}>
           <ConnectPage />
         </Suspense>
-      ),
-      errorElement: <RouteError />,
-    },
-    {
-      path: '/w/:workspaceId',
-      element: (
+      </RouteErrorBoundary>
+    ),
+  },
+  {
+    path: '/w/:workspaceId',
+    element: (
+      <RouteErrorBoundary>
         <Suspense fallback={<Loading label="Loading workspace" />}>
           <WorkspaceLayout />
         </Suspense>
-      ),
-      errorElement: <RouteError />,
-      children: [
-        { index: true, element: <Navigate to="contacts" replace /> },
-        ...[...SECTIONS, COMPOSER].map((section) => ({
-          // One route with an optional segment, so opening a record keeps the list page mounted.
-          path: section.records ? `${section.path}/:recordId?` : section.path,
-          errorElement: <RouteError />,
-          element: (
+      </RouteErrorBoundary>
+    ),
+    children: [
+      { index: true, element: <Navigate to="contacts" replace /> },
+      ...[...SECTIONS, COMPOSER].map((section) => ({
+        // One route with an optional segment, so opening a record keeps the list page mounted.
+        path: section.records ? `${section.path}/:recordId?` : section.path,
+        element: (
+          <RouteErrorBoundary>
             <ScopeGate section={section}>
               <section.Page />
             </ScopeGate>
-          ),
-        })),
-      ],
-    },
-    { path: '*', element: <NotFoundPage /> },
-  ]);
+          </RouteErrorBoundary>
+        ),
+      })),
+    ],
+  },
+  { path: '*', element: <NotFoundPage /> },
+];
+
+function AppRoutes() {
+  return useRoutes(routes);
+}
+
+/** The router of the console: its routes over the browser history, with leave guards (`useBlocker`). */
+export function AppRouter() {
+  const [guard] = useState(createGuardedHistory);
+  return (
+    <HistoryRouter history={guard.history}>
+      <NavigationGuardProvider guard={guard}>
+        <AppRoutes />
+      </NavigationGuardProvider>
+    </HistoryRouter>
+  );
 }

@@ -2,9 +2,9 @@
  * The frame of a create-or-edit form in a drawer (issue 6: the product and collection upserts): the form named
  * by `title`, the error no field owns at the top, and a footer that stays in view with Cancel and the submit
  * button. Leaving a changed form asks first (STYLE.md, forms): closing the drawer (×, Escape, Cancel) or
- * navigating to another page (react-router's blocker) shows "Discard your changes?" in the footer, and closing the
- * tab asks the browser's own question. The error no field owns is a sentence (issue 13) scrolled into view, with
- * the service's details under it when `failure` is the error it came from.
+ * navigating to another page (the router's blocker, src/lib/navigation-guard.tsx) shows "Discard your changes?" in
+ * the footer, and closing the tab asks the browser's own question. The error no field owns is a sentence (issue 13)
+ * scrolled into view, with the service's details under it when `failure` is the error it came from.
  *
  * Issue 14: a drawer at a record's address closes by navigating, so the blocker lets through the navigation of a
  * close the user confirmed, and a confirmed Back (a blocked navigation) just proceeds, which closes the drawer.
@@ -14,7 +14,7 @@
 import { Alert, Button, Drawer, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
-import { useBlocker } from 'react-router';
+import { useBlocker } from '@/lib/navigation-guard';
 import { ErrorDetails } from './error-message';
 import classes from './upsert-drawer.module.css';
 

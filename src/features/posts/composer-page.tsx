@@ -37,7 +37,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Controller, type FieldPath, useForm, useWatch } from 'react-hook-form';
-import { Link, useBlocker } from 'react-router';
+import { Link } from 'react-router';
 import { isApiError } from '@/api/api-error';
 import type { PostAction, PostRequest, PostRequestResponse } from '@/api/posts';
 import { ErrorDetails } from '@/components/error-message';
@@ -46,6 +46,7 @@ import type { PostView } from '@/embed/post-view';
 import { useWorkspaceApi } from '@/lib/api';
 import { describeError, messageSentences } from '@/lib/error-sentence';
 import { withSentences } from '@/lib/form-errors';
+import { useBlocker } from '@/lib/navigation-guard';
 import {
   ACTION_SUBMIT_LABEL,
   COMPOSER_DEFAULTS,
