@@ -1,8 +1,9 @@
 /**
  * First-screen JavaScript budgets (issue 16), as Chromium loads each screen from an empty cache: every script
  * fetched until the screen is usable and the network is idle, prefetches included, at gzip size
- * (e2e/script-weight.ts), against scripts/first-screens.json: a newcomer's `/` (which lands on /connect) and the
- * contacts screen at most 150 KB each, the embed page at most 30 KB. Each test prints what it loaded.
+ * (e2e/script-weight.ts), against the budgets of scripts/first-screens.json (the ceilings CI enforces), for a
+ * newcomer's `/` (which lands on /connect), the contacts screen and the embed page. Each test prints what it
+ * loaded and how far it is from issue 16's goal (150, 150 and 30 KB).
  */
 import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -18,7 +19,7 @@ async function checkScreen(browser: Browser, name: string, open: (page: Page) =>
   try {
     const page = await context.newPage();
     const weight = await measureScriptWeight(page, () => open(page), () => ready(page));
-    console.log(describeScriptWeight(name, weight, budget.budgetKB));
+    console.log(describeScriptWeight(name, weight, budget));
     expect(weight.files.length, 'scripts seen').toBeGreaterThan(0);
     expect(weight.gzip / KB, `${name}: KB of gzipped JavaScript`).toBeLessThanOrEqual(budget.budgetKB);
     return weight;
@@ -50,7 +51,6 @@ test('the contacts screen, opened with a remembered key, stays within its JavaSc
   await page.getByLabel('API key', { exact: true }).fill(workspace.key);
   await page.getByLabel('Remember on this device').check();
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
-  await page.getByRole('button', { name: 'Save and open' }).click();
   await expect(page.getByRole('table', { name: 'Contacts' })).toBeVisible();
   const storageState = await setup.storageState();
   await setup.close();

@@ -11,8 +11,11 @@ import { ROOT } from './server';
 
 export const KB = 1024;
 
-/** A screen of scripts/first-screens.json: its name, its budget in KB of gzip, its manifest chunks. */
-export type FirstScreen = { name: string; budgetKB: number; manifest: string[] };
+/**
+ * A screen of scripts/first-screens.json: its name, its budget (the ceiling CI enforces) and issue 16's goal in KB
+ * of gzip, its manifest chunks.
+ */
+export type FirstScreen = { name: string; budgetKB: number; goalKB: number; manifest: string[] };
 
 /** The budgets of scripts/first-screens.json, by screen name. */
 export function firstScreenBudgets(): Map<string, FirstScreen> {
@@ -71,10 +74,14 @@ export async function measureScriptWeight(page: Page, open: () => Promise<unknow
   return { files, gzip: files.reduce((sum, file) => sum + file.gzip, 0) };
 }
 
-/** `name  123.4 KB gzip in 12 scripts (budget 150 KB): ok`, then one line per script, largest first. */
-export function describeScriptWeight(name: string, weight: ScriptWeight, budgetKB: number): string {
-  const verdict = weight.gzip <= budgetKB * KB ? 'ok' : 'EXCEEDED';
-  const lines = [`${name.padEnd(16)} ${(weight.gzip / KB).toFixed(1).padStart(6)} KB gzip in ${weight.files.length} scripts (budget ${budgetKB} KB): ${verdict}`];
+/**
+ * `name  123.4 KB gzip in 12 scripts (budget 160 KB: ok; goal 150 KB: over by 3.4 KB)`, then one line per script,
+ * largest first.
+ */
+export function describeScriptWeight(name: string, weight: ScriptWeight, screen: Pick<FirstScreen, 'budgetKB' | 'goalKB'>): string {
+  const verdict = weight.gzip <= screen.budgetKB * KB ? 'ok' : 'EXCEEDED';
+  const goal = weight.gzip <= screen.goalKB * KB ? 'met' : `over by ${(weight.gzip / KB - screen.goalKB).toFixed(1)} KB`;
+  const lines = [`${name.padEnd(16)} ${(weight.gzip / KB).toFixed(1).padStart(6)} KB gzip in ${weight.files.length} scripts (budget ${screen.budgetKB} KB: ${verdict}; goal ${screen.goalKB} KB: ${goal})`];
   for (const file of [...weight.files].sort((a, b) => b.gzip - a.gzip)) lines.push(`    ${(file.gzip / KB).toFixed(1).padStart(6)} KB  ${file.path}`);
   return lines.join('\n');
 }

@@ -1,6 +1,7 @@
 // Prints the JavaScript each first screen loads (gzip), from the Vite manifest: the entry's static imports plus
 // the lazy chunks that screen renders, and their static imports. Fails when a budget of scripts/first-screens.json
-// is exceeded (issue 16: the connect and contacts screens 150 KB each, the public embed page 30 KB). This is the
+// (the ceiling CI enforces) is exceeded, and says how far each screen is from issue 16's goal (the connect and
+// contacts screens 150 KB each, the public embed page 30 KB). This is the
 // build-time floor of each figure; e2e/first-screens.spec.ts measures what Chromium really fetches (prefetches
 // and lazy chunks loaded before the network is idle included) against the same budgets.
 import { readFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ const screens = JSON.parse(readFileSync(new URL('./first-screens.json', import.m
   name: screen.name,
   chunks: screen.manifest,
   budget: screen.budgetKB * KB,
+  goal: screen.goalKB * KB,
 }));
 
 function staticClosure(key, seen) {
@@ -43,6 +45,7 @@ for (const screen of screens) {
   const bytes = files.reduce((sum, file) => sum + size(file), 0);
   const ok = bytes <= screen.budget;
   failed ||= !ok;
-  console.log(`  ${screen.name.padEnd(16)} ${(bytes / KB).toFixed(1).padStart(6)} KB in ${files.length} file(s); budget ${screen.budget / KB} KB: ${ok ? 'ok' : 'EXCEEDED'}`);
+  const goal = bytes <= screen.goal ? 'met' : `over by ${((bytes - screen.goal) / KB).toFixed(1)} KB`;
+  console.log(`  ${screen.name.padEnd(16)} ${(bytes / KB).toFixed(1).padStart(6)} KB in ${files.length} file(s); budget ${screen.budget / KB} KB: ${ok ? 'ok' : 'EXCEEDED'}; goal ${screen.goal / KB} KB: ${goal}`);
 }
 if (failed) process.exit(1);

@@ -5,13 +5,20 @@
  * "Save view", which names the current filters, sort, page size and hidden columns. A URL with `hide=<ids>` (a
  * view's link) sets the list's hidden columns through `onHiddenChange` and loses the parameter (replacing the history
  * entry), so the column menu stays in charge afterwards. Pages load it after the first paint (React.lazy).
+ *
+ * Issue 16: the row itself is light; each view's menu loads at the page's first interaction (a plain button stands
+ * in, AfterInteraction) and the naming dialog when it opens (saved-view-popups.tsx), so a list's first screen does
+ * not carry Mantine's Menu and Modal (about 45 KB of gzip with floating-ui and the focus trap).
  */
-import { ActionIcon, Button, Group, Menu, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { type FormEvent, useEffect, useState } from 'react';
+import { ActionIcon, Button, Group, Text } from '@mantine/core';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { useWorkspaceApi } from '@/lib/api';
-import { HIDE_PARAM, type SavedView, deleteView, hiddenOf, nameProblem, renameView, saveView, useSavedViews, viewSearch } from '@/lib/saved-views';
+import { HIDE_PARAM, type SavedView, hiddenOf, nameProblem, renameView, saveView, useSavedViews, viewSearch } from '@/lib/saved-views';
+import { AfterInteraction } from './after-interaction';
+
+const ViewMenu = lazy(() => import('./saved-view-popups').then((m) => ({ default: m.ViewMenu })));
+const NameDialog = lazy(() => import('./saved-view-popups').then((m) => ({ default: m.NameDialog })));
 
 export type SavedViewsProps = {
   /** The list page: its path under the workspace, `contacts`, `products`, `collections`, `posts` or `workspaces`. */
@@ -46,15 +53,6 @@ export function SavedViews({ list, hidden = [], onHiddenChange }: SavedViewsProp
   const current = viewSearch(new URLSearchParams(location.search), hidden);
   const pathOf = (view: SavedView) => `/w/${workspaceId}/${list}${view.search ? `?${view.search}` : ''}`;
 
-  const copyLink = async (view: SavedView) => {
-    try {
-      await navigator.clipboard.writeText(`${window.location.origin}${pathOf(view)}`);
-      notifications.show({ message: `Copied the link of the view ${view.name}.` });
-    } catch {
-      notifications.show({ color: 'red', message: 'The browser did not allow copying; use the view’s link instead.' });
-    }
-  };
-
   return (
     <Group gap="xs" wrap="wrap" role="group" aria-label="Saved views">
       <Text size="sm" c="dimmed" component="span">
@@ -67,20 +65,15 @@ export function SavedViews({ list, hidden = [], onHiddenChange }: SavedViewsProp
             <Button component={Link} to={pathOf(view)} size="xs" variant={isCurrent ? 'light' : 'default'} aria-current={isCurrent ? 'true' : undefined}>
               {view.name}
             </Button>
-            <Menu position="bottom-end" shadow="md">
-              <Menu.Target>
+            <AfterInteraction
+              fallback={
                 <ActionIcon variant="subtle" size="md" aria-label={`Options of the view ${view.name}`}>
                   <span aria-hidden="true">⋯</span>
                 </ActionIcon>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Item onClick={() => setNaming({ mode: 'rename', view })}>Rename</Menu.Item>
-                <Menu.Item onClick={() => void copyLink(view)}>Copy link</Menu.Item>
-                <Menu.Item color="red" onClick={() => deleteView(workspaceId, list, view.id)}>
-                  Delete
-                </Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
+              }
+            >
+              <ViewMenu view={view} list={list} link={`${window.location.origin}${pathOf(view)}`} onRename={() => setNaming({ mode: 'rename', view })} />
+            </AfterInteraction>
           </Group>
         );
       })}
@@ -88,51 +81,20 @@ export function SavedViews({ list, hidden = [], onHiddenChange }: SavedViewsProp
         Save view
       </Button>
       {naming ? (
-        <NameDialog
-          title={naming.mode === 'save' ? 'Save the current view' : `Rename the view ${naming.view.name}`}
-          initial={naming.mode === 'save' ? '' : naming.view.name}
-          check={(name) => nameProblem(views, name, naming.mode === 'rename' ? naming.view.id : undefined)}
-          onSubmit={(name) => {
-            if (naming.mode === 'save') saveView(workspaceId, list, name, current);
-            else renameView(workspaceId, list, naming.view.id, name);
-            setNaming(null);
-          }}
-          onClose={() => setNaming(null)}
-        />
+        <Suspense fallback={null}>
+          <NameDialog
+            title={naming.mode === 'save' ? 'Save the current view' : `Rename the view ${naming.view.name}`}
+            initial={naming.mode === 'save' ? '' : naming.view.name}
+            check={(name) => nameProblem(views, name, naming.mode === 'rename' ? naming.view.id : undefined)}
+            onSubmit={(name) => {
+              if (naming.mode === 'save') saveView(workspaceId, list, name, current);
+              else renameView(workspaceId, list, naming.view.id, name);
+              setNaming(null);
+            }}
+            onClose={() => setNaming(null)}
+          />
+        </Suspense>
       ) : null}
     </Group>
-  );
-}
-
-/** A dialog asking for a view's name; `check` gives the problem with a name, shown on the field. */
-function NameDialog({ title, initial, check, onSubmit, onClose }: { title: string; initial: string; check: (name: string) => string | null; onSubmit: (name: string) => void; onClose: () => void }) {
-  const [name, setName] = useState(initial);
-  const [error, setError] = useState<string | null>(null);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const problem = check(name);
-    if (problem) setError(problem);
-    else {
-      try {
-        onSubmit(name);
-      } catch (failure) {
-        setError(failure instanceof Error ? failure.message : String(failure));
-      }
-    }
-  };
-  return (
-    <Modal opened onClose={onClose} title={title} closeButtonProps={{ 'aria-label': 'Close' }}>
-      <form onSubmit={submit} aria-label={title}>
-        <Stack>
-          <TextInput label="View name" value={name} onChange={(event) => setName(event.currentTarget.value)} error={error} data-autofocus />
-          <Group justify="flex-end" gap="xs">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit">Save</Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
   );
 }

@@ -32,7 +32,10 @@ export function ContactFilters({ search, update }: Props) {
       <Group align="flex-end" gap="sm" wrap="wrap">
         <DebouncedInput label="Search" placeholder="Name, email or phone" value={search.filter ? '' : search.q} onChange={(q) => facet({ q })} />
         <StateFacet value={state} others={search.filter ? undefined : facetFilter({ ...search, state: undefined })} onChange={(next) => facet({ state: next })} />
-        <AfterInteraction fallback={<TextInput label="Tags" description="Counts: whole workspace" placeholder={search.tags.length && !search.filter ? search.tags.join(', ') : 'Any'} readOnly miw={200} />}>
+        {/* The stand-in is what the picker is to assistive technology too: a collapsed combobox with the same name and description. */}
+        <AfterInteraction
+          fallback={<TextInput label="Tags" description="Counts: whole workspace" placeholder={search.tags.length && !search.filter ? search.tags.join(', ') : 'Any'} readOnly role="combobox" aria-expanded={false} miw={200} />}
+        >
           <TagFacet value={search.filter ? [] : search.tags} onChange={(tags) => facet({ tags })} />
         </AfterInteraction>
         <TextInput label="Created from" type="date" value={search.filter ? '' : (search.from ?? '')} onChange={(event) => facet({ from: event.currentTarget.value || undefined })} />
