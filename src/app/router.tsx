@@ -14,12 +14,14 @@ import { Loading } from '@/components/query-state';
 import { RouteErrorBoundary } from '@/components/route-error';
 import { NavigationGuardProvider, createGuardedHistory } from '@/lib/navigation-guard';
 import { NotFoundPage, HomeRedirect } from './pages';
-import { ScopeGate } from './scope-gate';
 import { SECTIONS, type Section } from './sections';
 
 // Every screen is its own chunk, the shell included, so the first screen loads only what it shows.
 const ConnectPage = lazy(() => import('@/features/connection/connect-page').then((m) => ({ default: m.ConnectPage })));
 const WorkspaceLayout = lazy(() => import('./workspace-layout').then((m) => ({ default: m.WorkspaceLayout })));
+// From the layout's chunk (loaded by then): the gate reads the workspace's API context, whose module brings the
+// typed client, which /connect's first screen does not need (issue 16).
+const ScopeGate = lazy(() => import('./workspace-layout').then((m) => ({ default: m.ScopeGate })));
 
 /** The post composer (issue 7): a page of the Posts section, not in the navigation, that needs posts:read-write. */
 const COMPOSER: Section = {

@@ -28,6 +28,8 @@ import { ColorSchemeToggle } from './color-scheme-toggle';
 import { SECTIONS } from './sections';
 import classes from './shell.module.css';
 
+export { ScopeGate } from './scope-gate';
+
 // The header's popover widgets load at the page's first interaction (popover code is heavy); plain buttons stand in.
 const WorkspaceSwitcher = lazy(() => import('@/features/workspaces/workspace-switcher').then((m) => ({ default: m.WorkspaceSwitcher })));
 /** The skip link's target: the page's `<main>`. */

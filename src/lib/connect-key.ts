@@ -3,10 +3,12 @@
  * `checkKey` checks the key with `GET /authorization` and gives the connection to save; the caller saves it and
  * announces it (lib/key-announcement.ts: the workspace's shell then says what the key allows) and opens the workspace.
  * Also the words for a refused key.
+ *
+ * The typed client (with every endpoint's schemas) is imported when a key is checked, not with this module, so
+ * /connect's first screen does not carry it (issue 16); `preloadKeyCheck` fetches it ahead of the click.
  */
 import type { Authorization } from '@/api/authorization';
 import { isAuthError } from '@/api/api-error';
-import { createApiClient } from '@/api/client';
 import type { SavedConnection } from './connections';
 
 /** What a user gives to connect: the API base URL, the key, "remember on this device", optional Basic credentials. */
@@ -28,8 +30,15 @@ export function toConnection(input: KeyInput, authorization: Authorization): Sav
   };
 }
 
+/** Starts loading the client `checkKey` uses (once; later calls get the same promise). */
+export const preloadKeyCheck = (() => {
+  let loading: Promise<typeof import('@/api/client')> | undefined;
+  return () => (loading ??= import('@/api/client'));
+})();
+
 /** Checks `input`'s key with `GET /authorization`; the connection to save. Throws the client's ApiError when refused. */
 export async function checkKey(input: KeyInput): Promise<SavedConnection> {
+  const { createApiClient } = await preloadKeyCheck();
   const authorization = await createApiClient({ baseUrl: input.baseUrl, apiKey: input.apiKey }).authorization();
   return toConnection(input, authorization);
 }
