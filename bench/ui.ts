@@ -6,7 +6,7 @@
  * whole term in one input event, as a paste or the last keystroke) to its rows painted, which includes the search
  * box's 300 ms pause before it asks. "Painted" is when the table body's text changed and
  * the table is no longer busy, polled on animation frames. Prints a markdown table (p50, p95, max) against the
- * 150 ms p50 target. The server is stopped and the temp folder removed at the end.
+ * p50 targets of issue 16: "Next page" under 100 ms, a filter change under 150 ms. The server is stopped and the temp folder removed at the end.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -128,7 +128,7 @@ async function main() {
     console.log(`\nContacts page in Chromium over ${count.toLocaleString('en-US')} contacts, pages of 50 (ms)\n`);
     console.log('| action | runs | p50 | p95 | max | target | result |');
     console.log('|---|---|---|---|---|---|---|');
-    console.log(row('click "Next page" to rows painted', nextPage));
+    console.log(row('click "Next page" to rows painted', nextPage, 100));
     console.log(row('change the state filter to rows painted', filter));
     console.log(row('type a search term to rows painted (300 ms pause included)', search, null));
   } finally {
