@@ -34,9 +34,12 @@ test('a bulk tag job ending in one tab refreshes the contacts list open in anoth
   await page.getByRole('checkbox', { name: 'Select all rows on this page' }).check();
   await page.getByRole('button', { name: 'Tag 5 selected' }).click();
   const dialog = page.getByRole('dialog', { name: 'Tags for 5 selected contacts' });
-  await dialog.getByRole('textbox', { name: 'Tag' }).fill('batch-tag');
-  await dialog.getByRole('button', { name: 'Add tag' }).click();
-  await expect(dialog.getByRole('status')).toContainText('on all 5 contacts');
+  const tags = dialog.getByRole('combobox', { name: 'Tags to add' });
+  await tags.fill('batch-tag');
+  await tags.press('Enter');
+  await tags.blur();
+  await dialog.getByRole('button', { name: 'Apply to 5 contacts' }).click();
+  await expect(dialog.getByRole('status').filter({ hasText: 'Done' })).toContainText('5 contacts changed');
 
   await expect(other.getByText('5 matching contacts')).toBeVisible();
   await expect(other.getByRole('table', { name: 'Contacts' }).locator('tbody tr')).toHaveCount(5);

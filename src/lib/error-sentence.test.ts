@@ -25,6 +25,7 @@ describe('messageSentences', () => {
     ['image must be an absolute http(s) URL', 'The image URL must be a full web address starting with http:// or https://.'],
     ['$limit must not be greater than 30', 'The page size can be at most 30.'],
     ['price must not be less than 0', "The price can't be less than 0."],
+    ['price must be a number such as 1,234.5', 'The price must be a number such as 1,234.5.'],
     ['notificationSettings must be one of email, sms, email,sms, none', 'The notification setting must be one of email, sms, email,sms or none.'],
     ['ctaLink.url must be an absolute http(s) URL', 'The link URL must be a full web address starting with http:// or https://.'],
     ['mediaImageUrls.2 must be an absolute http(s) URL', 'A media image URL must be a full web address starting with http:// or https://.'],

@@ -146,6 +146,7 @@ const PREDICATES: Rule[] = [
   [/^must have at most (\d+) keys$/, (m, noun) => `${noun} can have at most ${m[1]} entries`],
   [/^must be at most (\d+) KiB as JSON$/, (m, noun) => `${noun} can take at most ${m[1]} KiB`],
   [/^is nested too deeply$/, (_m, noun) => `${noun} is nested too deeply`],
+  [/^must be a number such as (.+)$/, (m, noun) => `${noun} must be a number such as ${m[1]}`],
   [/^must be (?:an? )?(string|number|boolean|array|object|integer|record)(?: value)?\b.*$/, (m, noun) => `${noun} has the wrong kind of value (a ${m[1]} is expected)`],
   [/^has an invalid shape$/, (_m, noun) => `${noun} has a shape the service does not accept`],
   [/^needs a non-empty tagsToAdd or tagsToRemove$/, () => 'Choose at least one tag to add or remove'],
