@@ -443,7 +443,11 @@ export class ContactStore {
   async patchTags(workspaceId: string, contactId: string, add: readonly string[], remove: readonly string[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const row = await findInWorkspace(trx, workspaceId, contactId, this.dialect);
-      const current = JSON.parse(row.tags) as string[];
+      // A stored list that is not a JSON array of strings (written around the service: issue 12 point 1) is
+      // taken from its derived copy, the contact's tag rows, and the edit stores a readable list again.
+      const current =
+        storedTagList(row.tags) ??
+        (await trx.selectFrom('contact_tags').select('tag').where('contact_id', '=', contactId).orderBy('tag').execute()).map((tag) => tag.tag);
       const next = [...current.filter((tag) => !remove.includes(tag)), ...add.filter((tag) => !current.includes(tag))];
       if (next.length === current.length && next.every((tag, i) => tag === current[i])) return;
       if (next.length > 100) throw badRequest('a contact has at most 100 tags');
@@ -516,4 +520,14 @@ async function assertUnique(trx: Transaction<Database>, workspaceId: string, row
   if (!taken) return;
   if (row.email_key && taken.email_key === row.email_key) throw conflict(`A contact with email ${row.email} already exists`);
   throw conflict(`A contact with phone ${row.phone} already exists`);
+}
+
+/** `text` as a tag list when it is a JSON array of strings, else null (an unreadable stored value). */
+function storedTagList(text: string): string[] | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) && value.every((tag) => typeof tag === 'string') ? value : null;
+  } catch {
+    return null;
+  }
 }

@@ -88,6 +88,19 @@ describe('contact rows holding what the database cannot read as JSON', () => {
     expect(workbook.getWorksheet('Contacts')!.rowCount).toBe(1 + BAD_ROWS.length + 5);
   });
 
+  it.each(BAD_ROWS.filter((bad) => bad.column === 'tags'))('a tag edit of "$name" answers 204 and stores a readable tag list', async ({ name }) => {
+    const found = await call(server, 'GET', `/contacts${query({ $filter: `name eq '${name}'` })}`, { key: server.a.key });
+    const id = (found.body.items as { id: string }[])[0]!.id;
+    const response = await call(server, 'PATCH', `/contacts/${id}/tags`, { key: server.a.key, body: { tagsToAdd: ['mended'] } });
+    expect(response.status, response.text.slice(0, 300)).toBe(204);
+    const after = await call(server, 'GET', `/contacts${query({ $filter: `name eq '${name}'` })}`, { key: server.a.key });
+    const tags = (after.body.items as Listed[])[0]!.tags as unknown[];
+    expect(tags).toContain('mended');
+    expect(tags.every((tag) => typeof tag === 'string')).toBe(true);
+    const tagged = await call(server, 'GET', `/contacts${query({ $filter: "tags eq 'mended'" })}`, { key: server.a.key });
+    expect((tagged.body.items as Listed[]).map((item) => item.name)).toContain(name);
+  });
+
   it('the tag list answers 200', async () => {
     const response = await call(server, 'GET', '/contacts/contacts-tags', { key: server.a.key });
     expect(response.status).toBe(200);
