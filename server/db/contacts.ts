@@ -443,10 +443,10 @@ export class ContactStore {
   async patchTags(workspaceId: string, contactId: string, add: readonly string[], remove: readonly string[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const row = await findInWorkspace(trx, workspaceId, contactId, this.dialect);
-      // A stored list that is not a JSON array of strings (written around the service: issue 12 point 1) is
-      // taken from its derived copy, the contact's tag rows, and the edit stores a readable list again.
+      // A stored value that is not a JSON list (written around the service: issue 12 point 1) is taken from its
+      // derived copy, the contact's tag rows, and the edit stores a readable list again.
       const current =
-        storedTagList(row.tags) ??
+        storedTags(row.tags) ??
         (await trx.selectFrom('contact_tags').select('tag').where('contact_id', '=', contactId).orderBy('tag').execute()).map((tag) => tag.tag);
       const next = [...current.filter((tag) => !remove.includes(tag)), ...add.filter((tag) => !current.includes(tag))];
       if (next.length === current.length && next.every((tag, i) => tag === current[i])) return;
@@ -522,11 +522,16 @@ async function assertUnique(trx: Transaction<Database>, workspaceId: string, row
   throw conflict(`A contact with phone ${row.phone} already exists`);
 }
 
-/** `text` as a tag list when it is a JSON array of strings, else null (an unreadable stored value). */
-function storedTagList(text: string): string[] | null {
+/**
+ * The tags of a stored `tags` value: the strings of its JSON list, or null when it is not the JSON text of a list.
+ * Never throws: stored values are not trusted to be what the API writes (issue 12 point 1); the export joins
+ * what this gives, a tag edit starts from it.
+ */
+export function storedTags(stored: unknown): string[] | null {
+  if (typeof stored !== 'string') return null;
   try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) && value.every((tag) => typeof tag === 'string') ? value : null;
+    const tags: unknown = JSON.parse(stored);
+    return Array.isArray(tags) ? tags.filter((tag): tag is string => typeof tag === 'string') : null;
   } catch {
     return null;
   }

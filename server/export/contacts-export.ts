@@ -24,7 +24,7 @@
 import { finished } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
 import { CONTACT_EXPORT_COLUMNS, CSV_MEDIA_TYPE, XLSX_MEDIA_TYPE } from '../../src/api/contacts';
-import type { ContactRow } from '../db/contacts';
+import { type ContactRow, storedTags } from '../db/contacts';
 
 export type ExportFormat = 'csv' | 'xlsx';
 
@@ -70,20 +70,9 @@ export const EXPORT_SOURCE_COLUMNS = [
 ] as const satisfies readonly (keyof ContactRow)[];
 const TAGS = EXPORT_SOURCE_COLUMNS.indexOf('tags');
 
-/** The stored tags (JSON text of a list of strings) joined by `, `; empty for anything else a row may hold. */
-function joinedTags(stored: unknown): string {
-  if (typeof stored !== 'string') return '';
-  try {
-    const tags: unknown = JSON.parse(stored);
-    return Array.isArray(tags) ? tags.filter((tag) => typeof tag === 'string').join(', ') : '';
-  } catch {
-    return '';
-  }
-}
-
 /** The text of stored value `value` of export column `index`: tags joined, absent values empty. Never throws. */
 function cellText(value: unknown, index: number): string {
-  if (index === TAGS) return joinedTags(value);
+  if (index === TAGS) return (storedTags(value) ?? []).join(', ');
   return value === null || value === undefined ? '' : String(value);
 }
 
