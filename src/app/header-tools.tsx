@@ -5,15 +5,40 @@
  * toggle and the API reference link beside them are in the shell at once (src/app/color-scheme-toggle.tsx,
  * workspace-layout.tsx).
  */
-import { ActionIcon, Alert, Anchor, Popover, Stack, Text } from '@mantine/core';
-import { useEffect, useRef } from 'react';
+import { ActionIcon, Alert, Anchor, NativeSelect, Popover, Stack, Text } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { KeyIcon } from '@/components/icons';
 import { SimpleTable } from '@/components/simple-table';
 import { Link, useLocation } from 'react-router';
 import { useWorkspaceApi } from '@/lib/api';
+import { saveReserve, savedReserve } from '@/lib/budgeted-client';
 import type { SavedConnection } from '@/lib/connections';
 import { PERMISSION_RESOURCES, dismissAnnouncement, permissionSummary, useAnnouncedConnection } from '@/lib/key-announcement';
+
+const RESERVES = [0, 0.1, 0.2, 0.3, 0.5];
+
+/**
+ * The share of the key's requests that background jobs leave for the person's own clicks (issue 19, point 4),
+ * saved on this device (src/lib/budgeted-client.ts).
+ */
+function ReserveSetting() {
+  const [reserve, setReserve] = useState(savedReserve);
+  return (
+    <NativeSelect
+      size="xs"
+      label="Kept for your clicks while jobs run"
+      description="A share of this key's requests a minute"
+      data={RESERVES.map((share) => ({ value: String(share), label: `${Math.round(share * 100)}%` }))}
+      value={String(reserve)}
+      onChange={(event) => {
+        const share = Number(event.currentTarget.value);
+        setReserve(share);
+        saveReserve(share);
+      }}
+    />
+  );
+}
 
 /** The key's organization and permissions, and a way to manage keys (a dialog, since it holds a table). */
 function AccountMenu() {
@@ -43,6 +68,7 @@ function AccountMenu() {
               ))}
             </tbody>
           </SimpleTable>
+          <ReserveSetting />
           <Anchor component={Link} to="/connect" size="sm">
             Manage keys
           </Anchor>

@@ -16,6 +16,7 @@ import { Navigate, NavLink as RouterNavLink, Outlet, useLocation, useParams } fr
 import { isAuthError } from '@/api/api-error';
 import { Loading } from '@/components/query-state';
 import { ThrottleNotice } from '@/components/throttle-notice';
+import { BudgetMeter } from '@/components/budget-meter';
 import { AfterInteraction } from '@/components/after-interaction';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { BookIcon, KeyIcon, MenuIcon } from '@/components/icons';
@@ -23,6 +24,8 @@ import { WorkspaceApiProvider, useWorkspaceApi } from '@/lib/api';
 import {
   forgottenReason, removeConnection, updateConnection, useConnections, useConnectionsReady,
 } from '@/lib/connections';
+import { checkedAuthorization } from '@/lib/connect-key';
+import { listPath, useListMemory } from '@/lib/list-memory';
 import { allows } from '@/lib/permissions';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { SECTIONS } from './sections';
@@ -42,7 +45,16 @@ function KeyWatch() {
   const { api, workspaceId } = useWorkspaceApi();
   const queryClient = useQueryClient();
   const checking = useRef(false);
-  const authorization = useQuery({ queryKey: ['ws', workspaceId, 'authorization'], queryFn: () => api.authorization(), staleTime: 60_000, retry: false });
+  // Right after connecting, the check's own answer stands for a minute (issue 19: connecting checks the key once).
+  const checked = checkedAuthorization(workspaceId);
+  const authorization = useQuery({
+    queryKey: ['ws', workspaceId, 'authorization'],
+    queryFn: () => api.authorization(),
+    staleTime: 60_000,
+    retry: false,
+    initialData: checked?.authorization,
+    initialDataUpdatedAt: checked?.at,
+  });
 
   useEffect(() => {
     if (authorization.data) updateConnection(workspaceId, { permissions: authorization.data.permissions, workspaceName: authorization.data.feed.name });
@@ -80,6 +92,14 @@ function KeyWatch() {
 
 function Shell() {
   const { workspaceId, connection } = useWorkspaceApi();
+  // Issue 19: each section's link brings the person back to its list as they left it (filters, sort, page), at no
+  // request while its data is fresh.
+  useListMemory();
+  const { pathname, search } = useLocation();
+  const sectionPath = (path: string) => {
+    const base = `/w/${workspaceId}/${path}`;
+    return pathname === base ? base + search : listPath(workspaceId, path);
+  };
   // Where the header's key tools say what a key just connected with allows (issue 14 point 4).
   const [keyNotice, setKeyNotice] = useState<HTMLDivElement | null>(null);
   const [opened, { toggle, close }] = useDisclosure();
@@ -108,6 +128,7 @@ function Shell() {
           </AfterInteraction>
         </Group>
         <Group gap="xs" wrap="nowrap">
+          <BudgetMeter />
           <ActionIcon component="a" href="/api/docs" target="_blank" rel="noopener" variant="default" size="lg" aria-label="API reference (opens in a new tab)" title="API reference">
             <BookIcon />
           </ActionIcon>
@@ -126,7 +147,7 @@ function Shell() {
       <nav className={classes.nav} aria-label="Sections">
         {SECTIONS.map((section) =>
           allows(connection.permissions, section.scope) ? (
-            <RouterNavLink key={section.path} to={`/w/${workspaceId}/${section.path}`} className={classes.link} onClick={close}>
+            <RouterNavLink key={section.path} to={sectionPath(section.path)} className={classes.link} onClick={close}>
               {section.label}
             </RouterNavLink>
           ) : (

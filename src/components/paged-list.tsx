@@ -13,7 +13,8 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { RowData } from '@tanstack/react-table';
 import { type ReactNode, useRef } from 'react';
 import type { ListEnvelope } from '@/api/common';
-import { LIST_PAGE_SIZES, countText } from '@/lib/list-facets';
+import { LIST_PAGE_SIZES, NOT_LOADED, countText } from '@/lib/list-facets';
+import { useRequestsWaiting } from '@/lib/use-rate-budget';
 import { revealTop, useShown } from '@/lib/list-view';
 import { DataTable, type DataTableColumn, type DataTableProps } from './data-table';
 import { PaginationBar } from './pagination-bar';
@@ -47,13 +48,14 @@ export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
   const shownPage = useShown(page, list.isPlaceholderData);
   const shownSize = useShown(size, list.isPlaceholderData);
   const top = useRef<HTMLDivElement>(null);
+  const waiting = useRequestsWaiting();
   return (
     <Stack>
       <Group justify="space-between" align="flex-end">
         <div>
           <Title order={1}>{title}</Title>
           <Text size="sm" c="dimmed" aria-live="polite">
-            {total === undefined ? 'Loading…' : countText(total, filtered, noun)}
+            {total === undefined ? (waiting ? 'Waiting for the request budget…' : 'Loading…') : countText(total, filtered, noun, waiting && list.isPlaceholderData)}
           </Text>
         </div>
         <Group gap="xs">{actions}</Group>
@@ -71,7 +73,9 @@ export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
           onRowClick={onRowClick}
           rowLink={rowLink}
           empty={
-            filtered ? (
+            failed ? (
+              <Text>{NOT_LOADED}</Text>
+            ) : filtered ? (
               <Stack align="center" gap="xs">
                 <Text>No {noun}s match these filters.</Text>
                 <Button variant="light" size="xs" onClick={onClearFilters}>

@@ -32,15 +32,30 @@ export function toConnection(input: KeyInput, authorization: Authorization): Sav
 
 /** Starts loading the client `checkKey` uses (once; later calls get the same promise). */
 export const preloadKeyCheck = (() => {
-  let loading: Promise<typeof import('@/api/client')> | undefined;
-  return () => (loading ??= import('@/api/client'));
+  let loading: Promise<typeof import('./budgeted-client')> | undefined;
+  return () => (loading ??= import('./budgeted-client'));
 })();
 
-/** Checks `input`'s key with `GET /authorization`; the connection to save. Throws the client's ApiError when refused. */
+/** The answers of keys checked in this tab: workspace id -> the answer and when it came (epoch ms). */
+const checked = new Map<string, { authorization: Authorization; at: number }>();
+
+/**
+ * Checks `input`'s key with `GET /authorization` (on the key's request budget, whose meter the answer starts);
+ * the connection to save. Throws the client's ApiError when refused.
+ */
 export async function checkKey(input: KeyInput): Promise<SavedConnection> {
-  const { createApiClient } = await preloadKeyCheck();
-  const authorization = await createApiClient({ baseUrl: input.baseUrl, apiKey: input.apiKey }).authorization();
+  const { budgetedClient } = await preloadKeyCheck();
+  const authorization = await budgetedClient({ baseUrl: input.baseUrl, apiKey: input.apiKey }).authorization();
+  checked.set(authorization.feed.id, { authorization, at: Date.now() });
   return toConnection(input, authorization);
+}
+
+/**
+ * The `GET /authorization` answer `checkKey` got for `workspaceId` in this tab, with its time, so the workspace's
+ * shell need not ask again right after connecting (issue 19: connecting checks the key once).
+ */
+export function checkedAuthorization(workspaceId: string): { authorization: Authorization; at: number } | undefined {
+  return checked.get(workspaceId);
 }
 
 /**

@@ -18,7 +18,9 @@ import type { RecordDrawer as RecordDrawerType } from '@/components/record-drawe
 import { PaginationBar } from '@/components/pagination-bar';
 import { QueryError } from '@/components/query-state';
 import { useWorkspaceApi } from '@/lib/api';
+import { NOT_LOADED, countText } from '@/lib/list-facets';
 import { useListSearch } from '@/lib/list-search';
+import { useRequestsWaiting } from '@/lib/use-rate-budget';
 import { useLocalState } from '@/lib/local-state';
 import { allows } from '@/lib/permissions';
 import { useRecordRoute } from '@/lib/record-route';
@@ -27,6 +29,7 @@ import { HIDEABLE_COLUMNS, contactColumns } from './contact-columns';
 import { ContactFilters } from './contact-filters';
 import { CLEAR_FILTERS, CONTACT_PAGE_SIZES, contactFilter, contactSearchSchema, isFiltered, orderByOf, sortOf } from './contact-search';
 import { contactQueries } from './queries';
+import { prefetchSpeculative } from '@/lib/query-client';
 
 // What the first paint does not show loads when it is needed: drawers and dialogs when they open, the menus at
 // the page's first interaction (AfterInteraction; issue 16).
@@ -51,10 +54,12 @@ export function ContactsPage() {
   );
   const list = useQuery(contactQueries.list(api, workspaceId, params));
   const total = list.data?.meta.maxResults;
+  const waiting = useRequestsWaiting();
+  const failed = list.isError && !list.data;
 
   useEffect(() => {
     if (total === undefined || list.isPlaceholderData) return;
-    if (params.offset + params.limit < total) void queryClient.prefetchQuery(contactQueries.list(api, workspaceId, { ...params, offset: params.offset + params.limit }));
+    if (params.offset + params.limit < total) void prefetchSpeculative(queryClient, contactQueries.list(api, workspaceId, { ...params, offset: params.offset + params.limit }));
     else if (total > 0 && params.offset >= total) update({ page: Math.ceil(total / params.limit) });
   }, [total, list.isPlaceholderData, params, api, workspaceId, queryClient, update]);
 
@@ -81,7 +86,7 @@ export function ContactsPage() {
         <div>
           <Title order={1}>Contacts</Title>
           <Text size="sm" c="dimmed" aria-live="polite">
-            {total === undefined ? 'Loading…' : `${total.toLocaleString()} ${isFiltered(search) ? 'matching ' : ''}contacts`}
+            {total === undefined ? (waiting ? 'Waiting for the request budget…' : 'Loading…') : countText(total, isFiltered(search), 'contact', waiting && list.isPlaceholderData)}
           </Text>
         </div>
         <Group gap="xs">
@@ -114,12 +119,12 @@ export function ContactsPage() {
           />
         </Suspense>
       ) : null}
-      {list.isError && !list.data ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
+      {failed ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
       <div ref={tableTop}>
         <DataTable
           label="Contacts"
           columns={contactColumns}
-          rows={list.isError && !list.data ? [] : list.data?.items}
+          rows={failed ? [] : list.data?.items}
           getRowId={(contact) => contact.id}
           pageSize={search.size}
           fetching={list.isPlaceholderData}
@@ -132,7 +137,9 @@ export function ContactsPage() {
           rowLink={{ column: 'name', to: (contact) => records.linkTo(contact.id), state: records.state }}
           rowLabel={(contact) => contact.name ?? contact.email ?? contact.id}
           empty={
-            isFiltered(search) ? (
+            failed ? (
+              <Text>{NOT_LOADED}</Text>
+            ) : isFiltered(search) ? (
               <Stack align="center" gap="xs">
                 <Text>No contacts match these filters.</Text>
                 <Button variant="light" size="xs" onClick={() => update(CLEAR_FILTERS)}>

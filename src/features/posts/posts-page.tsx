@@ -36,6 +36,9 @@ import {
 } from './posts-search';
 import { postQueries } from './queries';
 import { RenderedPost } from './rendered-post';
+import { prefetchSpeculative } from '@/lib/query-client';
+import { MIN_TERM_LENGTH, PAUSE_MS } from '@/components/debounced-input';
+import { useRequestsWaiting } from '@/lib/use-rate-budget';
 
 // Saved views load after the first paint (issue 14 point 7).
 const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
@@ -133,10 +136,12 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
   const tableTop = useRef<HTMLDivElement>(null);
   useRefetchWhenDue(workspaceId);
   const [text, setText] = useState(search.q);
-  const [debounced] = useDebouncedValue(text, 300);
+  const [debounced] = useDebouncedValue(text, PAUSE_MS);
   useEffect(() => setText(search.q), [search.q]);
   useEffect(() => {
-    if (debounced.trim() !== search.q.trim()) update({ q: debounced }, { resetPage: true });
+    // Issue 19: a term of at least MIN_TERM_LENGTH characters after a pause, or an emptied box.
+    const term = debounced.trim();
+    if (term !== search.q.trim() && (term === '' || term.length >= MIN_TERM_LENGTH)) update({ q: debounced }, { resetPage: true });
     // Only a settled change of the typed text updates the URL.
   }, [debounced]);
 
@@ -149,9 +154,10 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
   const total = list.data?.meta.maxResults ?? 0;
   const pages = Math.min(Math.ceil(total / search.size), lastPage);
   const shownPage = useShown(page, list.isPlaceholderData);
+  const waiting = useRequestsWaiting();
 
   useEffect(() => {
-    if (list.data && page < pages) void queryClient.prefetchQuery(postQueries.list(api, workspaceId, params(page + 1)));
+    if (list.data && page < pages) void prefetchSpeculative(queryClient, postQueries.list(api, workspaceId, params(page + 1)));
     // `params` is derived from the values listed.
   }, [list.data, page, pages, api, workspaceId, queryClient, search.size, search.sort, search.q, search.from, search.to]);
 
@@ -207,6 +213,7 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
               {filtered ? ' match' : ''}
               {pages > 1 ? ` · page ${shownPage} of ${pages}` : ''}
               {list.isPlaceholderData && shownPage !== page ? ` · loading page ${page}…` : ''}
+              {waiting && list.isPlaceholderData ? ' (last known: waiting)' : ''}
             </Text>
             {data.items.length === 0 ? (
               <Text>{filtered ? 'No published post matches these filters.' : 'Nothing has been published in this workspace yet.'}</Text>
