@@ -216,6 +216,9 @@ test('the state facet counts each state under the other filters; the tag facet s
   await connect(ws.key);
   await page.goto(`/w/${ws.id}/contacts?city=Oslo`);
   const state = page.getByLabel('State', { exact: true });
+  // Issue 19: the counts are asked for when the menu opens, not with the page.
+  await expect(state.locator('option[value="active"]')).toHaveText('Active');
+  await state.dispatchEvent('pointerdown');
   await expect(state.locator('option[value="active"]')).toHaveText('Active (2)');
   await expect(state.locator('option[value="pending"]')).toHaveText('Pending (4)');
   await expect(state).toHaveAccessibleDescription('Counts: these filters');

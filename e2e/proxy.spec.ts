@@ -107,7 +107,7 @@ test('waits out a hosted 429 without Retry-After with its own backoff, says so, 
   const notice = page.getByRole('status').filter({ hasText: 'The service is throttling requests' });
   await expect(notice).toContainText('The service did not say how long to wait, so each wait doubles, up to 60 s.');
   await expect(notice).toBeHidden({ timeout: 20_000 });
-  await expect(page.getByText('1 contacts')).toBeVisible();
+  await expect(page.getByText('1 contact', { exact: true })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Contacts' })).toContainText('Hosted Person');
   expect(hosted.throttleNext).toBe(0);
 });

@@ -26,13 +26,13 @@ test('shows a notice while throttled and recovers by itself', async ({ page, sta
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
   await expect(page.getByText('2,000 contacts')).toBeVisible();
   const sections = ['Products', 'Collections', 'Posts', 'Workspaces', 'Contacts', 'Products'];
-  const notice = page.getByRole('status').filter({ hasText: 'The service is throttling requests' });
+  const notice = page.getByRole('status').filter({ hasText: /The service is throttling requests|Waiting for the request budget/ });
   for (const section of sections) {
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: section }).click();
     if (await notice.isVisible()) break;
   }
   await expect(notice).toBeVisible();
-  await expect(notice).toContainText(/Retrying in \d+ s/);
+  await expect(notice).toContainText(/Retrying in \d+ s|Waiting \d+ s/);
   await expect(notice).toBeHidden({ timeout: 30_000 });
   await expect(page.getByRole('table').first()).toBeVisible();
   await expect(page.getByRole('alert')).toHaveCount(0);
