@@ -33,7 +33,7 @@ import { HttpError } from '../errors';
 export const DEFAULT_EXPORT_CONCURRENCY = 3;
 
 /** Seconds a ticket outlives its `Retry-After` before it lapses (a client's timer, a slow network, a retry's own latency). */
-export const TICKET_GRACE_SECONDS = 30;
+export const TICKET_GRACE_SECONDS = 10;
 
 /** How long an export is taken to last before any has finished (seconds). */
 export const INITIAL_EXPORT_SECONDS = 10;
