@@ -105,7 +105,7 @@ describe('the export queue', () => {
     const places = Array.from({ length: 10 }, () => refusal(slots, 'w'));
     expect(places[0]!.retryAfter).toBe(INITIAL_EXPORT_SECONDS);
     expect(places[9]!.retryAfter).toBe(MAX_RETRY_AFTER_SECONDS);
-    time.advance(30); // the running export is past its expected end: at least 1 s
+    time.advance(15); // the running export is past its expected end (10 s): at least 1 s
     expect(refusal(slots, 'w', places[0]!.ticket).retryAfter).toBe(1);
   });
 
