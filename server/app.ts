@@ -77,7 +77,10 @@ export type AppConfig = CommonConfig & {
    * database, in memory on SQLite (db/rate-limit-store.ts; issue 8).
    */
   redisUrl?: string;
-  /** Spreadsheet exports run at once (`EXPORT_CONCURRENCY`, issue 12 point 10); DEFAULT_EXPORT_CONCURRENCY when absent. */
+  /**
+   * Spreadsheet exports run at once (`EXPORT_CONCURRENCY`, issue 12 point 10), more wait in a fair queue (issue 21
+   * point 2, export/export-slots.ts); DEFAULT_EXPORT_CONCURRENCY (3) when absent.
+   */
   exportConcurrency?: number;
 };
 
@@ -166,7 +169,11 @@ async function createShell(config: CommonConfig, document?: OpenApiDocument): Pr
   await app.register(transportPlugin);
   await app.register(securityHeaders, { connectOrigins: config.apiOrigins });
   await app.register(openapiPlugin, { document });
-  if (config.corsOrigins?.length) await app.register(cors, { origin: [...config.corsOrigins] });
+  // The headers a page of another origin must be able to read: the trace id, and how long to wait and where in
+  // the export queue (issue 21 point 2).
+  if (config.corsOrigins?.length) {
+    await app.register(cors, { origin: [...config.corsOrigins], exposedHeaders: ['X-Trace-Id', 'X-Api-Version', 'Retry-After', 'Export-Ticket', 'Export-Queue-Position', 'Content-Disposition'] });
+  }
   return app;
 }
 

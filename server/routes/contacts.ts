@@ -64,13 +64,17 @@ export function contactRoutes({ database, contacts, exportSlots }: RouteContext)
         request.raw.once('close', () => aborted.abort());
         // Read on a connection of its own, released when the writer stops reading (done, failed or aborted).
         const rows = database.streamRows(contacts.selectColumns(workspaceId, query, EXPORT_SOURCE_COLUMNS));
-        const release = exportSlots.take(); // 503 when this process already runs its share of exports
-        writeContactsExport(format, rows, out, aborted.signal)
-          .catch((error: unknown) => {
+        // 503 with a queue ticket when this process already runs its share of exports (export/export-slots.ts).
+        const ticket = request.headers['export-ticket'];
+        const release = exportSlots.take(workspaceId, typeof ticket === 'string' ? ticket : undefined);
+        writeContactsExport(format, rows, out, aborted.signal).then(
+          () => release(!aborted.signal.aborted),
+          (error: unknown) => {
+            release(false);
             request.log.error({ err: error, traceId: request.id }, 'contact export failed');
             out.destroy(error as Error);
-          })
-          .finally(release);
+          },
+        );
         return download().send(out as never); // a download: the 200 JSON schema describes the other representation
       },
     );

@@ -102,6 +102,11 @@ export type PublicPostsParams = { limit?: number; signal?: AbortSignal; priority
 export type DownloadContactsOptions = ListParams & {
   format: DownloadFormat;
   onProgress?: (progress: DownloadProgress) => void;
+  /**
+   * The ticket of an earlier 503 of the export queue (`ApiError.exportQueue.ticket`), sent as `Export-Ticket` so
+   * the retry keeps its place (our service's extension, issue 21 point 2; docs/exports.md).
+   */
+  exportTicket?: string;
 };
 
 /**
@@ -176,6 +181,8 @@ type Call = {
   auth: Auth;
   body?: unknown;
   accept?: string;
+  /** More request headers (`Export-Ticket`). */
+  headers?: Record<string, string>;
   signal?: AbortSignal | undefined;
   priority?: RequestPriority | undefined;
   idempotencyKey?: string | undefined;
@@ -211,7 +218,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   /** Sends one call; resolves to a 2xx Response and the URL requested, rejects as documented on `ApiClient`. */
   async function send(call: Call): Promise<{ response: Response; url: string }> {
     const url = joinUrl(baseUrl, call.path, call.query ?? '');
-    const headers: Record<string, string> = { Accept: call.accept ?? 'application/json' };
+    const headers: Record<string, string> = { ...call.headers, Accept: call.accept ?? 'application/json' };
     if (call.auth === 'key' && apiKey !== undefined) headers['x-api-key'] = apiKey;
     if (call.auth === 'basic') {
       if (!basic) throw new TypeError(`${call.endpoint} needs Basic credentials: pass basic: { accessKey, secret } to createApiClient`);
@@ -364,6 +371,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const { format, onProgress, signal } = download;
       const accept = format === 'csv' ? CSV_MEDIA_TYPE : XLSX_MEDIA_TYPE;
       const call: Call = { ...listCall('GET /contacts', '/contacts', 'key', download), accept };
+      if (download.exportTicket) call.headers = { 'Export-Ticket': download.exportTicket };
       const { response, url } = await send(call);
       const type = response.headers.get('content-type') ?? '';
       if (/json/i.test(type)) {
