@@ -23,6 +23,7 @@ import { WorkspaceApiProvider, useWorkspaceApi } from '@/lib/api';
 import {
   forgottenReason, removeConnection, updateConnection, useConnections, useConnectionsReady,
 } from '@/lib/connections';
+import { useExtensions } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { SECTIONS } from './sections';
@@ -36,6 +37,12 @@ const WorkspaceSwitcher = lazy(() => import('@/features/workspaces/workspace-swi
 const MAIN_CONTENT_ID = 'main-content';
 const HeaderTools = lazy(() => import('./header-tools').then((m) => ({ default: m.HeaderTools })));
 
+
+/** Asks the service once, on connecting, which extensions it has (issue 22 point 6; src/lib/extensions.ts). */
+function ExtensionsWatch() {
+  useExtensions();
+  return null;
+}
 
 /** Keeps the saved permissions fresh and forgets the key (as expired, in every tab) when it stops working. */
 function KeyWatch() {
@@ -86,6 +93,7 @@ function Shell() {
   return (
     <div className={classes.shell} data-nav-open={opened || undefined}>
       <KeyWatch />
+      <ExtensionsWatch />
       <a
         href={`#${MAIN_CONTENT_ID}`}
         className={classes.skip}
