@@ -304,6 +304,28 @@ describe('DELETE /post-requests/{requestId}', () => {
     expect(await store.publishDuePosts(due)).toEqual(expect.not.arrayContaining(outcomes.filter((o) => o.withdrawn).map((o) => o.id)));
   });
 
+  it('over HTTP with the job running: a withdrawal sent around the due moment either wins (never listed) or is a 409 (listed)', async () => {
+    const store = new PostStore(server.database.db, server.database.dialect);
+    const due = new Date(Date.now() + 1500);
+    const offsets = [-40, -15, -5, 0, 5, 15, 40];
+    const ids = await Promise.all(offsets.map(async (offset) => (await store.create(server.a.id, { action: 'schedule', header: `edge ${offset}`, publishDate: due.toISOString() })).requestId));
+    const statuses = await Promise.all(
+      ids.map(async (id, i) => {
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, due.getTime() + offsets[i]! - Date.now())));
+        return (await call(server, 'DELETE', `/post-requests/${id}`, { key: server.a.key })).status;
+      }),
+    );
+    expect(statuses.every((status) => status === 204 || status === 409), statuses.join(',')).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due.getTime() + 1500 - Date.now()))); // the job has run since
+    const listed = await call(server, 'GET', `/posts${query({ $filter: `publishedDate eq '${due.toISOString()}'`, $limit: 30 })}`, { key: server.a.key });
+    const shown = new Set(listed.body.items.map((item: { id: string }) => item.id));
+    const rows = await server.database.db.selectFrom('posts').select(['id', 'state']).where('id', 'in', ids).execute();
+    ids.forEach((id, i) => {
+      expect(shown.has(id), `${offsets[i]} ms: ${statuses[i]}`).toBe(statuses[i] === 409);
+      expect(rows.find((row) => row.id === id)?.state).toBe(statuses[i] === 409 ? 'published' : undefined);
+    });
+  });
+
   it('answers 409 once a scheduled post is due, before the job has marked it, as the lists already show it', async () => {
     const store = new PostStore(server.database.db, server.database.dialect);
     const due = new Date(Date.now() + 60_000);
