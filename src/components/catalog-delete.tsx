@@ -62,7 +62,7 @@ export function DeleteRecordButton({ id, name, canWrite, noun, links, remove, on
 export function DeleteSelectionBar({ ids, noun, links, remove, onDeleted, onClear }: Common & { ids: string[]; onClear: () => void }) {
   const [confirming, setConfirming] = useState(false);
   return (
-    <Group gap="xs" role="region" aria-label="Selection">
+    <Group gap="xs" role="region" aria-label={t.selectionRegion}>
       <Text size="sm">{t.selected(ids.length)}</Text>
       <Button size="xs" variant="light" color="red" onClick={() => setConfirming(true)}>
         {t.deleteSelected(ids.length, noun)}

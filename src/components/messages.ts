@@ -8,6 +8,7 @@ export const componentMessages = {
   deleteFailedAfter: (done: number, total: number) => `Stopped after deleting ${done} of ${total}.`,
   selected: (count: number) => `${count} selected`,
   clearSelection: 'Clear selection',
+  selectionRegion: 'Selection',
   deleteOne: (noun: string) => `Delete ${noun}…`,
   deleteSelected: (count: number, noun: string) => `Delete ${count} ${noun}${count === 1 ? '' : 's'}…`,
   deleteTitle: (count: number, noun: string, name?: string) => (count === 1 && name ? `Delete “${name}”?` : `Delete ${count} ${noun}${count === 1 ? '' : 's'}?`),

@@ -102,23 +102,23 @@ export function EditContactDrawer({ contact, onClose }: { contact: Contact; onCl
       onClose={onClose}
     >
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        {text('name', 'Name')}
-        {text('email', 'Email', { type: 'email' })}
-        {text('phone', 'Phone', { description: 'International form, like +47 123 45 678' })}
-        {text('image', 'Image URL')}
-        {text('address', 'Address')}
-        {text('city', 'City')}
-        {text('postalCode', 'Postal code')}
-        {text('region', 'Region')}
-        {text('source', 'Source')}
-        {text('systemSource', 'System source')}
+        {text('name', t.fields.name)}
+        {text('email', t.fields.email, { type: 'email' })}
+        {text('phone', t.fields.phone, { description: t.fields.phoneHint })}
+        {text('image', t.fields.image)}
+        {text('address', t.fields.address)}
+        {text('city', t.fields.city)}
+        {text('postalCode', t.fields.postalCode)}
+        {text('region', t.fields.region)}
+        {text('source', t.fields.source)}
+        {text('systemSource', t.fields.systemSource)}
       </SimpleGrid>
-      <Textarea label="Bio" autosize minRows={2} {...form.register('bio')} error={errors.bio?.message} />
-      <Textarea label="Custom message" autosize minRows={2} {...form.register('customMessage')} error={errors.customMessage?.message} />
+      <Textarea label={t.fields.bio} autosize minRows={2} {...form.register('bio')} error={errors.bio?.message} />
+      <Textarea label={t.fields.customMessage} autosize minRows={2} {...form.register('customMessage')} error={errors.customMessage?.message} />
       <Controller
         control={form.control}
         name="statusTags"
-        render={({ field }) => <KeyValueEditor label="Status tags" rows={field.value} onChange={field.onChange} error={errors.statusTags?.message} />}
+        render={({ field }) => <KeyValueEditor label={t.fields.statusTags} rows={field.value} onChange={field.onChange} error={errors.statusTags?.message} />}
       />
     </UpsertDrawer>
   );
