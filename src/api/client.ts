@@ -8,7 +8,7 @@
  * Framework-free: runs in the browser and in Node 20 (global `fetch`, `Blob`, `btoa`, `TextEncoder`).
  */
 import * as z from 'zod/mini';
-import { ApiNetworkError, ApiResponseError, apiErrorFromResponse, excerpt, isAbortError, notJsonError, unexpectedShapeError } from './api-error';
+import { ApiNetworkError, ApiResponseError, apiErrorFromResponse, excerpt, isAbortError, isApiError, notJsonError, unexpectedShapeError } from './api-error';
 import { type Authorization, authorizationSchema } from './authorization';
 import {
   type CollectionUpsert,
@@ -29,10 +29,13 @@ import {
   XLSX_MEDIA_TYPE,
   contactCreateResponseSchema,
   contactListSchema,
+  contactSchema,
+  type Contact,
   contactTagListSchema,
   contactTagSchema,
   notificationSettingsResponseSchema,
 } from './contacts';
+import { type ContactPatch, type PostRequestItem, extensionsSchema, postRequestListSchema } from './extensions';
 import { type DownloadFormat, type DownloadProgress, type DownloadResult, filenameFromContentDisposition, readBody } from './download';
 import {
   type PostRequest,
@@ -87,6 +90,8 @@ export type CollectionList = z.infer<typeof collectionListSchema>;
 export type PostList = z.infer<typeof postListSchema>;
 /** `GET /workspaces` answer. */
 export type WorkspaceList = z.infer<typeof workspaceListSchema>;
+/** `GET /post-requests` answer (our extension, decisions.md section 10). */
+export type PostRequestList = { items: PostRequestItem[]; meta: { maxResults: number } };
 /** `PATCH /contacts/{contactId}/notification-settings` answer: `{ id, feedId, name, email, phone, image, state }`. */
 export type NotificationSettingsResponse = z.infer<typeof notificationSettingsResponseSchema>;
 /** An upsert's answer `{ id }` plus `created`: true for 201 (a record was created), false for 200 (updated) (decisions.md section 2). */
@@ -166,13 +171,35 @@ export type ApiClient = {
    * Non-2xx is an `ApiError`; a JSON answer (a service that ignored `Accept`) is an `ApiResponseError`.
    */
   downloadContacts(options: DownloadContactsOptions): Promise<DownloadResult>;
+
+  // Our service's extensions (decisions.md section 10); a hosted service may have none of them: ask `extensions` first.
+  /**
+   * `GET /extensions` (any valid key): the names of the extensions the service has (`contact-update`, ...).
+   * Resolves to `[]` when the service answers 404 (it has none); other failures reject as usual.
+   */
+  extensions(options?: CallOptions): Promise<string[]>;
+  /**
+   * `PATCH /contacts/{contactId}` (contacts:read-write, `contact-update`): corrects fields, `null` clearing one;
+   * resolves to the contact as listed. 400 invalid, 404 unknown contact, 409 another contact's email or phone.
+   */
+  updateContact(contactId: string, body: ContactPatch, options?: CallOptions): Promise<Contact>;
+  /** `DELETE /contacts/{contactId}` (contacts:read-write, `contact-erasure`): erases the person; 204. 404 unknown contact. */
+  eraseContact(contactId: string, options?: CallOptions): Promise<void>;
+  /** `GET /post-requests` (posts:read-only, `post-requests-list`): post requests in every state; `$limit` at most 100. */
+  listPostRequests(params?: ListParams): Promise<PostRequestList>;
+  /** `DELETE /post-requests/{requestId}` (posts:read-write, `post-request-cancel`): withdraws it; 409 already published, 404 unknown. */
+  withdrawPostRequest(requestId: string, options?: CallOptions): Promise<void>;
+  /** `DELETE /products/{id}` (products:read-write, `catalog-delete`): 204; the product leaves its collections. 404 unknown. */
+  deleteProduct(id: string, options?: CallOptions): Promise<void>;
+  /** `DELETE /collections/{id}` (products:read-write, `catalog-delete`): 204; the collection leaves its products. 404 unknown. */
+  deleteCollection(id: string, options?: CallOptions): Promise<void>;
 };
 
 /** How a call authenticates: API key (`x-api-key`), Basic (endpoint 6) or none (endpoint 14). */
 type Auth = 'key' | 'basic' | 'none';
 
 type Call = {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** `METHOD /template`, for messages: `PATCH /contacts/{contactId}/tags`. */
   endpoint: string;
   /** Path with parameters already encoded by `pathSegment`. */
@@ -185,6 +212,7 @@ type Call = {
   headers?: Record<string, string>;
   signal?: AbortSignal | undefined;
   priority?: RequestPriority | undefined;
+  /** Sent as `Idempotency-Key` (decisions.md section 9). */
   idempotencyKey?: string | undefined;
 };
 
@@ -261,6 +289,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const parsed = schema.safeParse(value);
     if (!parsed.success) throw unexpectedShapeError(response, parsed.error.issues, call.endpoint, url);
     return { data: parsed.data, status: response.status };
+  }
+
+  /** Sends a call answered 204; releases the connection. */
+  async function noContent(call: Call): Promise<void> {
+    const { response } = await send(call);
+    await response.body?.cancel().catch(() => undefined);
   }
 
   const listCall = (endpoint: string, path: string, auth: Auth, params: ListParams): Call => ({
@@ -396,6 +430,48 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         filename: filenameFromContentDisposition(response.headers.get('content-disposition')) ?? `contacts.${format}`,
         bytes,
       };
+    },
+
+    async extensions(opts = {}) {
+      try {
+        return (await json({ method: 'GET', endpoint: 'GET /extensions', path: '/extensions', auth: 'key', signal: opts.signal }, extensionsSchema)).data.extensions;
+      } catch (error) {
+        if (isApiError(error) && error.status === 404) return [];
+        throw error;
+      }
+    },
+
+    async updateContact(contactId, body, opts = {}) {
+      const request: Call = {
+        method: 'PATCH',
+        endpoint: 'PATCH /contacts/{contactId}',
+        path: `/contacts/${pathSegment(contactId)}`,
+        auth: 'key',
+        body,
+        signal: opts.signal,
+        idempotencyKey: opts.idempotencyKey,
+      };
+      return (await json(request, contactSchema)).data;
+    },
+
+    async eraseContact(contactId, opts = {}) {
+      await noContent({ method: 'DELETE', endpoint: 'DELETE /contacts/{contactId}', path: `/contacts/${pathSegment(contactId)}`, auth: 'key', signal: opts.signal });
+    },
+
+    async listPostRequests(params = {}) {
+      return (await json(listCall('GET /post-requests', '/post-requests', 'key', params), postRequestListSchema)).data;
+    },
+
+    async withdrawPostRequest(requestId, opts = {}) {
+      await noContent({ method: 'DELETE', endpoint: 'DELETE /post-requests/{requestId}', path: `/post-requests/${pathSegment(requestId)}`, auth: 'key', signal: opts.signal });
+    },
+
+    async deleteProduct(id, opts = {}) {
+      await noContent({ method: 'DELETE', endpoint: 'DELETE /products/{id}', path: `/products/${pathSegment(id)}`, auth: 'key', signal: opts.signal });
+    },
+
+    async deleteCollection(id, opts = {}) {
+      await noContent({ method: 'DELETE', endpoint: 'DELETE /collections/{id}', path: `/collections/${pathSegment(id)}`, auth: 'key', signal: opts.signal });
     },
   };
 }

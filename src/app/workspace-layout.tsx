@@ -26,6 +26,7 @@ import {
 } from '@/lib/connections';
 import { checkedAuthorization } from '@/lib/connect-key';
 import { listPath, useListMemory } from '@/lib/list-memory';
+import { useExtensions } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { SECTIONS } from './sections';
@@ -39,6 +40,12 @@ const WorkspaceSwitcher = lazy(() => import('@/features/workspaces/workspace-swi
 const MAIN_CONTENT_ID = 'main-content';
 const HeaderTools = lazy(() => import('./header-tools').then((m) => ({ default: m.HeaderTools })));
 
+
+/** Asks the service once, on connecting, which extensions it has (issue 22 point 6; src/lib/extensions.ts). */
+function ExtensionsWatch() {
+  useExtensions();
+  return null;
+}
 
 /** Keeps the saved permissions fresh and forgets the key (as expired, in every tab) when it stops working. */
 function KeyWatch() {
@@ -106,6 +113,7 @@ function Shell() {
   return (
     <div className={classes.shell} data-nav-open={opened || undefined}>
       <KeyWatch />
+      <ExtensionsWatch />
       <a
         href={`#${MAIN_CONTENT_ID}`}
         className={classes.skip}

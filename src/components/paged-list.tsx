@@ -39,10 +39,15 @@ export type PagedListProps<Row extends RowData> = {
   onClearFilters: () => void;
   onPageChange: (page: number) => void;
   onSizeChange: (size: number) => void;
+  /** Row selection (a checkbox column) when given, with `selectionBar` shown above the table while rows are selected (issue 22: bulk delete). */
+  selection?: DataTableProps<Row>['selection'];
+  onSelectionChange?: DataTableProps<Row>['onSelectionChange'];
+  rowLabel?: DataTableProps<Row>['rowLabel'];
+  selectionBar?: ReactNode;
 };
 
 export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
-  const { title, noun, actions, filters, list, columns, getRowId, onRowClick, rowLink, page, size, filtered, onClearFilters, onPageChange, onSizeChange } = props;
+  const { title, noun, actions, filters, list, columns, getRowId, onRowClick, rowLink, page, size, filtered, onClearFilters, onPageChange, onSizeChange, selection, onSelectionChange, rowLabel, selectionBar } = props;
   const total = list.data?.meta.maxResults;
   const failed = list.isError && !list.data;
   const shownPage = useShown(page, list.isPlaceholderData);
@@ -61,6 +66,7 @@ export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
         <Group gap="xs">{actions}</Group>
       </Group>
       {filters}
+      {selectionBar}
       {failed ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
       <div ref={top}>
         <DataTable
@@ -72,6 +78,9 @@ export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
           fetching={list.isPlaceholderData}
           onRowClick={onRowClick}
           rowLink={rowLink}
+          selection={selection}
+          onSelectionChange={onSelectionChange}
+          rowLabel={rowLabel}
           empty={
             failed ? (
               <Text>{NOT_LOADED}</Text>

@@ -19,6 +19,7 @@ import { QueryView } from '@/components/query-state';
 import { SimpleTable } from '@/components/simple-table';
 import { isHttpUrl } from '@/embed/post-view';
 import { useWorkspaceApi } from '@/lib/api';
+import { useExtensions } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
 import { revealTop, useShown } from '@/lib/list-view';
 import { useHistory } from './composer-storage';
@@ -34,6 +35,7 @@ import {
   postsSearchParams,
   reachableCount,
 } from './posts-search';
+import { postMessages } from './messages';
 import { postQueries } from './queries';
 import { RenderedPost } from './rendered-post';
 import { prefetchSpeculative } from '@/lib/query-client';
@@ -42,6 +44,8 @@ import { useRequestsWaiting } from '@/lib/use-rate-budget';
 
 // Saved views load after the first paint (issue 14 point 7).
 const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
+// Scheduled and suggested posts (issue 22 point 8), where the service lists them: loaded when their tab opens.
+const PlannedPosts = lazy(() => import('./planned-posts').then((m) => ({ default: m.PlannedPosts })));
 
 type Update = (patch: Partial<PostsSearch>, options?: { resetPage?: boolean }) => void;
 
@@ -53,17 +57,33 @@ export function PostsPage() {
     const next = { ...search, ...patch, ...(options.resetPage ? { page: 1 } : {}) };
     setParams(postsSearchParams(next));
   };
+  const extensions = useExtensions();
+  const planned = extensions.has('post-requests-list');
+  const tab = search.tab === 'planned' && !planned ? 'published' : search.tab;
   return (
     <Stack>
       <Group justify="space-between" align="center">
         <Title order={1}>Posts</Title>
         <NewPostButton />
       </Group>
-      <Tabs value={search.tab} onChange={(tab) => update({ tab: tab === 'public' ? 'public' : 'published' })} keepMounted={false}>
+      <Tabs value={tab} onChange={(next) => update({ tab: next === 'public' || next === 'planned' ? next : 'published' })} keepMounted={false}>
         <Tabs.List aria-label="Post lists">
           <Tabs.Tab value="published">Published posts</Tabs.Tab>
+          {planned ? <Tabs.Tab value="planned">{postMessages.plannedTab}</Tabs.Tab> : null}
           <Tabs.Tab value="public">Public feed</Tabs.Tab>
         </Tabs.List>
+        {extensions.known && !planned ? (
+          <Text size="xs" c="dimmed" mt={4}>
+            {postMessages.notListed}
+          </Text>
+        ) : null}
+        {planned ? (
+          <Tabs.Panel value="planned" pt="md">
+            <Suspense fallback={null}>
+              <PlannedPosts />
+            </Suspense>
+          </Tabs.Panel>
+        ) : null}
         <Tabs.Panel value="published" pt="md">
           <PublishedPosts search={search} update={update} />
         </Tabs.Panel>
