@@ -434,7 +434,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     async extensions(opts = {}) {
       try {
-        return (await json({ method: 'GET', endpoint: 'GET /extensions', path: '/extensions', auth: 'key', signal: opts.signal }, extensionsSchema)).data.extensions;
+        return (await json({ method: 'GET', endpoint: 'GET /extensions', path: '/extensions', auth: 'key', ...perCall(opts) }, extensionsSchema)).data.extensions;
       } catch (error) {
         if (isApiError(error) && error.status === 404) return [];
         throw error;
@@ -448,14 +448,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         path: `/contacts/${pathSegment(contactId)}`,
         auth: 'key',
         body,
-        signal: opts.signal,
-        idempotencyKey: opts.idempotencyKey,
+        ...perCall(opts),
       };
       return (await json(request, contactSchema)).data;
     },
 
     async eraseContact(contactId, opts = {}) {
-      await noContent({ method: 'DELETE', endpoint: 'DELETE /contacts/{contactId}', path: `/contacts/${pathSegment(contactId)}`, auth: 'key', signal: opts.signal });
+      await noContent({ method: 'DELETE', endpoint: 'DELETE /contacts/{contactId}', path: `/contacts/${pathSegment(contactId)}`, auth: 'key', ...perCall(opts) });
     },
 
     async listPostRequests(params = {}) {
@@ -463,15 +462,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
 
     async withdrawPostRequest(requestId, opts = {}) {
-      await noContent({ method: 'DELETE', endpoint: 'DELETE /post-requests/{requestId}', path: `/post-requests/${pathSegment(requestId)}`, auth: 'key', signal: opts.signal });
+      await noContent({ method: 'DELETE', endpoint: 'DELETE /post-requests/{requestId}', path: `/post-requests/${pathSegment(requestId)}`, auth: 'key', ...perCall(opts) });
     },
 
     async deleteProduct(id, opts = {}) {
-      await noContent({ method: 'DELETE', endpoint: 'DELETE /products/{id}', path: `/products/${pathSegment(id)}`, auth: 'key', signal: opts.signal });
+      await noContent({ method: 'DELETE', endpoint: 'DELETE /products/{id}', path: `/products/${pathSegment(id)}`, auth: 'key', ...perCall(opts) });
     },
 
     async deleteCollection(id, opts = {}) {
-      await noContent({ method: 'DELETE', endpoint: 'DELETE /collections/{id}', path: `/collections/${pathSegment(id)}`, auth: 'key', signal: opts.signal });
+      await noContent({ method: 'DELETE', endpoint: 'DELETE /collections/{id}', path: `/collections/${pathSegment(id)}`, auth: 'key', ...perCall(opts) });
     },
   };
 }
