@@ -43,6 +43,7 @@ import {
   publicPostListSchema,
 } from './posts';
 import { type ListParams, type UnsortedListParams, buildQueryString, listQueryString } from './query-string';
+import { type RateBudget, type RequestPriority, isBudgetSkipped } from './rate-budget';
 import { joinUrl, pathSegment } from './url';
 import { workspaceListSchema } from './workspaces';
 
@@ -56,7 +57,9 @@ export type BasicCredentials = { accessKey: string; secret: string };
  *   only calls `listWorkspacePosts` (the embed page), keyed calls then answer 401;
  * - `basic`: credentials for `patchNotificationSettings` (endpoint 6), sent as `Authorization: Basic`;
  * - `version`: the `X-Api-Version` value, default `API_VERSION` (`2026-07`); `null` sends no header;
- * - `fetch`: the fetch to use (default: the global one, looked up at call time).
+ * - `fetch`: the fetch to use (default: the global one, looked up at call time);
+ * - `budget`: the key's request budget (rate-budget.ts, issue 19): every call then waits for, or is refused by, it
+ *   according to its `priority`, and every answer's rate-limit headers feed it.
  */
 export type ApiClientOptions = {
   baseUrl: string;
@@ -64,10 +67,15 @@ export type ApiClientOptions = {
   basic?: BasicCredentials;
   version?: string | null;
   fetch?: typeof fetch;
+  budget?: RateBudget;
 };
 
-/** Per-call options of the calls that take no list parameters. `signal` aborts the call. */
-export type CallOptions = { signal?: AbortSignal };
+/**
+ * Per-call options of the calls that take no list parameters: `signal` aborts the call; `priority` is its place in
+ * the key's budget (default `person`; a refused `speculative` call rejects with `BudgetSkippedError`);
+ * `idempotencyKey` is sent as `Idempotency-Key` on a POST or PATCH (decisions.md section 9).
+ */
+export type CallOptions = { signal?: AbortSignal; priority?: RequestPriority; idempotencyKey?: string };
 
 /** `GET /contacts` answer: `{ items: Contact[], meta: { maxResults } }`. */
 export type ContactList = z.infer<typeof contactListSchema>;
@@ -85,7 +93,7 @@ export type NotificationSettingsResponse = z.infer<typeof notificationSettingsRe
 export type UpsertResult = UpsertResponse & { created: boolean };
 
 /** Options of `listPublicPosts`: `limit` 1..30, default 10 on the service (interface document, endpoint 13). */
-export type PublicPostsParams = { limit?: number; signal?: AbortSignal };
+export type PublicPostsParams = { limit?: number; signal?: AbortSignal; priority?: RequestPriority };
 
 /**
  * Options of `downloadContacts`: the list parameters of `GET /contacts` (`$offset`/`$limit` only when given,
@@ -169,7 +177,12 @@ type Call = {
   body?: unknown;
   accept?: string;
   signal?: AbortSignal | undefined;
+  priority?: RequestPriority | undefined;
+  idempotencyKey?: string | undefined;
 };
+
+/** The per-call part of a `Call`: its signal, priority and Idempotency-Key. */
+const perCall = ({ signal, priority, idempotencyKey }: CallOptions) => ({ signal, priority, idempotencyKey });
 
 /** Base64 of the UTF-8 bytes of `text` (`btoa` alone accepts only Latin-1). */
 function base64Utf8(text: string): string {
@@ -189,7 +202,7 @@ export function basicAuthorization(credentials: BasicCredentials): string {
  * `Content-Type: application/json`. Nothing is sent until a method is called.
  */
 export function createApiClient(options: ApiClientOptions): ApiClient {
-  const { baseUrl, apiKey, basic } = options;
+  const { baseUrl, apiKey, basic, budget } = options;
   const version = options.version === undefined ? API_VERSION : options.version;
   const custom = options.fetch;
   // Called as a plain function: a browser's fetch called as a method of another object throws "Illegal invocation".
@@ -210,13 +223,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(call.body);
     }
+    if (call.idempotencyKey !== undefined && call.method !== 'GET') headers['Idempotency-Key'] = call.idempotencyKey;
     if (call.signal) init.signal = call.signal;
     call.signal?.throwIfAborted();
 
     let response: Response;
     try {
-      response = await doFetch(url, init);
+      response = budget ? await budget.run(call.priority ?? 'person', () => doFetch(url, init), call.signal) : await doFetch(url, init);
     } catch (error) {
+      if (isBudgetSkipped(error)) throw error;
       throw networkOrAbort(error, call, url);
     }
     if (!response.ok) {
@@ -248,17 +263,18 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     query: listQueryString(params),
     auth,
     signal: params.signal,
+    priority: params.priority,
   });
 
   const tagsAnswer = z.union([contactTagListSchema, listEnvelope(contactTagSchema)]);
 
   return {
     async authorization(opts = {}) {
-      return (await json({ method: 'GET', endpoint: 'GET /authorization', path: '/authorization', auth: 'key', signal: opts.signal }, authorizationSchema)).data;
+      return (await json({ method: 'GET', endpoint: 'GET /authorization', path: '/authorization', auth: 'key', ...perCall(opts) }, authorizationSchema)).data;
     },
 
     async createContact(body, opts = {}) {
-      return (await json({ method: 'POST', endpoint: 'POST /contacts', path: '/contacts', auth: 'key', body, signal: opts.signal }, contactCreateResponseSchema)).data;
+      return (await json({ method: 'POST', endpoint: 'POST /contacts', path: '/contacts', auth: 'key', body, ...perCall(opts) }, contactCreateResponseSchema)).data;
     },
 
     async listContacts(params = {}) {
@@ -266,7 +282,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
 
     async listContactTags(opts = {}) {
-      const request: Call = { method: 'GET', endpoint: 'GET /contacts/contacts-tags', path: '/contacts/contacts-tags', auth: 'key', signal: opts.signal };
+      const request: Call = { method: 'GET', endpoint: 'GET /contacts/contacts-tags', path: '/contacts/contacts-tags', auth: 'key', ...perCall(opts) };
       const { data } = await json(request, tagsAnswer);
       return Array.isArray(data) ? data : data.items;
     },
@@ -278,7 +294,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         path: `/contacts/${pathSegment(contactId)}/tags`,
         auth: 'key',
         body,
-        signal: opts.signal,
+        ...perCall(opts),
       });
       await response.body?.cancel().catch(() => undefined); // 204: nothing to read; release the connection
     },
@@ -290,7 +306,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         path: `/contacts/${pathSegment(contactId)}/notification-settings`,
         auth: 'basic',
         body,
-        signal: opts.signal,
+        ...perCall(opts),
       };
       return (await json(request, notificationSettingsResponseSchema)).data;
     },
@@ -300,7 +316,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
 
     async upsertProduct(body, opts = {}) {
-      const { data, status } = await json({ method: 'POST', endpoint: 'POST /products', path: '/products', auth: 'key', body, signal: opts.signal }, upsertResponseSchema);
+      const { data, status } = await json({ method: 'POST', endpoint: 'POST /products', path: '/products', auth: 'key', body, ...perCall(opts) }, upsertResponseSchema);
       return { ...data, created: status === 201 };
     },
 
@@ -309,13 +325,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
 
     async upsertCollection(body, opts = {}) {
-      const request: Call = { method: 'POST', endpoint: 'POST /collections', path: '/collections', auth: 'key', body, signal: opts.signal };
+      const request: Call = { method: 'POST', endpoint: 'POST /collections', path: '/collections', auth: 'key', body, ...perCall(opts) };
       const { data, status } = await json(request, upsertResponseSchema);
       return { ...data, created: status === 201 };
     },
 
     async createPostRequest(body, opts = {}) {
-      const request: Call = { method: 'POST', endpoint: 'POST /post-requests', path: '/post-requests', auth: 'key', body, signal: opts.signal };
+      const request: Call = { method: 'POST', endpoint: 'POST /post-requests', path: '/post-requests', auth: 'key', body, ...perCall(opts) };
       return (await json(request, postRequestResponseSchema)).data;
     },
 
@@ -331,6 +347,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         query: buildQueryString({ limit: params.limit }),
         auth: 'key',
         signal: params.signal,
+        priority: params.priority,
       };
       return (await json(request, publicPostListSchema)).data;
     },

@@ -7,6 +7,7 @@
  */
 import { QueryClient } from '@tanstack/react-query';
 import { isApiError } from '@/api/api-error';
+import { isBudgetSkipped } from '@/api/rate-budget';
 import { listenForChanges } from './data-changed';
 import { backoffSeconds, clearThrottle, reportThrottle } from './throttle';
 
@@ -17,6 +18,7 @@ const throttled = (error: unknown) => isApiError(error) && error.status === 429;
 
 /** True when a failed query should be tried again; `failureCount` failures so far. */
 export function shouldRetry(failureCount: number, error: unknown): boolean {
+  if (isBudgetSkipped(error)) return false;
   if (throttled(error)) return failureCount < THROTTLE_RETRIES;
   if (isApiError(error) && error.status >= 400 && error.status < 500) return false;
   return failureCount < 2;
