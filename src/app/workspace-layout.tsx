@@ -24,6 +24,7 @@ import {
   forgottenReason, removeConnection, updateConnection, useConnections, useConnectionsReady,
 } from '@/lib/connections';
 import { allows } from '@/lib/permissions';
+import { useJobWatch } from '@/lib/jobs/job-watch';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { SECTIONS } from './sections';
 import classes from './shell.module.css';
@@ -35,6 +36,8 @@ const WorkspaceSwitcher = lazy(() => import('@/features/workspaces/workspace-swi
 /** The skip link's target: the page's `<main>`. */
 const MAIN_CONTENT_ID = 'main-content';
 const HeaderTools = lazy(() => import('./header-tools').then((m) => ({ default: m.HeaderTools })));
+// The running jobs' progress (issue 20): loaded once the workspace has a job (useJobWatch), never with the first screen.
+const JobIndicator = lazy(() => import('@/lib/jobs/job-indicator').then((m) => ({ default: m.JobIndicator })));
 
 
 /** Keeps the saved permissions fresh and forgets the key (as expired, in every tab) when it stops working. */
@@ -83,6 +86,7 @@ function Shell() {
   // Where the header's key tools say what a key just connected with allows (issue 14 point 4).
   const [keyNotice, setKeyNotice] = useState<HTMLDivElement | null>(null);
   const [opened, { toggle, close }] = useDisclosure();
+  const jobs = useJobWatch(workspaceId);
   return (
     <div className={classes.shell} data-nav-open={opened || undefined}>
       <KeyWatch />
@@ -108,6 +112,11 @@ function Shell() {
           </AfterInteraction>
         </Group>
         <Group gap="xs" wrap="nowrap">
+          {jobs ? (
+            <Suspense fallback={null}>
+              <JobIndicator workspaceId={workspaceId} />
+            </Suspense>
+          ) : null}
           <ActionIcon component="a" href="/api/docs" target="_blank" rel="noopener" variant="default" size="lg" aria-label="API reference (opens in a new tab)" title="API reference">
             <BookIcon />
           </ActionIcon>
@@ -125,7 +134,7 @@ function Shell() {
       </header>
       <nav className={classes.nav} aria-label="Sections">
         {SECTIONS.map((section) =>
-          allows(connection.permissions, section.scope) ? (
+          !section.scope || allows(connection.permissions, section.scope) ? (
             <RouterNavLink key={section.path} to={`/w/${workspaceId}/${section.path}`} className={classes.link} onClick={close}>
               {section.label}
             </RouterNavLink>
