@@ -7,7 +7,7 @@
  * as a durable job of its own. Created contacts cannot be deleted through the interface: an import's entry says
  * so and links to the contacts carrying its tag. Every text comes from src/lib/jobs/messages.ts.
  */
-import { Alert, Anchor, Badge, Button, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Box, Button, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useWorkspaceApi } from '@/lib/api';
@@ -53,19 +53,21 @@ function JobEntry({ job, workspaceId, now }: { job: JobRecord; workspaceId: stri
   const importTag = typeof job.meta.importTag === 'string' ? job.meta.importTag : null;
   const headingId = `job-${job.id}`;
   return (
-    <Paper withBorder p="md" component="article" aria-labelledby={headingId}>
+    // A bordered box rather than Paper and Badge: sharing those with /connect's page would split them into chunks of
+    // their own, adding to that first screen's weight (scripts/first-screens.json).
+    <Box component="article" p="md" aria-labelledby={headingId} style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-md)' }}>
       <Stack gap="xs">
         <Group justify="space-between" wrap="nowrap">
           <Title order={2} size="h4" id={headingId}>
             {job.title}
           </Title>
           <Group gap="xs" wrap="nowrap">
-            <Badge variant="light" color="gray">
+            <Text size="xs" c="dimmed">
               {m.kind[job.kind]}
-            </Badge>
-            <Badge variant="light" color={STATE_COLORS[job.state]}>
+            </Text>
+            <Text size="xs" fw={700} c={STATE_COLORS[job.state]} data-testid="job-state">
               {m.state[job.state]}
-            </Badge>
+            </Text>
           </Group>
         </Group>
         <Progress value={(job.settled / Math.max(1, job.total)) * 100} aria-label={m.progressLabel(job.title)} color={STATE_COLORS[job.state]} />
@@ -151,7 +153,7 @@ function JobEntry({ job, workspaceId, now }: { job: JobRecord; workspaceId: stri
           </Alert>
         ) : null}
       </Stack>
-    </Paper>
+    </Box>
   );
 }
 
