@@ -6,7 +6,7 @@
  * workspace-layout.tsx).
  */
 import { ActionIcon, Alert, Anchor, Popover, Stack, Text } from '@mantine/core';
-import { useEffect, useRef } from 'react';
+import { Suspense, lazy, useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { KeyIcon } from '@/components/icons';
 import { SimpleTable } from '@/components/simple-table';
@@ -14,6 +14,9 @@ import { Link, useLocation } from 'react-router';
 import { useWorkspaceApi } from '@/lib/api';
 import type { SavedConnection } from '@/lib/connections';
 import { PERMISSION_RESOURCES, dismissAnnouncement, permissionSummary, useAnnouncedConnection } from '@/lib/key-announcement';
+
+// The running jobs' progress (issue 20): loaded once the workspace has a job (the layout's useJobWatch).
+const JobIndicator = lazy(() => import('@/features/jobs/jobs-page').then((m) => ({ default: m.JobIndicator })));
 
 /** The key's organization and permissions, and a way to manage keys (a dialog, since it holds a table). */
 function AccountMenu() {
@@ -71,11 +74,17 @@ function ConnectedNotice({ connection, slot }: { connection: SavedConnection; sl
   );
 }
 
-export function HeaderTools({ noticeSlot }: { noticeSlot: HTMLElement | null }) {
+/** `jobs`: the workspace has a job (src/lib/jobs/job-watch.ts), whose progress then shows first. */
+export function HeaderTools({ noticeSlot, jobs = false }: { noticeSlot: HTMLElement | null; jobs?: boolean }) {
   const { workspaceId } = useWorkspaceApi();
   const announced = useAnnouncedConnection();
   return (
     <>
+      {jobs ? (
+        <Suspense fallback={null}>
+          <JobIndicator workspaceId={workspaceId} />
+        </Suspense>
+      ) : null}
       {announced?.workspaceId === workspaceId && noticeSlot ? <ConnectedNotice connection={announced} slot={noticeSlot} /> : null}
       <AccountMenu />
     </>

@@ -36,8 +36,6 @@ const WorkspaceSwitcher = lazy(() => import('@/features/workspaces/workspace-swi
 /** The skip link's target: the page's `<main>`. */
 const MAIN_CONTENT_ID = 'main-content';
 const HeaderTools = lazy(() => import('./header-tools').then((m) => ({ default: m.HeaderTools })));
-// The running jobs' progress (issue 20): loaded once the workspace has a job (useJobWatch), never with the first screen.
-const JobIndicator = lazy(() => import('@/lib/jobs/job-indicator').then((m) => ({ default: m.JobIndicator })));
 
 
 /** Keeps the saved permissions fresh and forgets the key (as expired, in every tab) when it stops working. */
@@ -112,11 +110,6 @@ function Shell() {
           </AfterInteraction>
         </Group>
         <Group gap="xs" wrap="nowrap">
-          {jobs ? (
-            <Suspense fallback={null}>
-              <JobIndicator workspaceId={workspaceId} />
-            </Suspense>
-          ) : null}
           <ActionIcon component="a" href="/api/docs" target="_blank" rel="noopener" variant="default" size="lg" aria-label="API reference (opens in a new tab)" title="API reference">
             <BookIcon />
           </ActionIcon>
@@ -128,7 +121,7 @@ function Shell() {
               </ActionIcon>
             }
           >
-            <HeaderTools noticeSlot={keyNotice} />
+            <HeaderTools noticeSlot={keyNotice} jobs={jobs} />
           </AfterInteraction>
         </Group>
       </header>

@@ -171,3 +171,7 @@ export function JobsPage() {
     </Stack>
   );
 }
+
+// The header's progress comes in this page's chunk (src/app/header-tools.tsx): a chunk of its own would split
+// shared code out of the first screens' chunks and add to their weight (scripts/first-screens.json).
+export { JobIndicator } from '@/lib/jobs/job-indicator';

@@ -1,13 +1,15 @@
 /**
  * The header's view of a workspace's running jobs (issue 20 point 4): the oldest unfinished job's title and
  * progress ("Import contacts.csv: 1,234 of 10,000", a thin bar), as a link to the jobs page, in every tab of the
- * workspace whichever tab runs it. Loaded by the shell only once the workspace has a job (job-watch.ts).
+ * workspace whichever tab runs it. Loaded by the shell only once the workspace has a job (job-watch.ts). Plain
+ * elements and a CSS module rather than Mantine components: a new chunk sharing Mantine's with the first screens
+ * would split them and add to those screens' weight (scripts/first-screens.json).
  */
-import { Anchor, Progress, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { jobMessages } from './messages';
 import { isUnfinished } from './job-types';
 import { useJobs } from './use-jobs';
+import classes from './job-indicator.module.css';
 
 export function JobIndicator({ workspaceId }: { workspaceId: string }) {
   const jobs = useJobs(workspaceId);
@@ -17,14 +19,12 @@ export function JobIndicator({ workspaceId }: { workspaceId: string }) {
   const text = job.state === 'paused' ? jobMessages.headerPaused(job.title) : jobMessages.headerProgress(job.title, job.settled, job.total);
   const more = active.length > 1 ? ` ${jobMessages.headerMore(active.length - 1)}` : '';
   return (
-    <Anchor component={Link} to={`/w/${workspaceId}/jobs`} underline="never" c="inherit" aria-label={`${jobMessages.jobsLink}: ${text}${more}`} data-testid="job-indicator">
-      <Stack gap={2} w={180}>
-        <Text size="xs" truncate="end" aria-hidden>
-          {text}
-          {more}
-        </Text>
-        <Progress size="sm" value={(job.settled / Math.max(1, job.total)) * 100} color={job.state === 'paused' ? 'gray' : undefined} aria-label={jobMessages.progressLabel(job.title)} />
-      </Stack>
-    </Anchor>
+    <Link to={`/w/${workspaceId}/jobs`} className={classes.link} aria-label={`${jobMessages.jobsLink}: ${text}${more}`} data-testid="job-indicator">
+      <span className={classes.text} aria-hidden>
+        {text}
+        {more}
+      </span>
+      <progress className={classes.bar} max={Math.max(1, job.total)} value={job.settled} aria-label={jobMessages.progressLabel(job.title)} data-paused={job.state === 'paused' || undefined} />
+    </Link>
   );
 }
