@@ -65,7 +65,7 @@ function JobEntry({ job, workspaceId, now }: { job: JobRecord; workspaceId: stri
             <Text size="xs" c="dimmed">
               {m.kind[job.kind]}
             </Text>
-            <Text size="xs" fw={700} c={STATE_COLORS[job.state]} data-testid="job-state">
+            <Text size="xs" fw={700} data-testid="job-state">
               {m.state[job.state]}
             </Text>
           </Group>
