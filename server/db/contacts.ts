@@ -21,7 +21,7 @@ export type ContactRow = Selectable<ContactTable>;
 export const CONTACT_FIELDS: FieldMap = {
   id: { kind: 'column', column: 'contacts.id', type: 'string' },
   name: { kind: 'column', column: 'contacts.name', type: 'string', sortExpression: 'lower("contacts"."name")', nullable: true },
-  email: { kind: 'column', column: 'contacts.email', type: 'string', nullable: true },
+  email: { kind: 'column', column: 'contacts.email', type: 'string', nullable: true, caseInsensitiveKey: 'contacts.email_key' },
   phone: { kind: 'column', column: 'contacts.phone', type: 'string', nullable: true },
   state: { kind: 'column', column: 'contacts.state', type: 'string' },
   source: { kind: 'column', column: 'contacts.source', type: 'string' },

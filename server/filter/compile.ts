@@ -15,8 +15,13 @@ import { filterInstant } from '../../src/api/filter/check';
 import type { FieldType } from '../../src/api/filter/fields';
 import type { Dialect } from '../db/connection';
 
-/** `nullable`: the column can be null in sorted rows; nulls then sort as the smallest value, on every database. */
-export type ColumnField = { kind: 'column'; column: string; type: Exclude<FieldType, 'string-array'>; sortExpression?: string; nullable?: true };
+/**
+ * `nullable`: the column can be null in sorted rows; nulls then sort as the smallest value, on every database.
+ * `caseInsensitiveKey`: a column holding the lower-cased value (indexed); `eq`, `ne` and `in` compare the lower-cased
+ * literal with it instead of the column, so they ignore letter case (contacts' `email`, whose identity is
+ * case-insensitive: decisions.md section 7; issue 20 looks existing contacts up with `email in (...)`).
+ */
+export type ColumnField = { kind: 'column'; column: string; type: Exclude<FieldType, 'string-array'>; sortExpression?: string; nullable?: true; caseInsensitiveKey?: string };
 export type ArrayField = { kind: 'array'; table: string; ownerColumn: string; valueColumn: string; parentId: string };
 /** Filterable fields of an endpoint: API field name to where its value lives. */
 export type FieldMap = Readonly<Record<string, ColumnField | ArrayField>>;
@@ -43,8 +48,12 @@ function bindValue(field: ColumnField, value: FilterValue, dialect: Dialect): un
 }
 
 function compileColumn(node: Exclude<FilterNode, { kind: 'and' | 'or' | 'not' }>, field: ColumnField, dialect: Dialect): Sql {
-  const column = sql.ref(field.column);
-  const bind = (value: FilterValue) => bindValue(field, value, dialect);
+  const keyed = field.caseInsensitiveKey !== undefined && (node.kind === 'in' || (node.kind === 'compare' && (node.operator === 'eq' || node.operator === 'ne')));
+  const column = sql.ref(keyed ? field.caseInsensitiveKey! : field.column);
+  const bind = (value: FilterValue) => {
+    const bound = bindValue(field, value, dialect);
+    return keyed && typeof bound === 'string' ? bound.toLowerCase() : bound;
+  };
   switch (node.kind) {
     case 'compare': {
       const value = node.value;
