@@ -18,7 +18,6 @@ import { runPool } from '@/lib/run-pool';
 import { productQueries } from '../queries';
 import {
   type ColumnMapping,
-  type CsvTable,
   IMPORT_FIELDS,
   type ImportFieldKey,
   KIND_HINTS,
@@ -33,9 +32,9 @@ import {
   planImport,
   previewText,
   reportCsv,
-  toTable,
 } from './product-csv';
 import { saveFile } from '@/lib/save-file';
+import { type CsvTable, toTable } from '@/lib/csv-table';
 
 const SAMPLE_URL = `${import.meta.env.BASE_URL}samples/products.csv`;
 const PREVIEW_ROWS = 5;
