@@ -169,6 +169,8 @@ type Call = {
   body?: unknown;
   accept?: string;
   signal?: AbortSignal | undefined;
+  /** Called with a 2xx answer's headers (`ListParams.onHeaders`). */
+  onHeaders?: ((headers: Headers) => void) | undefined;
 };
 
 /** Base64 of the UTF-8 bytes of `text` (`btoa` alone accepts only Latin-1). */
@@ -223,6 +225,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const text = await readText(response, call, url);
       throw apiErrorFromResponse(response, text, call.endpoint, url);
     }
+    call.onHeaders?.(response.headers);
     return { response, url };
   }
 
@@ -248,6 +251,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     query: listQueryString(params),
     auth,
     signal: params.signal,
+    onHeaders: params.onHeaders,
   });
 
   const tagsAnswer = z.union([contactTagListSchema, listEnvelope(contactTagSchema)]);
