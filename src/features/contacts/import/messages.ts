@@ -94,6 +94,7 @@ export const messages = {
   nothingToDo: 'Nothing to send: every row exists already with its tags, or is refused.',
   starting: 'Starting…',
   startFailed: 'The import could not start',
+  noRunner: 'Imports run as background jobs, which this console cannot start yet.',
   close: 'Close',
   jobTitle: (fileName: string) => `Import ${fileName}`,
 };
