@@ -43,7 +43,7 @@ export const messages = {
   tagColumnsHint: 'Each cell is split on commas',
   importTag: 'Tag for the whole import',
   importTagHint: 'Added to every imported contact; one filter finds them later',
-  sourceDefault: 'Source',
+  sourceDefault: 'Default source',
   sourceDefaultHint: 'Used where the source column is empty or not mapped',
   country: 'Default country for phone numbers',
   countryHint: 'Numbers without +country code are read as numbers of this country',
