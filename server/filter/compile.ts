@@ -114,14 +114,18 @@ export function compileFilter(node: FilterNode, fields: FieldMap, dialect: Diale
 /**
  * ORDER BY terms for `$orderBy` items, then `idColumn asc` as the tie-breaker (decisions.md section 6). `reverse`
  * gives the exact reverse of that order (every direction flipped, nulls last where they were first, `idColumn
- * desc`): a deep page is read from the other end (issue 13).
+ * desc`): a deep page is read from the other end (issue 13). `unindexed` (SQLite only) writes each term as `+term`,
+ * same values and order, so that SQLite does not walk the order's index and test every row against a filter an
+ * index answers in a few probes (contacts.ts `keyLookup`: an import's `email in (...)`, issue 20).
  */
-export function compileOrderBy(items: readonly OrderByItem[], fields: FieldMap, idColumn: string, reverse = false): RawBuilder<unknown> {
+export function compileOrderBy(items: readonly OrderByItem[], fields: FieldMap, idColumn: string, reverse = false, unindexed = false): RawBuilder<unknown> {
   const flip = (direction: 'asc' | 'desc') => (reverse ? (direction === 'asc' ? 'desc' : 'asc') : direction);
   const terms = items.map((item) => {
     const field = fields[item.field];
     if (!field || field.kind !== 'column') throw new Error(`field ${item.field} is not sortable`);
-    const expression = field.sortExpression ? sql.raw(field.sortExpression) : sql.ref(field.column);
+    const plain = field.sortExpression ? sql.raw(field.sortExpression) : sql.ref(field.column);
+    // SQLite's unary `+` returns its operand unchanged, but no index can give the order of `+x`.
+    const expression = unindexed ? sql`+${plain}` : plain;
     const direction = flip(item.direction);
     // SQLite's own order; PostgreSQL's default is the reverse (its indexes are built to match: migrations.ts).
     const nulls = field.nullable ? (direction === 'asc' ? ' nulls first' : ' nulls last') : '';
