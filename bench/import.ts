@@ -64,8 +64,22 @@ function importCsv(rows: number, existingEmails: string[]) {
   return { text: `${lines.join('\r\n')}\r\n`, kinds };
 }
 
+/** `--profile`: the page's 25 functions with the most self time over the whole measurement (a CDP CPU profile). */
+function printProfile(profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples?: number[]; timeDeltas?: number[] }) {
+  const self = new Map<number, number>();
+  (profile.samples ?? []).forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas?.[i] ?? 0)));
+  const byFunction = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const key = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber}`;
+    byFunction.set(key, (byFunction.get(key) ?? 0) + (self.get(node.id) ?? 0) / 1000);
+  }
+  log('self ms  function');
+  for (const [key, msSelf] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 25)) log(`${msSelf.toFixed(0).padStart(7)}  ${key}`);
+}
+
 async function main() {
-  const { values } = parseArgs({ options: { contacts: { type: 'string', default: '1000000' }, rows: { type: 'string', default: '100000' } } });
+  const { values } = parseArgs({ options: { contacts: { type: 'string', default: '1000000' }, rows: { type: 'string', default: '100000' }, profile: { type: 'boolean', default: false } } });
   const count = Number(values.contacts);
   const rows = Number(values.rows);
   if (!Number.isInteger(count) || count < 1000 || !Number.isInteger(rows) || rows < 100) throw new Error('--contacts must be at least 1,000 and --rows at least 100');
@@ -122,6 +136,12 @@ async function main() {
     const longest = async (from: number, to: number) =>
       (await page.evaluate(`Math.max(0, ...window.__longTasks.filter((t) => t.start >= ${from} && t.start <= ${to}).map((t) => t.duration))`)) as number;
 
+    const cdp = values.profile ? await context.newCDPSession(page) : null;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+      await cdp.send('Profiler.start');
+    }
     const parseStart = await now();
     await dialog.getByLabel('CSV or Excel file').setInputFiles(csvPath);
     await dialog.getByText(new RegExp(`audience\\.csv: ${rows.toLocaleString('en-US')} rows`)).waitFor({ timeout: 120_000 });
@@ -142,6 +162,7 @@ async function main() {
     const planText = (await counts.innerText()).replace(/\n+/g, '; ');
     const requestsText = await dialog.getByText(/The import will send/).innerText();
 
+    if (cdp) printProfile((await cdp.send('Profiler.stop')).profile);
     const ms = (value: number) => `${Math.round(value).toLocaleString('en-US')} ms`;
     console.log(`\nContacts import in Chromium: ${rows.toLocaleString('en-US')} rows (${megabytes.toFixed(1)} MiB CSV) against ${count.toLocaleString('en-US')} contacts, RATE_LIMIT_PER_MINUTE=0\n`);
     console.log('| phase | time | longest main-thread task | goal | result |');

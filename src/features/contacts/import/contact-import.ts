@@ -24,7 +24,7 @@
 import parsePhoneNumber, { type CountryCode, isSupportedCountry } from 'libphonenumber-js/min';
 import { type ContactCreate, type ContactCreateParsed, contactCreateSchema } from '@/api/contacts';
 import { type FilterNode, inList } from '@/api/filter/ast';
-import { printFilter } from '@/api/filter/print';
+import { printFilter, printFilterValue } from '@/api/filter/print';
 import type { Contact } from '@/api/contacts';
 import { formatIssues } from '@/api/validation-message';
 import { type CsvTable, csvText, normalizeName } from '@/lib/csv-table';
@@ -368,7 +368,7 @@ export function lookupFilters(field: 'email' | 'phone', values: Iterable<string>
   const overhead = printFilter(inList(field, [''])).length - 2; // `email in ()` without the empty value's quotes
   let length = overhead;
   for (const value of new Set(values)) {
-    const printed = printFilter(inList(field, [value])).length - overhead + 2; // the value, quoted, and `, `
+    const printed = printFilterValue(value).length + 2; // the value as the printer writes it, and `, `
     if (overhead + printed > FILTER_LIMITS.maxChars) continue;
     if (batch.length && (batch.length >= FILTER_LIMITS.maxValues || length + printed > FILTER_LIMITS.maxChars)) {
       filters.push(inList(field, batch));

@@ -13,7 +13,7 @@
  */
 import { Alert, Button, Checkbox, Group, Modal, NativeSelect, Progress, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { getCountries, getCountryCallingCode, type CountryCode } from 'libphonenumber-js/min';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, startTransition, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { SimpleTable } from '@/components/simple-table';
 import { useWorkspaceApi } from '@/lib/api';
 import { readLocal, writeLocal } from '@/lib/local-state';
@@ -86,9 +86,12 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
       if (!result.table.headers.some(Boolean)) throw new Error(messages.noHeader);
       if (!result.table.rows.length && !result.sheets?.length) throw new Error(messages.noRows);
       const remembered = readLocal<ContactMapping | null>(mappingStorageKey(workspaceId, result.table.headers), null);
-      setMapping(remembered ? fitMapping(remembered, result.table.headers.length) : autoMap(result.table.headers));
-      setOptions((previous) => ({ ...previous, source: file.name }));
-      setLoaded({ ...result, file, ...(sheet === undefined ? {} : { sheet }) });
+      // A transition: React renders the mapping step in slices of a few milliseconds, never one long task (issue 20 point 6).
+      startTransition(() => {
+        setMapping(remembered ? fitMapping(remembered, result.table.headers.length) : autoMap(result.table.headers));
+        setOptions((previous) => ({ ...previous, source: file.name }));
+        setLoaded({ ...result, file, ...(sheet === undefined ? {} : { sheet }) });
+      });
     } catch (error) {
       if ((error as Error).name !== 'AbortError') setFileError(messages.couldNotRead(file.name, error instanceof Error ? error.message : String(error)));
     } finally {
@@ -100,6 +103,14 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
     controller.current?.abort();
     const abort = (controller.current = new AbortController());
     setPlanError(null);
+    // Progress shows at most 5 times a second: each update renders the step again.
+    let shownAt = 0;
+    const progress = (label: string, done: number, total: number) => {
+      const now = performance.now();
+      if (done < total && now - shownAt < 200) return;
+      shownAt = now;
+      setWork({ label, done, total });
+    };
     writeLocal(mappingStorageKey(workspaceId, current.table.headers), mapping);
     const clean = { country: options.country || null, importTag: options.importTag, source: options.source };
     try {
@@ -107,12 +118,13 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
       const cleaned = await cleanTable(current.table, mapping, clean, {
         pause: yieldToBrowser,
         signal: abort.signal,
-        onProgress: (done, total) => setWork({ label: 'clean', done, total }),
+        onProgress: (done, total) => progress('clean', done, total),
       });
       const lookups = entryLookups(cleaned.entries);
       setWork({ label: 'lookup', done: 0, total: lookups.length });
-      const found = await findExisting(api, lookups, { signal: abort.signal, onProgress: (done, total) => setWork({ label: 'lookup', done, total }) });
-      setPlanned({ plan: buildPlan(cleaned, found.existing), lookups: found.requests, rateLimit: found.rateLimit, options, mapping });
+      const found = await findExisting(api, lookups, { signal: abort.signal, onProgress: (done, total) => progress('lookup', done, total) });
+      const built = buildPlan(cleaned, found.existing);
+      startTransition(() => setPlanned({ plan: built, lookups: found.requests, rateLimit: found.rateLimit, options, mapping }));
     } catch (error) {
       if (!abort.signal.aborted) setPlanError(error instanceof Error ? error.message : String(error));
     } finally {
@@ -128,6 +140,9 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
     setPlanError(null);
   };
 
+  const file = loaded?.file;
+  // Stable, so the memoized mapping form is not rendered again by the plan's progress.
+  const chooseSheet = useCallback((sheet: string) => file && void read(file, sheet), [file]);
   const step = planned ? 'plan' : loaded ? 'map' : 'file';
   return (
     <Modal opened onClose={onClose} title={messages.dialogTitle} size="xl" closeButtonProps={{ 'aria-label': messages.closeImport }}>
@@ -139,7 +154,7 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
           onMapping={setMapping}
           options={options}
           onOptions={setOptions}
-          onSheet={(sheet) => void read(loaded.file, sheet)}
+          onSheet={chooseSheet}
           reading={reading !== null}
           work={work}
           error={planError}
@@ -198,12 +213,13 @@ function useCountryOptions() {
       names = null;
     }
     const countries = getCountries().map((code) => ({ value: code, label: `${names?.of(code) ?? code} (+${getCountryCallingCode(code)})` }));
-    countries.sort((a, b) => a.label.localeCompare(b.label));
+    const collator = new Intl.Collator();
+    countries.sort((a, b) => collator.compare(a.label, b.label));
     return [{ value: '', label: messages.notMapped }, ...countries];
   }, []);
 }
 
-function MapStep(props: {
+type MapStepProps = {
   loaded: Loaded;
   mapping: ContactMapping;
   onMapping: (next: ContactMapping) => void;
@@ -215,8 +231,50 @@ function MapStep(props: {
   error: string | null;
   onBack: () => void;
   onPlan: () => void;
-}) {
-  const { loaded, mapping, onMapping, options, onOptions, work } = props;
+};
+
+function MapStep(props: MapStepProps) {
+  const { loaded, mapping, work } = props;
+  const busy = work !== null || props.reading;
+  return (
+    <Stack>
+      <MappingForm loaded={loaded} mapping={mapping} onMapping={props.onMapping} options={props.options} onOptions={props.onOptions} onSheet={props.onSheet} busy={busy} />
+      {work ? (
+        <Stack gap={4}>
+          <Progress value={(work.done / Math.max(1, work.total)) * 100} aria-label={messages.checking} />
+          <Text size="sm" role="status">
+            {work.label === 'clean' ? messages.cleaningProgress(work.done, work.total) : messages.checkingProgress(work.done, work.total)}
+          </Text>
+        </Stack>
+      ) : null}
+      {props.error ? (
+        <Alert color="red" role="alert" title={messages.lookupFailed}>
+          {props.error}
+        </Alert>
+      ) : null}
+      {!canImport(mapping) ? (
+        <Text size="sm" c="red">
+          {messages.needsKey}
+        </Text>
+      ) : null}
+      <Group justify="flex-end">
+        <Button variant="default" onClick={props.onBack}>
+          {messages.chooseAnother}
+        </Button>
+        <Button onClick={props.onPlan} disabled={!canImport(mapping) || busy} loading={work !== null}>
+          {messages.makePlan(loaded.table.rows.length)}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/**
+ * The mapping form and the preview, memoized: the plan's progress renders the step again several times a second,
+ * and this part (18 selects, the country list, the preview's cleaning) only changes with its own props.
+ */
+const MappingForm = memo(function MappingForm(props: Pick<MapStepProps, 'loaded' | 'mapping' | 'onMapping' | 'options' | 'onOptions' | 'onSheet'> & { busy: boolean }) {
+  const { loaded, mapping, onMapping, options, onOptions, busy } = props;
   const { table } = loaded;
   const columnName = (index: number) => table.headers[index] || `Column ${index + 1}`;
   const columnOptions = [{ value: '', label: messages.notMapped }, ...table.headers.map((_, index) => ({ value: String(index), label: columnName(index) }))];
@@ -240,10 +298,9 @@ function MapStep(props: {
     else next[key] = values.map(Number).sort((a, b) => a - b);
     onMapping(next);
   };
-  const busy = work !== null || props.reading;
 
   return (
-    <Stack>
+    <>
       <Title order={3} size="h4">
         {messages.mapStep}
       </Title>
@@ -334,35 +391,9 @@ function MapStep(props: {
           ))}
         </tbody>
       </SimpleTable>
-      {work ? (
-        <Stack gap={4}>
-          <Progress value={(work.done / Math.max(1, work.total)) * 100} aria-label={messages.checking} />
-          <Text size="sm" role="status">
-            {work.label === 'clean' ? messages.cleaningProgress(work.done, work.total) : messages.checkingProgress(work.done, work.total)}
-          </Text>
-        </Stack>
-      ) : null}
-      {props.error ? (
-        <Alert color="red" role="alert" title={messages.lookupFailed}>
-          {props.error}
-        </Alert>
-      ) : null}
-      {!canImport(mapping) ? (
-        <Text size="sm" c="red">
-          {messages.needsKey}
-        </Text>
-      ) : null}
-      <Group justify="flex-end">
-        <Button variant="default" onClick={props.onBack}>
-          {messages.chooseAnother}
-        </Button>
-        <Button onClick={props.onPlan} disabled={!canImport(mapping) || busy} loading={work !== null}>
-          {messages.makePlan(table.rows.length)}
-        </Button>
-      </Group>
-    </Stack>
+    </>
   );
-}
+});
 
 /** A body value as preview text: lists joined by `, `, objects as JSON, absent as empty. */
 function previewText(value: unknown): string {
