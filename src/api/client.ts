@@ -179,6 +179,8 @@ type Call = {
   signal?: AbortSignal | undefined;
   priority?: RequestPriority | undefined;
   idempotencyKey?: string | undefined;
+  /** Called with a 2xx answer's headers (`ListParams.onHeaders`). */
+  onHeaders?: ((headers: Headers) => void) | undefined;
 };
 
 /** The per-call part of a `Call`: its signal, priority and Idempotency-Key. */
@@ -238,6 +240,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const text = await readText(response, call, url);
       throw apiErrorFromResponse(response, text, call.endpoint, url);
     }
+    call.onHeaders?.(response.headers);
     return { response, url };
   }
 
@@ -264,6 +267,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     auth,
     signal: params.signal,
     priority: params.priority,
+    onHeaders: params.onHeaders,
   });
 
   const tagsAnswer = z.union([contactTagListSchema, listEnvelope(contactTagSchema)]);

@@ -4,6 +4,8 @@
  * open a drawer; selected rows, or every contact matching the filter (issue 13), can be tagged in bulk;
  * everything matching can be exported.
  *
+ * Issue 20: "Import" opens the contacts import (./import/), a lazy dialog.
+ *
  * Issue 14: a contact opens at its address, `/w/:workspaceId/contacts/:contactId` over the list (its name is a
  * link; src/lib/record-route.ts); the pager describes the rows on screen, and paging scrolls back to the table.
  */
@@ -25,6 +27,7 @@ import { useRecordRoute } from '@/lib/record-route';
 import { revealTop, useShown } from '@/lib/list-view';
 import { HIDEABLE_COLUMNS, contactColumns } from './contact-columns';
 import { ContactFilters } from './contact-filters';
+import { ImportButton } from './import/import-button';
 import { CLEAR_FILTERS, CONTACT_PAGE_SIZES, contactFilter, contactSearchSchema, isFiltered, orderByOf, sortOf } from './contact-search';
 import { contactQueries } from './queries';
 
@@ -90,6 +93,8 @@ export function ContactsPage() {
               New contact
             </Button>
           </DeferredTooltip>
+          {/* Issue 20: onStart is wired to the job runner's enqueueJob when it lands (branch jobs). */}
+          <ImportButton canImport={canCreate} />
           <AfterInteraction fallback={<Button variant="default" disabled={!total}>Export</Button>}>
             <ExportButton filter={filter} orderBy={params.orderBy} total={total} />
           </AfterInteraction>

@@ -19,7 +19,6 @@ import type { JobStep, RefusedRow } from '@/lib/jobs/job-types';
 import { importMessages as im } from './messages';
 import {
   type ColumnMapping,
-  type CsvTable,
   IMPORT_FIELDS,
   type ImportFieldKey,
   KIND_HINTS,
@@ -29,8 +28,8 @@ import {
   detectNumberStyles,
   planImport,
   previewText,
-  toTable,
 } from './product-csv';
+import { type CsvTable, toTable } from '@/lib/csv-table';
 
 const SAMPLE_URL = `${import.meta.env.BASE_URL}samples/products.csv`;
 const PREVIEW_ROWS = 5;
