@@ -28,6 +28,7 @@ import { revealTop, useShown } from '@/lib/list-view';
 import { HIDEABLE_COLUMNS, contactColumns } from './contact-columns';
 import { ContactFilters } from './contact-filters';
 import { ImportButton } from './import/import-button';
+import type { ContactsImportJobSpec } from './import/import-contacts-dialog';
 import { CLEAR_FILTERS, CONTACT_PAGE_SIZES, contactFilter, contactSearchSchema, isFiltered, orderByOf, sortOf } from './contact-search';
 import { contactQueries } from './queries';
 
@@ -44,6 +45,11 @@ const ColumnMenu = lazy(() => import('@/components/column-menu').then((m) => ({ 
 
 export function ContactsPage() {
   const { api, workspaceId, connection } = useWorkspaceApi();
+  /** Stores the import's plan as a job and starts it (in this tab or the one running the workspace's jobs). */
+  const startImport = async (spec: ContactsImportJobSpec) => {
+    const { enqueueJob } = await import('@/lib/jobs/job-runner');
+    await enqueueJob(connection, spec);
+  };
   const queryClient = useQueryClient();
   const [search, update] = useListSearch(contactSearchSchema);
   const filter = useMemo(() => contactFilter(search), [search]);
@@ -93,8 +99,8 @@ export function ContactsPage() {
               New contact
             </Button>
           </DeferredTooltip>
-          {/* Issue 20: onStart is wired to the job runner's enqueueJob when it lands (branch jobs). */}
-          <ImportButton canImport={canCreate} />
+          {/* Issue 20: the import's plan runs as a durable job (src/lib/jobs/, loaded when it starts). */}
+          <ImportButton canImport={canCreate} onStart={startImport} />
           <AfterInteraction fallback={<Button variant="default" disabled={!total}>Export</Button>}>
             <ExportButton filter={filter} orderBy={params.orderBy} total={total} />
           </AfterInteraction>
