@@ -23,7 +23,7 @@ export type ContactRow = Selectable<ContactTable>;
 export const CONTACT_FIELDS: FieldMap = {
   id: { kind: 'column', column: 'contacts.id', type: 'string' },
   name: { kind: 'column', column: 'contacts.name', type: 'string', sortExpression: 'lower("contacts"."name")', nullable: true },
-  email: { kind: 'column', column: 'contacts.email', type: 'string', nullable: true },
+  email: { kind: 'column', column: 'contacts.email', type: 'string', nullable: true, caseInsensitiveKey: 'contacts.email_key' },
   phone: { kind: 'column', column: 'contacts.phone', type: 'string', nullable: true },
   state: { kind: 'column', column: 'contacts.state', type: 'string' },
   source: { kind: 'column', column: 'contacts.source', type: 'string' },
@@ -141,6 +141,19 @@ const isTagEquals = (node: FilterNode): node is FilterNode & { kind: 'compare'; 
  * `{ tag, rest }` when `filter` requires a contact to have one tag: `tags eq 'x'` alone or as an operand of the
  * top-level `and`; `rest` is the rest of the filter (undefined when nothing else is asked). Otherwise null.
  */
+/**
+ * True when `filter` is, or has as an operand of its top-level `and`, `email` or `phone` `eq`/`in` values: a few
+ * rows found through the (workspace, email_key) or (workspace, phone) index. Without statistics SQLite would rather
+ * walk the order's index (newest first) and test every contact of the workspace: one look-up of 80 emails took a
+ * second on 100,000 contacts, a few milliseconds through the key index (issue 20: an import's look-ups).
+ */
+export function keyLookup(filter: FilterNode | undefined): boolean {
+  if (!filter) return false;
+  if (filter.kind === 'and') return filter.operands.some(keyLookup);
+  if (filter.kind === 'or' || filter.kind === 'not') return false;
+  return (filter.field === 'email' || filter.field === 'phone') && (filter.kind === 'in' || (filter.kind === 'compare' && filter.operator === 'eq' && filter.value !== null));
+}
+
 export function requiredTag(filter: FilterNode | undefined): { tag: string; rest: FilterNode | undefined } | null {
   if (!filter) return null;
   if (isTagEquals(filter)) return { tag: filter.value, rest: undefined };
@@ -248,7 +261,7 @@ export class ContactStore {
     if (ordered) {
       select = byTag
         ? select.orderBy(sql`${sql.ref('contact_tags.created')} ${sql.raw(reverse ? 'asc' : 'desc')}, ${sql.ref('contact_tags.contact_id')} ${sql.raw(reverse ? 'desc' : 'asc')}`)
-        : select.orderBy(compileOrderBy(query.orderBy, CONTACT_FIELDS, 'contacts.id', reverse));
+        : select.orderBy(compileOrderBy(query.orderBy, CONTACT_FIELDS, 'contacts.id', reverse, this.dialect.name === 'sqlite' && !search && keyLookup(filter)));
     }
     if (query.limit !== undefined) select = select.limit(query.limit);
     if (query.offset !== undefined) select = query.limit === undefined && this.dialect.offsetNeedsLimit ? select.limit(-1).offset(query.offset) : select.offset(query.offset);

@@ -214,6 +214,8 @@ type Call = {
   priority?: RequestPriority | undefined;
   /** Sent as `Idempotency-Key` (decisions.md section 9). */
   idempotencyKey?: string | undefined;
+  /** Called with a 2xx answer's headers (`ListParams.onHeaders`). */
+  onHeaders?: ((headers: Headers) => void) | undefined;
 };
 
 /** The per-call part of a `Call`: its signal, priority and Idempotency-Key. */
@@ -273,6 +275,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const text = await readText(response, call, url);
       throw apiErrorFromResponse(response, text, call.endpoint, url);
     }
+    call.onHeaders?.(response.headers);
     return { response, url };
   }
 
@@ -305,6 +308,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     auth,
     signal: params.signal,
     priority: params.priority,
+    onHeaders: params.onHeaders,
   });
 
   const tagsAnswer = z.union([contactTagListSchema, listEnvelope(contactTagSchema)]);

@@ -18,7 +18,9 @@ export type QueryValue = string | number | boolean | null | undefined;
  * - `filter`: an AST (printed canonically by `printFilter`) or filter text exactly as a user typed it;
  * - `orderBy`: items (printed by `printOrderBy`; `[]` sends nothing) or text such as `name asc, created desc`;
  * - `signal`: aborts the call (it then rejects with the AbortError);
- * - `priority`: the call's place in the key's request budget (rate-budget.ts), default `person`.
+ * - `priority`: the call's place in the key's rate budget (default `person`; src/api/rate-budget.ts);
+ * - `onHeaders`: called with the headers of a 2xx answer before its body is parsed, e.g. to read
+ *   `X-RateLimit-Limit` (decisions.md section 4; the contacts import's time estimate, issue 20).
  */
 export type ListParams = {
   offset?: number;
@@ -27,6 +29,7 @@ export type ListParams = {
   orderBy?: OrderByItem[] | string;
   signal?: AbortSignal;
   priority?: RequestPriority;
+  onHeaders?: (headers: Headers) => void;
 };
 
 /** List parameters of endpoints that do not sort (`GET /products`, `GET /collections`: `$orderBy` is a 400 there). */

@@ -6,7 +6,7 @@
  * workspace-layout.tsx).
  */
 import { ActionIcon, Alert, Anchor, NativeSelect, Popover, Stack, Text } from '@mantine/core';
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { KeyIcon } from '@/components/icons';
 import { SimpleTable } from '@/components/simple-table';
@@ -39,6 +39,9 @@ function ReserveSetting() {
     />
   );
 }
+
+// The running jobs' progress (issue 20): loaded once the workspace has a job (the layout's useJobWatch).
+const JobIndicator = lazy(() => import('@/features/jobs/jobs-page').then((m) => ({ default: m.JobIndicator })));
 
 /** The key's organization and permissions, and a way to manage keys (a dialog, since it holds a table). */
 function AccountMenu() {
@@ -97,11 +100,17 @@ function ConnectedNotice({ connection, slot }: { connection: SavedConnection; sl
   );
 }
 
-export function HeaderTools({ noticeSlot }: { noticeSlot: HTMLElement | null }) {
+/** `jobs`: the workspace has a job (src/lib/jobs/job-watch.ts), whose progress then shows first. */
+export function HeaderTools({ noticeSlot, jobs = false }: { noticeSlot: HTMLElement | null; jobs?: boolean }) {
   const { workspaceId } = useWorkspaceApi();
   const announced = useAnnouncedConnection();
   return (
     <>
+      {jobs ? (
+        <Suspense fallback={null}>
+          <JobIndicator workspaceId={workspaceId} />
+        </Suspense>
+      ) : null}
       {announced?.workspaceId === workspaceId && noticeSlot ? <ConnectedNotice connection={announced} slot={noticeSlot} /> : null}
       <AccountMenu />
     </>

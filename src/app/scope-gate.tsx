@@ -7,6 +7,6 @@ import type { Section } from './sections';
 /** Renders a section only when the key's scopes allow it; otherwise explains which scope is needed (issue 4). */
 export function ScopeGate({ section, children }: { section: Section; children: ReactNode }) {
   const { connection } = useWorkspaceApi();
-  if (!allows(connection.permissions, section.scope)) return <MissingScope scope={section.scope} what={section.label} />;
+  if (section.scope && !allows(connection.permissions, section.scope)) return <MissingScope scope={section.scope} what={section.label} />;
   return children;
 }

@@ -6,12 +6,14 @@
 import { type ComponentType, lazy } from 'react';
 import type { Scope } from '@/api/scopes';
 
-export type Section = { path: string; label: string; scope: Scope; Page: ComponentType; records?: boolean };
+/** `scope`: what a key needs to open the section; null for any valid key (the jobs page, issue 20). */
+export type Section = { path: string; label: string; scope: Scope | null; Page: ComponentType; records?: boolean };
 
 export const SECTIONS: Section[] = [
   { path: 'contacts', label: 'Contacts', scope: 'contacts:read-only', Page: lazy(() => import('@/features/contacts/contacts-page').then((m) => ({ default: m.ContactsPage }))), records: true },
   { path: 'products', label: 'Products', scope: 'products:read-only', Page: lazy(() => import('@/features/products/products-page').then((m) => ({ default: m.ProductsPage }))), records: true },
   { path: 'collections', label: 'Collections', scope: 'products:read-only', Page: lazy(() => import('@/features/collections/collections-page').then((m) => ({ default: m.CollectionsPage }))), records: true },
   { path: 'posts', label: 'Posts', scope: 'posts:read-only', Page: lazy(() => import('@/features/posts/posts-page').then((m) => ({ default: m.PostsPage }))) },
+  { path: 'jobs', label: 'Jobs', scope: null, Page: lazy(() => import('@/features/jobs/jobs-page').then((m) => ({ default: m.JobsPage }))) },
   { path: 'workspaces', label: 'Workspaces', scope: 'feeds:read-only', Page: lazy(() => import('@/features/workspaces/workspaces-page').then((m) => ({ default: m.WorkspacesPage }))) },
 ];

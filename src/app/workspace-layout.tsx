@@ -28,6 +28,7 @@ import { checkedAuthorization } from '@/lib/connect-key';
 import { listPath, useListMemory } from '@/lib/list-memory';
 import { useExtensions } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
+import { useJobWatch } from '@/lib/jobs/job-watch';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { SECTIONS } from './sections';
 import classes from './shell.module.css';
@@ -110,6 +111,7 @@ function Shell() {
   // Where the header's key tools say what a key just connected with allows (issue 14 point 4).
   const [keyNotice, setKeyNotice] = useState<HTMLDivElement | null>(null);
   const [opened, { toggle, close }] = useDisclosure();
+  const jobs = useJobWatch(workspaceId);
   return (
     <div className={classes.shell} data-nav-open={opened || undefined}>
       <KeyWatch />
@@ -148,13 +150,13 @@ function Shell() {
               </ActionIcon>
             }
           >
-            <HeaderTools noticeSlot={keyNotice} />
+            <HeaderTools noticeSlot={keyNotice} jobs={jobs} />
           </AfterInteraction>
         </Group>
       </header>
       <nav className={classes.nav} aria-label="Sections">
         {SECTIONS.map((section) =>
-          allows(connection.permissions, section.scope) ? (
+          !section.scope || allows(connection.permissions, section.scope) ? (
             <RouterNavLink key={section.path} to={sectionPath(section.path)} className={classes.link} onClick={close}>
               {section.label}
             </RouterNavLink>

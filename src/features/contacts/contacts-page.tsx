@@ -4,6 +4,8 @@
  * open a drawer; selected rows, or every contact matching the filter (issue 13), can be tagged in bulk;
  * everything matching can be exported.
  *
+ * Issue 20: "Import" opens the contacts import (./import/), a lazy dialog.
+ *
  * Issue 14: a contact opens at its address, `/w/:workspaceId/contacts/:contactId` over the list (its name is a
  * link; src/lib/record-route.ts); the pager describes the rows on screen, and paging scrolls back to the table.
  */
@@ -27,6 +29,8 @@ import { useRecordRoute } from '@/lib/record-route';
 import { revealTop, useShown } from '@/lib/list-view';
 import { HIDEABLE_COLUMNS, contactColumns } from './contact-columns';
 import { ContactFilters } from './contact-filters';
+import { ImportButton } from './import/import-button';
+import type { ContactsImportJobSpec } from './import/import-contacts-dialog';
 import { CLEAR_FILTERS, CONTACT_PAGE_SIZES, contactFilter, contactSearchSchema, isFiltered, orderByOf, sortOf } from './contact-search';
 import { contactQueries } from './queries';
 import { prefetchSpeculative } from '@/lib/query-client';
@@ -44,6 +48,11 @@ const ColumnMenu = lazy(() => import('@/components/column-menu').then((m) => ({ 
 
 export function ContactsPage() {
   const { api, workspaceId, connection } = useWorkspaceApi();
+  /** Stores the import's plan as a job and starts it (in this tab or the one running the workspace's jobs). */
+  const startImport = async (spec: ContactsImportJobSpec) => {
+    const { enqueueJob } = await import('@/lib/jobs/job-runner');
+    await enqueueJob(connection, spec);
+  };
   const queryClient = useQueryClient();
   const [search, update] = useListSearch(contactSearchSchema);
   const filter = useMemo(() => contactFilter(search), [search]);
@@ -95,6 +104,8 @@ export function ContactsPage() {
               New contact
             </Button>
           </DeferredTooltip>
+          {/* Issue 20: the import's plan runs as a durable job (src/lib/jobs/, loaded when it starts). */}
+          <ImportButton canImport={canCreate} onStart={startImport} />
           <AfterInteraction fallback={<Button variant="default" disabled={!total}>Export</Button>}>
             <ExportButton filter={filter} orderBy={params.orderBy} total={total} />
           </AfterInteraction>
