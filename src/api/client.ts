@@ -43,6 +43,7 @@ import {
   publicPostListSchema,
 } from './posts';
 import { type ListParams, type UnsortedListParams, buildQueryString, listQueryString } from './query-string';
+import type { RateBudget, RequestPriority } from './rate-budget';
 import { joinUrl, pathSegment } from './url';
 import { workspaceListSchema } from './workspaces';
 
@@ -56,7 +57,8 @@ export type BasicCredentials = { accessKey: string; secret: string };
  *   only calls `listWorkspacePosts` (the embed page), keyed calls then answer 401;
  * - `basic`: credentials for `patchNotificationSettings` (endpoint 6), sent as `Authorization: Basic`;
  * - `version`: the `X-Api-Version` value, default `API_VERSION` (`2026-07`); `null` sends no header;
- * - `fetch`: the fetch to use (default: the global one, looked up at call time).
+ * - `fetch`: the fetch to use (default: the global one, looked up at call time);
+ * - `budget`: the key's request budget (rate-budget.ts), asked before each request and fed with each answer.
  */
 export type ApiClientOptions = {
   baseUrl: string;
@@ -64,10 +66,15 @@ export type ApiClientOptions = {
   basic?: BasicCredentials;
   version?: string | null;
   fetch?: typeof fetch;
+  budget?: RateBudget;
 };
 
-/** Per-call options of the calls that take no list parameters. `signal` aborts the call. */
-export type CallOptions = { signal?: AbortSignal };
+/**
+ * Per-call options of the calls that take no list parameters. `signal` aborts the call; `priority` (default
+ * 'person') is what the budget admits it as (rate-budget.ts); `idempotencyKey` is sent as `Idempotency-Key`
+ * (decisions.md section 9).
+ */
+export type CallOptions = { signal?: AbortSignal; priority?: RequestPriority; idempotencyKey?: string };
 
 /** `GET /contacts` answer: `{ items: Contact[], meta: { maxResults } }`. */
 export type ContactList = z.infer<typeof contactListSchema>;
@@ -85,7 +92,7 @@ export type NotificationSettingsResponse = z.infer<typeof notificationSettingsRe
 export type UpsertResult = UpsertResponse & { created: boolean };
 
 /** Options of `listPublicPosts`: `limit` 1..30, default 10 on the service (interface document, endpoint 13). */
-export type PublicPostsParams = { limit?: number; signal?: AbortSignal };
+export type PublicPostsParams = { limit?: number; signal?: AbortSignal; priority?: RequestPriority };
 
 /**
  * Options of `downloadContacts`: the list parameters of `GET /contacts` (`$offset`/`$limit` only when given,
@@ -169,6 +176,8 @@ type Call = {
   body?: unknown;
   accept?: string;
   signal?: AbortSignal | undefined;
+  priority?: RequestPriority | undefined;
+  idempotencyKey?: string | undefined;
 };
 
 /** Base64 of the UTF-8 bytes of `text` (`btoa` alone accepts only Latin-1). */
@@ -210,8 +219,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(call.body);
     }
+    if (call.idempotencyKey !== undefined) headers['Idempotency-Key'] = call.idempotencyKey;
     if (call.signal) init.signal = call.signal;
     call.signal?.throwIfAborted();
+    await options.budget?.admit(call.priority ?? 'person', call.signal);
 
     let response: Response;
     try {
@@ -219,6 +230,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     } catch (error) {
       throw networkOrAbort(error, call, url);
     }
+    options.budget?.observe(response.status, response.headers);
     if (!response.ok) {
       const text = await readText(response, call, url);
       throw apiErrorFromResponse(response, text, call.endpoint, url);
@@ -248,17 +260,18 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     query: listQueryString(params),
     auth,
     signal: params.signal,
+    priority: params.priority,
   });
 
   const tagsAnswer = z.union([contactTagListSchema, listEnvelope(contactTagSchema)]);
 
   return {
     async authorization(opts = {}) {
-      return (await json({ method: 'GET', endpoint: 'GET /authorization', path: '/authorization', auth: 'key', signal: opts.signal }, authorizationSchema)).data;
+      return (await json({ method: 'GET', endpoint: 'GET /authorization', path: '/authorization', auth: 'key', signal: opts.signal, priority: opts.priority, idempotencyKey: opts.idempotencyKey }, authorizationSchema)).data;
     },
 
     async createContact(body, opts = {}) {
-      return (await json({ method: 'POST', endpoint: 'POST /contacts', path: '/contacts', auth: 'key', body, signal: opts.signal }, contactCreateResponseSchema)).data;
+      return (await json({ method: 'POST', endpoint: 'POST /contacts', path: '/contacts', auth: 'key', body, signal: opts.signal, priority: opts.priority, idempotencyKey: opts.idempotencyKey }, contactCreateResponseSchema)).data;
     },
 
     async listContacts(params = {}) {
@@ -266,7 +279,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
 
     async listContactTags(opts = {}) {
-      const request: Call = { method: 'GET', endpoint: 'GET /contacts/contacts-tags', path: '/contacts/contacts-tags', auth: 'key', signal: opts.signal };
+      const request: Call = { method: 'GET', endpoint: 'GET /contacts/contacts-tags', path: '/contacts/contacts-tags', auth: 'key', signal: opts.signal, priority: opts.priority, idempotencyKey: opts.idempotencyKey };
       const { data } = await json(request, tagsAnswer);
       return Array.isArray(data) ? data : data.items;
     },
@@ -279,6 +292,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         auth: 'key',
         body,
         signal: opts.signal,
+        priority: opts.priority,
+        idempotencyKey: opts.idempotencyKey,
       });
       await response.body?.cancel().catch(() => undefined); // 204: nothing to read; release the connection
     },
@@ -291,6 +306,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         auth: 'basic',
         body,
         signal: opts.signal,
+        priority: opts.priority,
+        idempotencyKey: opts.idempotencyKey,
       };
       return (await json(request, notificationSettingsResponseSchema)).data;
     },
@@ -300,7 +317,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
 
     async upsertProduct(body, opts = {}) {
-      const { data, status } = await json({ method: 'POST', endpoint: 'POST /products', path: '/products', auth: 'key', body, signal: opts.signal }, upsertResponseSchema);
+      const { data, status } = await json({ method: 'POST', endpoint: 'POST /products', path: '/products', auth: 'key', body, signal: opts.signal, priority: opts.priority, idempotencyKey: opts.idempotencyKey }, upsertResponseSchema);
       return { ...data, created: status === 201 };
     },
 
@@ -309,13 +326,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
 
     async upsertCollection(body, opts = {}) {
-      const request: Call = { method: 'POST', endpoint: 'POST /collections', path: '/collections', auth: 'key', body, signal: opts.signal };
+      const request: Call = { method: 'POST', endpoint: 'POST /collections', path: '/collections', auth: 'key', body, signal: opts.signal, priority: opts.priority, idempotencyKey: opts.idempotencyKey };
       const { data, status } = await json(request, upsertResponseSchema);
       return { ...data, created: status === 201 };
     },
 
     async createPostRequest(body, opts = {}) {
-      const request: Call = { method: 'POST', endpoint: 'POST /post-requests', path: '/post-requests', auth: 'key', body, signal: opts.signal };
+      const request: Call = { method: 'POST', endpoint: 'POST /post-requests', path: '/post-requests', auth: 'key', body, signal: opts.signal, priority: opts.priority, idempotencyKey: opts.idempotencyKey };
       return (await json(request, postRequestResponseSchema)).data;
     },
 
@@ -331,6 +348,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         query: buildQueryString({ limit: params.limit }),
         auth: 'key',
         signal: params.signal,
+        priority: params.priority,
       };
       return (await json(request, publicPostListSchema)).data;
     },

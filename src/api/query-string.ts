@@ -6,6 +6,7 @@
 import type { FilterNode } from './filter/ast';
 import { type OrderByItem, printOrderBy } from './filter/order-by';
 import { printFilter } from './filter/print';
+import type { RequestPriority } from './rate-budget';
 
 /** A query parameter value; `undefined` and `null` leave the parameter out. */
 export type QueryValue = string | number | boolean | null | undefined;
@@ -16,7 +17,8 @@ export type QueryValue = string | number | boolean | null | undefined;
  *   `DEFAULT_PAGE_CAPS` / `POSTS_PAGE_CAPS`, a value above a cap is a 400, never clamped);
  * - `filter`: an AST (printed canonically by `printFilter`) or filter text exactly as a user typed it;
  * - `orderBy`: items (printed by `printOrderBy`; `[]` sends nothing) or text such as `name asc, created desc`;
- * - `signal`: aborts the call (it then rejects with the AbortError).
+ * - `signal`: aborts the call (it then rejects with the AbortError);
+ * - `priority`: what the key's budget admits the call as (rate-budget.ts), default 'person'.
  */
 export type ListParams = {
   offset?: number;
@@ -24,6 +26,7 @@ export type ListParams = {
   filter?: FilterNode | string;
   orderBy?: OrderByItem[] | string;
   signal?: AbortSignal;
+  priority?: RequestPriority;
 };
 
 /** List parameters of endpoints that do not sort (`GET /products`, `GET /collections`: `$orderBy` is a 400 there). */

@@ -3,7 +3,8 @@
  * `WorkspaceApiProvider` builds it from the saved connection; `useWorkspaceApi()` reads it.
  */
 import { createContext, type ReactNode, useContext, useMemo } from 'react';
-import { type ApiClient, createApiClient } from '@/api/client';
+import type { ApiClient } from '@/api/client';
+import { budgetedClient } from './budgeted-client';
 import type { SavedConnection } from './connections';
 
 export type WorkspaceApi = { api: ApiClient; workspaceId: string; connection: SavedConnection };
@@ -12,7 +13,8 @@ const WorkspaceApiContext = createContext<WorkspaceApi | null>(null);
 
 export function WorkspaceApiProvider({ connection, children }: { connection: SavedConnection; children: ReactNode }) {
   const { baseUrl, apiKey, basic, workspaceId } = connection;
-  const api = useMemo(() => createApiClient({ baseUrl, apiKey, basic }), [baseUrl, apiKey, basic]);
+  // On the key's budget (src/lib/budgeted-client.ts): the person's requests are always sent and feed it.
+  const api = useMemo(() => budgetedClient({ baseUrl, apiKey, basic }), [baseUrl, apiKey, basic]);
   const value = useMemo(() => ({ api, workspaceId, connection }), [api, workspaceId, connection]);
   return <WorkspaceApiContext.Provider value={value}>{children}</WorkspaceApiContext.Provider>;
 }
