@@ -21,7 +21,7 @@ import { isHttpUrl } from '@/embed/post-view';
 import { useWorkspaceApi } from '@/lib/api';
 import { allows } from '@/lib/permissions';
 import { revealTop, useShown } from '@/lib/list-view';
-import { useHistory } from './composer-storage';
+import { useHistory } from '@/lib/post-history';
 import {
   POST_PAGE_SIZES,
   POST_SORTS,
