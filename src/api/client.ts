@@ -267,11 +267,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   return {
     async authorization(opts = {}) {
-      return (await json({ method: 'GET', endpoint: 'GET /authorization', path: '/authorization', auth: 'key', signal: opts.signal, priority: opts.priority, idempotencyKey: opts.idempotencyKey }, authorizationSchema)).data;
+      return (await json({ method: 'GET', endpoint: 'GET /authorization', path: '/authorization', auth: 'key', ...opts }, authorizationSchema)).data;
     },
 
     async createContact(body, opts = {}) {
-      return (await json({ method: 'POST', endpoint: 'POST /contacts', path: '/contacts', auth: 'key', body, signal: opts.signal, priority: opts.priority, idempotencyKey: opts.idempotencyKey }, contactCreateResponseSchema)).data;
+      return (await json({ method: 'POST', endpoint: 'POST /contacts', path: '/contacts', auth: 'key', body, ...opts }, contactCreateResponseSchema)).data;
     },
 
     async listContacts(params = {}) {
@@ -279,7 +279,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
 
     async listContactTags(opts = {}) {
-      const request: Call = { method: 'GET', endpoint: 'GET /contacts/contacts-tags', path: '/contacts/contacts-tags', auth: 'key', signal: opts.signal, priority: opts.priority, idempotencyKey: opts.idempotencyKey };
+      const request: Call = { method: 'GET', endpoint: 'GET /contacts/contacts-tags', path: '/contacts/contacts-tags', auth: 'key', ...opts };
       const { data } = await json(request, tagsAnswer);
       return Array.isArray(data) ? data : data.items;
     },
@@ -291,9 +291,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         path: `/contacts/${pathSegment(contactId)}/tags`,
         auth: 'key',
         body,
-        signal: opts.signal,
-        priority: opts.priority,
-        idempotencyKey: opts.idempotencyKey,
+        ...opts,
       });
       await response.body?.cancel().catch(() => undefined); // 204: nothing to read; release the connection
     },
@@ -305,9 +303,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         path: `/contacts/${pathSegment(contactId)}/notification-settings`,
         auth: 'basic',
         body,
-        signal: opts.signal,
-        priority: opts.priority,
-        idempotencyKey: opts.idempotencyKey,
+        ...opts,
       };
       return (await json(request, notificationSettingsResponseSchema)).data;
     },
@@ -317,7 +313,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
 
     async upsertProduct(body, opts = {}) {
-      const { data, status } = await json({ method: 'POST', endpoint: 'POST /products', path: '/products', auth: 'key', body, signal: opts.signal, priority: opts.priority, idempotencyKey: opts.idempotencyKey }, upsertResponseSchema);
+      const { data, status } = await json({ method: 'POST', endpoint: 'POST /products', path: '/products', auth: 'key', body, ...opts }, upsertResponseSchema);
       return { ...data, created: status === 201 };
     },
 
@@ -326,13 +322,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
 
     async upsertCollection(body, opts = {}) {
-      const request: Call = { method: 'POST', endpoint: 'POST /collections', path: '/collections', auth: 'key', body, signal: opts.signal, priority: opts.priority, idempotencyKey: opts.idempotencyKey };
+      const request: Call = { method: 'POST', endpoint: 'POST /collections', path: '/collections', auth: 'key', body, ...opts };
       const { data, status } = await json(request, upsertResponseSchema);
       return { ...data, created: status === 201 };
     },
 
     async createPostRequest(body, opts = {}) {
-      const request: Call = { method: 'POST', endpoint: 'POST /post-requests', path: '/post-requests', auth: 'key', body, signal: opts.signal, priority: opts.priority, idempotencyKey: opts.idempotencyKey };
+      const request: Call = { method: 'POST', endpoint: 'POST /post-requests', path: '/post-requests', auth: 'key', body, ...opts };
       return (await json(request, postRequestResponseSchema)).data;
     },
 

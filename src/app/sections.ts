@@ -6,6 +6,9 @@
 import { type ComponentType, lazy } from 'react';
 import type { Scope } from '@/api/scopes';
 
+/** The navigation label of the workspace's home, the overview (`/w/:workspaceId`, issue 24). */
+export const OVERVIEW_LABEL = 'Overview';
+
 export type Section = { path: string; label: string; scope: Scope; Page: ComponentType; records?: boolean };
 
 export const SECTIONS: Section[] = [

@@ -25,7 +25,7 @@ import {
 } from '@/lib/connections';
 import { allows } from '@/lib/permissions';
 import { ColorSchemeToggle } from './color-scheme-toggle';
-import { SECTIONS } from './sections';
+import { OVERVIEW_LABEL, SECTIONS } from './sections';
 import classes from './shell.module.css';
 
 export { ScopeGate } from './scope-gate';
@@ -124,6 +124,9 @@ function Shell() {
         </Group>
       </header>
       <nav className={classes.nav} aria-label="Sections">
+        <RouterNavLink to={`/w/${workspaceId}`} end className={classes.link} onClick={close}>
+          {OVERVIEW_LABEL}
+        </RouterNavLink>
         {SECTIONS.map((section) =>
           allows(connection.permissions, section.scope) ? (
             <RouterNavLink key={section.path} to={`/w/${workspaceId}/${section.path}`} className={classes.link} onClick={close}>
