@@ -9,6 +9,9 @@ import type { Scope } from '@/api/scopes';
 /** The navigation label of the workspace's home, the overview (`/w/:workspaceId`, issue 24). */
 export const OVERVIEW_LABEL = 'Overview';
 
+/** The stand-in of the header's search across workspaces (issue 24), shown until the header tools load. */
+export const PEOPLE_SEARCH_LABEL = 'Search people in every workspace';
+
 export type Section = { path: string; label: string; scope: Scope; Page: ComponentType; records?: boolean };
 
 export const SECTIONS: Section[] = [

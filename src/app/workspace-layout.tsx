@@ -18,14 +18,14 @@ import { Loading } from '@/components/query-state';
 import { ThrottleNotice } from '@/components/throttle-notice';
 import { AfterInteraction } from '@/components/after-interaction';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
-import { BookIcon, KeyIcon, MenuIcon } from '@/components/icons';
+import { BookIcon, KeyIcon, MenuIcon, SearchIcon } from '@/components/icons';
 import { WorkspaceApiProvider, useWorkspaceApi } from '@/lib/api';
 import {
   forgottenReason, removeConnection, updateConnection, useConnections, useConnectionsReady,
 } from '@/lib/connections';
 import { allows } from '@/lib/permissions';
 import { ColorSchemeToggle } from './color-scheme-toggle';
-import { OVERVIEW_LABEL, SECTIONS } from './sections';
+import { OVERVIEW_LABEL, PEOPLE_SEARCH_LABEL, SECTIONS } from './sections';
 import classes from './shell.module.css';
 
 export { ScopeGate } from './scope-gate';
@@ -114,9 +114,14 @@ function Shell() {
           <ColorSchemeToggle />
           <AfterInteraction
             fallback={
-              <ActionIcon variant="default" size="lg" aria-label="Key and permissions">
-                <KeyIcon />
-              </ActionIcon>
+              <>
+                <ActionIcon variant="default" size="lg" aria-label={PEOPLE_SEARCH_LABEL}>
+                  <SearchIcon />
+                </ActionIcon>
+                <ActionIcon variant="default" size="lg" aria-label="Key and permissions">
+                  <KeyIcon />
+                </ActionIcon>
+              </>
             }
           >
             <HeaderTools noticeSlot={keyNotice} />
