@@ -1,5 +1,5 @@
 /**
- * The header's key tools (issue 4), loaded at the page's first interaction (issue 16): the key's organization and
+ * The header's search across workspaces (issue 24, src/features/people-search/) and key tools (issue 4), loaded at the page's first interaction (issue 16): the key's organization and
  * permissions in a menu, with a way to manage keys; and, just after connecting with a pasted key (issue 14 point 4),
  * what that key allows (a click connected it, so the page has had its first interaction by then). The light/dark
  * toggle and the API reference link beside them are in the shell at once (src/app/color-scheme-toggle.tsx,
@@ -9,6 +9,7 @@ import { ActionIcon, Alert, Anchor, NativeSelect, Popover, Stack, Text } from '@
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { KeyIcon } from '@/components/icons';
+import { PeopleSearchButton } from '@/features/people-search/people-search-button';
 import { SimpleTable } from '@/components/simple-table';
 import { Link, useLocation } from 'react-router';
 import { useWorkspaceApi } from '@/lib/api';
@@ -112,6 +113,7 @@ export function HeaderTools({ noticeSlot, jobs = false }: { noticeSlot: HTMLElem
         </Suspense>
       ) : null}
       {announced?.workspaceId === workspaceId && noticeSlot ? <ConnectedNotice connection={announced} slot={noticeSlot} /> : null}
+      <PeopleSearchButton />
       <AccountMenu />
     </>
   );

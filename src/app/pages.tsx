@@ -4,13 +4,13 @@ import { Link, Navigate } from 'react-router';
 import { Loading } from '@/components/query-state';
 import { useConnections, useConnectionsReady } from '@/lib/connections';
 
-/** `/`: the most recently saved workspace (once other tabs had their chance to share keys), or /connect when there is none. */
+/** `/`: the overview of the most recently saved workspace (issue 24; once other tabs had their chance to share keys), or /connect when there is none. */
 export function HomeRedirect() {
   const connections = useConnections();
   const ready = useConnectionsReady();
   if (!connections.length && !ready) return <Loading label="Looking for saved keys" />;
   const latest = [...connections].sort((a, b) => b.savedAt.localeCompare(a.savedAt))[0];
-  return <Navigate to={latest ? `/w/${latest.workspaceId}/contacts` : '/connect'} replace />;
+  return <Navigate to={latest ? `/w/${latest.workspaceId}` : '/connect'} replace />;
 }
 
 /** Any unknown path. */

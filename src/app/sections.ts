@@ -6,6 +6,12 @@
 import { type ComponentType, lazy } from 'react';
 import type { Scope } from '@/api/scopes';
 
+/** The navigation label of the workspace's home, the overview (`/w/:workspaceId`, issue 24). */
+export const OVERVIEW_LABEL = 'Overview';
+
+/** The stand-in of the header's search across workspaces (issue 24), shown until the header tools load. */
+export const PEOPLE_SEARCH_LABEL = 'Search people in every workspace';
+
 /** `scope`: what a key needs to open the section; null for any valid key (the jobs page, issue 20). */
 export type Section = { path: string; label: string; scope: Scope | null; Page: ComponentType; records?: boolean };
 

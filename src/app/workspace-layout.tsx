@@ -19,7 +19,7 @@ import { ThrottleNotice } from '@/components/throttle-notice';
 import { BudgetMeter } from '@/components/budget-meter';
 import { AfterInteraction } from '@/components/after-interaction';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
-import { BookIcon, KeyIcon, MenuIcon } from '@/components/icons';
+import { BookIcon, KeyIcon, MenuIcon, SearchIcon } from '@/components/icons';
 import { WorkspaceApiProvider, useWorkspaceApi } from '@/lib/api';
 import {
   forgottenReason, removeConnection, updateConnection, useConnections, useConnectionsReady,
@@ -30,7 +30,7 @@ import { useExtensions } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
 import { useJobWatch } from '@/lib/jobs/job-watch';
 import { ColorSchemeToggle } from './color-scheme-toggle';
-import { SECTIONS } from './sections';
+import { OVERVIEW_LABEL, PEOPLE_SEARCH_LABEL, SECTIONS } from './sections';
 import classes from './shell.module.css';
 
 export { ScopeGate } from './scope-gate';
@@ -145,9 +145,14 @@ function Shell() {
           <ColorSchemeToggle />
           <AfterInteraction
             fallback={
-              <ActionIcon variant="default" size="lg" aria-label="Key and permissions">
-                <KeyIcon />
-              </ActionIcon>
+              <>
+                <ActionIcon variant="default" size="lg" aria-label={PEOPLE_SEARCH_LABEL}>
+                  <SearchIcon />
+                </ActionIcon>
+                <ActionIcon variant="default" size="lg" aria-label="Key and permissions">
+                  <KeyIcon />
+                </ActionIcon>
+              </>
             }
           >
             <HeaderTools noticeSlot={keyNotice} jobs={jobs} />
@@ -155,6 +160,9 @@ function Shell() {
         </Group>
       </header>
       <nav className={classes.nav} aria-label="Sections">
+        <RouterNavLink to={`/w/${workspaceId}`} end className={classes.link} onClick={close}>
+          {OVERVIEW_LABEL}
+        </RouterNavLink>
         {SECTIONS.map((section) =>
           !section.scope || allows(connection.permissions, section.scope) ? (
             <RouterNavLink key={section.path} to={sectionPath(section.path)} className={classes.link} onClick={close}>

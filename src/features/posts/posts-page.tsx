@@ -22,7 +22,7 @@ import { useWorkspaceApi } from '@/lib/api';
 import { useExtensions } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
 import { revealTop, useShown } from '@/lib/list-view';
-import { useHistory } from './composer-storage';
+import { useHistory } from '@/lib/post-history';
 import {
   POST_PAGE_SIZES,
   POST_SORTS,
