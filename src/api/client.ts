@@ -46,7 +46,8 @@ import {
   publicPostListSchema,
 } from './posts';
 import { type ListParams, type UnsortedListParams, buildQueryString, listQueryString } from './query-string';
-import { type RateBudget, type RequestPriority, isBudgetSkipped } from './rate-budget';
+import { type RequestPriority, isBudgetSkipped } from './budget-skipped';
+import type { RateBudget } from './rate-budget';
 import { joinUrl, pathSegment } from './url';
 import { workspaceListSchema } from './workspaces';
 

@@ -22,21 +22,8 @@
  * both have `BroadcastChannel`).
  */
 
-/** Who is waiting for a request, in the order they are served. */
-export type RequestPriority = 'person' | 'job' | 'speculative';
-
-/** The error of a speculative request refused because the budget is low (it was never sent). */
-export class BudgetSkippedError extends Error {
-  constructor(message = 'Not sent: the request budget is low') {
-    super(message);
-    this.name = 'BudgetSkippedError';
-  }
-}
-
-/** True for the error of a speculative request the budget refused. */
-export function isBudgetSkipped(error: unknown): error is BudgetSkippedError {
-  return error instanceof Error && error.name === 'BudgetSkippedError';
-}
+export { BudgetSkippedError, type RequestPriority, isBudgetSkipped } from './budget-skipped';
+import { BudgetSkippedError, type RequestPriority } from './budget-skipped';
 
 /** One answer's rate-limit headers: requests per window, left in it, and when it refills (epoch ms). */
 export type RateLimitReading = { limit: number; remaining: number; resetAt: number };

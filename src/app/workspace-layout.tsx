@@ -24,7 +24,7 @@ import { WorkspaceApiProvider, useWorkspaceApi } from '@/lib/api';
 import {
   forgottenReason, removeConnection, updateConnection, useConnections, useConnectionsReady,
 } from '@/lib/connections';
-import { checkedAuthorization } from '@/lib/connect-key';
+import { checkedAuthorization } from '@/lib/checked-authorization';
 import { listPath, useListMemory } from '@/lib/list-memory';
 import { useExtensions } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';

@@ -9,6 +9,7 @@
  */
 import type { Authorization } from '@/api/authorization';
 import { isAuthError } from '@/api/api-error';
+import { rememberCheckedAuthorization } from './checked-authorization';
 import type { SavedConnection } from './connections';
 
 /** What a user gives to connect: the API base URL, the key, "remember on this device", optional Basic credentials. */
@@ -36,9 +37,6 @@ export const preloadKeyCheck = (() => {
   return () => (loading ??= import('./budgeted-client'));
 })();
 
-/** The answers of keys checked in this tab: workspace id -> the answer and when it came (epoch ms). */
-const checked = new Map<string, { authorization: Authorization; at: number }>();
-
 /**
  * Checks `input`'s key with `GET /authorization` (on the key's request budget, whose meter the answer starts);
  * the connection to save. Throws the client's ApiError when refused.
@@ -46,17 +44,10 @@ const checked = new Map<string, { authorization: Authorization; at: number }>();
 export async function checkKey(input: KeyInput): Promise<SavedConnection> {
   const { budgetedClient } = await preloadKeyCheck();
   const authorization = await budgetedClient({ baseUrl: input.baseUrl, apiKey: input.apiKey }).authorization();
-  checked.set(authorization.feed.id, { authorization, at: Date.now() });
+  rememberCheckedAuthorization(authorization);
   return toConnection(input, authorization);
 }
 
-/**
- * The `GET /authorization` answer `checkKey` got for `workspaceId` in this tab, with its time, so the workspace's
- * shell need not ask again right after connecting (issue 19: connecting checks the key once).
- */
-export function checkedAuthorization(workspaceId: string): { authorization: Authorization; at: number } | undefined {
-  return checked.get(workspaceId);
-}
 
 /**
  * The sentence for a key `GET /authorization` refused (401, or 403 as a hosted service answers a wrong key,

@@ -7,7 +7,7 @@
  */
 import { type FetchQueryOptions, QueryClient, type QueryMeta } from '@tanstack/react-query';
 import { isApiError } from '@/api/api-error';
-import { type RequestPriority, isBudgetSkipped } from '@/api/rate-budget';
+import { type RequestPriority, isBudgetSkipped } from '@/api/budget-skipped';
 import { listenForChanges } from './data-changed';
 import { backoffSeconds, clearThrottle, reportThrottle } from './throttle';
 

@@ -8,7 +8,7 @@ import { Button } from '@mantine/core';
 import { Suspense, lazy, useRef, useState } from 'react';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
 import type { ContactsImportJobSpec } from './import-contacts-dialog';
-import { messages } from './messages';
+import { importButtonMessages as messages } from './button-messages';
 
 const ImportContactsDialog = lazy(() => import('./import-contacts-dialog').then((m) => ({ default: m.ImportContactsDialog })));
 

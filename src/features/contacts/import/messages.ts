@@ -8,8 +8,6 @@ export const count = (n: number) => new Intl.NumberFormat().format(n);
 
 export const messages = {
   // The contacts page's button.
-  importButton: 'Import',
-  importNeedsWrite: 'Needs a key with feeds:read-write',
 
   dialogTitle: 'Import contacts',
   closeImport: 'Close import',
