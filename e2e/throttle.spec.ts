@@ -18,13 +18,15 @@ test('offers no demo credentials when the server runs with DEMO_SEED=off', async
   expect(config.demo).toBeNull();
 });
 
-test('shows a notice while throttled and recovers by itself', async ({ page, state }) => {
+test('shows a notice while throttled and recovers by itself', async ({ page, state, request }) => {
   test.setTimeout(90_000);
   const workspace = state.demo.workspaces[0]!;
   await page.goto(`${limited.baseURL}/connect`);
   await page.getByLabel('API key', { exact: true }).fill(workspace.key);
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
   await expect(page.getByText('2,000 contacts')).toBeVisible();
+  // The console spends little now (issue 19), so someone else spends the key's window behind its back.
+  for (let sent = 0; sent < 8; sent += 1) await request.get(`${limited.baseURL}/api/contacts?%24limit=1`, { headers: { 'x-api-key': workspace.key } });
   const sections = ['Products', 'Collections', 'Posts', 'Workspaces', 'Contacts', 'Products'];
   const notice = page.getByRole('status').filter({ hasText: /The service is throttling requests|Waiting for the request budget/ });
   for (const section of sections) {
