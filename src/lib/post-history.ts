@@ -7,27 +7,10 @@
  */
 import { useSyncExternalStore } from 'react';
 import * as z from 'zod/mini';
+import { readLocal, writeLocal } from './local-state';
 
 const historyKey = (workspaceId: string) => `workspace-admin.posts.history.${workspaceId}`;
 const HISTORY_MAX = 50;
-
-function readJson(key: string): unknown {
-  try {
-    const text = localStorage.getItem(key);
-    return text === null ? null : (JSON.parse(text) as unknown);
-  } catch {
-    return null;
-  }
-}
-
-function writeJson(key: string, value: unknown): boolean {
-  try {
-    localStorage.setItem(key, JSON.stringify(value));
-    return true;
-  } catch {
-    return false; // quota exceeded or storage disabled: the history just isn't kept
-  }
-}
 
 const historyEntrySchema = z.object({
   at: z.string(),
@@ -49,7 +32,7 @@ const EMPTY: HistoryEntry[] = [];
 export function getHistory(workspaceId: string): HistoryEntry[] {
   const cached = cache.get(workspaceId);
   if (cached) return cached;
-  const raw = readJson(historyKey(workspaceId));
+  const raw = readLocal<unknown>(historyKey(workspaceId), null);
   const entries = Array.isArray(raw) ? raw.flatMap((item) => {
     const parsed = historyEntrySchema.safeParse(item);
     return parsed.success ? [parsed.data] : [];
@@ -60,7 +43,7 @@ export function getHistory(workspaceId: string): HistoryEntry[] {
 
 function setHistory(workspaceId: string, entries: HistoryEntry[]) {
   cache.set(workspaceId, entries);
-  writeJson(historyKey(workspaceId), entries);
+  writeLocal(historyKey(workspaceId), entries); // storage full or disabled: the history just isn't kept
   for (const listener of listeners) listener();
 }
 
