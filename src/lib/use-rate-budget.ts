@@ -34,7 +34,18 @@ export function useBudgetState(budget: RateBudget): { state: BudgetState; now: n
  * a list then marks what it shows as the last known answer).
  */
 export function useRequestsWaiting(): boolean {
-  const { state, now } = useBudgetState(useWorkspaceBudget());
+  // Not `useBudgetState`: its countdown ticks every second of every window, and the list pages that ask this
+  // should re-render only when the answer changes: when a request starts or stops waiting, or a wait ends.
+  const budget = useWorkspaceBudget();
+  const state = useSyncExternalStore(budget.subscribe, budget.state);
   const throttle = useThrottle();
-  return state.waiting.person > 0 || state.throttledUntil > now || throttle.until > now;
+  const until = Math.max(state.throttledUntil, throttle.until);
+  const [, setEnded] = useState(0);
+  useEffect(() => {
+    const left = until - Date.now();
+    if (left <= 0) return;
+    const timer = setTimeout(() => setEnded(until), left + 10);
+    return () => clearTimeout(timer);
+  }, [until]);
+  return state.waiting.person > 0 || until > Date.now();
 }
