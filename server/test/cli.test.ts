@@ -1,12 +1,14 @@
 /**
- * The operator command line (decisions.md section 8), run as a child process over a temp SQLite file: every
+ * The operator command line (decisions.md section 8), run as a child process over a temp SQLite file (compiled once
+ * with esbuild, as scripts/build-server.mjs compiles the service, so each command starts plain Node): every
  * command prints exactly one JSON object on stdout and exits 0; every error goes to stderr with a non-zero exit
  * and nothing on stdout. Then a real server over the same file shows that what the commands made works.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/api/scopes';
@@ -17,12 +19,13 @@ import type { ServiceDatabase } from '../db/connection';
 import { call, query } from './harness';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
+/** The compiled command line: inside the project, so its package imports resolve from node_modules; one per process. */
+const CLI = join(ROOT, 'node_modules/.cache/wsa-cli-test', `cli-${process.pid}.mjs`);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const API_KEY = /^wsk_[0-9A-Za-z]{40}$/;
 const ACCESS_KEY = /^wsa_[0-9A-Za-z]{24}$/;
 const SECRET = /^[0-9A-Za-z]{40}$/;
-/** Each command is a child process that compiles TypeScript on start: seconds each on a busy machine. */
+/** Each command is a child process of its own: a second or more on a busy machine. */
 const SLOW = { timeout: 90_000 };
 
 type Run = { code: number; stdout: string; stderr: string };
@@ -31,12 +34,12 @@ let dir: string;
 let file: string;
 let target: TestDatabase | undefined;
 
-/** `tsx server/cli.ts ...args` with DATABASE_URL on the temp file. */
+/** `node <compiled server/cli.ts> ...args` with DATABASE_URL on the temp file. */
 function cli(...args: string[]): Promise<Run> {
   return new Promise((done) => {
     execFile(
-      TSX,
-      ['server/cli.ts', ...args],
+      process.execPath,
+      [CLI, ...args],
       { cwd: ROOT, env: { ...process.env, DATABASE_URL: file, PUBLIC_URL: 'http://demo.example' }, timeout: 60_000 },
       (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
@@ -64,6 +67,8 @@ let workspace: Record<string, any>;
 let bare: Record<string, any>;
 
 beforeAll(async () => {
+  mkdirSync(join(CLI, '..'), { recursive: true });
+  await build({ absWorkingDir: ROOT, entryPoints: ['server/cli.ts'], outfile: CLI, bundle: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external', logLevel: 'warning' });
   dir = mkdtempSync(join(tmpdir(), 'wsa-cli-'));
   target = await createTestDatabase(dir, 'ops');
   file = target.url;
@@ -74,6 +79,7 @@ afterAll(async () => {
   await served?.database.close();
   await target?.drop();
   if (dir) rmSync(dir, { recursive: true, force: true });
+  rmSync(CLI, { force: true });
 });
 
 let served: { app: FastifyInstance; database: ServiceDatabase; baseUrl: string } | undefined;
