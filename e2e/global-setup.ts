@@ -1,5 +1,6 @@
 /**
- * Browser-test setup (issue 4): builds the dashboard when dist/ is missing, creates a fresh SQLite file, seeds it
+ * Browser-test setup (issue 4): builds the dashboard when dist/ is missing and compiles the service and its command
+ * line (dist-server/, as `npm start` runs them), creates a fresh SQLite file, seeds it
  * through the operator command line (the demo organization, a key with few scopes, a workspace without a key),
  * starts the real server on a free port, and writes what the tests need to e2e/.state.json.
  */
@@ -7,11 +8,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, cli, startService } from './server';
+import { ROOT, cli, compileService, startService } from './server';
 import { type E2eState, stateFile } from './state';
 
 export default async function globalSetup() {
   if (!existsSync(join(process.env.DASHBOARD_DIR ?? join(ROOT, 'dist'), 'index.html'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  compileService();
   const dir = mkdtempSync(join(tmpdir(), 'wsa-e2e-'));
   const databaseUrl = join(dir, 'app.sqlite');
   const demo = cli<E2eState['demo']>(databaseUrl, 'demo', 'seed');

@@ -12,7 +12,6 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import getPort from 'get-port';
-// @ts-expect-error a plain .mjs module of the start script, without types
 import { START_NODE_FLAGS } from '../../scripts/node-flags.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
