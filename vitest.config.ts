@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -10,11 +11,18 @@ import { defineConfig } from 'vitest/config';
 const postgres = process.env.TEST_POSTGRES !== 'off';
 if (!postgres) console.warn('TEST_POSTGRES=off: the server tests run on SQLite only, not on PostgreSQL.');
 
+/**
+ * Vitest's default in a run is one worker fewer than the cores: one on CI's two. The server tests wait on sockets,
+ * child processes and PostgreSQL as much as they compute, so two files at a time keep both cores busy.
+ */
+const maxWorkers = Math.max(2, availableParallelism() - 1);
+
 const shared = { environment: 'node' as const, pool: 'forks' as const, testTimeout: 20_000, hookTimeout: 30_000 };
 
 export default defineConfig({
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   test: {
+    maxWorkers,
     projects: [
       { extends: true as const, test: { ...shared, name: 'sqlite', include: ['src/**/*.test.ts', 'server/**/*.test.ts'] } },
       ...(postgres ? [{ extends: true as const, test: { ...shared, name: 'postgres', include: ['server/**/*.test.ts'], env: { TEST_DATABASE: 'postgres' } } }] : []),

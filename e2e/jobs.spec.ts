@@ -3,8 +3,9 @@
  * in a workspace of its own: a bulk tag job runs in the background (the dialog closes, the header shows it, the
  * jobs page reports it) and its undo restores every contact's tags exactly; a reload, and a tab closed and opened
  * again, in the middle of a job end with every change made once and none missing; two tabs run one job once, the
- * second taking over when the first closes; leaving the only tab that runs a job asks first; with
- * `RATE_LIMIT_PER_MINUTE=30` a job runs to its end while the person keeps paging, without a 429.
+ * second taking over when the first closes; leaving the only tab that runs a job asks first; at the hosted
+ * service's 60 requests a minute (in 20-second windows of 20, so the test waits less) a job runs to its end while
+ * the person keeps paging, without a 429.
  *
  * Jobs that must be caught in the middle run against a second server on the same database whose rate limit
  * (60 per 5 s window) paces them to about 10 steps a second; the first (unlimited) server seeds and checks.
@@ -229,10 +230,10 @@ test('leaving the only tab that runs a job asks first', async ({ page, request }
   expect(await countTagged(request, ws, 'left')).toBe(100);
 });
 
-test.describe('at 30 requests a minute', () => {
+test.describe('at 60 requests a minute, in windows of 20 seconds', () => {
   let slow: StartedServer;
   test.beforeAll(async ({ state }) => {
-    slow = await startService(state.databaseUrl, { RATE_LIMIT_PER_MINUTE: '30', DEMO_SEED: 'off' });
+    slow = await startService(state.databaseUrl, { RATE_LIMIT_PER_MINUTE: '20', RATE_LIMIT_WINDOW_SECONDS: '20', DEMO_SEED: 'off' });
   });
   test.afterAll(async () => {
     await slow?.stop();
@@ -240,15 +241,15 @@ test.describe('at 30 requests a minute', () => {
 
   test('a job runs to its end while the person keeps paging, and no request meets a 429', async ({ page, request }) => {
     test.setTimeout(360_000);
-    const ws = makeWorkspace('Jobs thirty');
-    await seed(request, ws, 45, (i) => ({ tags: i < 30 ? ['slow'] : [] }));
+    const ws = makeWorkspace('Jobs paced');
+    await seed(request, ws, 45, (i) => ({ tags: i < 15 ? ['slow'] : [] }));
     const throttled: string[] = [];
     page.on('response', (response) => {
       if (response.status() === 429) throttled.push(response.url());
     });
     await connectTo(page, slow.baseURL, ws);
-    await bulkTag(page, slow.baseURL, ws, 'slow', 30, { add: 'paced' });
-    const entryDone = async () => (await countTagged(request, ws, 'paced')) === 30;
+    await bulkTag(page, slow.baseURL, ws, 'slow', 15, { add: 'paced' });
+    const entryDone = async () => (await countTagged(request, ws, 'paced')) === 15;
     // The person pages through the contacts and the jobs page while the job spends the rest of the budget.
     await page.goto(`${slow.baseURL}/w/${ws.id}/contacts`);
     let turns = 0;
@@ -258,9 +259,9 @@ test.describe('at 30 requests a minute', () => {
       await expect(page.getByRole('table', { name: 'Contacts' }).locator('tbody tr').first()).toBeVisible({ timeout: 30_000 });
       await page.waitForTimeout(2000);
     }
-    await expect.poll(() => countTagged(request, ws, 'paced'), { timeout: 120_000 }).toBe(30);
+    await expect.poll(() => countTagged(request, ws, 'paced'), { timeout: 120_000 }).toBe(15);
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Jobs' }).click();
-    await expect(jobEntry(page, 'Add paced on 30 contacts').getByTestId('job-state')).toHaveText('Finished', { timeout: 30_000 });
+    await expect(jobEntry(page, 'Add paced on 15 contacts').getByTestId('job-state')).toHaveText('Finished', { timeout: 30_000 });
     expect(turns).toBeGreaterThan(3);
     expect(throttled).toEqual([]);
   });

@@ -71,7 +71,7 @@ describe('every page equals the forward walk', () => {
         }
       }
     }
-  });
+  }, 90_000); // hundreds of queries per filter: a minute on a busy machine with PostgreSQL
 
   it('reads a page past the middle in the reverse order (the id tie-breaker descending), and one before it forward', async () => {
     const statements: string[] = [];
