@@ -47,6 +47,9 @@ export function makeWorkspace(label: string, scope = 'all'): Workspace {
   return { ...workspace, key };
 }
 
+/** `E2E_SCREENSHOTS=1` keeps a screenshot of every page the axe pass checks, for a review of how it looks. */
+const SCREENSHOTS = process.env.E2E_SCREENSHOTS === '1';
+
 /** The axe rules whose outcome depends on colors, run again in dark mode. */
 const COLOR_RULES = ['color-contrast', 'link-in-text-block'];
 
@@ -55,15 +58,15 @@ const COLOR_RULES = ['color-contrast', 'link-in-text-block'];
  * enter), in the light and then the dark color scheme (issue 14 point 10); fails on serious or critical violations
  * of either, naming the scheme. The dark pass emulates `prefers-color-scheme: dark` (the embed page follows it) and
  * sets Mantine's `data-mantine-color-scheme` (the console's remembered choice wins over the media query); both are
- * put back afterwards. The dark pass runs only the rules that depend on colors (`COLOR_RULES`). Saves a screenshot
- * of each scheme under test-results/screenshots/ (`<name>.png`, `<name>-dark.png`).
+ * put back afterwards. The dark pass runs only the rules that depend on colors (`COLOR_RULES`). With
+ * `E2E_SCREENSHOTS=1`, saves a screenshot of each scheme under test-results/screenshots/ (`<name>.png`, `<name>-dark.png`).
  */
 export async function checkAccessibility(page: Page, name: string, options: { include?: string; exclude?: string } = {}) {
   // The second (dark) pass gets time of its own, so a test with several checks keeps its own budget.
   test.info().setTimeout(test.info().timeout + 20_000);
-  mkdirSync('test-results/screenshots', { recursive: true });
+  if (SCREENSHOTS) mkdirSync('test-results/screenshots', { recursive: true });
   const analyze = async (scheme: 'light' | 'dark') => {
-    await page.screenshot({ path: `test-results/screenshots/${name}${scheme === 'dark' ? '-dark' : ''}.png`, fullPage: !options.include });
+    if (SCREENSHOTS) await page.screenshot({ path: `test-results/screenshots/${name}${scheme === 'dark' ? '-dark' : ''}.png`, fullPage: !options.include });
     let axe = new AxeBuilder({ page });
     if (options.include) axe = axe.include(options.include);
     if (options.exclude) axe = axe.exclude(options.exclude);
