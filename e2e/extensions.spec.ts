@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
-import { type Workspace, expect, makeWorkspace, test } from './fixtures';
+import { type Workspace, checkAccessibility, expect, makeWorkspace, test } from './fixtures';
 
 const unique = (prefix: string) => `${prefix}${randomUUID().replace(/-/g, '').slice(0, 8)}`;
 
@@ -100,6 +100,7 @@ test('erases two selected contacts as a background job after the count is typed;
   await expect(confirm).toContainText('It is final and cannot be undone');
   await expect(confirm).toContainText('2 contacts, as selected.');
   await expect(confirm).toContainText('The job will send 2 erasure requests.');
+  await checkAccessibility(page, 'bulk-erase-dialog', { include: '[role="dialog"]' });
   const button = confirm.getByRole('button', { name: 'Erase 2 contacts' });
   await expect(button).toBeDisabled();
   await confirm.getByLabel('Type 2 to confirm').fill('3');
