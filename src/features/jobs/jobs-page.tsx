@@ -1,12 +1,13 @@
 /**
  * The jobs page of a workspace (`/w/:workspaceId/jobs`, issue 20 point 5): every job, running, paused or finished,
  * newest first, with its progress, rate and time left (while it runs), what it waits for, and why it stopped;
- * Pause, Resume and Cancel while it is unfinished; its report, each part (created, updated, tags changed,
- * erased, already erased, unchanged, refused, failed, not sent) downloadable as CSV; and Undo where the interface allows it: the tags a
- * bulk tag job or an import changed are restored by the inverse tag change on exactly the contacts it changed,
- * as a durable job of its own. A bulk erasure's report lists ids only (erased, already erased, failed) and says why it
- * has no undo: erasure is final. Created contacts cannot be deleted through the interface: an import's entry says
- * so and links to the contacts carrying its tag. Every text comes from src/lib/jobs/messages.ts.
+ * Pause, Resume and Cancel while it is unfinished; its report, each part (created, updated, tags changed, erased,
+ * already erased, unchanged, refused, failed, not sent) downloadable as CSV; and Undo where the interface allows
+ * it: the tags a bulk tag job or an import changed are restored by the inverse tag change on exactly the contacts
+ * it changed, as a durable job of its own. A bulk erasure's report lists ids only (erased, already erased, failed)
+ * and its entry says why it has no undo: erasure is final (issue 22 point 7). Created contacts cannot be deleted
+ * through the interface: an import's entry says so and links to the contacts carrying its tag. Every text comes
+ * from src/lib/jobs/messages.ts.
  */
 import { Alert, Anchor, Box, Button, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
