@@ -125,6 +125,12 @@ test('against the hosted stand-in, which has no extensions, offers none of them 
   await expect(drawer.getByRole('button', { name: /^Erase/ })).toHaveCount(0);
   await expect(drawer.getByRole('combobox', { name: 'Tags' })).toBeVisible();
   await page.getByRole('button', { name: /^Close/ }).first().click();
+  // The selection bar offers no bulk erasure, and says so in one line.
+  await page.getByRole('table', { name: 'Contacts' }).getByRole('checkbox', { name: 'Select Hosted Person' }).check();
+  const bar = page.getByRole('region', { name: 'Selection' });
+  await expect(bar.getByText('This service does not allow erasing contacts.')).toBeVisible();
+  await expect(bar.getByRole('button', { name: /^Erase/ })).toHaveCount(0);
+  await expect(bar.getByRole('button', { name: /^Tag/ })).toBeVisible();
   await page.goto(`${hostedProxy.baseURL}/w/${HOSTED_WORKSPACE.id}/posts`);
   await expect(page.getByRole('tab', { name: 'Published posts' })).toBeVisible();
   await expect(page.getByText('This service does not list scheduled or suggested posts.')).toBeVisible();

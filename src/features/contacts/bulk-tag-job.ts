@@ -46,8 +46,12 @@ export type TagChange = { tagsToAdd: readonly string[]; tagsToRemove: readonly s
  */
 export type CollectProgress = { done: number; total: number; waitingUntil: number | null };
 
-/** The walk's result: the contacts found (each once), and how many chosen ids no longer exist. */
-export type Collected = { targets: BulkTarget[]; missing: number };
+/**
+ * The walk's result: the contacts found (each once), and how many chosen ids no longer exist. `changed`: a filter's
+ * `meta.maxResults` differed between pages, so contacts were added or removed during the walk and its offsets may
+ * have shifted (a contact skipped); walking again finds what was skipped (bulk erasure does, bulk-erase-job.ts).
+ */
+export type Collected = { targets: BulkTarget[]; missing: number; changed?: boolean };
 
 export type CollectOptions = {
   client: BulkClient;
@@ -125,10 +129,14 @@ export async function collectBulkTargets(options: CollectOptions): Promise<Colle
     }
     return { targets: [...targets.values()], missing: ids.length - targets.size };
   }
+  let firstTotal: number | null = null;
+  let changed = false;
   const walk = paginate(
     (page) =>
       patiently(async () => {
         const answer = await client.listContacts({ ...page, filter: source.filter, orderBy: WALK_ORDER, priority: 'person' });
+        firstTotal ??= answer.meta.maxResults;
+        if (answer.meta.maxResults !== firstTotal) changed = true;
         report({ total: answer.meta.maxResults });
         return answer;
       }),
@@ -140,7 +148,7 @@ export async function collectBulkTargets(options: CollectOptions): Promise<Colle
   }
   if (signal?.aborted) throw signal.reason ?? new DOMException('The walk was cancelled', 'AbortError');
   report({ done: targets.size, total: Math.max(progress.total, targets.size) });
-  return { targets: [...targets.values()], missing: 0 };
+  return { targets: [...targets.values()], missing: 0, changed };
 }
 
 /** True for the error a cancelled walk rejects with. */

@@ -28,7 +28,7 @@ import { contactQueries } from './queries';
 export type BulkSelection = { kind: 'ids'; ids: string[] } | { kind: 'matching'; filter: FilterNode | undefined; total: number };
 
 /** The epoch ms, refreshed every 250 ms while `active` (for the countdown). */
-function useNow(active: boolean): number {
+export function useNow(active: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!active) return;
@@ -38,7 +38,7 @@ function useNow(active: boolean): number {
   return now;
 }
 
-function CollectView({ progress, now }: { progress: CollectProgress; now: number }) {
+export function CollectView({ progress, now }: { progress: CollectProgress; now: number }) {
   const wait = progress.waitingUntil ? Math.max(0, Math.ceil((progress.waitingUntil - now) / 1000)) : 0;
   return (
     <Stack gap={4}>

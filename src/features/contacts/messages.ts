@@ -86,3 +86,40 @@ export const bulkTagMessages = {
   bulkStarted: (count: number, unchanged: number, missing: number) =>
     `Changing the tags of ${contacts(count)} in the background${unchanged ? `; ${contacts(unchanged)} already as asked` : ''}${missing ? `; ${contacts(missing)} no longer found` : ''}. Follow it in the header or on the Jobs page.`,
 };
+
+/** Minutes as the browser's language says them (Intl units): `38 minutes`, `2.5 hours`, `40 seconds`. */
+function durationWords(minutes: number): string {
+  const [value, unit] = minutes < 1 ? [Math.max(1, Math.ceil(minutes * 60)), 'second'] : minutes < 120 ? [Math.ceil(minutes), 'minute'] : [Math.round(minutes / 6) / 10, 'hour'];
+  return new Intl.NumberFormat(undefined, { style: 'unit', unit, unitDisplay: 'long', maximumFractionDigits: 1 }).format(value);
+}
+
+/**
+ * User-facing texts of the contacts page's bulk erasure (issue 22 point 7), in English, as one object for the i18n
+ * conversion (issue 23). Numbers and durations go through Intl.
+ */
+export const bulkEraseMessages = {
+  open: (what: string) => `Erase ${what}…`,
+  notAllowed: 'This service does not allow erasing contacts.',
+  title: (count: number) => `Erase ${contacts(count)}?`,
+  close: 'Close erasure',
+  what: 'This erases each of these people from this workspace: the contact and every field of it, its tags, its entries in the search index, its place among the recipients of posts, and any stored answer to a request that held its data.',
+  final: 'It is final and cannot be undone: nothing of them can be brought back, and the job has no undo.',
+  countSelected: (count: number) => `${contacts(count)}, as selected.`,
+  countMatching: (count: number) => `${contacts(count)}: every contact matching the filter, found just before the erasure starts.`,
+  requests: (count: number, lookups: number) =>
+    lookups ? `The job will send ${n(count)} erasure requests, after ${n(lookups)} to find the contacts.` : `The job will send ${n(count)} erasure requests.`,
+  time: (minutes: number, perMinute: number, limit: number) =>
+    `About ${durationWords(minutes)} at the ${n(perMinute)} requests a minute that jobs may use of this key’s limit of ${n(limit)}.`,
+  noLimit: 'The service announces no rate limit for this key.',
+  how: 'It runs as a job in the background: its progress is in the header, and the Jobs page has its report, which lists the erased contacts by id only. Pausing or cancelling it stops further erasures; those done stay done.',
+  confirmLabel: (count: number) => `Type ${n(count)} to confirm`,
+  confirmDescription: 'The number of contacts to erase.',
+  changed: (was: number, now: number) => `The filter now matches ${contacts(now)}, not ${n(was)}. Check the list, then type ${n(now)} to erase them.`,
+  none: 'No contact matches the filter any more: nothing to erase.',
+  button: (count: number) => `Erase ${contacts(count)}`,
+  cancel: 'Cancel',
+  findFailed: 'Stopped before erasing anything: the contacts could not be listed',
+  storeFailed: 'The job could not be stored in this browser (private mode or no space left), so nothing was erased.',
+  jobTitle: (count: number) => `Erase ${contacts(count)}`,
+  started: (count: number) => `Erasing ${contacts(count)} in the background. Follow it in the header or on the Jobs page.`,
+};

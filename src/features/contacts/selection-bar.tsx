@@ -3,10 +3,16 @@
  * the whole page is selected while more contacts match, "Select all 1,234 matching" (the Gmail pattern), which
  * hands the filter itself to bulk tagging instead of the page's ids. Any change of the list (page, size, sort,
  * filter: a new `params`) or of the selection ends "all matching".
+ *
+ * Erase (issue 22 point 7, ./bulk-erase.tsx) over the same selection, where the service names `contact-erasure`
+ * (src/lib/extensions.ts) and the key may write; a service without it gets one line saying so.
  */
 import { Button, Group, Text } from '@mantine/core';
 import { useState } from 'react';
+import { useExtensions } from '@/lib/extensions';
+import { BulkErase } from './bulk-erase';
 import { BulkTags } from './bulk-tags';
+import { bulkEraseMessages } from './messages';
 import type { ContactListParams } from './queries';
 
 export type SelectionBarProps = {
@@ -30,6 +36,8 @@ export function SelectionBar({ selectedIds, rows, total, params, canTag, onClear
   const pageSelected = pageIds.length > 0 && pageIds.every((id) => selectedIds.includes(id));
   const matching = allMatching && total !== undefined;
   const offer = !matching && pageSelected && total !== undefined && total > selectedIds.length;
+  const extensions = useExtensions();
+  const selection = matching ? ({ kind: 'matching', filter, total } as const) : ({ kind: 'ids', ids: selectedIds } as const);
   return (
     <Group gap="xs" role="region" aria-label="Selection">
       <Text size="sm">
@@ -45,10 +53,17 @@ export function SelectionBar({ selectedIds, rows, total, params, canTag, onClear
         </Button>
       ) : null}
       {canTag ? (
-        <BulkTags selection={matching ? { kind: 'matching', filter, total } : { kind: 'ids', ids: selectedIds }} onDone={onClear} />
+        <BulkTags selection={selection} onDone={onClear} />
       ) : (
         <Text size="sm" c="dimmed">
           Tagging needs contacts:read-write
+        </Text>
+      )}
+      {!extensions.known ? null : extensions.has('contact-erasure') ? (
+        canTag ? <BulkErase selection={selection} onDone={onClear} /> : null
+      ) : (
+        <Text size="sm" c="dimmed">
+          {bulkEraseMessages.notAllowed}
         </Text>
       )}
       <Button variant="subtle" size="xs" onClick={onClear}>

@@ -1,11 +1,13 @@
 /**
  * The jobs page of a workspace (`/w/:workspaceId/jobs`, issue 20 point 5): every job, running, paused or finished,
  * newest first, with its progress, rate and time left (while it runs), what it waits for, and why it stopped;
- * Pause, Resume and Cancel while it is unfinished; its report, each part (created, updated, tags changed,
- * unchanged, refused, failed, not sent) downloadable as CSV; and Undo where the interface allows it: the tags a
- * bulk tag job or an import changed are restored by the inverse tag change on exactly the contacts it changed,
- * as a durable job of its own. Created contacts cannot be deleted through the interface: an import's entry says
- * so and links to the contacts carrying its tag. Every text comes from src/lib/jobs/messages.ts.
+ * Pause, Resume and Cancel while it is unfinished; its report, each part (created, updated, tags changed, erased,
+ * already erased, unchanged, refused, failed, not sent) downloadable as CSV; and Undo where the interface allows
+ * it: the tags a bulk tag job or an import changed are restored by the inverse tag change on exactly the contacts
+ * it changed, as a durable job of its own. A bulk erasure's report lists ids only (erased, already erased, failed)
+ * and its entry says why it has no undo: erasure is final (issue 22 point 7). Created contacts cannot be deleted
+ * through the interface: an import's entry says so and links to the contacts carrying its tag. Every text comes
+ * from src/lib/jobs/messages.ts.
  */
 import { Alert, Anchor, Box, Button, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
@@ -27,6 +29,8 @@ function reportParts(job: JobRecord): { part: ReportPart; count: number; label: 
     { part: 'created', count: job.counts.created, label: m.countCreated(job.counts.created), word: m.reportCreated },
     { part: 'updated', count: job.counts.updated, label: m.countUpdated(job.counts.updated), word: m.reportUpdated },
     { part: 'tagged', count: job.counts.tagged, label: m.countTagged(job.counts.tagged), word: m.reportTagged },
+    { part: 'erased', count: job.counts.erased ?? 0, label: m.countErased(job.counts.erased ?? 0), word: m.reportErased },
+    { part: 'alreadyErased', count: job.counts.alreadyErased ?? 0, label: m.countAlreadyErased(job.counts.alreadyErased ?? 0), word: m.reportAlreadyErased },
     { part: 'unchanged', count: job.unchanged + job.counts.exists, label: m.countUnchanged(job.unchanged + job.counts.exists), word: m.reportUnchanged },
     { part: 'refused', count: job.refused, label: m.countRefused(job.refused), word: m.reportRefused },
     { part: 'failed', count: job.counts.failed, label: m.countFailed(job.counts.failed), word: m.reportFailed },
@@ -108,6 +112,11 @@ function JobEntry({ job, workspaceId, now }: { job: JobRecord; workspaceId: stri
                 {m.showImported(importTag)}
               </Anchor>
             ) : null}
+          </Text>
+        ) : null}
+        {job.kind === 'bulk-erase' ? (
+          <Text size="sm" c="dimmed">
+            {m.erasureFinal}
           </Text>
         ) : null}
         {job.undoneBy ? (

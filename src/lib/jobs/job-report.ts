@@ -1,17 +1,19 @@
 /**
  * A job's report (issue 20 point 5): every step's outcome and every row decided before any write, sorted into
- * the report's parts (created, updated, tags changed, unchanged, refused, failed, not sent), each a table that
- * downloads as CSV. Framework-free (unit-tested); papaparse writes the CSV, loaded with the jobs page only.
+ * the report's parts (created, updated, tags changed, erased, already erased, unchanged, refused, failed, not sent),
+ * each a table that downloads as CSV. A bulk erasure's rows hold the contact's id only (issue 22 point 7: no
+ * personal data kept). Framework-free (unit-tested); papaparse writes the CSV, loaded with the jobs page only.
  *
  * CSV: a header row, CRLF lines, RFC 4180 quoting, and `'` before a cell a spreadsheet would read as a formula
  * (OWASP "CSV injection", papaparse's `escapeFormulae`), as the products import's report (product-csv.ts).
  */
 import Papa from 'papaparse';
 import type { JobStore } from './job-store';
+import { jobMessages } from './messages';
 import type { JobRecord, JobSpec, JobStep, StepRecord } from './job-types';
 
-export type ReportPart = 'created' | 'updated' | 'tagged' | 'unchanged' | 'refused' | 'failed' | 'notSent';
-export const REPORT_PARTS: readonly ReportPart[] = ['created', 'updated', 'tagged', 'unchanged', 'refused', 'failed', 'notSent'];
+export type ReportPart = 'created' | 'updated' | 'tagged' | 'erased' | 'alreadyErased' | 'unchanged' | 'refused' | 'failed' | 'notSent';
+export const REPORT_PARTS: readonly ReportPart[] = ['created', 'updated', 'tagged', 'erased', 'alreadyErased', 'unchanged', 'refused', 'failed', 'notSent'];
 
 /** One table per part: its column names and rows of cells. */
 export type ReportTable = { columns: string[]; rows: Record<string, string>[] };
@@ -28,6 +30,7 @@ function describe(step: JobStep): Record<string, string> {
   if (step.kind === 'patch-tags') {
     return { rows: rowsText(step.rows), contact: step.label ?? '', tagsAdded: step.tagsToAdd.join(', '), tagsRemoved: step.tagsToRemove.join(', ') };
   }
+  if (step.kind === 'erase-contact') return {};
   return { rows: rowsText(step.rows), externalId: String(step.body.externalId ?? ''), title: String(step.body.title ?? '') };
 }
 
@@ -36,12 +39,16 @@ export function buildReport(steps: Iterable<StepRecord>, handed: NonNullable<Job
   const parts = Object.fromEntries(REPORT_PARTS.map((part) => [part, [] as Record<string, string>[]])) as Record<ReportPart, Record<string, string>[]>;
   for (const record of steps) {
     const fields = describe(record.step);
-    const id = record.step.kind === 'patch-tags' ? record.step.contactId : '';
+    const id = record.step.kind === 'patch-tags' || record.step.kind === 'erase-contact' ? record.step.contactId : '';
     const outcome = record.outcome;
     if (!outcome) parts.notSent.push({ id, ...fields });
     else if (outcome.kind === 'created') parts.created.push({ ...fields, id: outcome.id, ...(outcome.recovered ? { note: 'answer lost, found by look-up' } : {}) });
     else if (outcome.kind === 'updated') parts.updated.push({ ...fields, id: outcome.id });
     else if (outcome.kind === 'tagged') parts.tagged.push({ id, ...fields });
+    else if (outcome.kind === 'erased') {
+      if (outcome.already) parts.alreadyErased.push({ id, note: jobMessages.alreadyErasedNote });
+      else parts.erased.push({ id });
+    }
     else if (outcome.kind === 'exists') parts.unchanged.push({ ...fields, id: outcome.id ?? '', reason: outcome.reason });
     else parts.failed.push({ id, ...fields, status: String(outcome.status), reason: outcome.reason });
   }

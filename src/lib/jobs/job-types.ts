@@ -16,9 +16,11 @@ import type { ProductUpsert } from '@/api/catalog';
 export type JobStep =
   | { kind: 'create-contact'; body: ContactCreate; rows?: number[]; label?: string }
   | { kind: 'patch-tags'; contactId: string; tagsToAdd: string[]; tagsToRemove: string[]; rows?: number[]; label?: string }
-  | { kind: 'upsert-product'; body: ProductUpsert; rows?: number[]; label?: string };
+  | { kind: 'upsert-product'; body: ProductUpsert; rows?: number[]; label?: string }
+  /** Erases one contact (`DELETE /contacts/{id}`, decisions.md section 10). Only the id: no name, no email (issue 22 point 7). */
+  | { kind: 'erase-contact'; contactId: string };
 
-export type JobKind = 'contacts-import' | 'bulk-tags' | 'undo-tags' | 'products-import';
+export type JobKind = 'contacts-import' | 'bulk-tags' | 'undo-tags' | 'products-import' | 'bulk-erase';
 
 /** A row refused before any write (an import's cleaning, a product row that fails the contract), with its reason. */
 export type RefusedRow = { row: number; values: Record<string, string>; reason: string };
@@ -48,11 +50,16 @@ export type JobSpec = {
  */
 export type JobState = 'queued' | 'running' | 'paused' | 'cancelled' | 'done';
 
-/** How a step ended. `recovered`: the answer was lost and the look-up found the record the step had created. */
+/**
+ * How a step ended. `recovered`: the answer was lost and the look-up found the record the step had created.
+ * `erased` with `already`: the service answered 404 and the contact is not found: a repeat whose first answer was
+ * lost, or a contact erased meanwhile by someone else; either way it is gone (done, not failed).
+ */
 export type StepOutcome =
   | { kind: 'created'; id: string; recovered?: boolean }
   | { kind: 'updated'; id: string }
   | { kind: 'tagged' }
+  | { kind: 'erased'; already?: boolean }
   | { kind: 'exists'; id: string | null; reason: string }
   | { kind: 'failed'; reason: string; status: number };
 
@@ -64,8 +71,11 @@ export type StepStatus = 'pending' | 'sent' | 'settled';
 
 export type StepRecord = { jobId: string; index: number; step: JobStep; status: StepStatus; outcome?: StepOutcome };
 
-/** Steps ended so far, by outcome. `updated`: products updated by an upsert. */
-export type JobCounts = { created: number; updated: number; tagged: number; exists: number; failed: number };
+/**
+ * Steps ended so far, by outcome. `updated`: products updated by an upsert. `erased`, `alreadyErased`: contacts a
+ * `bulk-erase` job erased, and those the service no longer had (optional: records stored before they existed lack them).
+ */
+export type JobCounts = { created: number; updated: number; tagged: number; exists: number; failed: number; erased?: number; alreadyErased?: number };
 
 /**
  * A job as stored. `settled`: steps with an outcome; `position`: every step below it is settled (the resume
@@ -98,7 +108,7 @@ export type JobRecord = {
   undoneBy: string | null;
 };
 
-export const EMPTY_COUNTS: JobCounts = { created: 0, updated: 0, tagged: 0, exists: 0, failed: 0 };
+export const EMPTY_COUNTS: JobCounts = { created: 0, updated: 0, tagged: 0, exists: 0, failed: 0, erased: 0, alreadyErased: 0 };
 
 /** True while a job still has work: queued, running or paused. */
 export function isUnfinished(job: Pick<JobRecord, 'state'>): boolean {

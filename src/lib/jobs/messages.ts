@@ -27,6 +27,7 @@ export const jobMessages = {
     'bulk-tags': 'Bulk tags',
     'undo-tags': 'Undo of tags',
     'products-import': 'Products import',
+    'bulk-erase': 'Erasure of contacts',
   } satisfies Record<JobKind, string>,
   stepsDone: (settled: number, total: number) => `${n(settled)} of ${n(total)} done`,
   rate: (perSecond: number) => `${perSecond.toLocaleString(undefined, { maximumFractionDigits: perSecond < 10 ? 1 : 0 })} a second`,
@@ -46,6 +47,8 @@ export const jobMessages = {
   countUnchanged: (count: number) => `${n(count)} unchanged`,
   countRefused: (count: number) => `${n(count)} refused`,
   countFailed: (count: number) => `${n(count)} failed`,
+  countErased: (count: number) => `${n(count)} erased`,
+  countAlreadyErased: (count: number) => `${n(count)} already erased`,
   countNotSent: (count: number) => `${n(count)} not sent`,
   download: (what: string) => `Download ${what} (CSV)`,
   reportCreated: 'created',
@@ -55,6 +58,14 @@ export const jobMessages = {
   reportRefused: 'refused',
   reportFailed: 'failed',
   reportNotSent: 'not sent',
+  reportErased: 'erased',
+  reportAlreadyErased: 'already erased',
+  /** The note of an "already erased" row in a bulk erasure's report. */
+  alreadyErasedNote: 'not found: erased before (a repeat whose first answer was lost, or erased by someone else)',
+  /** A step's failure when the service answered 404 to an erasure but still lists the contact. */
+  eraseNotDone: (sentence: string) => `The service answered “${sentence}” but still lists the contact: it was not erased.`,
+  erasureFinal:
+    'Erasure is final: an erased contact cannot be brought back, so this job has no undo. The report lists the erased contacts by id only; nothing else of them is kept.',
   createdCannotBeDeleted: (tag: string | null) =>
     tag
       ? `Contacts the import created cannot be deleted through the interface. They all carry the tag “${tag}”: one filter finds them.`

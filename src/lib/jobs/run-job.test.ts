@@ -12,6 +12,7 @@ import { type TestServer, startServer } from '../../../server/test/harness';
 import { type ApiClient, createApiClient } from '@/api/client';
 import { compare, or } from '@/api/filter/ast';
 import { createRateBudget } from '@/api/rate-budget';
+import { loadReport, reportTableCsv } from './job-report';
 import { type JobStore, createStore } from './job-store';
 import type { JobSpec, StepRecord } from './job-types';
 import { KeyRefusedError, lookupFilter, runJob, stepKey } from './run-job';
@@ -239,6 +240,104 @@ describe('runJob', () => {
     expect(await store.sentSteps(job.id)).toHaveLength(1);
     budget.close();
   }, 30_000);
+});
+
+describe('runJob: a bulk erasure (issue 22 point 7)', () => {
+  const exists = async (id: string) => (await api.listContacts({ limit: 1, filter: compare('id', 'eq', id) })).items.length > 0;
+  const eraseSteps = (ids: string[]) => ids.map((contactId) => ({ kind: 'erase-contact' as const, contactId }));
+
+  it('erases each contact with DELETE and no Idempotency-Key, counts one the service no longer has (404) as already erased, and reports ids only', async () => {
+    const people = await Promise.all([contact('RunnerErase'), contact('RunnerErase'), contact('RunnerErase')].map((body) => api.createContact({ ...body, city: 'Tromsø', tags: ['leaving'] })));
+    const keeper = await api.createContact(contact('RunnerKeep'));
+    await api.eraseContact(people[2]!.id); // erased before the job: the job's DELETE answers 404
+    const job = await store.addJob(server.a.id, { kind: 'bulk-erase', title: 'Erase 3 contacts', steps: eraseSteps(people.map((person) => person.id)) });
+    writes.length = 0;
+    expect(await runJob({ store, client: api, jobId: job.id, concurrency: 2 })).toBe('done');
+
+    expect(writes.map((write) => write.method)).toEqual(['DELETE', 'DELETE', 'DELETE']);
+    expect(writes.every((write) => write.key === null)).toBe(true);
+    for (const person of people) expect(await exists(person.id)).toBe(false);
+    expect(await exists(keeper.id)).toBe(true);
+    expect((await store.getJob(job.id))!).toMatchObject({ state: 'done', settled: 3, counts: { erased: 2, alreadyErased: 1, failed: 0 } });
+    const [first, , third] = await steps(job.id);
+    expect(first!.outcome).toEqual({ kind: 'erased' });
+    expect(third!.outcome).toEqual({ kind: 'erased', already: true });
+
+    const report = await loadReport(store, job);
+    expect(report.erased.columns).toEqual(['id']);
+    expect(report.erased.rows.map((row) => row.id)).toEqual([people[0]!.id, people[1]!.id]);
+    expect(report.alreadyErased.rows.map((row) => row.id)).toEqual([people[2]!.id]);
+    const csv = [report.erased, report.alreadyErased].map(reportTableCsv).join('');
+    expect(csv).toContain(people[0]!.id);
+    expect(csv).not.toMatch(/RunnerErase|example\.com|Tromsø|leaving/);
+  });
+
+  it('counts a repeat whose first answer was lost as erased, not failed: the DELETE is sent again, answered 404, and the look-up finds nothing', async () => {
+    const people = await Promise.all([contact('RunnerEraseLost'), contact('RunnerEraseLost')].map((body) => api.createContact(body)));
+    const job = await store.addJob(server.a.id, { kind: 'bulk-erase', title: 'Erase lost', steps: eraseSteps(people.map((person) => person.id)) });
+    let dropped = 0;
+    dropAnswer = (url, init) => init?.method === 'DELETE' && url.endsWith(people[0]!.id) && dropped++ === 0;
+    writes.length = 0;
+    expect(await runJob({ store, client: api, jobId: job.id, concurrency: 1, sleep: async () => undefined })).toBe('done');
+    expect(dropped).toBe(2); // the DELETE reached the service twice: its first answer dropped, the second a 404
+    expect(writes.filter((write) => write.url.endsWith(people[0]!.id))).toHaveLength(2);
+    expect((await steps(job.id))[0]!.outcome).toEqual({ kind: 'erased', already: true });
+    expect((await store.getJob(job.id))!.counts).toMatchObject({ erased: 1, alreadyErased: 1, failed: 0 });
+    expect(await exists(people[0]!.id)).toBe(false);
+  });
+
+  it('resumes a step stored as sent whose answer never came: the contact is erased, or counted already erased, never failed', async () => {
+    const people = await Promise.all([contact('RunnerEraseCrash'), contact('RunnerEraseCrash')].map((body) => api.createContact(body)));
+    const job = await store.addJob(server.a.id, { kind: 'bulk-erase', title: 'Erase crash', steps: eraseSteps(people.map((person) => person.id)) });
+    const stored = await steps(job.id);
+    await store.writer.put({ ...stored[0]!, status: 'sent' });
+    await store.writer.put({ ...stored[1]!, status: 'sent' });
+    await api.eraseContact(people[0]!.id); // only the first request reached the service before the tab died
+    await store.transition(job.id, ['queued'], 'running');
+    expect(await runJob({ store, client: api, jobId: job.id })).toBe('done');
+    const after = await steps(job.id);
+    expect(after.map((step) => step.outcome)).toEqual([{ kind: 'erased', already: true }, { kind: 'erased' }]);
+    expect(await exists(people[1]!.id)).toBe(false);
+  });
+
+  it('fails a step whose 404 came from a service that still lists the contact (no erasure route), and goes on with the next', async () => {
+    const people = await Promise.all([contact('RunnerEraseNoRoute'), contact('RunnerEraseNoRoute')].map((body) => api.createContact(body)));
+    // A service without the extension answers its own 404 to the route; the look-up still finds the contact.
+    const noRoute = createApiClient({
+      baseUrl: server.baseUrl,
+      apiKey: server.a.key,
+      fetch: async (input, init) =>
+        init?.method === 'DELETE' && String(input).endsWith(people[0]!.id)
+          ? new Response(JSON.stringify({ message: `Route DELETE:/contacts/${people[0]!.id} not found`, error: 'Not Found', statusCode: 404 }), { status: 404, headers: { 'Content-Type': 'application/json' } })
+          : fetch(input, init),
+    });
+    const job = await store.addJob(server.a.id, { kind: 'bulk-erase', title: 'Erase no route', steps: eraseSteps(people.map((person) => person.id)) });
+    expect(await runJob({ store, client: noRoute, jobId: job.id, concurrency: 1 })).toBe('done');
+    const [first, second] = await steps(job.id);
+    expect(first!.outcome).toMatchObject({ kind: 'failed', status: 404, reason: expect.stringMatching(/still lists the contact/) });
+    expect(second!.outcome).toEqual({ kind: 'erased' });
+    expect(await exists(people[0]!.id)).toBe(true);
+    expect((await store.getJob(job.id))!.counts).toMatchObject({ erased: 1, alreadyErased: 0, failed: 1 });
+    const report = await loadReport(store, job);
+    expect(report.failed.rows).toEqual([{ id: people[0]!.id, status: '404', reason: expect.stringMatching(/not erased/) }]);
+  });
+
+  it('fails a step the service refuses (a malformed id: 400) without stopping, and stops with KeyRefusedError on a refused key', async () => {
+    const person = await api.createContact(contact('RunnerEraseBad'));
+    const job = await store.addJob(server.a.id, { kind: 'bulk-erase', title: 'Erase bad', steps: eraseSteps(['x'.repeat(300), person.id]) });
+    expect(await runJob({ store, client: api, jobId: job.id, concurrency: 1 })).toBe('done');
+    const outcomes = (await steps(job.id)).map((step) => step.outcome);
+    expect(outcomes[1]).toEqual({ kind: 'erased' });
+    expect(outcomes[0]).toMatchObject({ kind: 'failed', status: 400, reason: expect.stringMatching(/at most 200 characters\.$/) });
+
+    const other = await api.createContact(contact('RunnerEraseKey'));
+    const refused = await store.addJob(server.a.id, { kind: 'bulk-erase', title: 'Erase refused', steps: eraseSteps([other.id]) });
+    await expect(runJob({ store, client: clientFor(server, 'wsk_not-a-key'), jobId: refused.id })).rejects.toBeInstanceOf(KeyRefusedError);
+    expect((await store.getJob(refused.id))!.settled).toBe(0);
+    expect(await exists(other.id)).toBe(true);
+    expect(await runJob({ store, client: api, jobId: refused.id })).toBe('done');
+    expect(await exists(other.id)).toBe(false);
+  });
 });
 
 describe('lookupFilter', () => {

@@ -12,7 +12,11 @@
  * A step found `sent` without an outcome (the tab died, the connection dropped, a 5xx) had its answer lost: a
  * create is looked up first (`email eq` or `phone eq`, one `GET /contacts`), since a hosted service may ignore
  * the Idempotency-Key; found, it counts as created (`recovered`), else it is sent again with the same key. Tag
- * patches and product upserts are safe to repeat and are sent again. A 409 on a create is "exists" (the contact's
+ * patches and product upserts are safe to repeat and are sent again. A contact's erasure (`DELETE`, decisions.md
+ * section 10) is safe to repeat and carries no Idempotency-Key (section 9 covers POST and PATCH only); a 404 to it is
+ * checked with one look-up by id: not found, the contact is gone and the step counts as erased ("already erased":
+ * a repeat whose first answer was lost, or someone else erased it); still listed, the service did not erase it
+ * (a service without the route, say) and the step fails. A 409 on a create is "exists" (the contact's
  * id looked up), except the service's "in progress" answer to a repeated Idempotency-Key, which waits and tries
  * again. A 429 waits for its `Retry-After` (else 1 s doubling to 60 s). 401 or 403 stops the job
  * (`KeyRefusedError`): the key is the person's to fix. Any other refusal is the step's `failed` outcome, with
@@ -26,6 +30,7 @@ import type { ContactList } from '@/api/client';
 import type { ContactCreate, ContactTagsPatch } from '@/api/contacts';
 import type { ProductUpsert } from '@/api/catalog';
 import { type FilterNode, compare, or } from '@/api/filter/ast';
+import { jobMessages } from './messages';
 import { errorSentence } from '@/lib/error-sentence';
 import { sleepUnlessAborted } from '@/lib/run-pool';
 import { backoffSeconds } from '@/lib/throttle';
@@ -40,6 +45,7 @@ export type JobClient = {
   createContact(body: ContactCreate, options?: JobCallOptions): Promise<{ id: string }>;
   patchContactTags(contactId: string, body: ContactTagsPatch, options?: JobCallOptions): Promise<void>;
   upsertProduct(body: ProductUpsert, options?: JobCallOptions): Promise<{ id: string; created: boolean }>;
+  eraseContact(contactId: string, options?: JobCallOptions): Promise<void>;
   listContacts(params: { filter?: FilterNode; limit?: number; signal?: AbortSignal; priority?: 'job' }): Promise<ContactList>;
 };
 
@@ -103,6 +109,10 @@ function countOutcome(counts: JobCounts, outcome: StepOutcome): JobCounts {
   else if (outcome.kind === 'updated') next.updated++;
   else if (outcome.kind === 'tagged') next.tagged++;
   else if (outcome.kind === 'exists') next.exists++;
+  else if (outcome.kind === 'erased') {
+    if (outcome.already) next.alreadyErased = (next.alreadyErased ?? 0) + 1;
+    else next.erased = (next.erased ?? 0) + 1;
+  }
   else next.failed++;
   return next;
 }
@@ -160,6 +170,19 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
       } catch (error) {
         if (!(isApiError(error) && error.status === 409) || inProgress(error)) throw error;
         return { kind: 'exists', id: await lookUp(step.body), reason: errorSentence(error) };
+      }
+    }
+    if (step.kind === 'erase-contact') {
+      // No Idempotency-Key: section 9 gives it to POST and PATCH; a DELETE repeated answers 404, checked here.
+      const signal = abort ? { signal: abort } : {};
+      try {
+        await client.eraseContact(step.contactId, { priority: 'job', ...signal });
+        return { kind: 'erased' };
+      } catch (error) {
+        if (!(isApiError(error) && error.status === 404)) throw error;
+        const found = await client.listContacts({ filter: compare('id', 'eq', step.contactId), limit: 1, priority: 'job', ...signal });
+        if (found.items.length) return { kind: 'failed', status: 404, reason: jobMessages.eraseNotDone(errorSentence(error)) };
+        return { kind: 'erased', already: true };
       }
     }
     if (step.kind === 'patch-tags') {
