@@ -6,7 +6,6 @@
 import getPort from 'get-port';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
-// @ts-expect-error a plain .mjs module of the start script, without types
 import { START_NODE_FLAGS } from '../scripts/node-flags.mjs';
 
 export type ServerProcess = {
