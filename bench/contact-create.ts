@@ -3,9 +3,10 @@
  * service beside" the console's import rate), on SQLite or PostgreSQL:
  *
  *   npx tsx bench/contact-create.ts [--database sqlite|postgres] [--postgres-url URL] [--contacts N]
- *                                   [--connections C] [--duration S]
+ *                                   [--connections C] [--duration S] [--no-cache] [--cpu-prof DIR]
  *
- * Seeds N contacts first (default 0; 1,000,000 is the issue's size), starts the compiled service as `npm start`
+ * Seeds N contacts first (default 0; 1,000,000 is the issue's size; on SQLite the seeded file is kept in
+ * /tmp/wsa-bench-seeded between runs, bench/seeded-file.ts, unless `--no-cache`), starts the compiled service as `npm start`
  * does (bench/server-process.ts, no rate limit), then loads `POST /contacts` with autocannon: C connections
  * (default 16, as many as a console job keeps in flight), S seconds (default 10), every request a new contact
  * with a unique email and phone (with and without an `Idempotency-Key`, which our service may store: both are
@@ -23,7 +24,8 @@ import { SCOPES } from '../src/api/scopes';
 import { openMigratedDatabase } from '../server/database';
 import { createApiKey } from '../server/db/credentials';
 import { createOrganization, createWorkspace } from '../server/db/workspaces';
-import { seedContacts, seedContactsPostgres } from './seed-contacts';
+import { seedContactsPostgres } from './seed-contacts';
+import { seededFile } from './seeded-file';
 import { type ServerProcess, startServer } from './server-process';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,6 +36,8 @@ const { values } = parseArgs({
     contacts: { type: 'string', default: '0' },
     connections: { type: 'string', default: '16' },
     duration: { type: 'string', default: '10' },
+    'no-cache': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
   },
 });
 
@@ -63,18 +67,25 @@ async function main() {
   }
   let server: ServerProcess | null = null;
   try {
-    const database = await openMigratedDatabase(databaseUrl);
-    const organization = await createOrganization(database.db, 'Create Benchmark');
-    const workspace = await createWorkspace(database.db, { organizationId: organization.id, name: 'Create Benchmark' });
-    const apiKey = await createApiKey(database.db, workspace.id, SCOPES);
-    await database.close();
-    if (contacts > 0) {
-      const started = performance.now();
-      if (postgres) await seedContactsPostgres(databaseUrl, workspace.id, contacts);
-      else seedContacts(databaseUrl, workspace.id, contacts);
-      console.error(`seeded ${contacts.toLocaleString('en')} contacts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    let apiKey: string;
+    if (!postgres && contacts > 0) {
+      // SQLite: the seeded file kept between runs (bench/seeded-file.ts), unless --no-cache.
+      const log = (line: string) => console.error(line);
+      ({ apiKey } = await seededFile(dir, contacts, { log, ...(values['no-cache'] ? {} : { cacheDir: join(tmpdir(), 'wsa-bench-seeded') }) }));
+    } else {
+      const database = await openMigratedDatabase(databaseUrl);
+      const organization = await createOrganization(database.db, 'Create Benchmark');
+      const workspace = await createWorkspace(database.db, { organizationId: organization.id, name: 'Create Benchmark' });
+      apiKey = await createApiKey(database.db, workspace.id, SCOPES);
+      await database.close();
+      if (contacts > 0) {
+        const started = performance.now();
+        await seedContactsPostgres(databaseUrl, workspace.id, contacts);
+        console.error(`seeded ${contacts.toLocaleString('en')} contacts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      }
     }
-    server = await startServer({ cwd: ROOT, databaseUrl, apiKey });
+    // --cpu-prof DIR: the server writes a V8 CPU profile there when it stops.
+    server = await startServer({ cwd: ROOT, databaseUrl, apiKey, ...(values['cpu-prof'] ? { env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${values['cpu-prof']}` } } : {}) });
     let serial = 0;
     const run = async (idempotency: boolean) => {
       const result = await autocannon({
