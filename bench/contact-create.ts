@@ -71,7 +71,7 @@ async function main() {
     if (!postgres && contacts > 0) {
       // SQLite: the seeded file kept between runs (bench/seeded-file.ts), unless --no-cache.
       const log = (line: string) => console.error(line);
-      ({ apiKey } = await seededFile(dir, contacts, { log, ...(values['no-cache'] ? {} : { cacheDir: join(tmpdir(), 'wsa-bench-seeded') }) }));
+      ({ apiKey, file: databaseUrl } = await seededFile(dir, contacts, { log, ...(values['no-cache'] ? {} : { cacheDir: join(tmpdir(), 'wsa-bench-seeded') }) }));
     } else {
       const database = await openMigratedDatabase(databaseUrl);
       const organization = await createOrganization(database.db, 'Create Benchmark');
@@ -85,7 +85,7 @@ async function main() {
       }
     }
     // --cpu-prof DIR: the server writes a V8 CPU profile there when it stops.
-    server = await startServer({ cwd: ROOT, databaseUrl, apiKey, ...(values['cpu-prof'] ? { env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${values['cpu-prof']}` } } : {}) });
+    server = await startServer({ cwd: ROOT, databaseUrl, apiKey, ...(values['cpu-prof'] ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] } : {}) });
     let serial = 0;
     const run = async (idempotency: boolean) => {
       const result = await autocannon({
