@@ -33,7 +33,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
   options: {
     database: { type: 'string', default: 'sqlite' },
-    'postgres-url': { type: 'string', default: process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
+    'postgres-url': { type: 'string', default: process.env.POSTGRES_URL ?? process.env.TEST_POSTGRES_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres' },
     contacts: { type: 'string', default: '0' },
     connections: { type: 'string', default: '16' },
     duration: { type: 'string', default: '10' },
