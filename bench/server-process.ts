@@ -34,6 +34,8 @@ export async function startServer(options: {
   apiKey: string;
   /** More environment for the server (overriding the defaults above). */
   env?: Record<string, string>;
+  /** More flags for node, after the start flags (`--cpu-prof`, which NODE_OPTIONS does not allow). */
+  nodeArgs?: string[];
   timeoutMs?: number;
   /** Called with the server's last output when it exits without being stopped. */
   onUnexpectedExit?: (message: string) => void;
@@ -41,7 +43,7 @@ export async function startServer(options: {
   const port = await getPort({ host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${port}`;
   execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: options.cwd, stdio: 'inherit' });
-  const child = spawn(process.execPath, [...(START_NODE_FLAGS as string[]), 'dist-server/main.js'], {
+  const child = spawn(process.execPath, [...(START_NODE_FLAGS as string[]), ...(options.nodeArgs ?? []), 'dist-server/main.js'], {
     cwd: options.cwd,
     env: { ...process.env, DATABASE_URL: options.databaseUrl, DEMO_SEED: 'off', RATE_LIMIT_PER_MINUTE: '0', PORT: String(port), HOST: '127.0.0.1', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -315,6 +315,12 @@ export class ContactStore {
       (await rows(this.json).catch((error: unknown) => (this.dialect.isJsonError(error) ? rows(this.safeJson) : Promise.reject(error)))).map((row) => row.json);
     const variant = (json: RawBuilder<string>) => (json === this.json ? 'json' : 'safe');
     const match = memoSearchMatch(query.filter);
+    if (query.offset === 0 && !match && keyLookup(query.filter)) {
+      // A look-up by email or phone (an import's `email in (...)`, issue 20): a first page that is not full holds
+      // every match, so its length is the total and no count is run (or cached: each look-up's filter is new).
+      const items = await build((json) => this.run(query, `${workspaceId}:first:${variant(json)}`, () => this.matching(this.db, workspaceId, query).select(json.as('json'))));
+      return { items, maxResults: items.length < query.limit ? items.length : await this.count(workspaceId, query.filter) };
+    }
     if (query.offset === 0 && !match) {
       const [items, maxResults] = await Promise.all([
         build((json) => this.run(query, `${workspaceId}:first:${variant(json)}`, () => this.matching(this.db, workspaceId, query).select(json.as('json')))),
@@ -430,11 +436,10 @@ export class ContactStore {
       created: now,
       updated: now,
     };
+    if (this.dialect.name === 'sqlite') return this.createInBatch(row, tags);
     try {
       await this.db.transaction().execute(async (trx) => {
-        await assertUnique(trx, workspaceId, row);
-        await trx.insertInto('contacts').values(row).execute();
-        if (tags.length) await trx.insertInto('contact_tags').values(tags.map((tag) => ({ workspace_id: workspaceId, contact_id: row.id, tag, created: row.created }))).execute();
+        await insertContact(trx, row, tags);
         await bumpVersion(trx, workspaceId);
       });
     } catch (error) {
@@ -442,6 +447,66 @@ export class ContactStore {
       throw error;
     }
     return row;
+  }
+
+  /** Creates waiting for the next batch (SQLite: `createInBatch`). */
+  private readonly pendingCreates: PendingCreate[] = [];
+  private createsScheduled = false;
+
+  /**
+   * SQLite's group commit (issue 20 point 6): creates that arrive together (before the event loop's next check
+   * phase; an import job keeps 16 in flight) share one transaction, each in a savepoint of its own, so a refused
+   * create (409, or any error) is rolled back alone and answered alone, and the batch bumps `contacts_version`
+   * once. Each create resolves only after the batch has committed. On a database of a million contacts a commit
+   * costs about 1.4 ms (the search index's segment and 30 pages written to the WAL, against 0.4 ms for the rows
+   * themselves), so one commit per batch instead of per contact is most of a create's time saved. A create sees
+   * the earlier creates of its batch: two with one email are one 201 and one 409, as one after the other.
+   */
+  private createInBatch(row: ContactRow, tags: readonly string[]): Promise<ContactRow> {
+    return new Promise((resolve, reject) => {
+      this.pendingCreates.push({ row, tags, resolve, reject });
+      this.scheduleCreates();
+    });
+  }
+
+  private scheduleCreates() {
+    if (this.createsScheduled || !this.pendingCreates.length) return;
+    this.createsScheduled = true;
+    setImmediate(() => {
+      this.createsScheduled = false;
+      void this.flushCreates(this.pendingCreates.splice(0, MAX_CREATE_BATCH)).finally(() => this.scheduleCreates());
+    });
+  }
+
+  private async flushCreates(batch: PendingCreate[]): Promise<void> {
+    const refusals: (unknown | null)[] = [];
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        const workspaces = new Set<string>();
+        for (const { row, tags } of batch) {
+          await sql`savepoint contact_create`.execute(trx);
+          try {
+            await insertContact(trx, row, tags);
+            await sql`release contact_create`.execute(trx);
+            workspaces.add(row.workspace_id);
+            refusals.push(null);
+          } catch (error) {
+            await sql`rollback to contact_create`.execute(trx);
+            await sql`release contact_create`.execute(trx);
+            refusals.push(this.dialect.isUniqueViolation(error) ? duplicateError(row, String((error as Error).message)) : error);
+          }
+        }
+        for (const workspaceId of workspaces) await bumpVersion(trx, workspaceId);
+      });
+    } catch (error) {
+      for (const create of batch) create.reject(error);
+      return;
+    }
+    batch.forEach((create, index) => {
+      const refusal = refusals[index];
+      if (refusal) create.reject(refusal);
+      else create.resolve(create.row);
+    });
   }
 
   /**
@@ -636,6 +701,18 @@ async function findInWorkspace(trx: Transaction<Database>, workspaceId: string, 
 function duplicateError(row: ContactRow, detail = ''): Error {
   if (row.phone && (detail.includes('phone') || !row.email)) return conflict(`A contact with phone ${row.phone} already exists`);
   return conflict(`A contact with email ${row.email} already exists`);
+}
+
+/** At most this many creates share one SQLite transaction (`ContactStore.createInBatch`). */
+const MAX_CREATE_BATCH = 64;
+
+type PendingCreate = { row: ContactRow; tags: readonly string[]; resolve: (row: ContactRow) => void; reject: (error: unknown) => void };
+
+/** The rows of one new contact (its uniqueness checked first: 409); the caller bumps `contacts_version`. */
+async function insertContact(trx: Transaction<Database>, row: ContactRow, tags: readonly string[]): Promise<void> {
+  await assertUnique(trx, row.workspace_id, row);
+  await trx.insertInto('contacts').values(row).execute();
+  if (tags.length) await trx.insertInto('contact_tags').values(tags.map((tag) => ({ workspace_id: row.workspace_id, contact_id: row.id, tag, created: row.created }))).execute();
 }
 
 async function assertUnique(trx: Transaction<Database>, workspaceId: string, row: ContactRow, exceptId?: string) {

@@ -61,24 +61,40 @@ export class IdempotencyStore {
   /**
    * Claims `slot` for a request with hash `hash`: inserted as `running` when free (or expired, or a stale
    * `running`), else what the row holds: the kept answer (same hash, `done`), `running` (same hash, still
-   * running: 409), `mismatch` (another hash: 422). Atomic across processes: the insert is `on conflict do
-   * nothing` on the row's primary key.
+   * running: 409), `mismatch` (another hash: 422). Atomic across processes: one insert whose conflict on the row's
+   * primary key updates the row only when it is expired or stale.
    */
   async claim(slot: KeySlot, hash: string, now = new Date()): Promise<Claim> {
     await this.purgeExpired(now);
     const expired = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
     const stale = new Date(now.getTime() - IDEMPOTENCY_STALE_RUNNING_MS).toISOString();
     for (let attempt = 0; attempt < 3; attempt++) {
-      await this.where(this.db.deleteFrom('idempotency_keys'), slot)
-        .where((eb) => eb.or([eb('created', '<', expired), eb.and([eb('state', '=', 'running'), eb('created', '<', stale)])]))
-        .execute();
-      const inserted = await this.db
+      // One statement (issue 20 point 6: a job sends a key with every create): inserted when free, taken over when
+      // the row there is expired or a stale `running` one, left alone (nothing returned) otherwise.
+      const claimed = await this.db
         .insertInto('idempotency_keys')
         .values({ workspace_id: slot.workspaceId, path: slot.path, key_hash: slot.keyHash, request_hash: hash, state: 'running', status: null, headers: null, body: null, created: now.toISOString() })
-        .onConflict((conflict) => conflict.columns(['workspace_id', 'path', 'key_hash']).doNothing())
+        .onConflict((conflict) =>
+          conflict
+            .columns(['workspace_id', 'path', 'key_hash'])
+            .doUpdateSet((eb) => ({
+              request_hash: eb.ref('excluded.request_hash'),
+              state: eb.ref('excluded.state'),
+              status: null,
+              headers: null,
+              body: null,
+              created: eb.ref('excluded.created'),
+            }))
+            .where((eb) =>
+              eb.or([
+                eb('idempotency_keys.created', '<', expired),
+                eb.and([eb('idempotency_keys.state', '=', 'running'), eb('idempotency_keys.created', '<', stale)]),
+              ]),
+            ),
+        )
         .returning('key_hash')
         .execute();
-      if (inserted.length) return { kind: 'claimed' };
+      if (claimed.length) return { kind: 'claimed' };
       const row = await this.where(this.db.selectFrom('idempotency_keys').selectAll(), slot).executeTakeFirst();
       if (!row) continue; // released between the insert and the read: try again
       if (row.request_hash !== hash) return { kind: 'mismatch' };

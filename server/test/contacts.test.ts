@@ -119,6 +119,40 @@ describe('POST /contacts', () => {
     const responses = await Promise.all(Array.from({ length: 10 }, () => create({ email: 'race@example.com' })));
     expect(responses.map((r) => r.status).sort()).toEqual([201, ...Array(9).fill(409)]);
   });
+
+  it('answers a burst of creates each on its own, in two workspaces at once: the new ones 201 and listed with their tags, repeats 409, counts current', async () => {
+    // SQLite commits creates that arrive together in one transaction (ContactStore.createInBatch): a refused one must
+    // not take the others with it, and each must be answered as if sent alone.
+    const before = (await call(server, 'GET', `/contacts${query({ $filter: "tags eq 'burst'" })}`, { key: server.a.key })).body.meta.maxResults;
+    const bodies = Array.from({ length: 30 }, (_, i) => ({ email: `burst${i}@example.com`, phone: `+4791${String(i).padStart(6, '0')}`, tags: ['burst', `b${i}`] }));
+    const repeats = [{ email: 'BURST3@example.com' }, { phone: '+4791000007' }, { email: 'burst5@example.com', tags: ['burst'] }];
+    const responses = await Promise.all([
+      ...bodies.map((body) => create(body)),
+      ...repeats.map((body) => create(body)),
+      create({ email: 'burst-b@example.com' }, server.b.key),
+      create({ email: 'burst0@example.com' }, server.b.key), // another workspace: not a repeat
+    ]);
+    expect(responses.slice(0, 30).map((r) => r.status)).toEqual(Array(30).fill(201));
+    expect(responses.slice(30, 33).map((r) => r.status)).toEqual([409, 409, 409]);
+    expect(responses[30]!.body.message).toBe('A contact with email BURST3@example.com already exists');
+    expect(responses[31]!.body.message).toBe('A contact with phone +4791000007 already exists');
+    expect(responses.slice(33).map((r) => r.status)).toEqual([201, 201]);
+    const listed = await call(server, 'GET', `/contacts${query({ $filter: "tags eq 'burst'", $limit: '100' })}`, { key: server.a.key });
+    expect(listed.body.meta.maxResults).toBe(before + 30);
+    const ids = new Set(responses.slice(0, 30).map((r) => r.body.id));
+    expect(listed.body.items.filter((item: { id: string }) => ids.has(item.id))).toHaveLength(30);
+    expect(await byId(responses[12]!.body.id)).toMatchObject({ email: 'burst12@example.com', phone: '+4791000012', tags: ['burst', 'b12'] });
+    const inB = await call(server, 'GET', `/contacts${query({ $filter: "email in ('burst-b@example.com', 'burst0@example.com')" })}`, { key: server.b.key });
+    expect(inB.body.meta.maxResults).toBe(2);
+    // A look-up's total: the page's length when the page is not full (no count run), else the count.
+    const lookup = (limit: string) => call(server, 'GET', `/contacts${query({ $filter: "email in ('BURST1@example.com', 'burst2@example.com', 'nobody@example.com', 'burst4@example.com')", $limit: limit })}`, { key: server.a.key });
+    const whole = await lookup('10');
+    expect(whole.body.items.map((item: { email: string }) => item.email).sort()).toEqual(['burst1@example.com', 'burst2@example.com', 'burst4@example.com']);
+    expect(whole.body.meta.maxResults).toBe(3);
+    const part = await lookup('2');
+    expect(part.body.items).toHaveLength(2);
+    expect(part.body.meta.maxResults).toBe(3);
+  });
 });
 
 describe('GET /contacts/contacts-tags', () => {

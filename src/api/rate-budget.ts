@@ -151,8 +151,12 @@ export function createRateBudget(options: RateBudgetOptions = {}): RateBudget {
 
   function spend(announce: boolean) {
     const count = left();
-    if (count !== null) remaining = Math.max(0, count - 1);
     if (announce) channel?.postMessage({ t: 'spend' } satisfies Message);
+    // Nothing to show changes while the limit is unknown (a service without rate-limit headers): no new state,
+    // so the meter and the pages that read the budget do not render again for every request (issue 20 point 6:
+    // a job sends hundreds a second).
+    if (count === null) return;
+    remaining = Math.max(0, count - 1);
     changed();
   }
 

@@ -36,10 +36,13 @@ export function useBudgetState(budget: RateBudget): { state: BudgetState; now: n
 export function useRequestsWaiting(): boolean {
   // Not `useBudgetState`: its countdown ticks every second of every window, and the list pages that ask this
   // should re-render only when the answer changes: when a request starts or stops waiting, or a wait ends.
+  // Primitive snapshots: the page renders again only when one of them changes, not at every request the budget
+  // counts (a job's requests change `remaining` hundreds of times a second; issue 20 point 6).
   const budget = useWorkspaceBudget();
-  const state = useSyncExternalStore(budget.subscribe, budget.state);
+  const personWaiting = useSyncExternalStore(budget.subscribe, () => budget.state().waiting.person > 0);
+  const throttledUntil = useSyncExternalStore(budget.subscribe, () => budget.state().throttledUntil);
   const throttle = useThrottle();
-  const until = Math.max(state.throttledUntil, throttle.until);
+  const until = Math.max(throttledUntil, throttle.until);
   const [, setEnded] = useState(0);
   useEffect(() => {
     const left = until - Date.now();
@@ -47,5 +50,5 @@ export function useRequestsWaiting(): boolean {
     const timer = setTimeout(() => setEnded(until), left + 10);
     return () => clearTimeout(timer);
   }, [until]);
-  return state.waiting.person > 0 || until > Date.now();
+  return personWaiting || until > Date.now();
 }

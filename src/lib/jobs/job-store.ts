@@ -184,12 +184,14 @@ export async function createStore(db?: JobsDb): Promise<JobStore> {
     },
 
     async pendingSteps(jobId, from, limit) {
+      // `getAll` in batches, not a cursor: a cursor costs a promise and an event per record on the main thread.
       const found: StepRecord[] = [];
-      const range = IDBKeyRange.bound([jobId, from], [jobId, Number.MAX_SAFE_INTEGER]);
-      let cursor = await database.transaction('steps').store.openCursor(range);
-      while (cursor && found.length < limit) {
-        if (cursor.value.status === 'pending') found.push(cursor.value);
-        cursor = await cursor.continue();
+      let start = from;
+      while (found.length < limit) {
+        const batch = await database.getAll('steps', IDBKeyRange.bound([jobId, start], [jobId, Number.MAX_SAFE_INTEGER]), limit);
+        for (const record of batch) if (record.status === 'pending' && found.length < limit) found.push(record);
+        if (batch.length < limit) break;
+        start = batch[batch.length - 1]!.index + 1;
       }
       return found;
     },
