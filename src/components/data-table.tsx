@@ -29,6 +29,7 @@ import classes from './data-table.module.css';
 
 export const dataTableFeatures = tableFeatures({ rowSortingFeature, rowSelectionFeature, columnVisibilityFeature });
 export type DataTableFeatures = typeof dataTableFeatures;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a column of any value type, as TanStack Table declares ColumnDef arrays
 export type DataTableColumn<Row extends RowData> = ColumnDef<DataTableFeatures, Row, any>;
 
 export type DataTableProps<Row extends RowData> = {

@@ -81,6 +81,7 @@ export function ConnectPage() {
   useEffect(() => {
     if (arrived && wantedWorkspace) open(wantedWorkspace, true);
     // `open` reads the URL's return target, which `wantedWorkspace` comes with.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [arrived, wantedWorkspace]);
 
   /** Checks the key, saves it, opens its workspace and says what the key allows; or says why not, saving nothing. */

@@ -20,7 +20,7 @@
 import { isAbortError, isApiError } from '@/api/api-error';
 import type { ContactList } from '@/api/client';
 import type { Contact, ContactTagsPatch } from '@/api/contacts';
-import { type FilterNode, and, inList } from '@/api/filter/ast';
+import { type FilterNode, inList } from '@/api/filter/ast';
 import type { OrderByItem } from '@/api/filter/order-by';
 import { paginate } from '@/api/paginate';
 import { runPool, sleepUnlessAborted } from '@/lib/run-pool';

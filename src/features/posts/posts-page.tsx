@@ -138,6 +138,7 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
   useEffect(() => {
     if (debounced.trim() !== search.q.trim()) update({ q: debounced }, { resetPage: true });
     // Only a settled change of the typed text updates the URL.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debounced]);
 
   const lastPage = maxReachablePage(search.size);
@@ -153,6 +154,7 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
   useEffect(() => {
     if (list.data && page < pages) void queryClient.prefetchQuery(postQueries.list(api, workspaceId, params(page + 1)));
     // `params` is derived from the values listed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [list.data, page, pages, api, workspaceId, queryClient, search.size, search.sort, search.q, search.from, search.to]);
 
   const filtered = Boolean(search.q || search.from || search.to);

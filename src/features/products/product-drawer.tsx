@@ -28,7 +28,7 @@ function ImagePreview({ url }: { url: string }) {
   const [failed, setFailed] = useState(false);
   if (!/^https?:\/\/\S+$/i.test(url.trim())) return null;
   if (failed) return <Text size="xs" c="dimmed">The image could not be loaded from this URL.</Text>;
-  return <img className={classes.imagePreview} src={url.trim()} alt="Image preview" onError={() => setFailed(true)} />;
+  return <img className={classes.imagePreview} src={url.trim()} alt="Preview" onError={() => setFailed(true)} />;
 }
 
 export function ProductDrawer({ product, defaultCurrency, readOnly = false, onClose }: { product: Product | null; defaultCurrency?: string | undefined; readOnly?: boolean; onClose: () => void }) {
