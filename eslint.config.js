@@ -135,7 +135,6 @@ export default tseslint.config(
     'src/features/collections/collection-drawer.tsx',
     'src/features/collections/collection-filters.tsx',
     'src/features/collections/collections-page.tsx',
-    'src/features/connection/connect-page.tsx',
     'src/features/contacts/bulk-tags.tsx',
     'src/features/contacts/contact-columns.tsx',
     'src/features/contacts/contact-drawer.tsx',

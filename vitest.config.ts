@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { catalogs } from './vite-catalogs';
 
 /**
  * Unit and HTTP tests. Two projects (issue 8: one suite, two database targets): `sqlite` runs everything, and
@@ -10,9 +11,10 @@ import { defineConfig } from 'vitest/config';
 const postgres = process.env.TEST_POSTGRES !== 'off';
 if (!postgres) console.warn('TEST_POSTGRES=off: the server tests run on SQLite only, not on PostgreSQL.');
 
-const shared = { environment: 'node' as const, pool: 'forks' as const, testTimeout: 20_000, hookTimeout: 30_000 };
+const shared = { setupFiles: ['src/i18n/test-setup.ts'], environment: 'node' as const, pool: 'forks' as const, testTimeout: 20_000, hookTimeout: 30_000 };
 
 export default defineConfig({
+  plugins: [catalogs()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   test: {
     projects: [

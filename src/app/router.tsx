@@ -11,13 +11,15 @@
 import { Suspense, lazy, useState } from 'react';
 import { Navigate, type RouteObject, unstable_HistoryRouter as HistoryRouter, useRoutes } from 'react-router';
 import { Loading } from '@/components/query-state';
+import { loadArea } from '@/i18n/i18n';
 import { RouteErrorBoundary } from '@/components/route-error';
 import { NavigationGuardProvider, createGuardedHistory } from '@/lib/navigation-guard';
 import { NotFoundPage, HomeRedirect } from './pages';
 import { SECTIONS, type Section } from './sections';
 
 // Every screen is its own chunk, the shell included, so the first screen loads only what it shows.
-const ConnectPage = lazy(() => import('@/features/connection/connect-page').then((m) => ({ default: m.ConnectPage })));
+// Its texts (issue 23) are fetched beside its code.
+const ConnectPage = lazy(() => Promise.all([import('@/features/connection/connect-page'), loadArea('connect')]).then(([m]) => ({ default: m.ConnectPage })));
 const WorkspaceLayout = lazy(() => import('./workspace-layout').then((m) => ({ default: m.WorkspaceLayout })));
 // From the layout's chunk (loaded by then): the gate reads the workspace's API context, whose module brings the
 // typed client, which /connect's first screen does not need (issue 16).
