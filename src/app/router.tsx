@@ -29,8 +29,9 @@ const ScopeGate = lazy(() => import('./workspace-layout').then((m) => ({ default
 const COMPOSER: Section = {
   path: 'posts/new',
   label: 'Post composer',
+  labelKey: 'common.sectionComposer',
   scope: 'posts:read-write',
-  Page: lazy(() => import('@/features/posts/composer-page').then((m) => ({ default: m.ComposerPage }))),
+  Page: lazy(() => Promise.all([import('@/features/posts/composer-page'), loadArea('posts')]).then(([m]) => ({ default: m.ComposerPage }))),
 };
 
 const routes: RouteObject[] = [
@@ -46,7 +47,7 @@ const routes: RouteObject[] = [
     path: '/connect',
     element: (
       <RouteErrorBoundary>
-        <Suspense fallback={<Loading label="Loading page" />}>
+        <Suspense fallback={<Loading />}>
           <ConnectPage />
         </Suspense>
       </RouteErrorBoundary>
@@ -56,7 +57,7 @@ const routes: RouteObject[] = [
     path: '/w/:workspaceId',
     element: (
       <RouteErrorBoundary>
-        <Suspense fallback={<Loading label="Loading workspace" />}>
+        <Suspense fallback={<Loading />}>
           <WorkspaceLayout />
         </Suspense>
       </RouteErrorBoundary>

@@ -24,6 +24,8 @@ import {
   forgottenReason, removeConnection, updateConnection, useConnections, useConnectionsReady,
 } from '@/lib/connections';
 import { allows } from '@/lib/permissions';
+import { LanguageChooser } from '@/components/language-chooser';
+import { useT } from '@/i18n/react';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { SECTIONS } from './sections';
 import classes from './shell.module.css';
@@ -80,6 +82,7 @@ function KeyWatch() {
 
 function Shell() {
   const { workspaceId, connection } = useWorkspaceApi();
+  const t = useT();
   // Where the header's key tools say what a key just connected with allows (issue 14 point 4).
   const [keyNotice, setKeyNotice] = useState<HTMLDivElement | null>(null);
   const [opened, { toggle, close }] = useDisclosure();
@@ -95,26 +98,27 @@ function Shell() {
           document.getElementById(MAIN_CONTENT_ID)?.focus();
         }}
       >
-        Skip to main content
+        {t('common.skipToMain')}
       </a>
       <header className={classes.header} data-sticky-top>
         <Group wrap="nowrap" gap="sm">
-          <ActionIcon variant="default" size="lg" className={classes.menuButton} onClick={toggle} aria-label="Toggle navigation" aria-expanded={opened}>
+          <ActionIcon variant="default" size="lg" className={classes.menuButton} onClick={toggle} aria-label={t('common.toggleNavigation')} aria-expanded={opened}>
             <MenuIcon />
           </ActionIcon>
-          <h2 className={classes.brand}>Workspace Admin</h2>
-          <AfterInteraction fallback={<Button variant="default" aria-label={`Workspace: ${connection.workspaceName}. Switch workspace`}>{connection.workspaceName}</Button>}>
+          <h2 className={classes.brand}>{t('common.brand')}</h2>
+          <AfterInteraction fallback={<Button variant="default" aria-label={t('common.switchWorkspace', { workspace: connection.workspaceName })}>{connection.workspaceName}</Button>}>
             <WorkspaceSwitcher />
           </AfterInteraction>
         </Group>
         <Group gap="xs" wrap="nowrap">
-          <ActionIcon component="a" href="/api/docs" target="_blank" rel="noopener" variant="default" size="lg" aria-label="API reference (opens in a new tab)" title="API reference">
+          <ActionIcon component="a" href="/api/docs" target="_blank" rel="noopener" variant="default" size="lg" aria-label={t('common.apiReferenceNewTab')} title={t('common.apiReference')}>
             <BookIcon />
           </ActionIcon>
+          <LanguageChooser />
           <ColorSchemeToggle />
           <AfterInteraction
             fallback={
-              <ActionIcon variant="default" size="lg" aria-label="Key and permissions">
+              <ActionIcon variant="default" size="lg" aria-label={t('common.keyAndPermissions')}>
                 <KeyIcon />
               </ActionIcon>
             }
@@ -123,19 +127,19 @@ function Shell() {
           </AfterInteraction>
         </Group>
       </header>
-      <nav className={classes.nav} aria-label="Sections">
+      <nav className={classes.nav} aria-label={t('common.sections')}>
         {SECTIONS.map((section) =>
           allows(connection.permissions, section.scope) ? (
             <RouterNavLink key={section.path} to={`/w/${workspaceId}/${section.path}`} className={classes.link} onClick={close}>
-              {section.label}
+              {t(section.labelKey)}
             </RouterNavLink>
           ) : (
-            <DeferredTooltip key={section.path} label={`Needs ${section.scope}`}>
+            <DeferredTooltip key={section.path} label={t('common.needsScope', { scope: section.scope })}>
               <div>
                 {/* A disabled link has no address (the ARIA practice for a link that cannot be followed). */}
                 {/* eslint-disable-next-line jsx-a11y/anchor-is-valid */}
                 <a role="link" aria-disabled="true" data-disabled="true" className={classes.link}>
-                  {section.label}
+                  {t(section.labelKey)}
                 </a>
               </div>
             </DeferredTooltip>
@@ -145,7 +149,7 @@ function Shell() {
       <main className={classes.main} id={MAIN_CONTENT_ID} tabIndex={-1}>
         <div ref={setKeyNotice} />
         <ThrottleNotice />
-        <Suspense fallback={<Loading label="Loading page" />}>
+        <Suspense fallback={<Loading label={t('common.loadingPage2')} />}>
           <Outlet />
         </Suspense>
       </main>
@@ -163,8 +167,9 @@ export function WorkspaceLayout() {
   const location = useLocation();
   const connection = useConnections().find((c) => c.workspaceId === workspaceId);
   const ready = useConnectionsReady();
+  const t = useT();
   if (!connection) {
-    if (!ready) return <Loading label="Looking for the workspace key in your other tabs" />;
+    if (!ready) return <Loading label={t('common.lookingForKey')} />;
     const reason = forgottenReason(workspaceId) ?? 'missing';
     const target = encodeURIComponent(location.pathname + location.search);
     return <Navigate to={`/connect?reason=${reason}&workspace=${encodeURIComponent(workspaceId)}&return=${target}`} replace />;

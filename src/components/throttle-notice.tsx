@@ -1,3 +1,4 @@
+import { useT } from '@/i18n/react';
 import { Alert } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { MAX_BACKOFF_SECONDS, useThrottle } from '@/lib/throttle';
@@ -9,6 +10,7 @@ import classes from './throttle-notice.module.css';
  * header while it applies, so it stays in view on a long page (issue 14, point 1).
  */
 export function ThrottleNotice() {
+  const t = useT();
   const { until, guessed } = useThrottle();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -20,9 +22,9 @@ export function ThrottleNotice() {
   if (seconds <= 0) return null;
   return (
     <div className={classes.sticky} data-sticky-top>
-      <Alert color="orange" title="The service is throttling requests" role="status">
-        Too many requests in a short time. Retrying in {seconds} s; nothing is lost.
-        {guessed ? ` The service did not say how long to wait, so each wait doubles, up to ${MAX_BACKOFF_SECONDS} s.` : null}
+      <Alert color="orange" title={t('common.throttledTitle')} role="status">
+        {t('common.throttled', { seconds })}
+        {guessed ? ` ${t('common.throttledGuess', { max: MAX_BACKOFF_SECONDS })}` : null}
       </Alert>
     </div>
   );
