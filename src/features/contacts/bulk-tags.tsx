@@ -8,6 +8,8 @@
  * lists, counts and tags are refreshed, in every tab (`contactQueries.refreshAfterJob`). Closing after a run without
  * failures clears the selection.
  */
+import { formatNumber } from '@/i18n/format';
+import { useT } from '@/i18n/react';
 import { Alert, Button, Group, List, Modal, Progress, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -25,7 +27,6 @@ import { contactQueries } from './queries';
 /** What the dialog works on: chosen contacts, or everything `filter` matches (`total` when chosen, for the labels). */
 export type BulkSelection = { kind: 'ids'; ids: string[] } | { kind: 'matching'; filter: FilterNode | undefined; total: number };
 
-const count = (n: number, noun = 'contact') => `${n.toLocaleString()} ${noun}${n === 1 ? '' : 's'}`;
 
 /** The epoch ms, refreshed every 250 ms while `active` (for countdowns and rates). */
 function useNow(active: boolean): number {
@@ -42,19 +43,20 @@ function ProgressView({ progress, now }: { progress: BulkProgress; now: number }
   const { perSecond, secondsLeft } = rateOf(progress, now);
   const wait = progress.waitingUntil ? Math.max(0, Math.ceil((progress.waitingUntil - now) / 1000)) : 0;
   const percent = (progress.done / Math.max(1, progress.total)) * 100;
+  const t = useT();
   return (
     <Stack gap={4}>
-      <Progress value={percent} aria-label={progress.phase === 'collecting' ? 'Finding the contacts' : 'Bulk tag progress'} />
+      <Progress value={percent} aria-label={progress.phase === 'collecting' ? t('contacts.bulkFinding') : t('contacts.bulkProgress')} />
       <Text size="sm" aria-live="polite">
         {progress.phase === 'collecting'
-          ? `Finding the contacts: ${progress.done.toLocaleString()} of ${progress.total.toLocaleString()}`
-          : `${progress.done.toLocaleString()} of ${progress.total.toLocaleString()} done${progress.failed ? `, ${progress.failed.toLocaleString()} failed` : ''}`}
-        {perSecond && progress.phase === 'tagging' ? ` · ${perSecond.toFixed(1)} contacts/s` : ''}
-        {secondsLeft !== null && progress.phase === 'tagging' && progress.done < progress.total ? ` · ${durationText(secondsLeft)} left` : ''}
+          ? t('contacts.bulkFindingCount', { done: progress.done, total: progress.total })
+          : `${t('contacts.bulkDone', { done: progress.done, total: progress.total })}${progress.failed ? `, ${t('contacts.bulkFailed', { failed: progress.failed })}` : ''}`}
+        {perSecond && progress.phase === 'tagging' ? ` · ${t('contacts.bulkRate', { rate: formatNumber(perSecond, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) })}` : ''}
+        {secondsLeft !== null && progress.phase === 'tagging' && progress.done < progress.total ? ` · ${t('contacts.bulkLeft', { time: durationText(secondsLeft) })}` : ''}
       </Text>
       {progress.waitingUntil ? (
-        <Alert color="orange" role="status" p="xs" title="Paused: the service asked to wait">
-          Too many requests in a short time. Resuming in {wait} s; nothing is lost.
+        <Alert color="orange" role="status" p="xs" title={t('contacts.bulkPaused')}>
+          {t('contacts.bulkResuming', { seconds: wait })}
         </Alert>
       ) : null}
     </Stack>
@@ -64,20 +66,21 @@ function ProgressView({ progress, now }: { progress: BulkProgress; now: number }
 function Summary({ result }: { result: BulkResult }) {
   const byReason = new Map<string, string[]>();
   for (const failure of result.failures) byReason.set(failure.reason, [...(byReason.get(failure.reason) ?? []), failure.label]);
-  const parts = [`${count(result.changed)} changed`, `${count(result.unchanged)} already as asked`];
-  if (result.failures.length) parts.push(`${count(result.failures.length)} failed`);
-  if (result.missing) parts.push(`${count(result.missing)} no longer found`);
-  if (result.cancelled) parts.push(`${count(result.notReached)} not reached`);
+  const t = useT();
+  const parts = [t('contacts.sumChanged', { count: result.changed }), t('contacts.sumUnchanged', { count: result.unchanged })];
+  if (result.failures.length) parts.push(t('contacts.sumFailed', { count: result.failures.length }));
+  if (result.missing) parts.push(t('contacts.sumMissing', { count: result.missing }));
+  if (result.cancelled) parts.push(t('contacts.sumNotReached', { count: result.notReached }));
   const ok = !result.failures.length && !result.cancelled;
   return (
-    <Alert color={ok ? 'green' : result.failures.length ? 'red' : 'yellow'} title={result.cancelled ? 'Cancelled' : 'Done'} role={ok ? 'status' : 'alert'}>
+    <Alert color={ok ? 'green' : result.failures.length ? 'red' : 'yellow'} title={result.cancelled ? t('contacts.cancelled') : t('contacts.done')} role={ok ? 'status' : 'alert'}>
       <Text size="sm">{parts.join(', ')}.</Text>
       {byReason.size ? (
         <List size="sm" mt="xs">
           {[...byReason].map(([reason, labels]) => (
             <List.Item key={reason}>
               {reason} ({labels.slice(0, 5).join(', ')}
-              {labels.length > 5 ? ` and ${count(labels.length - 5, 'other')}` : ''})
+              {labels.length > 5 ? ` ${t('contacts.andOthers', { count: labels.length - 5 })}` : ''})
             </List.Item>
           ))}
         </List>
@@ -89,6 +92,7 @@ function Summary({ result }: { result: BulkResult }) {
 export function BulkTags({ selection: current, onDone }: { selection: BulkSelection; onDone: () => void }) {
   const { api, workspaceId } = useWorkspaceApi();
   const queryClient = useQueryClient();
+  const t = useT();
   // The dialog keeps the selection it was opened with: the lists behind it refresh (and may empty) as the job runs.
   const [shown, setShown] = useState<BulkSelection | null>(null);
   const opened = shown !== null;
@@ -104,7 +108,7 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
   const running = progress !== null && result === null && failure === null;
   const now = useNow(running);
   const size = selection.kind === 'ids' ? selection.ids.length : selection.total;
-  const what = selection.kind === 'ids' ? `${size.toLocaleString()} selected` : `all ${size.toLocaleString()} matching`;
+  const matching = selection.kind === 'matching';
 
   const checked = contactTagsPatchSchema.safeParse({ tagsToAdd, tagsToRemove });
   const problems = checked.success ? [] : messageSentences(formatIssues(checked.error.issues));
@@ -146,12 +150,12 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
   return (
     <>
       <Button variant="light" onClick={() => setShown(current)} disabled={!size}>
-        Tag {what}
+        {t(matching ? 'contacts.tagMatching' : 'contacts.tagSelected', { count: size })}
       </Button>
-      <Modal opened={opened} onClose={close} title={`Tags for ${what} contact${size === 1 ? '' : 's'}`} closeButtonProps={{ 'aria-label': 'Close bulk tags', disabled: running }} size="lg">
+      <Modal opened={opened} onClose={close} title={t(matching ? 'contacts.tagsForMatching' : 'contacts.tagsForSelected', { count: size })} closeButtonProps={{ 'aria-label': t('contacts.closeBulk'), disabled: running }} size="lg">
         <Stack>
-          <TagsField label="Tags to add" existing={existing} value={tagsToAdd} onChange={setTagsToAdd} disabled={running} clearable />
-          <TagsField label="Tags to remove" existing={existing} value={tagsToRemove} onChange={setTagsToRemove} disabled={running} clearable />
+          <TagsField label={t('contacts.tagsToAdd')} existing={existing} value={tagsToAdd} onChange={setTagsToAdd} disabled={running} clearable />
+          <TagsField label={t('contacts.tagsToRemove')} existing={existing} value={tagsToRemove} onChange={setTagsToRemove} disabled={running} clearable />
           {!nothingChosen && problems.length ? (
             <Text size="sm" c="red" role="alert">
               {problems.join(' ')}
@@ -160,22 +164,22 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
           {progress && !result && !failure ? <ProgressView progress={progress} now={now} /> : null}
           {result ? <Summary result={result} /> : null}
           {failure ? (
-            <Alert color="red" role="alert" title="Stopped before changing anything: the contacts could not be listed">
+            <Alert color="red" role="alert" title={t('contacts.bulkStopped')}>
               <ErrorMessage error={failure} />
             </Alert>
           ) : null}
           <Group justify="flex-end">
             {running ? (
               <Button color="red" variant="light" onClick={() => controller.current?.abort()}>
-                Cancel
+                {t('common.cancel')}
               </Button>
             ) : (
               <>
                 <Button variant="default" onClick={close}>
-                  Close
+                  {t('common.close')}
                 </Button>
                 <Button onClick={() => void run()} disabled={nothingChosen || problems.length > 0}>
-                  Apply to {count(size)}
+                  {t('contacts.applyTo', { count: size })}
                 </Button>
               </>
             )}

@@ -7,6 +7,7 @@
  * Issue 14: a contact opens at its address, `/w/:workspaceId/contacts/:contactId` over the list (its name is a
  * link; src/lib/record-route.ts); the pager describes the rows on screen, and paging scrolls back to the table.
  */
+import { useT } from '@/i18n/react';
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { AfterInteraction } from '@/components/after-interaction';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
@@ -23,7 +24,7 @@ import { useLocalState } from '@/lib/local-state';
 import { allows } from '@/lib/permissions';
 import { useRecordRoute } from '@/lib/record-route';
 import { revealTop, useShown } from '@/lib/list-view';
-import { HIDEABLE_COLUMNS, contactColumns } from './contact-columns';
+import { HIDEABLE_COLUMNS, useContactColumns } from './contact-columns';
 import { ContactFilters } from './contact-filters';
 import { CLEAR_FILTERS, CONTACT_PAGE_SIZES, contactFilter, contactSearchSchema, isFiltered, orderByOf, sortOf } from './contact-search';
 import { contactQueries } from './queries';
@@ -66,6 +67,8 @@ export function ContactsPage() {
   useEffect(() => setSelection({}), [workspaceId]);
   // The drawer follows the cached row, so tag edits and settings show at once; when the row leaves the page
   // (it no longer matches the filter), the drawer keeps its last known version.
+  const t = useT();
+  const columns = useContactColumns();
   const records = useRecordRoute('contacts');
   const shownPage = useShown(search.page, list.isPlaceholderData);
   const shownSize = useShown(search.size, list.isPlaceholderData);
@@ -79,21 +82,21 @@ export function ContactsPage() {
     <Stack>
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={1}>Contacts</Title>
+          <Title order={1}>{t('contacts.title')}</Title>
           <Text size="sm" c="dimmed" aria-live="polite">
-            {total === undefined ? 'Loading…' : `${total.toLocaleString()} ${isFiltered(search) ? 'matching ' : ''}contacts`}
+            {total === undefined ? t('common.loadingEllipsis') : t(isFiltered(search) ? 'contacts.countMatching' : 'contacts.count', { count: total })}
           </Text>
         </div>
         <Group gap="xs">
-          <DeferredTooltip position="bottom" label="Needs feeds:read-write" disabled={canCreate}>
+          <DeferredTooltip position="bottom" label={t('common.needsScope', { scope: 'feeds:read-write' })} disabled={canCreate}>
             <Button ref={newButton} onClick={() => setCreating(true)} disabled={!canCreate} data-disabled={!canCreate || undefined}>
-              New contact
+              {t('contacts.new')}
             </Button>
           </DeferredTooltip>
-          <AfterInteraction fallback={<Button variant="default" disabled={!total}>Export</Button>}>
+          <AfterInteraction fallback={<Button variant="default" disabled={!total}>{t('contacts.export')}</Button>}>
             <ExportButton filter={filter} orderBy={params.orderBy} total={total} />
           </AfterInteraction>
-          <AfterInteraction fallback={<Button variant="default" size="xs">Columns</Button>}>
+          <AfterInteraction fallback={<Button variant="default" size="xs">{t('common.columns')}</Button>}>
             <ColumnMenu columns={HIDEABLE_COLUMNS} hidden={hidden} onChange={setHidden} />
           </AfterInteraction>
         </Group>
@@ -117,8 +120,8 @@ export function ContactsPage() {
       {list.isError && !list.data ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
       <div ref={tableTop}>
         <DataTable
-          label="Contacts"
-          columns={contactColumns}
+          label={t('contacts.title')}
+          columns={columns}
           rows={list.isError && !list.data ? [] : list.data?.items}
           getRowId={(contact) => contact.id}
           pageSize={search.size}
@@ -134,13 +137,13 @@ export function ContactsPage() {
           empty={
             isFiltered(search) ? (
               <Stack align="center" gap="xs">
-                <Text>No contacts match these filters.</Text>
+                <Text>{t('contacts.noMatch')}</Text>
                 <Button variant="light" size="xs" onClick={() => update(CLEAR_FILTERS)}>
-                  Clear filters
+                  {t('common.clearFilters')}
                 </Button>
               </Stack>
             ) : (
-              <Text>No contacts yet.</Text>
+              <Text>{t('contacts.none')}</Text>
             )
           }
         />

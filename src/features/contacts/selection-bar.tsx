@@ -4,6 +4,7 @@
  * hands the filter itself to bulk tagging instead of the page's ids. Any change of the list (page, size, sort,
  * filter: a new `params`) or of the selection ends "all matching".
  */
+import { useT } from '@/i18n/react';
 import { Button, Group, Text } from '@mantine/core';
 import { useState } from 'react';
 import { BulkTags } from './bulk-tags';
@@ -22,6 +23,7 @@ export type SelectionBarProps = {
 };
 
 export function SelectionBar({ selectedIds, rows, total, params, canTag, onClear }: SelectionBarProps) {
+  const t = useT();
   const pageIds = rows?.map((row) => row.id) ?? [];
   const selectionKey = selectedIds.join(',');
   const [chosen, setChosen] = useState<{ params: ContactListParams; selectionKey: string } | null>(null);
@@ -31,28 +33,28 @@ export function SelectionBar({ selectedIds, rows, total, params, canTag, onClear
   const matching = allMatching && total !== undefined;
   const offer = !matching && pageSelected && total !== undefined && total > selectedIds.length;
   return (
-    <Group gap="xs" role="region" aria-label="Selection">
+    <Group gap="xs" role="region" aria-label={t('contacts.selection')}>
       <Text size="sm">
         {matching
-          ? `All ${total.toLocaleString()} matching contacts are selected.`
+          ? t('contacts.allMatchingSelected', { count: total })
           : offer
-            ? `All ${selectedIds.length.toLocaleString()} contacts on this page are selected.`
-            : `${selectedIds.length.toLocaleString()} selected`}
+            ? t('contacts.allOnPageSelected', { count: selectedIds.length })
+            : t('contacts.selected', { count: selectedIds.length })}
       </Text>
       {offer ? (
         <Button variant="subtle" size="xs" onClick={() => setChosen({ params, selectionKey })}>
-          Select all {total.toLocaleString()} matching
+          {t('contacts.selectAllMatching', { count: total })}
         </Button>
       ) : null}
       {canTag ? (
         <BulkTags selection={matching ? { kind: 'matching', filter, total } : { kind: 'ids', ids: selectedIds }} onDone={onClear} />
       ) : (
         <Text size="sm" c="dimmed">
-          Tagging needs contacts:read-write
+          {t('contacts.taggingNeeds')}
         </Text>
       )}
       <Button variant="subtle" size="xs" onClick={onClear}>
-        Clear selection
+        {t('contacts.clearSelection')}
       </Button>
     </Group>
   );

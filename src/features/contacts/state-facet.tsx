@@ -5,6 +5,9 @@
  * (`countQuery`, under `contactQueries.counts`, refreshed with the lists). Part of the first screen (a native select
  * and two queries, about 1 KB; issue 16): until the counts arrive the states show without them.
  */
+import { formatNumber } from '@/i18n/format';
+import { t } from '@/i18n/i18n';
+import { useT } from '@/i18n/react';
 import { NativeSelect } from '@mantine/core';
 import { queryOptions, useQueries } from '@tanstack/react-query';
 import type { ApiClient } from '@/api/client';
@@ -21,22 +24,23 @@ export const countQuery = (api: ApiClient, workspaceId: string, filter: FilterNo
     staleTime: 30_000,
   });
 
-const LABELS: Record<ContactState, string> = { active: 'Active', pending: 'Pending' };
+const LABELS: Record<ContactState, () => string> = { active: () => t('contacts.facetActive'), pending: () => t('contacts.facetPending') };
 
 export function StateFacet({ value, others, onChange }: { value: string; others: FilterNode | undefined; onChange: (state: ContactState | undefined) => void }) {
   const { api, workspaceId } = useWorkspaceApi();
+  useT();
   const counts = useQueries({
     queries: CONTACT_STATES.map((state) => countQuery(api, workspaceId, and(others, compare('state', 'eq', state)))),
   });
   return (
     <NativeSelect
-      label="State"
-      description="Counts: these filters"
+      label={t('contacts.colState')}
+      description={t('contacts.countsFilters')}
       data={[
-        { value: '', label: 'Any' },
+        { value: '', label: t('contacts.any') },
         ...CONTACT_STATES.map((state, index) => {
           const count = counts[index]?.data;
-          return { value: state, label: count === undefined ? LABELS[state] : `${LABELS[state]} (${count.toLocaleString()})` };
+          return { value: state, label: count === undefined ? LABELS[state]() : `${LABELS[state]()} (${formatNumber(count)})` };
         }),
       ]}
       value={value}

@@ -3,6 +3,8 @@
  * match. The counts are for the whole workspace, not the current filters (the endpoint takes no filter), and the
  * field says so (issue 13).
  */
+import { formatNumber } from '@/i18n/format';
+import { useT } from '@/i18n/react';
 import { MultiSelect } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useWorkspaceApi } from '@/lib/api';
@@ -10,14 +12,15 @@ import { contactQueries } from './queries';
 
 export function TagFacet({ value, onChange }: { value: string[]; onChange: (tags: string[]) => void }) {
   const { api, workspaceId } = useWorkspaceApi();
+  const t = useT();
   const tags = useQuery(contactQueries.tags(api, workspaceId));
-  const options = (tags.data ?? []).map((tag) => ({ value: tag.name, label: `${tag.name} (${tag.count.toLocaleString()})` }));
+  const options = (tags.data ?? []).map((tag) => ({ value: tag.name, label: `${tag.name} (${formatNumber(tag.count)})` }));
   for (const tag of value) if (!options.some((option) => option.value === tag)) options.push({ value: tag, label: tag });
   return (
     <MultiSelect
-      label="Tags"
-      description="Counts: whole workspace"
-      placeholder={value.length ? undefined : 'Any'}
+      label={t('contacts.colTags')}
+      description={t('contacts.countsWorkspace')}
+      placeholder={value.length ? undefined : t('contacts.any')}
       data={options}
       value={value}
       onChange={onChange}
@@ -25,7 +28,7 @@ export function TagFacet({ value, onChange }: { value: string[]; onChange: (tags
       clearable
       miw={200}
       maw={360}
-      nothingFoundMessage="No such tag"
+      nothingFoundMessage={t('contacts.noSuchTag')}
     />
   );
 }
