@@ -31,7 +31,7 @@ const COMPOSER: Section = {
   label: 'Post composer',
   labelKey: 'common.sectionComposer',
   scope: 'posts:read-write',
-  Page: lazy(() => Promise.all([import('@/features/posts/composer-page'), loadArea('posts')]).then(([m]) => ({ default: m.ComposerPage }))),
+  Page: lazy(() => Promise.all([import('@/features/posts/composer-page'), loadArea('posts'), loadArea('embed')]).then(([m]) => ({ default: m.ComposerPage }))),
 };
 
 const routes: RouteObject[] = [

@@ -11,12 +11,13 @@ import { type Area, loadArea } from '@/i18n/i18n';
 export type Section = { path: string; label: string; labelKey: string; scope: Scope; Page: ComponentType; records?: boolean };
 
 /** A page's module and its catalog area (issue 23), fetched together. */
-const withTexts = <M>(area: Area, module: Promise<M>) => Promise.all([module, loadArea(area)]).then(([loaded]) => loaded);
+const withTexts = <M>(areas: Area | Area[], module: Promise<M>) =>
+  Promise.all([module, ...[areas].flat().map((area) => loadArea(area))]).then(([loaded]) => loaded);
 
 export const SECTIONS: Section[] = [
   { path: 'contacts', label: 'Contacts', labelKey: 'common.sectionContacts', scope: 'contacts:read-only', Page: lazy(() => withTexts('contacts', import('@/features/contacts/contacts-page')).then((m) => ({ default: m.ContactsPage }))), records: true },
   { path: 'products', label: 'Products', labelKey: 'common.sectionProducts', scope: 'products:read-only', Page: lazy(() => withTexts('products', import('@/features/products/products-page')).then((m) => ({ default: m.ProductsPage }))), records: true },
   { path: 'collections', label: 'Collections', labelKey: 'common.sectionCollections', scope: 'products:read-only', Page: lazy(() => withTexts('collections', import('@/features/collections/collections-page')).then((m) => ({ default: m.CollectionsPage }))), records: true },
-  { path: 'posts', label: 'Posts', labelKey: 'common.sectionPosts', scope: 'posts:read-only', Page: lazy(() => withTexts('posts', import('@/features/posts/posts-page')).then((m) => ({ default: m.PostsPage }))) },
+  { path: 'posts', label: 'Posts', labelKey: 'common.sectionPosts', scope: 'posts:read-only', Page: lazy(() => withTexts(['posts', 'embed'], import('@/features/posts/posts-page')).then((m) => ({ default: m.PostsPage }))) },
   { path: 'workspaces', label: 'Workspaces', labelKey: 'common.sectionWorkspaces', scope: 'feeds:read-only', Page: lazy(() => withTexts('workspaces', import('@/features/workspaces/workspaces-page')).then((m) => ({ default: m.WorkspacesPage }))) },
 ];
