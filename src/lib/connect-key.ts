@@ -7,6 +7,7 @@
  * The typed client (with every endpoint's schemas) is imported when a key is checked, not with this module, so
  * /connect's first screen does not carry it (issue 16); `preloadKeyCheck` fetches it ahead of the click.
  */
+import { t } from '@/i18n/i18n';
 import type { Authorization } from '@/api/authorization';
 import { isAuthError } from '@/api/api-error';
 import type { SavedConnection } from './connections';
@@ -49,5 +50,5 @@ export async function checkKey(input: KeyInput): Promise<SavedConnection> {
  * the shared error sentences describe (src/lib/error-sentence.ts, issue 13). The service's words stay under Details.
  */
 export function keyRefusal(error: unknown): string | undefined {
-  return isAuthError(error) ? 'The service refused this key. Check that it is complete and not revoked.' : undefined;
+  return isAuthError(error) ? t('connect.keyRefused') : undefined;
 }
