@@ -96,7 +96,7 @@ export default tseslint.config(
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
       ...jsxA11y.flatConfigs.recommended.rules,
-      'i18next/no-literal-string': ['error', { mode: 'jsx-only', 'jsx-attributes': { include: spokenProps }, message: 'Text a person reads comes from the catalogs (src/i18n), not a literal' }],
+      'i18next/no-literal-string': ['error', { mode: 'jsx-only', 'jsx-attributes': { include: spokenProps }, words: { exclude: ['[0-9!-/:-@[-`{-~]+', '[A-Z_-]+', '[▲▼↕«»‹›·…–— ]+'] }, message: 'Text a person reads comes from the catalogs (src/i18n), not a literal' }],
     },
   },
   {
@@ -116,7 +116,6 @@ export default tseslint.config(
     'src/components/add-key-dialog.tsx',
     'src/components/catalog-fields.tsx',
     'src/components/column-menu.tsx',
-    'src/components/data-table.tsx',
     'src/components/filter-text-input.tsx',
     'src/components/key-value-editor.tsx',
     'src/components/paged-list.tsx',
