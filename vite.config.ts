@@ -28,6 +28,8 @@ export default defineConfig({
       '/app-config.json': process.env.API_PROXY_TARGET ?? 'http://127.0.0.1:8080',
     },
   },
+  // Module workers (the contacts import's file reader, issue 20), so a worker can load a chunk when it needs it.
+  worker: { format: 'es' },
   build: {
     outDir: 'dist',
     sourcemap: true,

@@ -6,6 +6,8 @@
 import getPort from 'get-port';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+// @ts-expect-error a plain .mjs module of the start script, without types
+import { START_NODE_FLAGS } from '../scripts/node-flags.mjs';
 
 export type ServerProcess = {
   /** `http://127.0.0.1:<port>` */
@@ -21,7 +23,8 @@ export type ServerProcess = {
 };
 
 /**
- * Compiles the service (scripts/build-server.mjs) and spawns it as `npm start` runs it, `node dist-server/main.js`,
+ * Compiles the service (scripts/build-server.mjs) and spawns it as `npm start` runs it, `node <the V8 flags of
+ * scripts/node-flags.mjs> dist-server/main.js`,
  * in `cwd` with `DATABASE_URL=databaseUrl` (an SQLite file or a `postgres://` URL), no demo seed and no rate
  * limit, and resolves once `GET /api/contacts?$limit=1` with `apiKey` answers 200. Rejects (after
  * stopping it) when the process exits early or does not answer within `timeoutMs` (60 s).
@@ -39,7 +42,7 @@ export async function startServer(options: {
   const port = await getPort({ host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${port}`;
   execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: options.cwd, stdio: 'inherit' });
-  const child = spawn(process.execPath, ['dist-server/main.js'], {
+  const child = spawn(process.execPath, [...(START_NODE_FLAGS as string[]), 'dist-server/main.js'], {
     cwd: options.cwd,
     env: { ...process.env, DATABASE_URL: options.databaseUrl, DEMO_SEED: 'off', RATE_LIMIT_PER_MINUTE: '0', PORT: String(port), HOST: '127.0.0.1', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 /**
  * Issue 13 on the contacts page, against the real server: bulk tagging of every contact matching a filter over
- * several pages, through a 429 pause with its countdown (a second server on the same database with a low rate
- * limit, as in throttle.spec.ts), and cancelled; tags offered case-insensitively; the new contact form's refusal
+ * several pages on a second server on the same database with a low rate limit (as in throttle.spec.ts), run as a
+ * background job (issue 20), and cancelled from the Jobs page; tags offered case-insensitively; the new contact form's refusal
  * of a blank contact, its close guard and its focus on a server error; errors as sentences with details; the
  * state facet's counts. Each test works in a workspace of its own.
  */
@@ -68,17 +68,12 @@ test('tags every contact matching a filter over three pages, removing the filter
   await addTag(dialog.getByRole('combobox', { name: 'Tags to add' }), 'surfed');
   await addTag(dialog.getByRole('combobox', { name: 'Tags to remove' }), 'wave');
   await dialog.getByRole('button', { name: 'Apply to 45 contacts' }).click();
-  await expect(dialog.getByRole('progressbar', { name: 'Bulk tag progress' })).toBeVisible({ timeout: 20_000 });
-  const paused = dialog.getByRole('status').filter({ hasText: 'Paused: the service asked to wait' });
-  await expect(paused).toContainText(/Resuming in \d+ s/, { timeout: 30_000 });
-  await expect(dialog.getByText(/of 45 done/)).toBeVisible();
-  const summary = dialog.getByRole('status').filter({ hasText: 'Done' });
-  await expect(summary).toContainText('45 contacts changed, 0 contacts already as asked.', { timeout: 60_000 });
+  // Issue 20: the contacts are found, the job is stored, and the dialog closes; the job goes on in the background.
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+  await expect.poll(() => countTagged(request, ws, 'surfed'), { timeout: 90_000 }).toBe(45);
   expect(await countTagged(request, ws, 'wave')).toBe(0);
-  expect(await countTagged(request, ws, 'surfed')).toBe(45);
   expect(await countTagged(request, ws, 'calm')).toBe(5);
   // The list refreshed when the job ended: nothing has the filter's tag any more.
-  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(page.getByText('No contacts match these filters.')).toBeVisible({ timeout: 30_000 });
 });
 
@@ -90,13 +85,19 @@ test('cancels a bulk job part-way: what it says it changed is what changed', asy
   const dialog = await selectAllMatching(page, 60);
   await addTag(dialog.getByRole('combobox', { name: 'Tags to add' }), 'halted');
   await dialog.getByRole('button', { name: 'Apply to 60 contacts' }).click();
-  await expect(dialog.getByRole('status').filter({ hasText: 'Paused: the service asked to wait' })).toBeVisible({ timeout: 30_000 });
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
-  const summary = dialog.getByRole('alert').filter({ hasText: 'Cancelled' });
-  await expect(summary).toContainText(/not reached/);
-  const changed = Number(/(\d+) contacts? changed/.exec((await summary.textContent()) ?? '')?.[1]);
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Jobs' }).click();
+  const entry = page.getByRole('article').filter({ has: page.getByRole('heading', { name: 'Add halted on 60 contacts', exact: true }) });
+  await expect.poll(() => countTagged(request, ws, 'halted'), { timeout: 60_000 }).toBeGreaterThan(0);
+  await entry.getByRole('button', { name: 'Cancel' }).click();
+  await expect(entry.getByTestId('job-state')).toHaveText('Cancelled');
+  // A patch in flight when cancelled finishes and is counted: the report settles on what the service has.
+  const shown = async () => Number(/(\d+) tags changed/.exec((await entry.getByRole('button', { name: /tags changed/ }).textContent()) ?? '')?.[1]);
+  await expect.poll(async () => (await shown()) === (await countTagged(request, ws, 'halted')), { timeout: 30_000 }).toBe(true);
+  const changed = Number(/(\d+) tags changed/.exec((await entry.getByRole('button', { name: /tags changed/ }).textContent()) ?? '')?.[1]);
   expect(changed).toBeGreaterThan(0);
   expect(changed).toBeLessThan(60);
+  await expect(entry.getByRole('button', { name: /not sent/ })).toHaveText(`${60 - changed} not sent`);
   await expect.poll(() => countTagged(request, ws, 'halted')).toBe(changed);
   await page.waitForTimeout(1500);
   expect(await countTagged(request, ws, 'halted')).toBe(changed);
@@ -126,9 +127,8 @@ test('offers the existing tag first when a typed one differs only in case: drawe
   await page.keyboard.press('Enter');
   await dialog.getByRole('combobox', { name: 'Tags to add' }).blur();
   await dialog.getByRole('button', { name: 'Apply to 1 contact' }).click();
-  await expect(dialog.getByRole('status').filter({ hasText: 'Done' })).toContainText('1 contact changed');
-  expect(await countTagged(request, ws, 'vip')).toBe(3);
-  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect.poll(() => countTagged(request, ws, 'vip')).toBe(3);
 
   await page.getByRole('button', { name: 'New contact', exact: true }).click();
   const form = page.getByRole('form', { name: 'New contact' });
@@ -216,6 +216,9 @@ test('the state facet counts each state under the other filters; the tag facet s
   await connect(ws.key);
   await page.goto(`/w/${ws.id}/contacts?city=Oslo`);
   const state = page.getByLabel('State', { exact: true });
+  // Issue 19: the counts are asked for when the menu opens, not with the page.
+  await expect(state.locator('option[value="active"]')).toHaveText('Active');
+  await state.dispatchEvent('pointerdown');
   await expect(state.locator('option[value="active"]')).toHaveText('Active (2)');
   await expect(state.locator('option[value="pending"]')).toHaveText('Pending (4)');
   await expect(state).toHaveAccessibleDescription('Counts: these filters');

@@ -2,7 +2,8 @@
  * A busy export service (issue 16, console; issue 12 point 10): against a real server of its own running
  * `EXPORT_CONCURRENCY=1`, with one export held open by a slow reader from the test (a CSV of 20,000 contacts it
  * never reads, far more than the sockets buffer), the console's Export waits out the 503 and its `Retry-After`
- * with a countdown, can be cancelled while waiting, and downloads the file by itself once the slot is free.
+ * with a countdown and its place in the service's export queue (issue 21 point 2), can be cancelled while
+ * waiting, and downloads the file by itself once its turn comes.
  */
 import { type ClientRequest, request as httpRequest } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -46,12 +47,9 @@ async function holdExport(): Promise<ClientRequest> {
   });
 }
 
-test('waits out a busy export service with a countdown, can cancel, and downloads once the export slot is free', async ({ page }) => {
-  test.setTimeout(90_000);
+test('waits out a busy export service with a countdown and its place in the queue, can cancel, and downloads once its turn comes', async ({ page }) => {
+  test.setTimeout(120_000);
   const held = await holdExport();
-  const refused = await fetch(`${busy.baseURL}/api/contacts`, { headers: { 'x-api-key': workspace.key, accept: 'text/csv' } });
-  expect(refused.status).toBe(503);
-  expect(refused.headers.get('retry-after')).toBe('10');
 
   await page.goto(`${busy.baseURL}/connect`);
   await page.getByLabel('API key', { exact: true }).fill(workspace.key);
@@ -64,21 +62,22 @@ test('waits out a busy export service with a countdown, can cancel, and download
     await page.getByRole('menuitem', { name: 'CSV (.csv)' }).click();
   };
   const dialog = page.getByRole('dialog', { name: /Exporting/ });
-  const countdown = dialog.getByText(/^The service is busy with another export; retrying in \d+ s$/);
 
-  // Cancelled while waiting: no error, no download.
+  // First in the queue; cancelled while waiting: no error, no download.
   await exportCsv();
-  await expect(countdown).toBeVisible();
+  await expect(dialog.getByText(/^Your export is next in line; trying again in \d+ s$/)).toBeVisible();
   await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
   await expect(page.getByText('Export cancelled.')).toBeVisible();
   await expect(dialog).toBeHidden();
 
-  // Waits, counting down, and downloads by itself once the held export is gone.
+  // Asked again: behind the cancelled export's place (kept until its ticket lapses), counting down.
   await exportCsv();
+  const countdown = dialog.getByText(/^Your export is number 2 in line; trying again in \d+ s$/);
   await expect(countdown).toBeVisible();
   const first = await countdown.textContent();
   await expect(countdown).not.toHaveText(first ?? '', { timeout: 3_000 });
-  const download = page.waitForEvent('download', { timeout: 30_000 });
+  // The held export goes; the cancelled place lapses; this one's turn comes and it downloads by itself.
+  const download = page.waitForEvent('download', { timeout: 90_000 });
   held.destroy();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^contacts-\d{4}-\d{2}-\d{2}\.csv$/);

@@ -11,15 +11,23 @@ import { KB, type ScriptWeight, describeScriptWeight, firstScreenBudgets, measur
 
 const budgets = firstScreenBudgets();
 
-/** Measures `open` in a fresh context (an empty HTTP cache), prints the scripts and checks the budget. */
-async function checkScreen(browser: Browser, name: string, open: (page: Page) => Promise<unknown>, ready: (page: Page) => Promise<unknown>, options: BrowserContextOptions = {}): Promise<ScriptWeight> {
+/**
+ * Measures `open` in a fresh context (an empty HTTP cache), prints the scripts and checks the budget. Scripts whose
+ * path matches `later` load after the screen's content by design (the overview's charts, issue 24): they are
+ * printed apart and left out of the budget.
+ */
+async function checkScreen(browser: Browser, name: string, open: (page: Page) => Promise<unknown>, ready: (page: Page) => Promise<unknown>, options: BrowserContextOptions = {}, later?: RegExp): Promise<ScriptWeight> {
   const budget = budgets.get(name);
   if (!budget) throw new Error(`scripts/first-screens.json has no screen ${name}`);
   const context = await browser.newContext({ ...options, baseURL: options.baseURL });
   try {
     const page = await context.newPage();
-    const weight = await measureScriptWeight(page, () => open(page), () => ready(page));
+    const measured = await measureScriptWeight(page, () => open(page), () => ready(page));
+    const after = later ? measured.files.filter((file) => later.test(file.path)) : [];
+    const files = measured.files.filter((file) => !after.includes(file));
+    const weight = { files, gzip: files.reduce((sum, file) => sum + file.gzip, 0) };
     console.log(describeScriptWeight(name, weight, budget));
+    for (const file of after) console.log(`  after the figures: ${(file.gzip / KB).toFixed(1)} KB  ${file.path}`);
     expect(weight.files.length, 'scripts seen').toBeGreaterThan(0);
     expect(weight.gzip / KB, `${name}: KB of gzipped JavaScript`).toBeLessThanOrEqual(budget.budgetKB);
     return weight;
@@ -67,6 +75,45 @@ test('the contacts screen, opened with a remembered key, stays within its JavaSc
     },
     { baseURL, storageState },
   );
+});
+
+test('the overview, opened with a remembered key, stays within its JavaScript budget, its charts loading after the figures', async ({ browser, baseURL, state }) => {
+  const setup = await browser.newContext({ baseURL });
+  const page = await setup.newPage();
+  const workspace = state.demo.workspaces[0]!;
+  await page.goto('/connect');
+  await page.getByLabel('API key', { exact: true }).fill(workspace.key);
+  await page.getByLabel('Remember on this device').check();
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await expect(page.getByRole('table', { name: 'Contacts' })).toBeVisible();
+  const storageState = await setup.storageState();
+  await setup.close();
+
+  let chartsAt = 0;
+  let lastWeekAt = 0;
+  await checkScreen(
+    browser,
+    '/w/:id',
+    async (next) => {
+      next.on('request', (request) => {
+        if (/overview-charts-[^/]*\.js$/.test(request.url()) && !chartsAt) chartsAt = Date.now();
+      });
+      next.on('response', (response) => {
+        if (/\/api\/contacts\?.*created/.test(decodeURIComponent(response.url()))) lastWeekAt = Date.now();
+      });
+      await next.goto(`/w/${workspace.id}`);
+    },
+    async (next) => {
+      await expect(next.getByRole('group', { name: 'All contacts', exact: true })).toContainText(/\d/);
+      await expect(next.getByRole('group', { name: 'Products', exact: true })).toContainText(/\d/);
+      await expect(next.getByRole('table', { name: 'New contacts per week' }).getByLabel(/^Loading/)).toHaveCount(0);
+      await expect(next.getByRole('img', { name: /Bar chart of new contacts per week/ }).locator('canvas')).toBeVisible();
+    },
+    { baseURL, storageState },
+    /overview-charts-/,
+  );
+  expect(chartsAt, 'the charts\' code is fetched').toBeGreaterThan(0);
+  expect(chartsAt, 'the charts\' code is fetched once the weeks\' figures are in').toBeGreaterThanOrEqual(lastWeekAt);
 });
 
 test('the public embed page stays within its JavaScript budget', async ({ browser, baseURL, state }) => {

@@ -43,7 +43,7 @@ test('while a page waits out a 429, the pager describes the rows on screen, and 
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
   await expect(page.getByText('300 contacts')).toBeVisible();
   const table = page.getByRole('table', { name: 'Contacts' });
-  const notice = page.getByRole('status').filter({ hasText: 'The service is throttling requests' });
+  const notice = page.getByRole('status').filter({ hasText: /The service is throttling requests|Waiting for the request budget/ });
 
   // Page on until a requested page is held back by a 429 behind the rows on screen: the pager and the first row,
   // read together while the page waits.

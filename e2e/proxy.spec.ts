@@ -107,7 +107,28 @@ test('waits out a hosted 429 without Retry-After with its own backoff, says so, 
   const notice = page.getByRole('status').filter({ hasText: 'The service is throttling requests' });
   await expect(notice).toContainText('The service did not say how long to wait, so each wait doubles, up to 60 s.');
   await expect(notice).toBeHidden({ timeout: 20_000 });
-  await expect(page.getByText('1 contacts')).toBeVisible();
+  await expect(page.getByText('1 contact', { exact: true })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Contacts' })).toContainText('Hosted Person');
   expect(hosted.throttleNext).toBe(0);
+});
+
+test('against the hosted stand-in, which has no extensions, offers none of them and keeps working (issue 22 point 10)', async ({ page }) => {
+  await page.goto(`${hostedProxy.baseURL}/connect`);
+  await page.getByLabel('API key', { exact: true }).fill(HOSTED_KEY);
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await expect(page).toHaveURL(`${hostedProxy.baseURL}/w/${HOSTED_WORKSPACE.id}/contacts`);
+  await page.getByRole('table', { name: 'Contacts' }).locator('tbody tr').filter({ hasText: 'Hosted Person' }).click();
+  const drawer = page.getByRole('dialog', { name: /Hosted Person/ });
+  await expect(drawer.getByText('This service does not allow erasing a contact.')).toBeVisible();
+  await expect(drawer.getByText('This service does not allow correcting a contact.')).toBeVisible();
+  await expect(drawer.getByRole('button', { name: /^Edit/ })).toHaveCount(0);
+  await expect(drawer.getByRole('button', { name: /^Erase/ })).toHaveCount(0);
+  await expect(drawer.getByRole('combobox', { name: 'Tags' })).toBeVisible();
+  await page.getByRole('button', { name: /^Close/ }).first().click();
+  await page.goto(`${hostedProxy.baseURL}/w/${HOSTED_WORKSPACE.id}/posts`);
+  await expect(page.getByRole('tab', { name: 'Published posts' })).toBeVisible();
+  await expect(page.getByText('This service does not list scheduled or suggested posts.')).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Scheduled and suggested' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /Withdraw/ })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Calendar of scheduled posts' })).toHaveCount(0);
 });

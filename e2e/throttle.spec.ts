@@ -18,21 +18,23 @@ test('offers no demo credentials when the server runs with DEMO_SEED=off', async
   expect(config.demo).toBeNull();
 });
 
-test('shows a notice while throttled and recovers by itself', async ({ page, state }) => {
+test('shows a notice while throttled and recovers by itself', async ({ page, state, request }) => {
   test.setTimeout(90_000);
   const workspace = state.demo.workspaces[0]!;
   await page.goto(`${limited.baseURL}/connect`);
   await page.getByLabel('API key', { exact: true }).fill(workspace.key);
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
   await expect(page.getByText('2,000 contacts')).toBeVisible();
+  // The console spends little now (issue 19), so someone else spends the key's window behind its back.
+  for (let sent = 0; sent < 8; sent += 1) await request.get(`${limited.baseURL}/api/contacts?%24limit=1`, { headers: { 'x-api-key': workspace.key } });
   const sections = ['Products', 'Collections', 'Posts', 'Workspaces', 'Contacts', 'Products'];
-  const notice = page.getByRole('status').filter({ hasText: 'The service is throttling requests' });
+  const notice = page.getByRole('status').filter({ hasText: /The service is throttling requests|Waiting for the request budget/ });
   for (const section of sections) {
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: section }).click();
     if (await notice.isVisible()) break;
   }
   await expect(notice).toBeVisible();
-  await expect(notice).toContainText(/Retrying in \d+ s/);
+  await expect(notice).toContainText(/Retrying in \d+ s|Waiting \d+ s/);
   await expect(notice).toBeHidden({ timeout: 30_000 });
   await expect(page.getByRole('table').first()).toBeVisible();
   await expect(page.getByRole('alert')).toHaveCount(0);

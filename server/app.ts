@@ -20,12 +20,14 @@ import { formatIssues } from '../src/api/validation-message';
 import type { ServiceDatabase } from './db/connection';
 import { CatalogStore } from './db/catalog';
 import { ContactStore } from './db/contacts';
+import { IdempotencyStore } from './db/idempotency';
 import { PostStore } from './db/posts';
 import { DEFAULT_EXPORT_CONCURRENCY, ExportSlots } from './export/export-slots';
 import { rateLimitStorage } from './db/rate-limit-store';
 import type { DemoSeedResult } from './db/seed';
 import authPlugin from './plugins/auth';
 import dashboardPlugin from './plugins/dashboard';
+import idempotencyPlugin from './plugins/idempotency';
 import errorsPlugin, { frameworkErrorHandler } from './plugins/errors';
 import jsonBodyPlugin from './plugins/json-body';
 import openapiPlugin, { type OpenApiDocument } from './plugins/openapi';
@@ -33,6 +35,7 @@ import securityHeaders from './plugins/security-headers';
 import upstreamProxy from './plugins/upstream-proxy';
 import transportPlugin, { DEFAULT_TIMEOUTS, type TransportTimeouts, transportOptions } from './plugins/transport';
 import { authorizationRoutes } from './routes/authorization';
+import { extensionRoutes } from './routes/extensions';
 import { healthRoutes } from './routes/health';
 import { contactRoutes } from './routes/contacts';
 import { postRoutes } from './routes/posts';
@@ -77,7 +80,10 @@ export type AppConfig = CommonConfig & {
    * database, in memory on SQLite (db/rate-limit-store.ts; issue 8).
    */
   redisUrl?: string;
-  /** Spreadsheet exports run at once (`EXPORT_CONCURRENCY`, issue 12 point 10); DEFAULT_EXPORT_CONCURRENCY when absent. */
+  /**
+   * Spreadsheet exports run at once (`EXPORT_CONCURRENCY`, issue 12 point 10), more wait in a fair queue (issue 21
+   * point 2, export/export-slots.ts); DEFAULT_EXPORT_CONCURRENCY (3) when absent.
+   */
   exportConcurrency?: number;
 };
 
@@ -166,7 +172,15 @@ async function createShell(config: CommonConfig, document?: OpenApiDocument): Pr
   await app.register(transportPlugin);
   await app.register(securityHeaders, { connectOrigins: config.apiOrigins });
   await app.register(openapiPlugin, { document });
-  if (config.corsOrigins?.length) await app.register(cors, { origin: [...config.corsOrigins] });
+  // The headers a page of another origin must be able to read: the trace id, the rate limit (the console's request
+  // budget, issue 19), how long to wait and where in the export queue (issue 21 point 2), and an idempotent replay
+  // (decisions.md section 9). Preflights allow whatever headers they ask for (`Idempotency-Key` included).
+  if (config.corsOrigins?.length) {
+    await app.register(cors, {
+      origin: [...config.corsOrigins],
+      exposedHeaders: ['X-Trace-Id', 'X-Api-Version', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Export-Ticket', 'Export-Queue-Position', 'Content-Disposition', 'Idempotent-Replayed'],
+    });
+  }
   return app;
 }
 
@@ -177,6 +191,7 @@ async function registerApiRoutes(api: FastifyInstance, context: RouteContext): P
   await api.register(workspaceRoutes(context));
   await api.register(catalogRoutes(context));
   await api.register(postRoutes(context));
+  await api.register(extensionRoutes());
 }
 
 /** Builds the service in direct mode; registers everything, listens on nothing. */
@@ -204,6 +219,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         rateLimitWindowSeconds: config.rateLimitWindowSeconds,
         rateLimitStorage: storage?.options,
       });
+      await api.register(idempotencyPlugin, { store: new IdempotencyStore(db, dialect) });
       await registerApiRoutes(api, context);
     },
     { prefix: '/api' },

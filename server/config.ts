@@ -16,8 +16,10 @@
  * Content-Security-Policy's `connect-src`).
  * Issue 12 adds the connection timeouts in milliseconds, 0 = off (plugins/transport.ts): `HEADERS_TIMEOUT_MS`
  * (10000), `REQUEST_TIMEOUT_MS` (30000, not below the headers timeout), `KEEP_ALIVE_TIMEOUT_MS` (72000),
- * `IDLE_TIMEOUT_MS` (60000), and `EXPORT_CONCURRENCY` (1, at least 1: spreadsheet exports one process runs at
- * once). Throws on a malformed value.
+ * `IDLE_TIMEOUT_MS` (60000), and `EXPORT_CONCURRENCY` (3 since issue 21, at least 1: spreadsheet exports one
+ * process runs at once; more wait in its queue, export/export-slots.ts). Issue 21 adds `DEMO_PUBLIC` (on|off,
+ * default off: offer the one-click demo when `HOST` is not a loopback address, server/demo-exposure.ts).
+ * Throws on a malformed value.
  */
 import { isIP } from 'node:net';
 import { DEFAULT_EXPORT_CONCURRENCY } from './export/export-slots';
@@ -49,8 +51,10 @@ export type Config = {
   trustProxy: string[];
   /** `HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`, `KEEP_ALIVE_TIMEOUT_MS`, `IDLE_TIMEOUT_MS` (ms, 0 = off). */
   timeouts: TransportTimeouts;
-  /** `EXPORT_CONCURRENCY`: spreadsheet exports this process runs at once; more answer 503. */
+  /** `EXPORT_CONCURRENCY`: spreadsheet exports this process runs at once; more wait in the export queue. */
   exportConcurrency: number;
+  /** `DEMO_PUBLIC` (`on`/`off`, default off): offer the one-click demo even when `HOST` is not loopback (demo-exposure.ts). */
+  demoPublic: boolean;
 };
 
 function integer(name: string, value: string | undefined, fallback: number, max: number): number {
@@ -119,6 +123,8 @@ function timeouts(env: NodeJS.ProcessEnv): TransportTimeouts {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const demoSeed = env.DEMO_SEED ?? 'auto';
   if (demoSeed !== 'auto' && demoSeed !== 'off') throw new Error(`DEMO_SEED must be auto or off, got '${demoSeed}'`);
+  const demoPublic = env.DEMO_PUBLIC || 'off';
+  if (demoPublic !== 'on' && demoPublic !== 'off') throw new Error(`DEMO_PUBLIC must be on or off, got '${demoPublic}'`);
   return {
     port: integer('PORT', env.PORT, 8080, 65535),
     host: env.HOST || '127.0.0.1',
@@ -137,5 +143,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY),
     timeouts: timeouts(env),
     exportConcurrency: Math.max(1, integer('EXPORT_CONCURRENCY', env.EXPORT_CONCURRENCY, DEFAULT_EXPORT_CONCURRENCY, 1000)),
+    demoPublic: demoPublic === 'on',
   };
 }

@@ -2,7 +2,9 @@
  * Starts the service (decisions.md section 8) on `HOST:PORT`, serving the built dashboard, and stops it cleanly on
  * SIGINT/SIGTERM. Two modes (app.ts):
  * - direct (default): opens and migrates `DATABASE_URL`, seeds the demo organization into an empty database
- *   unless `DEMO_SEED=off`, serves the API, and prints the URL and the demo keys;
+ *   unless `DEMO_SEED=off`, serves the API, and prints the URL and the demo keys; the one-click demo
+ *   (`/app-config.json` handing out those keys) only on a loopback `HOST` or with `DEMO_PUBLIC=on`, with a
+ *   warning on stderr when `HOST` is not loopback (demo-exposure.ts, issue 21 point 4);
  * - proxy (`UPSTREAM_API_URL` set, issue 15): opens no database, seeds nothing, runs no job, forwards `/api/*`
  *   to the upstream, and prints the URL and where the API is forwarded.
  */
@@ -13,6 +15,7 @@ import { type Config, loadConfig } from './config';
 import { openMigratedDatabase } from './database';
 import { isEmpty } from './db/workspaces';
 import { loadDemoCredentials, saveDemoCredentials } from './demo-credentials';
+import { demoWarning, offersDemo } from './demo-exposure';
 
 type Started = { app: FastifyInstance; lines: string[]; close(): Promise<void> };
 
@@ -43,10 +46,13 @@ async function startDirect(config: Config): Promise<Started> {
     redisUrl: config.redisUrl,
     schedulerIntervalMs: config.schedulerIntervalMs,
     exportConcurrency: config.exportConcurrency,
-    demo: () => (config.demoSeed === 'auto' ? loadDemoCredentials(config.databaseUrl) : null),
+    // The one-click demo only where only this machine can connect, or when DEMO_PUBLIC=on (issue 21 point 4).
+    demo: () => (config.demoSeed === 'auto' && offersDemo(config.host, config.demoPublic) ? loadDemoCredentials(config.databaseUrl) : null),
   });
   const lines = [`Workspace Admin is serving ${origin}/ (API at ${origin}/api)`];
   const demo = config.demoSeed === 'auto' ? loadDemoCredentials(config.databaseUrl) : null;
+  const warning = demoWarning(config.host, config.demoPublic, demo !== null);
+  if (warning) console.warn(warning);
   for (const workspace of demo?.workspaces ?? []) {
     lines.push(`  ${workspace.name}: x-api-key ${workspace.key}  (Basic ${workspace.accessKey}:${workspace.secret})`);
   }

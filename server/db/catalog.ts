@@ -299,5 +299,37 @@ export class CatalogStore {
     }));
     return { items, maxResults: Number(total.n) };
   }
-}
 
+  /**
+   * `DELETE /products/{id}` (decisions.md section 10, `catalog-delete`): the product, its tag rows and its
+   * collection links, in one transaction; 404 `Product not found` when it is not in the workspace. Serialized with
+   * the workspace's product upserts (`lockUpserts`).
+   */
+  async deleteProduct(workspaceId: string, id: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await this.lockUpserts(trx, 'products', workspaceId);
+      const found = await trx.selectFrom('products').select('id').where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
+      if (!found) throw notFound('Product not found');
+      await trx.deleteFrom('product_collections').where('product_id', '=', id).execute();
+      await trx.deleteFrom('product_tags').where('product_id', '=', id).execute();
+      await trx.deleteFrom('products').where('id', '=', id).execute();
+    });
+  }
+
+  /**
+   * `DELETE /collections/{id}`: the collection and its links to products (so no product lists it any more), in one
+   * transaction; 404 `Collection not found` when it is not in the workspace. Holds the workspace's product-upsert
+   * lock as well, so an upsert linking this collection either commits first (its link is removed here) or sees it
+   * gone (a 400 naming it), never a foreign-key failure.
+   */
+  async deleteCollection(workspaceId: string, id: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await this.lockUpserts(trx, 'products', workspaceId);
+      await this.lockUpserts(trx, 'collections', workspaceId);
+      const found = await trx.selectFrom('collections').select('id').where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
+      if (!found) throw notFound('Collection not found');
+      await trx.deleteFrom('product_collections').where('collection_id', '=', id).execute();
+      await trx.deleteFrom('collections').where('id', '=', id).execute();
+    });
+  }
+}

@@ -208,6 +208,8 @@ function openSqlite(file: string, readonly = false): SQLite.Database {
   const database = new SQLite(file, { readonly, fileMustExist: readonly });
   if (!readonly) database.pragma('journal_mode = WAL');
   database.pragma('foreign_keys = ON');
+  // Erased cells and freed pages are overwritten with zeros (decisions.md section 10: erasure that erases).
+  if (!readonly) database.pragma('secure_delete = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
   database.pragma(readonly ? 'cache_size = -8192' : 'cache_size = -16384');

@@ -277,6 +277,41 @@ const migrationsFor = ({ name, text, indexNullsFirst }: Pick<Dialect, 'name' | '
       await sql`insert into contacts_search(contacts_search) values ('rebuild')`.execute(db);
     },
   },
+  // Our service's extensions (decisions.md sections 9 and 10, issue 22):
+  // - `idempotency_keys`: one row per Idempotency-Key of a workspace and request path, shared by every process
+  //   (plugins/idempotency.ts). The key itself is kept as a SHA-256 hash; the answer as sent (status, the headers
+  //   worth replaying, the body text). `created` orders the 24-hour expiry.
+  // - `posts.action`: the action a post request was sent with (`GET /post-requests`), which a published post's
+  //   state no longer tells. Earlier rows: `suggest` for suggested, `schedule` for scheduled and for published
+  //   posts whose publication time is not their creation time, `publish` otherwise.
+  // - SQLite: the contact search index (FTS5) with `secure-delete` on, so an erased contact's trigrams are
+  //   removed from the index's pages instead of being masked by a delete marker until the next merge.
+  '0007-extensions': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('idempotency_keys')
+        .addColumn('workspace_id', text, (c) => c.notNull())
+        .addColumn('path', text, (c) => c.notNull())
+        .addColumn('key_hash', text, (c) => c.notNull())
+        .addColumn('request_hash', text, (c) => c.notNull())
+        .addColumn('state', text, (c) => c.notNull())
+        .addColumn('status', 'integer')
+        .addColumn('headers', text)
+        .addColumn('body', text)
+        .addColumn('created', text, (c) => c.notNull())
+        .addPrimaryKeyConstraint('idempotency_keys_pk', ['workspace_id', 'path', 'key_hash'])
+        .execute();
+      await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').columns(['created']).execute();
+      await db.schema.alterTable('posts').addColumn('action', text).execute();
+      await sql`update posts set action = case
+          when state = 'suggested' then 'suggest'
+          when state = 'scheduled' then 'schedule'
+          when published_date = created then 'publish'
+          else 'schedule' end`.execute(db);
+      await db.schema.createIndex('posts_ws_created').on('posts').columns(['workspace_id', 'created desc', 'id']).execute();
+      if (name !== 'postgres') await sql`insert into contacts_search(contacts_search, rank) values ('secure-delete', 1)`.execute(db);
+    },
+  },
 });
 
 /** The names of every migration, in the order they apply. */

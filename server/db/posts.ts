@@ -7,12 +7,12 @@
  *   conditional UPDATE moves a row out of `scheduled` only once whichever process runs it.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { DATE_RANGE } from '../../src/api/common';
 import type { FilterNode } from '../../src/api/filter/ast';
 import type { OrderByItem } from '../../src/api/filter/order-by';
 import { type PostRequestParsed, type PostState, hasRecipients } from '../../src/api/posts';
-import { badRequest } from '../errors';
+import { HttpError, badRequest, notFound } from '../errors';
 import { type FieldMap, compileFilter, compileOrderBy } from '../filter/compile';
 import type { Dialect } from './connection';
 import type { Database, PostTable } from './schema';
@@ -25,6 +25,18 @@ export const POST_FIELDS: FieldMap = {
   claps: { kind: 'column', column: 'posts.claps', type: 'integer' },
 };
 export const DEFAULT_POST_ORDER: OrderByItem[] = [{ field: 'publishedDate', direction: 'desc' }];
+
+/**
+ * `GET /post-requests` fields (decisions.md section 10), over the derived table `requests` of `PostStore.requests`:
+ * `state` is the state as of the request (a due scheduled post is `published`, as the lists show it).
+ */
+export const POST_REQUEST_FIELDS: FieldMap = {
+  state: { kind: 'column', column: 'requests.state_now', type: 'string' },
+  action: { kind: 'column', column: 'requests.action', type: 'string' },
+  publishDate: { kind: 'column', column: 'requests.published_date', type: 'date', nullable: true },
+  created: { kind: 'column', column: 'requests.created', type: 'date' },
+};
+export const DEFAULT_POST_REQUEST_ORDER: OrderByItem[] = [{ field: 'created', direction: 'desc' }];
 
 type PostRow = Selectable<PostTable>;
 const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
@@ -113,6 +125,7 @@ export class PostStore {
           notification_settings: request.notificationSettings ? JSON.stringify(request.notificationSettings) : null,
           published_date: state === 'published' ? stamp : state === 'scheduled' ? publishAt!.toISOString() : null,
           claps: 0,
+          action: request.action,
           created: stamp,
           updated: stamp,
         })
@@ -177,5 +190,68 @@ export class PostStore {
       .returning('id')
       .execute();
     return rows.map((row) => row.id);
+  }
+
+  /**
+   * The workspace's post requests in every state as of `now` (derived table `requests`): each post's columns plus
+   * `state_now`, `published` for a scheduled post already due (the lists show it from its publishDate on).
+   */
+  private requests(workspaceId: string, now: string) {
+    const inner = this.db
+      .selectFrom('posts')
+      .selectAll('posts')
+      .select(sql<string>`case when posts.state = 'scheduled' and posts.published_date >= ${DATE_RANGE.min} and posts.published_date <= ${now} then 'published' else posts.state end`.as('state_now'))
+      .where('posts.workspace_id', '=', workspaceId);
+    return this.db.selectFrom(inner.as('requests'));
+  }
+
+  /**
+   * `GET /post-requests` (decisions.md section 10, `post-requests-list`): one page of the workspace's post requests
+   * in every state, private ones included, and the exact total. Items `{ requestId, state, action, header, text,
+   * imageUrl, publishDate, created }`; `publishDate` is when it is (or was, or will be) public, null for a
+   * suggestion without one.
+   */
+  async listRequests(workspaceId: string, query: { filter?: FilterNode; orderBy: readonly OrderByItem[]; offset: number; limit: number }) {
+    let base = this.requests(workspaceId, new Date().toISOString());
+    if (query.filter) base = base.where(compileFilter(query.filter, POST_REQUEST_FIELDS, this.dialect));
+    const [rows, total] = await Promise.all([
+      base.selectAll().orderBy(compileOrderBy(query.orderBy, POST_REQUEST_FIELDS, 'requests.id')).limit(query.limit).offset(query.offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    const items = rows.map((row) => ({
+      requestId: row.id,
+      state: row.state_now,
+      action: row.action ?? (row.state === 'suggested' ? 'suggest' : row.state === 'scheduled' ? 'schedule' : 'publish'),
+      header: row.header,
+      text: row.text,
+      imageUrl: row.image_url,
+      publishDate: row.published_date,
+      created: row.created,
+    }));
+    return { items, maxResults: Number(total.n) };
+  }
+
+  /**
+   * `DELETE /post-requests/{requestId}` (decisions.md section 10, `post-request-cancel`): withdraws a suggested post,
+   * or a scheduled one not yet due at `now`; it is deleted, so it is never published. One conditional DELETE is the
+   * claim, against `publishDuePosts`' conditional UPDATE: whichever commits first wins the row (PostgreSQL
+   * re-checks the other's condition once the first commits; SQLite serializes writers), so a post is either
+   * withdrawn and never listed, or published and the withdrawal is a 409, even when both run in the same
+   * millisecond. A scheduled post whose time has come counts as published (the lists show it from then on) even
+   * before the job marks it. 404 `Post request not found` outside the workspace.
+   */
+  async withdraw(workspaceId: string, requestId: string, now = new Date()): Promise<void> {
+    const stamp = now.toISOString();
+    const deleted = await this.db
+      .deleteFrom('posts')
+      .where('id', '=', requestId)
+      .where('workspace_id', '=', workspaceId)
+      .where((eb) => eb.or([eb('state', '=', 'suggested'), eb.and([eb('state', '=', 'scheduled'), eb('published_date', '>', stamp)])]))
+      .returning('id')
+      .execute();
+    if (deleted.length) return;
+    const found = await this.db.selectFrom('posts').select('id').where('id', '=', requestId).where('workspace_id', '=', workspaceId).executeTakeFirst();
+    if (!found) throw notFound('Post request not found');
+    throw new HttpError(409, `Post request ${requestId} is already published`);
   }
 }

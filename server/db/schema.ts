@@ -150,6 +150,26 @@ export interface PostTable {
   claps: number;
   created: string;
   updated: string;
+  /** `publish`, `schedule` or `suggest`: the request's action (migration 0007; null only if written around the service). */
+  action: string | null;
+}
+
+/** A remembered Idempotency-Key (decisions.md section 9; plugins/idempotency.ts). */
+export interface IdempotencyKeyTable {
+  workspace_id: string;
+  /** The request path without the query string (`/api/contacts`). */
+  path: string;
+  /** SHA-256 (hex) of the Idempotency-Key header. */
+  key_hash: string;
+  /** SHA-256 (hex) of the method and the body as canonical JSON. */
+  request_hash: string;
+  /** `running` while the first request runs, `done` once its answer is kept. */
+  state: string;
+  status: number | null;
+  /** The replayed headers as a JSON object. */
+  headers: string | null;
+  body: string | null;
+  created: string;
 }
 
 /** A rate-limit counter (issue 8): requests counted for `key` in the window that ends at `reset_at`. */
@@ -174,4 +194,5 @@ export interface Database {
   product_collections: ProductCollectionTable;
   posts: PostTable;
   rate_limits: RateLimitTable;
+  idempotency_keys: IdempotencyKeyTable;
 }

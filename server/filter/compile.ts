@@ -15,8 +15,13 @@ import { filterInstant } from '../../src/api/filter/check';
 import type { FieldType } from '../../src/api/filter/fields';
 import type { Dialect } from '../db/connection';
 
-/** `nullable`: the column can be null in sorted rows; nulls then sort as the smallest value, on every database. */
-export type ColumnField = { kind: 'column'; column: string; type: Exclude<FieldType, 'string-array'>; sortExpression?: string; nullable?: true };
+/**
+ * `nullable`: the column can be null in sorted rows; nulls then sort as the smallest value, on every database.
+ * `caseInsensitiveKey`: a column holding the lower-cased value (indexed); `eq`, `ne` and `in` compare the lower-cased
+ * literal with it instead of the column, so they ignore letter case (contacts' `email`, whose identity is
+ * case-insensitive: decisions.md section 7; issue 20 looks existing contacts up with `email in (...)`).
+ */
+export type ColumnField = { kind: 'column'; column: string; type: Exclude<FieldType, 'string-array'>; sortExpression?: string; nullable?: true; caseInsensitiveKey?: string };
 export type ArrayField = { kind: 'array'; table: string; ownerColumn: string; valueColumn: string; parentId: string };
 /** Filterable fields of an endpoint: API field name to where its value lives. */
 export type FieldMap = Readonly<Record<string, ColumnField | ArrayField>>;
@@ -43,8 +48,12 @@ function bindValue(field: ColumnField, value: FilterValue, dialect: Dialect): un
 }
 
 function compileColumn(node: Exclude<FilterNode, { kind: 'and' | 'or' | 'not' }>, field: ColumnField, dialect: Dialect): Sql {
-  const column = sql.ref(field.column);
-  const bind = (value: FilterValue) => bindValue(field, value, dialect);
+  const keyed = field.caseInsensitiveKey !== undefined && (node.kind === 'in' || (node.kind === 'compare' && (node.operator === 'eq' || node.operator === 'ne')));
+  const column = sql.ref(keyed ? field.caseInsensitiveKey! : field.column);
+  const bind = (value: FilterValue) => {
+    const bound = bindValue(field, value, dialect);
+    return keyed && typeof bound === 'string' ? bound.toLowerCase() : bound;
+  };
   switch (node.kind) {
     case 'compare': {
       const value = node.value;
@@ -105,14 +114,18 @@ export function compileFilter(node: FilterNode, fields: FieldMap, dialect: Diale
 /**
  * ORDER BY terms for `$orderBy` items, then `idColumn asc` as the tie-breaker (decisions.md section 6). `reverse`
  * gives the exact reverse of that order (every direction flipped, nulls last where they were first, `idColumn
- * desc`): a deep page is read from the other end (issue 13).
+ * desc`): a deep page is read from the other end (issue 13). `unindexed` (SQLite only) writes each term as `+term`,
+ * same values and order, so that SQLite does not walk the order's index and test every row against a filter an
+ * index answers in a few probes (contacts.ts `keyLookup`: an import's `email in (...)`, issue 20).
  */
-export function compileOrderBy(items: readonly OrderByItem[], fields: FieldMap, idColumn: string, reverse = false): RawBuilder<unknown> {
+export function compileOrderBy(items: readonly OrderByItem[], fields: FieldMap, idColumn: string, reverse = false, unindexed = false): RawBuilder<unknown> {
   const flip = (direction: 'asc' | 'desc') => (reverse ? (direction === 'asc' ? 'desc' : 'asc') : direction);
   const terms = items.map((item) => {
     const field = fields[item.field];
     if (!field || field.kind !== 'column') throw new Error(`field ${item.field} is not sortable`);
-    const expression = field.sortExpression ? sql.raw(field.sortExpression) : sql.ref(field.column);
+    const plain = field.sortExpression ? sql.raw(field.sortExpression) : sql.ref(field.column);
+    // SQLite's unary `+` returns its operand unchanged, but no index can give the order of `+x`.
+    const expression = unindexed ? sql`+${plain}` : plain;
     const direction = flip(item.direction);
     // SQLite's own order; PostgreSQL's default is the reverse (its indexes are built to match: migrations.ts).
     const nulls = field.nullable ? (direction === 'asc' ? ' nulls first' : ' nulls last') : '';

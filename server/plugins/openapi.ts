@@ -25,15 +25,24 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'No, unknown or revoked credentials',
   403: 'The key lacks the scope this endpoint needs',
   404: 'Not found in the key workspace',
-  409: 'Would duplicate a unique value',
+  409: 'Would duplicate a unique value, conflicts with the record\'s state, or the same Idempotency-Key is in progress',
   413: 'Body over 2 MB',
   415: 'Body is not application/json',
+  422: 'The Idempotency-Key was used with a different request',
   429: 'Over the rate limit; see Retry-After',
   500: 'Unexpected error; details in the server log under traceId',
 };
 
 const versionHeader = z.looseObject({
   'x-api-version': z.string().optional().describe(`API version date; only ${API_VERSION} is accepted, and it is the default`),
+});
+
+/** POST and PATCH also take `Idempotency-Key` (decisions.md section 9); checked by plugins/idempotency.ts. */
+const writeHeaders = versionHeader.extend({
+  'idempotency-key': z
+    .string()
+    .optional()
+    .describe('1 to 255 printable ASCII characters: the same key and body within 24 hours replays the first answer (Idempotent-Replayed: true)'),
 });
 
 /** Shows integer query parameters (strings on the wire, see `integerParam`) as integers with their range. */
@@ -56,9 +65,10 @@ function errorStatuses(route: RouteOptions): number[] {
   const statuses = [400, 429, 500];
   if (auth === 'key') statuses.push(401, 403);
   if (auth === 'basic') statuses.push(401);
-  if (method === 'POST' || method === 'PATCH') statuses.push(413, 415);
+  if (method === 'POST' || method === 'PATCH') statuses.push(413, 415, 422);
   if (url.includes(':') || /\/(products|collections)$/.test(url) && method === 'POST') statuses.push(404);
-  if (method === 'POST' && /\/(contacts|products|collections)$/.test(url)) statuses.push(409);
+  if ((method === 'POST' || method === 'PATCH') && auth) statuses.push(409); // a duplicate, or an Idempotency-Key in progress
+  else if (method === 'DELETE' && url.includes('post-requests')) statuses.push(409);
   return statuses.sort();
 }
 
@@ -74,13 +84,14 @@ function describeRoute(route: RouteOptions) {
   }
   const auth = route.config?.auth;
   if (!auth || route.schema?.hide) return;
+  const method = String(route.method);
   const errors = Object.fromEntries(errorStatuses(route).map((status) => [status, errorBodySchema.check(z.describe(ERROR_DESCRIPTIONS[status] ?? 'Error'))]));
   const resource = (route.url ?? '').replace(/^\/api\//, '').split('/')[0] ?? '';
   route.schema = {
     ...operationDocs[`${String(route.method)} ${route.url}`],
     tags: [resource.startsWith(':') ? 'posts' : resource === 'post-requests' || resource === 'public-posts' ? 'posts' : resource],
     security: auth === 'key' ? [{ apiKey: [] }] : auth === 'basic' ? [{ basic: [] }] : [],
-    ...(auth === 'basic' ? {} : { headers: versionHeader }),
+    ...(method === 'POST' || method === 'PATCH' ? { headers: auth === 'basic' ? writeHeaders.omit({ 'x-api-version': true }) : writeHeaders } : auth === 'basic' ? {} : { headers: versionHeader }),
     ...route.schema,
     response: { ...errors, ...(route.schema?.response as object | undefined) },
   };

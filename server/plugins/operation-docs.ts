@@ -16,6 +16,8 @@ import {
   contactFilterFields,
   contactSortFields,
   postFilterFields,
+  postRequestFilterFields,
+  postRequestSortFields,
   postSortFields,
   productFilterFields,
   productSortFields,
@@ -26,7 +28,7 @@ import { FILTER_LIMITS } from '../../src/api/filter/parse';
 import type { OrderByItem } from '../../src/api/filter/order-by';
 import { NEWEST_FIRST } from '../db/catalog';
 import { DEFAULT_CONTACT_ORDER } from '../db/contacts';
-import { DEFAULT_POST_ORDER } from '../db/posts';
+import { DEFAULT_POST_ORDER, DEFAULT_POST_REQUEST_ORDER } from '../db/posts';
 import { DEFAULT_WORKSPACE_ORDER } from '../db/workspaces';
 
 export type OperationDoc = { summary: string; description: string };
@@ -180,5 +182,54 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
       DEFAULT_WORKSPACE_ORDER,
       DEFAULT_PAGE_CAPS,
     ),
+  },
+  // Our service's extensions (decisions.md sections 9 and 10, issue 22).
+  'GET /api/extensions': {
+    summary: 'List this service’s extensions',
+    description:
+      'Answers `{ "extensions": [...] }`: the names of the extensions this service supports (`contact-update`, `contact-erasure`, ' +
+      '`post-requests-list`, `post-request-cancel`, `catalog-delete`, `idempotency-key`). Any valid key; a service answering 404 here has none ' +
+      '(decisions.md section 10). Every POST and PATCH takes an `Idempotency-Key` header (1 to 255 printable ASCII characters): the same key and body ' +
+      'within 24 hours replays the first answer with `Idempotent-Replayed: true`; 409 while the first still runs, 422 with another body (section 9).',
+  },
+  'PATCH /api/contacts/:contactId': {
+    summary: 'Correct a contact (extension contact-update)',
+    description:
+      'Sets any field of the create request except `tags`, `addDirectly` and `notificationSettings`, with the same checks; `null` clears a field ' +
+      '(clearing the email or phone turns that channel off). Answers 200 with the contact as `GET /contacts` lists it; 404 for a contact outside the ' +
+      'key workspace; 409 when another contact holds the email or phone. Scope contacts:read-write.',
+  },
+  'DELETE /api/contacts/:contactId': {
+    summary: 'Erase a contact (extension contact-erasure)',
+    description:
+      'Erases the person, finally, in one transaction: the contact, its tag rows, its search-index rows, its id in post recipients and every kept ' +
+      'Idempotency-Key answer holding its data. On SQLite the bytes are overwritten (`secure_delete`) and the WAL truncated before the answer; on ' +
+      'PostgreSQL the rows are gone from every query at once and from the files at the next vacuum. Answers 204; 404 for an unknown id. Scope contacts:read-write.',
+  },
+  'GET /api/post-requests': {
+    summary: 'List post requests in every state (extension post-requests-list)',
+    description: listDescription(
+      'The post requests of the key workspace, private ones included, in the list envelope: `{ requestId, state, action, header, text, imageUrl, ' +
+        'publishDate, created }`, `state` `published`, `scheduled` or `suggested` as of now (a scheduled post whose time has come is `published`). ' +
+        'Scope posts:read-only.',
+      postRequestFilterFields,
+      postRequestSortFields,
+      DEFAULT_POST_REQUEST_ORDER,
+      DEFAULT_PAGE_CAPS,
+    ),
+  },
+  'DELETE /api/post-requests/:requestId': {
+    summary: 'Withdraw a scheduled or suggested post (extension post-request-cancel)',
+    description:
+      'Withdraws the post so it is never published. Answers 204; 409 `Post request <id> is already published` for a published one (a scheduled ' +
+      'post whose time has come counts as published); 404 for an unknown id. Scope posts:read-write.',
+  },
+  'DELETE /api/products/:id': {
+    summary: 'Delete a product (extension catalog-delete)',
+    description: 'Deletes the product and removes it from its collections. Answers 204; 404 for a product outside the key workspace. Scope products:read-write.',
+  },
+  'DELETE /api/collections/:id': {
+    summary: 'Delete a collection (extension catalog-delete)',
+    description: 'Deletes the collection and removes it from every product. Answers 204; 404 for a collection outside the key workspace. Scope products:read-write.',
   },
 };

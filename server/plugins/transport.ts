@@ -19,7 +19,9 @@
  *   URL), 408 for a timeout above, 400 for malformed HTTP and unknown methods; CONNECT (which Node hands to
  *   no route) 400; an `Expect` other than `100-continue` 417; an HTTP/1.1 request without `Host` 400; each with
  *   the error body, `X-Trace-Id` (and `X-Api-Version` under `/api/`), then the connection is closed.
- *   `path` there is the request line's path (its first 2,048 characters), or `''` when no request line was read.
+ *   `path` there is the request line's path, cut to 2,048 characters with a trailing `…` when longer
+ *   (`cutPath`, docs/hostile-input.md), or `''` when no request line was read; an answer to a HEAD request has
+ *   no body (issue 21 point 5).
  * - While the server shuts down (after `app.close()`), a request still arriving on an open connection answers
  *   503 `Service Unavailable: the server is shutting down` with the error body (Fastify's own 503 has another
  *   shape) and `Connection: close`.
@@ -55,7 +57,19 @@ export const DEFAULT_TIMEOUTS: TransportTimeouts = { headersMs: 10_000, requestM
 /** The largest request body, in bytes (decisions.md section 3: 413 above 2 MB). */
 export const BODY_LIMIT = 2 * 1024 * 1024;
 
-const PATH_LIMIT = 2048;
+/** The most characters of a path an answer given below the routes echoes (docs/hostile-input.md). */
+export const PATH_LIMIT = 2048;
+/** What ends a path cut to PATH_LIMIT: U+2026, which a request line read as Latin-1 can never hold. */
+export const PATH_CUT_MARK = '\u2026';
+
+/**
+ * `path` as an answer below the routes echoes it (issue 21 point 5, docs/hostile-input.md): unchanged up to
+ * PATH_LIMIT (2,048) characters; a longer one is cut to its first 2,047 characters followed by `…` (U+2026),
+ * 2,048 characters in all, so a reader can tell a cut path from a whole one.
+ */
+export function cutPath(path: string): string {
+  return path.length <= PATH_LIMIT ? path : `${path.slice(0, PATH_LIMIT - 1)}${PATH_CUT_MARK}`;
+}
 
 /** The error body of decisions.md section 3 for an answer given outside any request Fastify made. */
 function rawErrorBody(statusCode: number, message: string, path: string): ErrorBody {
@@ -74,16 +88,25 @@ function errorHeaders(body: ErrorBody): Record<string, string> {
   };
 }
 
-/** A whole HTTP/1.1 error response as text for a bare socket. */
-function rawErrorResponse(body: ErrorBody): string {
-  const head = Object.entries(errorHeaders(body)).map(([name, value]) => `${name}: ${value}`);
-  return [`HTTP/1.1 ${body.statusCode} ${STATUS_CODES[body.statusCode] ?? 'Error'}`, ...head, '', JSON.stringify(body)].join('\r\n');
+/**
+ * A whole HTTP/1.1 error response as text for a bare socket; without its body when it answers a HEAD request
+ * (RFC 9110 section 9.3.2: a client reads no body after a HEAD answer, so body bytes would be taken for a
+ * broken next answer; Node's client failed such a request with `HPE_CLOSED_CONNECTION`, issue 21 point 5).
+ */
+function rawErrorResponse(body: ErrorBody, head = false): string {
+  const lines = Object.entries(errorHeaders(body)).map(([name, value]) => `${name}: ${value}`);
+  return [`HTTP/1.1 ${body.statusCode} ${STATUS_CODES[body.statusCode] ?? 'Error'}`, ...lines, '', head ? '' : JSON.stringify(body)].join('\r\n');
 }
 
-/** The path of the request line at the start of `packet` (no query string, at most 2,048 characters), or ''. */
+/** The method and path of the request line at the start of `packet` (no query string; the path cut by `cutPath`). */
+export function requestLine(packet: Buffer | undefined): { method: string; path: string } {
+  const line = /^([!-~]+) ([^\s?#]+)/.exec(packet?.toString('latin1', 0, PATH_LIMIT + 64) ?? '');
+  return { method: line?.[1] ?? '', path: line?.[2] ? cutPath(line[2]) : '' };
+}
+
+/** The path of the request line at the start of `packet` (see `requestLine`), or ''. */
 export function requestLinePath(packet: Buffer | undefined): string {
-  const line = /^[!-~]+ ([^\s?#]+)/.exec(packet?.toString('latin1', 0, PATH_LIMIT + 64) ?? '');
-  return line?.[1] ? line[1].slice(0, PATH_LIMIT) : '';
+  return requestLine(packet).path;
 }
 
 type ClientError = Error & { code?: string; reason?: string; rawPacket?: Buffer };
@@ -97,11 +120,14 @@ function describeClientError(error: ClientError): [number, string] {
   return [400, reason ? `Malformed HTTP request: ${reason}` : 'Malformed HTTP request'];
 }
 
-/** Writes the error response on `socket` unless an answer is already under way there, then closes it. */
-function answerOnSocket(socket: Duplex, body: ErrorBody) {
+/**
+ * Writes the error response on `socket` unless an answer is already under way there, then closes it; `head`:
+ * the request was a HEAD (no body).
+ */
+function answerOnSocket(socket: Duplex, body: ErrorBody, head = false) {
   const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
   if (socket.writable && !current?.headersSent) {
-    socket.end(rawErrorResponse(body));
+    socket.end(rawErrorResponse(body, head));
     (socket as Duplex & { destroySoon?: () => void }).destroySoon?.();
   } else {
     socket.destroy();
@@ -117,9 +143,10 @@ function clientErrorHandler(this: FastifyInstance, connectionError: ConnectionEr
   const error = connectionError as unknown as ClientError;
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, message] = describeClientError(error);
-  const body = rawErrorBody(status, message, requestLinePath(error.rawPacket));
+  const { method, path } = requestLine(error.rawPacket);
+  const body = rawErrorBody(status, message, path);
   this.log.debug({ err: error, traceId: body.traceId }, 'client error');
-  answerOnSocket(socket, body);
+  answerOnSocket(socket, body, method === 'HEAD');
 }
 
 /** The Fastify server options of the HTTP layer: timeouts, body limit, client errors. */
@@ -178,7 +205,7 @@ export default fp(
     });
 
     app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
-      const path = (request.url ?? '').split('?')[0]!.slice(0, PATH_LIMIT);
+      const path = cutPath((request.url ?? '').split('?')[0]!);
       const body = rawErrorBody(417, `Expectation Failed: Expect ${String(request.headers.expect)} is not supported`, path);
       response.writeHead(417, errorHeaders(body)).end(JSON.stringify(body));
     });

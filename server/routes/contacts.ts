@@ -10,11 +10,13 @@ import {
   contactCreateSchema,
   contactListQuery,
   contactListSchema,
+  contactSchema,
   contactTagListSchema,
   contactTagsPatchSchema,
   notificationSettingsPatchSchema,
   notificationSettingsResponseSchema,
 } from '../../src/api/contacts';
+import { contactPatchSchema } from '../../src/api/extensions';
 import { contactFilterFields, contactSortFields } from '../../src/api/filter/fields';
 import { DEFAULT_CONTACT_ORDER, toContactSummary } from '../db/contacts';
 import { EXPORT_CONTENT_TYPES, EXPORT_SOURCE_COLUMNS, exportFilename, negotiateExport, writeContactsExport } from '../export/contacts-export';
@@ -64,13 +66,17 @@ export function contactRoutes({ database, contacts, exportSlots }: RouteContext)
         request.raw.once('close', () => aborted.abort());
         // Read on a connection of its own, released when the writer stops reading (done, failed or aborted).
         const rows = database.streamRows(contacts.selectColumns(workspaceId, query, EXPORT_SOURCE_COLUMNS));
-        const release = exportSlots.take(); // 503 when this process already runs its share of exports
-        writeContactsExport(format, rows, out, aborted.signal)
-          .catch((error: unknown) => {
+        // 503 with a queue ticket when this process already runs its share of exports (export/export-slots.ts).
+        const ticket = request.headers['export-ticket'];
+        const release = exportSlots.take(workspaceId, typeof ticket === 'string' ? ticket : undefined);
+        writeContactsExport(format, rows, out, aborted.signal).then(
+          () => release(!aborted.signal.aborted),
+          (error: unknown) => {
+            release(false);
             request.log.error({ err: error, traceId: request.id }, 'contact export failed');
             out.destroy(error as Error);
-          })
-          .finally(release);
+          },
+        );
         return download().send(out as never); // a download: the 200 JSON schema describes the other representation
       },
     );
@@ -100,6 +106,25 @@ export function contactRoutes({ database, contacts, exportSlots }: RouteContext)
       async (request) => {
         const row = await contacts.patchNotificationSettings(request.basicWorkspaceId as string, request.params.contactId, request.body);
         return toContactSummary(row);
+      },
+    );
+
+    // Our extensions (decisions.md section 10): correct a contact, erase a person.
+    app.patch(
+      '/contacts/:contactId',
+      { config: { auth: 'key', scope: 'contacts:read-write' }, schema: { params: contactIdParams, body: contactPatchSchema, response: { 200: contactSchema } } },
+      async (request, reply) => {
+        const json = await contacts.update(keyPrincipal(request).workspaceId, request.params.contactId, request.body);
+        return reply.type('application/json; charset=utf-8').send(json as never);
+      },
+    );
+
+    app.delete(
+      '/contacts/:contactId',
+      { config: { auth: 'key', scope: 'contacts:read-write' }, schema: { params: contactIdParams } },
+      async (request, reply) => {
+        await contacts.erase(keyPrincipal(request).workspaceId, request.params.contactId);
+        return reply.status(204).send();
       },
     );
   };

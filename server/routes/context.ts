@@ -13,7 +13,7 @@ export type RouteContext = {
   posts: PostStore;
   /** `PUBLIC_URL`: base of `postUrl`; the request's own origin when unset (decisions.md section 7). */
   publicUrl?: string;
-  /** The spreadsheet exports this process may run at once (issue 12 point 10). */
+  /** The spreadsheet exports this process may run at once, and its queue (issue 12 point 10, issue 21 point 2). */
   exportSlots: ExportSlots;
 };
 

@@ -4,9 +4,10 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod';
-import { postFilterFields, postSortFields } from '../../src/api/filter/fields';
+import { postRequestListQuery, postRequestListSchema } from '../../src/api/extensions';
+import { postFilterFields, postRequestFilterFields, postRequestSortFields, postSortFields } from '../../src/api/filter/fields';
 import { postListQuery, postListSchema, postRequestResponseSchema, postRequestSchema, publicPostListSchema, publicPostsQuery } from '../../src/api/posts';
-import { DEFAULT_POST_ORDER } from '../db/posts';
+import { DEFAULT_POST_ORDER, DEFAULT_POST_REQUEST_ORDER } from '../db/posts';
 import { findWorkspace } from '../db/workspaces';
 import { notFound } from '../errors';
 import { keyPrincipal } from '../plugins/auth';
@@ -14,6 +15,7 @@ import { type RouteContext, publicBase } from './context';
 import { listParams } from './list-params';
 
 const workspaceParams = z.strictObject({ workspaceId: z.string().min(1).max(200) });
+const requestIdParams = z.strictObject({ requestId: z.string().min(1).max(200) });
 
 export function postRoutes(context: RouteContext): FastifyPluginAsyncZod {
   const { posts, database } = context;
@@ -24,6 +26,26 @@ export function postRoutes(context: RouteContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const { requestId, state } = await posts.create(keyPrincipal(request).workspaceId, request.body);
         return reply.status(201).send({ body: { requestId }, state });
+      },
+    );
+
+    // Our extensions (decisions.md section 10): every post request, and withdrawing a scheduled or suggested one.
+    app.get(
+      '/post-requests',
+      { config: { auth: 'key', scope: 'posts:read-only' }, schema: { querystring: postRequestListQuery, response: { 200: postRequestListSchema } } },
+      async (request) => {
+        const params = listParams(request.query, postRequestFilterFields, postRequestSortFields, DEFAULT_POST_REQUEST_ORDER);
+        const { items, maxResults } = await posts.listRequests(keyPrincipal(request).workspaceId, params);
+        return { items, meta: { maxResults } };
+      },
+    );
+
+    app.delete(
+      '/post-requests/:requestId',
+      { config: { auth: 'key', scope: 'posts:read-write' }, schema: { params: requestIdParams } },
+      async (request, reply) => {
+        await posts.withdraw(keyPrincipal(request).workspaceId, request.params.requestId);
+        return reply.status(204).send();
       },
     );
 

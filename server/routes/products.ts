@@ -1,5 +1,6 @@
 /** Products and collections, endpoints 7 to 10: upserts (201 created, 200 updated) and lists without `$orderBy`. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import * as z from 'zod';
 import {
   collectionListQuery,
   collectionListSchema,
@@ -13,6 +14,8 @@ import { collectionFilterFields, productFilterFields } from '../../src/api/filte
 import { keyPrincipal } from '../plugins/auth';
 import type { RouteContext } from './context';
 import { listParams } from './list-params';
+
+const idParams = z.strictObject({ id: z.string().min(1).max(200) });
 
 const NEWEST_FIRST = [{ field: 'created', direction: 'desc' as const }];
 
@@ -55,5 +58,16 @@ export function catalogRoutes({ catalog }: RouteContext): FastifyPluginAsyncZod 
         return reply.status(created ? 201 : 200).send({ id });
       },
     );
+
+    // Our extension (decisions.md section 10, `catalog-delete`): links are removed on both sides.
+    app.delete('/products/:id', { config: { auth: 'key', scope: 'products:read-write' }, schema: { params: idParams } }, async (request, reply) => {
+      await catalog.deleteProduct(keyPrincipal(request).workspaceId, request.params.id);
+      return reply.status(204).send();
+    });
+
+    app.delete('/collections/:id', { config: { auth: 'key', scope: 'products:read-write' }, schema: { params: idParams } }, async (request, reply) => {
+      await catalog.deleteCollection(keyPrincipal(request).workspaceId, request.params.id);
+      return reply.status(204).send();
+    });
   };
 }

@@ -62,8 +62,8 @@ describe('loadConfig (issue 15: proxy mode and API_ORIGINS)', () => {
 describe('loadConfig (issue 12: connection timeouts)', () => {
   it('reads the four timeouts in milliseconds, with 10 s, 30 s, 72 s and 60 s by default and 0 allowed', () => {
     expect(loadConfig({}).timeouts).toEqual({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 72_000, idleMs: 60_000 });
-    expect(loadConfig({}).exportConcurrency).toBe(1);
-    expect(loadConfig({ EXPORT_CONCURRENCY: '3' }).exportConcurrency).toBe(3);
+    expect(loadConfig({}).exportConcurrency).toBe(3); // issue 21 point 2: a team of three exporting at once
+    expect(loadConfig({ EXPORT_CONCURRENCY: '1' }).exportConcurrency).toBe(1);
     expect(loadConfig({ HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '0', KEEP_ALIVE_TIMEOUT_MS: '5000', IDLE_TIMEOUT_MS: '0' }).timeouts).toEqual({
       headersMs: 2000,
       requestMs: 0,

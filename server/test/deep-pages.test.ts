@@ -24,7 +24,9 @@ beforeAll(async () => {
   faker.seed(1313);
   const rows = fakeContacts(server.a.id, CONTACTS);
   // Ties on every sort field, so the id tie-breaker decides; nulls in every nullable sort field.
-  rows.slice(0, 8).forEach((row) => Object.assign(row, { created: '2026-03-01T00:00:00.000Z', updated: '2026-03-01T00:00:00.000Z', city: 'Oslo', name: 'Ann Same' }));
+  rows.slice(0, 8).forEach((row, i) =>
+    Object.assign(row, { created: '2026-03-01T00:00:00.000Z', updated: '2026-03-01T00:00:00.000Z', city: 'Oslo', name: 'Ann Same', email: `Same${i}@example.com`, email_key: `same${i}@example.com` }),
+  );
   rows.slice(8, 14).forEach((row) => Object.assign(row, { name: null, city: null, email: null, email_key: null, phone: null }));
   rows.slice(14, 20).forEach((row) => Object.assign(row, { name: 'ann same', state: 'pending' }));
   rows.forEach((row, i) => {
@@ -37,7 +39,12 @@ afterAll(() => server.close());
 
 /** Every sortable field, both directions, nullable ones among them; the even-numbered ones also with each filter. */
 const ORDERS = ['', 'name desc', 'name asc', 'city desc, created asc', 'city asc', 'phone desc', 'email asc', 'updated asc', 'state asc, created desc', 'created asc'];
-const FILTERS = ['', "state eq 'active'", "tags eq 'vip'", "name like 'an' or email like 'an'", "name like 'ann' or email like 'son' or city like 'osl'", "city like 'osl' and state eq 'active'"];
+// The last two are an import's look-ups (issue 20): read through the key index, sorted without the order's index.
+const FILTERS = [
+  '', "state eq 'active'", "tags eq 'vip'", "name like 'an' or email like 'an'", "name like 'ann' or email like 'son' or city like 'osl'", "city like 'osl' and state eq 'active'",
+  "email in ('SAME0@example.com', 'same1@example.com', 'same2@EXAMPLE.COM', 'same5@example.com', 'same7@example.com', 'nobody@example.com')",
+  "state eq 'active' and email eq 'same3@example.com' or email in ('same4@example.com')",
+];
 
 const orderOf = (text: string): OrderByItem[] => (text ? parseOrderBy(text) : DEFAULT_CONTACT_ORDER);
 const filterOf = (text: string): FilterNode | undefined => (text ? parseFilter(text) : undefined);

@@ -128,6 +128,7 @@ describe('$orderBy', () => {
 describe('$filter', () => {
   const someTag = () => all.flatMap((c) => c.tags)[0]!;
   const someCity = () => all.find((c) => c.city)!.city!;
+  const someEmail = () => all.find((c) => c.email)!.email!;
   const inRange = (c: Contact, low: string, high: string) => c.created >= low && c.created <= high;
   const likes = (value: string | null, needle: string) => (value ?? '').toLowerCase().includes(needle.toLowerCase());
 
@@ -160,6 +161,10 @@ describe('$filter', () => {
     ['not not', () => "not (not (state eq 'active'))", (c) => c.state === 'active'],
     ['id eq', () => `id eq '${all[5]!.id}'`, (c) => c.id === all[5]!.id],
     ['nothing matches', () => "email eq 'nobody@nowhere.test'", () => false],
+    // Issue 20: an email is one contact in any letter case (decisions.md section 7), so eq/ne/in ignore case.
+    ['email eq ignores letter case', () => `email eq '${someEmail().toUpperCase()}'`, (c) => c.email?.toLowerCase() === someEmail().toLowerCase()],
+    ['email in ignores letter case', () => `email in ('${someEmail().toUpperCase()}', 'NOBODY@NOWHERE.TEST')`, (c) => c.email?.toLowerCase() === someEmail().toLowerCase()],
+    ['email ne ignores letter case', () => `email ne '${someEmail().toUpperCase()}'`, (c) => c.email?.toLowerCase() !== someEmail().toLowerCase()],
   ];
 
   it.each(cases)('selects exactly the matching contacts: %s', async (_name, filter, predicate) => {

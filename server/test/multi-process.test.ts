@@ -276,6 +276,29 @@ describe(`two server processes on one ${onPostgres ? 'PostgreSQL database' : 'SQ
     }
   }, 30_000);
 
+  it('runs a POST once when the same Idempotency-Key and body reach both processes at once (decisions.md section 9)', async () => {
+    for (let round = 0; round < 10; round++) {
+      const email = `once-${randomUUID()}@example.com`;
+      const headers = { 'Idempotency-Key': `mp-${randomUUID()}` };
+      const answers = await concurrently(2, (server) => call(server, 'POST', '/contacts', { key, body: { email, name: 'Once' }, headers }));
+      const first = answers.filter((answer) => answer.status === 201 && answer.headers.get('idempotent-replayed') === null);
+      expect(first, statuses(answers).join(' | ')).toHaveLength(1);
+      const other = answers.find((answer) => answer !== first[0])!;
+      if (other.status === 201) {
+        expect(other.headers.get('idempotent-replayed')).toBe('true');
+        expect(other.body).toEqual(first[0]!.body);
+      } else {
+        expect(other.status, other.text).toBe(409);
+        expect(other.body.message).toBe('A request with this Idempotency-Key is in progress');
+      }
+      const listed = await call(two, 'GET', `/contacts${query({ $filter: `email eq '${email}'` })}`, { key });
+      expect(listed.body.meta.maxResults).toBe(1);
+      const replay = await call(two, 'POST', '/contacts', { key, body: { name: 'Once', email }, headers });
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.body.id).toBe(first[0]!.body.id);
+    }
+  }, 60_000);
+
   it('answers 204 to each of 20 concurrent PATCHes adding the same tag, and keeps it once', async () => {
     const id = await newContact({ name: 'Same tag target' });
     const answers = await concurrently(20, (server) => call(server, 'PATCH', `/contacts/${id}/tags`, { key, body: { tagsToAdd: ['same'] } }));

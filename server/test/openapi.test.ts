@@ -30,9 +30,9 @@ describe('/api/openapi.json', () => {
     expect(result.valid ? [] : result.errors.slice(0, 3)).toEqual([]);
   });
 
-  it('documents every API route the server registers, and all 15 endpoints', () => {
+  it('documents every API route the server registers: all 15 endpoints and the 7 extension routes', () => {
     const routes = server.app.apiRoutes.filter((route) => !route.startsWith('OPTIONS ') && !route.startsWith('HEAD '));
-    expect(routes.length).toBe(15);
+    expect(routes.length).toBe(22);
     for (const route of routes) {
       const [method, url] = route.split(' ') as [string, string];
       expect(operation(method, openapiPath(url)), route).toBeDefined();
@@ -49,6 +49,29 @@ describe('/api/openapi.json', () => {
     const errorSchema = contacts['409'].content['application/json'].schema;
     const resolved = errorSchema.$ref ? document.components.schemas[errorSchema.$ref.split('/').pop()] : errorSchema;
     expect(Object.keys(resolved.properties).sort()).toEqual(['message', 'path', 'statusCode', 'timestamp', 'traceId']);
+  });
+
+  it('documents the extension routes with their summaries, and Idempotency-Key on every POST and PATCH (decisions.md sections 9 and 10)', () => {
+    for (const [method, path] of [
+      ['GET', '/api/extensions'],
+      ['PATCH', '/api/contacts/{contactId}'],
+      ['DELETE', '/api/contacts/{contactId}'],
+      ['GET', '/api/post-requests'],
+      ['DELETE', '/api/post-requests/{requestId}'],
+      ['DELETE', '/api/products/{id}'],
+      ['DELETE', '/api/collections/{id}'],
+    ] as const) {
+      expect(operation(method, path)?.summary, `${method} ${path}`).toMatch(/\w/);
+    }
+    for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }>>)) {
+      for (const method of ['post', 'patch']) {
+        const op = methods[method];
+        if (!op) continue;
+        expect(op.parameters?.some((p) => p.name === 'idempotency-key' && p.in === 'header'), `${method} ${path}`).toBe(true);
+        expect(op.responses['422'], `${method} ${path}`).toBeDefined();
+      }
+    }
+    expect(operation('DELETE', '/api/post-requests/{requestId}').responses['409']).toBeDefined();
   });
 
   it('documents the X-Api-Version header and the list parameters with their caps', () => {
@@ -114,7 +137,7 @@ describe('the document of a server that also serves the dashboard', () => {
       await app.ready();
       const paths = Object.keys((app.swagger() as { paths: Record<string, unknown> }).paths);
       expect(paths.filter((path) => !path.startsWith('/api/'))).toEqual([]);
-      expect(paths.length).toBe(12); // 15 operations on 12 paths
+      expect(paths.length).toBe(17); // 15 operations on 12 paths, and the extensions' 7 operations adding 5 paths
       // The routes exist and answer; they are only left out of the reference.
       expect((await app.inject({ url: '/app-config.json' })).statusCode).toBe(200);
       expect((await app.inject({ url: '/w/x/contacts' })).statusCode).toBe(200);

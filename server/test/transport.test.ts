@@ -4,6 +4,7 @@
  * every answer Node or Fastify would give on their own (431, 400, 408, 417, 503 while shutting down) carries the
  * error body of decisions.md section 3 and `X-Trace-Id`.
  */
+import { request as httpRequest } from 'node:http';
 import { type Socket, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, startServer } from './harness';
@@ -11,7 +12,7 @@ import { type TestServer, startServer } from './harness';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MB = 1024 * 1024;
 
-type RawAnswer = { status: number; headers: Record<string, string>; body: any; text: string };
+type RawAnswer = { status: number; headers: Record<string, string>; body: any; text: string; bytes: number };
 
 /** A raw connection to `server`: what it received so far, parsed; whether and when the server closed it. */
 class RawConnection {
@@ -42,20 +43,21 @@ class RawConnection {
     if (this.closedAt !== null || this.socket.destroyed) return Promise.resolve(false);
     return new Promise((resolve) => this.socket.write(data, (error) => resolve(!error)));
   }
-  /** The answers received so far (`Content-Length` bodies). */
+  /** The answers received so far (`Content-Length` bodies, counted in bytes). */
   answers(): RawAnswer[] {
     const answers: RawAnswer[] = [];
-    let rest = this.received.toString('utf8');
+    let rest = this.received;
     for (;;) {
       const end = rest.indexOf('\r\n\r\n');
       if (end === -1) return answers;
-      const [statusLine = '', ...lines] = rest.slice(0, end).split('\r\n');
+      const [statusLine = '', ...lines] = rest.toString('utf8', 0, end).split('\r\n');
       const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
       const length = Number(headers['content-length'] ?? 0);
-      const text = rest.slice(end + 4, end + 4 + length);
-      const json = (headers['content-type'] ?? '').startsWith('application/json') && text ? JSON.parse(text) : undefined;
-      answers.push({ status: Number(statusLine.split(' ')[1]), headers, body: json, text });
-      rest = rest.slice(end + 4 + length);
+      const bytes = rest.subarray(end + 4, end + 4 + length);
+      const text = bytes.toString('utf8');
+      const json = (headers['content-type'] ?? '').startsWith('application/json') && bytes.length === length && text ? JSON.parse(text) : undefined;
+      answers.push({ status: Number(statusLine.split(' ')[1]), headers, body: json, text, bytes: bytes.length });
+      rest = rest.subarray(end + 4 + length);
     }
   }
   /** The first answer, once it has arrived (within `timeoutMs`). */
@@ -63,7 +65,7 @@ class RawConnection {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       const [first] = this.answers();
-      if (first && first.text.length >= Number(first.headers['content-length'] ?? 0)) return first;
+      if (first && first.bytes >= Number(first.headers['content-length'] ?? 0)) return first;
       if (this.closedAt !== null && !first) break;
       await sleep(10);
     }
@@ -178,9 +180,53 @@ describe('errors below the routes carry the error body (issue 12 point 11)', () 
     const path = `/api/contacts/${'x'.repeat(17 * 1024)}`;
     await connection.write(`GET ${path}?q=1 HTTP/1.1\r\nHost: test\r\n\r\n`);
     const answer = await connection.answer();
-    expectErrorBody(answer, 431, path.slice(0, 2048), 'Request line and headers are larger than 16 KB');
+    // Cut to 2,048 characters, the cut marked with a trailing U+2026 (issue 21 point 5, docs/hostile-input.md).
+    expectErrorBody(answer, 431, `${path.slice(0, 2047)}\u2026`, 'Request line and headers are larger than 16 KB');
+    expect(answer.body.path).toHaveLength(2048);
     expect(answer.headers['x-api-version']).toBe('2026-07');
     await connection.closed;
+  });
+
+  it('echoes a path of exactly 2,048 characters whole in a 431, unmarked', async () => {
+    const connection = new RawConnection(server);
+    const path = `/api/${'p'.repeat(2043)}`;
+    await connection.write(`GET ${path} HTTP/1.1\r\nHost: test\r\nX-Filler: ${'f'.repeat(17 * 1024)}\r\n\r\n`);
+    expectErrorBody(await connection.answer(), 431, path, 'Request line and headers are larger than 16 KB');
+    await connection.closed;
+  });
+
+  /** A HEAD request through Node's HTTP client: its status, or the client's error code. */
+  function head(target: TestServer, path: string): Promise<{ status?: number; error?: string; headers?: Record<string, unknown> }> {
+    const { port } = new URL(target.baseUrl);
+    return new Promise((resolve) => {
+      const request = httpRequest({ host: '127.0.0.1', port, path, method: 'HEAD', agent: false, headers: { connection: 'close' } }, (response) => {
+        const result = { status: response.statusCode, headers: response.headers };
+        response.resume();
+        // An answer followed by stray bytes fails the request after its response event: wait for the close.
+        response.socket.once('close', () => setTimeout(() => resolve(result), 20));
+      });
+      request.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+      request.end();
+    });
+  }
+
+  it.each([
+    ['an unknown path over 16 KB', () => `/${'u'.repeat(17 * 1024)}`, 431],
+    ['the public posts with a query over 16 KB', (s: TestServer) => `/api/${s.a.id}/posts?q=${'q'.repeat(17 * 1024)}`, 431],
+    ['the public posts', (s: TestServer) => `/api/${s.a.id}/posts`, 200],
+    ['an unknown path of 12 KB', () => `/${'u'.repeat(12 * 1024)}`, 404],
+  ])('answers HEAD on %s without a body, which a client reads without error (issue 21 point 5)', async (_name, path, status) => {
+    const result = await head(server, path(server));
+    expect(result).toEqual({ status, headers: expect.any(Object) });
+  });
+
+  it('writes no body after the headers of a HEAD answered 431 on a raw socket', async () => {
+    const connection = new RawConnection(server);
+    await connection.write(`HEAD /${'u'.repeat(17 * 1024)} HTTP/1.1\r\nHost: test\r\n\r\n`);
+    await connection.closed;
+    const text = connection.received.toString('latin1');
+    expect(text).toMatch(/^HTTP\/1\.1 431 /);
+    expect(text.endsWith('\r\n\r\n'), text.slice(-80)).toBe(true);
   });
 
   it.each([

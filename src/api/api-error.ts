@@ -15,6 +15,7 @@ export type ApiErrorInit = {
   body?: ErrorBody | null;
   traceId?: string | null;
   retryAfter?: number | null;
+  exportQueue?: ExportQueuePlace | null;
   /** `METHOD /path/template`, e.g. `PATCH /contacts/{contactId}/tags`. */
   endpoint: string;
   /** The full URL requested, query string included. */
@@ -23,12 +24,25 @@ export type ApiErrorInit = {
 };
 
 /**
+ * Where a refused export waits in our service's export queue (issue 21 point 2; docs/exports.md): from the 503's
+ * `Export-Ticket` (sent back to keep the place) and `Export-Queue-Position` (1 = next to run).
+ */
+export type ExportQueuePlace = { ticket: string; position: number };
+
+/** The export queue's place from its two headers; null unless both are there and the position is a whole number from 1. */
+export function parseExportQueue(ticket: string | null, position: string | null): ExportQueuePlace | null {
+  if (!ticket || !position || !/^[1-9]\d{0,8}$/.test(position.trim())) return null;
+  return { ticket: ticket.trim(), position: Number(position.trim()) };
+}
+
+/**
  * A call that did not succeed (decisions.md section 3). For a non-2xx answer:
  * - `status`: the HTTP status;
  * - `body`: the error body `{ traceId, message, path, timestamp, statusCode }` when the answer is one, else null
  *   (an HTML page from a proxy, or a hosted service's JSON without those fields);
  * - `traceId`: the body's `traceId`, else the `X-Trace-Id` header, else null;
  * - `retryAfter`: seconds to wait, from `Retry-After` (delta-seconds or an HTTP date), else null;
+ * - `exportQueue`: the export queue's ticket and position of a 503 that carries them, else null;
  * - `message`: the body's `message` (for JSON that is not a full error body, such as a hosted service's
  *   `{"statusCode":403,"message":"Forbidden resource","error":"Forbidden"}`: its `message` string, or its strings
  *   joined with `; `, or its `error`), else `HTTP 502 Bad Gateway: <first 200 characters of the page text>`.
@@ -39,6 +53,7 @@ export class ApiError extends Error {
   readonly body: ErrorBody | null;
   readonly traceId: string | null;
   readonly retryAfter: number | null;
+  readonly exportQueue: ExportQueuePlace | null;
   readonly endpoint: string;
   readonly url: string;
 
@@ -48,6 +63,7 @@ export class ApiError extends Error {
     this.body = init.body ?? null;
     this.traceId = init.traceId ?? null;
     this.retryAfter = init.retryAfter ?? null;
+    this.exportQueue = init.exportQueue ?? null;
     this.endpoint = init.endpoint;
     this.url = init.url;
   }
@@ -193,6 +209,7 @@ export function apiErrorFromResponse(response: Response, text: string, endpoint:
     body,
     traceId: body?.traceId || response.headers.get('x-trace-id') || null,
     retryAfter: parseRetryAfter(response.headers.get('retry-after')),
+    exportQueue: parseExportQueue(response.headers.get('export-ticket'), response.headers.get('export-queue-position')),
     endpoint,
     url,
   });

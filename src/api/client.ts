@@ -8,7 +8,7 @@
  * Framework-free: runs in the browser and in Node 20 (global `fetch`, `Blob`, `btoa`, `TextEncoder`).
  */
 import * as z from 'zod/mini';
-import { ApiNetworkError, ApiResponseError, apiErrorFromResponse, excerpt, isAbortError, notJsonError, unexpectedShapeError } from './api-error';
+import { ApiNetworkError, ApiResponseError, apiErrorFromResponse, excerpt, isAbortError, isApiError, notJsonError, unexpectedShapeError } from './api-error';
 import { type Authorization, authorizationSchema } from './authorization';
 import {
   type CollectionUpsert,
@@ -29,10 +29,13 @@ import {
   XLSX_MEDIA_TYPE,
   contactCreateResponseSchema,
   contactListSchema,
+  contactSchema,
+  type Contact,
   contactTagListSchema,
   contactTagSchema,
   notificationSettingsResponseSchema,
 } from './contacts';
+import { type ContactPatch, type PostRequestItem, extensionsSchema, postRequestListSchema } from './extensions';
 import { type DownloadFormat, type DownloadProgress, type DownloadResult, filenameFromContentDisposition, readBody } from './download';
 import {
   type PostRequest,
@@ -43,6 +46,8 @@ import {
   publicPostListSchema,
 } from './posts';
 import { type ListParams, type UnsortedListParams, buildQueryString, listQueryString } from './query-string';
+import { type RequestPriority, isBudgetSkipped } from './budget-skipped';
+import type { RateBudget } from './rate-budget';
 import { joinUrl, pathSegment } from './url';
 import { workspaceListSchema } from './workspaces';
 
@@ -56,7 +61,9 @@ export type BasicCredentials = { accessKey: string; secret: string };
  *   only calls `listWorkspacePosts` (the embed page), keyed calls then answer 401;
  * - `basic`: credentials for `patchNotificationSettings` (endpoint 6), sent as `Authorization: Basic`;
  * - `version`: the `X-Api-Version` value, default `API_VERSION` (`2026-07`); `null` sends no header;
- * - `fetch`: the fetch to use (default: the global one, looked up at call time).
+ * - `fetch`: the fetch to use (default: the global one, looked up at call time);
+ * - `budget`: the key's request budget (rate-budget.ts, issue 19): every call then waits for, or is refused by, it
+ *   according to its `priority`, and every answer's rate-limit headers feed it.
  */
 export type ApiClientOptions = {
   baseUrl: string;
@@ -64,10 +71,15 @@ export type ApiClientOptions = {
   basic?: BasicCredentials;
   version?: string | null;
   fetch?: typeof fetch;
+  budget?: RateBudget;
 };
 
-/** Per-call options of the calls that take no list parameters. `signal` aborts the call. */
-export type CallOptions = { signal?: AbortSignal };
+/**
+ * Per-call options of the calls that take no list parameters: `signal` aborts the call; `priority` is its place in
+ * the key's budget (default `person`; a refused `speculative` call rejects with `BudgetSkippedError`);
+ * `idempotencyKey` is sent as `Idempotency-Key` on a POST or PATCH (decisions.md section 9).
+ */
+export type CallOptions = { signal?: AbortSignal; priority?: RequestPriority; idempotencyKey?: string };
 
 /** `GET /contacts` answer: `{ items: Contact[], meta: { maxResults } }`. */
 export type ContactList = z.infer<typeof contactListSchema>;
@@ -79,13 +91,15 @@ export type CollectionList = z.infer<typeof collectionListSchema>;
 export type PostList = z.infer<typeof postListSchema>;
 /** `GET /workspaces` answer. */
 export type WorkspaceList = z.infer<typeof workspaceListSchema>;
+/** `GET /post-requests` answer (our extension, decisions.md section 10). */
+export type PostRequestList = { items: PostRequestItem[]; meta: { maxResults: number } };
 /** `PATCH /contacts/{contactId}/notification-settings` answer: `{ id, feedId, name, email, phone, image, state }`. */
 export type NotificationSettingsResponse = z.infer<typeof notificationSettingsResponseSchema>;
 /** An upsert's answer `{ id }` plus `created`: true for 201 (a record was created), false for 200 (updated) (decisions.md section 2). */
 export type UpsertResult = UpsertResponse & { created: boolean };
 
 /** Options of `listPublicPosts`: `limit` 1..30, default 10 on the service (interface document, endpoint 13). */
-export type PublicPostsParams = { limit?: number; signal?: AbortSignal };
+export type PublicPostsParams = { limit?: number; signal?: AbortSignal; priority?: RequestPriority };
 
 /**
  * Options of `downloadContacts`: the list parameters of `GET /contacts` (`$offset`/`$limit` only when given,
@@ -94,6 +108,11 @@ export type PublicPostsParams = { limit?: number; signal?: AbortSignal };
 export type DownloadContactsOptions = ListParams & {
   format: DownloadFormat;
   onProgress?: (progress: DownloadProgress) => void;
+  /**
+   * The ticket of an earlier 503 of the export queue (`ApiError.exportQueue.ticket`), sent as `Export-Ticket` so
+   * the retry keeps its place (our service's extension, issue 21 point 2; docs/exports.md).
+   */
+  exportTicket?: string;
 };
 
 /**
@@ -153,13 +172,35 @@ export type ApiClient = {
    * Non-2xx is an `ApiError`; a JSON answer (a service that ignored `Accept`) is an `ApiResponseError`.
    */
   downloadContacts(options: DownloadContactsOptions): Promise<DownloadResult>;
+
+  // Our service's extensions (decisions.md section 10); a hosted service may have none of them: ask `extensions` first.
+  /**
+   * `GET /extensions` (any valid key): the names of the extensions the service has (`contact-update`, ...).
+   * Resolves to `[]` when the service answers 404 (it has none); other failures reject as usual.
+   */
+  extensions(options?: CallOptions): Promise<string[]>;
+  /**
+   * `PATCH /contacts/{contactId}` (contacts:read-write, `contact-update`): corrects fields, `null` clearing one;
+   * resolves to the contact as listed. 400 invalid, 404 unknown contact, 409 another contact's email or phone.
+   */
+  updateContact(contactId: string, body: ContactPatch, options?: CallOptions): Promise<Contact>;
+  /** `DELETE /contacts/{contactId}` (contacts:read-write, `contact-erasure`): erases the person; 204. 404 unknown contact. */
+  eraseContact(contactId: string, options?: CallOptions): Promise<void>;
+  /** `GET /post-requests` (posts:read-only, `post-requests-list`): post requests in every state; `$limit` at most 100. */
+  listPostRequests(params?: ListParams): Promise<PostRequestList>;
+  /** `DELETE /post-requests/{requestId}` (posts:read-write, `post-request-cancel`): withdraws it; 409 already published, 404 unknown. */
+  withdrawPostRequest(requestId: string, options?: CallOptions): Promise<void>;
+  /** `DELETE /products/{id}` (products:read-write, `catalog-delete`): 204; the product leaves its collections. 404 unknown. */
+  deleteProduct(id: string, options?: CallOptions): Promise<void>;
+  /** `DELETE /collections/{id}` (products:read-write, `catalog-delete`): 204; the collection leaves its products. 404 unknown. */
+  deleteCollection(id: string, options?: CallOptions): Promise<void>;
 };
 
 /** How a call authenticates: API key (`x-api-key`), Basic (endpoint 6) or none (endpoint 14). */
 type Auth = 'key' | 'basic' | 'none';
 
 type Call = {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** `METHOD /template`, for messages: `PATCH /contacts/{contactId}/tags`. */
   endpoint: string;
   /** Path with parameters already encoded by `pathSegment`. */
@@ -168,8 +209,18 @@ type Call = {
   auth: Auth;
   body?: unknown;
   accept?: string;
+  /** More request headers (`Export-Ticket`). */
+  headers?: Record<string, string>;
   signal?: AbortSignal | undefined;
+  priority?: RequestPriority | undefined;
+  /** Sent as `Idempotency-Key` (decisions.md section 9). */
+  idempotencyKey?: string | undefined;
+  /** Called with a 2xx answer's headers (`ListParams.onHeaders`). */
+  onHeaders?: ((headers: Headers) => void) | undefined;
 };
+
+/** The per-call part of a `Call`: its signal, priority and Idempotency-Key. */
+const perCall = ({ signal, priority, idempotencyKey }: CallOptions) => ({ signal, priority, idempotencyKey });
 
 /** Base64 of the UTF-8 bytes of `text` (`btoa` alone accepts only Latin-1). */
 function base64Utf8(text: string): string {
@@ -189,7 +240,7 @@ export function basicAuthorization(credentials: BasicCredentials): string {
  * `Content-Type: application/json`. Nothing is sent until a method is called.
  */
 export function createApiClient(options: ApiClientOptions): ApiClient {
-  const { baseUrl, apiKey, basic } = options;
+  const { baseUrl, apiKey, basic, budget } = options;
   const version = options.version === undefined ? API_VERSION : options.version;
   const custom = options.fetch;
   // Called as a plain function: a browser's fetch called as a method of another object throws "Illegal invocation".
@@ -198,7 +249,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   /** Sends one call; resolves to a 2xx Response and the URL requested, rejects as documented on `ApiClient`. */
   async function send(call: Call): Promise<{ response: Response; url: string }> {
     const url = joinUrl(baseUrl, call.path, call.query ?? '');
-    const headers: Record<string, string> = { Accept: call.accept ?? 'application/json' };
+    const headers: Record<string, string> = { ...call.headers, Accept: call.accept ?? 'application/json' };
     if (call.auth === 'key' && apiKey !== undefined) headers['x-api-key'] = apiKey;
     if (call.auth === 'basic') {
       if (!basic) throw new TypeError(`${call.endpoint} needs Basic credentials: pass basic: { accessKey, secret } to createApiClient`);
@@ -210,19 +261,22 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(call.body);
     }
+    if (call.idempotencyKey !== undefined && call.method !== 'GET') headers['Idempotency-Key'] = call.idempotencyKey;
     if (call.signal) init.signal = call.signal;
     call.signal?.throwIfAborted();
 
     let response: Response;
     try {
-      response = await doFetch(url, init);
+      response = budget ? await budget.run(call.priority ?? 'person', () => doFetch(url, init), call.signal) : await doFetch(url, init);
     } catch (error) {
+      if (isBudgetSkipped(error)) throw error;
       throw networkOrAbort(error, call, url);
     }
     if (!response.ok) {
       const text = await readText(response, call, url);
       throw apiErrorFromResponse(response, text, call.endpoint, url);
     }
+    call.onHeaders?.(response.headers);
     return { response, url };
   }
 
@@ -241,6 +295,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return { data: parsed.data, status: response.status };
   }
 
+  /** Sends a call answered 204; releases the connection. */
+  async function noContent(call: Call): Promise<void> {
+    const { response } = await send(call);
+    await response.body?.cancel().catch(() => undefined);
+  }
+
   const listCall = (endpoint: string, path: string, auth: Auth, params: ListParams): Call => ({
     method: 'GET',
     endpoint,
@@ -248,17 +308,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     query: listQueryString(params),
     auth,
     signal: params.signal,
+    priority: params.priority,
+    onHeaders: params.onHeaders,
   });
 
   const tagsAnswer = z.union([contactTagListSchema, listEnvelope(contactTagSchema)]);
 
   return {
     async authorization(opts = {}) {
-      return (await json({ method: 'GET', endpoint: 'GET /authorization', path: '/authorization', auth: 'key', signal: opts.signal }, authorizationSchema)).data;
+      return (await json({ method: 'GET', endpoint: 'GET /authorization', path: '/authorization', auth: 'key', ...perCall(opts) }, authorizationSchema)).data;
     },
 
     async createContact(body, opts = {}) {
-      return (await json({ method: 'POST', endpoint: 'POST /contacts', path: '/contacts', auth: 'key', body, signal: opts.signal }, contactCreateResponseSchema)).data;
+      return (await json({ method: 'POST', endpoint: 'POST /contacts', path: '/contacts', auth: 'key', body, ...perCall(opts) }, contactCreateResponseSchema)).data;
     },
 
     async listContacts(params = {}) {
@@ -266,7 +328,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
 
     async listContactTags(opts = {}) {
-      const request: Call = { method: 'GET', endpoint: 'GET /contacts/contacts-tags', path: '/contacts/contacts-tags', auth: 'key', signal: opts.signal };
+      const request: Call = { method: 'GET', endpoint: 'GET /contacts/contacts-tags', path: '/contacts/contacts-tags', auth: 'key', ...perCall(opts) };
       const { data } = await json(request, tagsAnswer);
       return Array.isArray(data) ? data : data.items;
     },
@@ -278,7 +340,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         path: `/contacts/${pathSegment(contactId)}/tags`,
         auth: 'key',
         body,
-        signal: opts.signal,
+        ...perCall(opts),
       });
       await response.body?.cancel().catch(() => undefined); // 204: nothing to read; release the connection
     },
@@ -290,7 +352,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         path: `/contacts/${pathSegment(contactId)}/notification-settings`,
         auth: 'basic',
         body,
-        signal: opts.signal,
+        ...perCall(opts),
       };
       return (await json(request, notificationSettingsResponseSchema)).data;
     },
@@ -300,7 +362,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
 
     async upsertProduct(body, opts = {}) {
-      const { data, status } = await json({ method: 'POST', endpoint: 'POST /products', path: '/products', auth: 'key', body, signal: opts.signal }, upsertResponseSchema);
+      const { data, status } = await json({ method: 'POST', endpoint: 'POST /products', path: '/products', auth: 'key', body, ...perCall(opts) }, upsertResponseSchema);
       return { ...data, created: status === 201 };
     },
 
@@ -309,13 +371,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
 
     async upsertCollection(body, opts = {}) {
-      const request: Call = { method: 'POST', endpoint: 'POST /collections', path: '/collections', auth: 'key', body, signal: opts.signal };
+      const request: Call = { method: 'POST', endpoint: 'POST /collections', path: '/collections', auth: 'key', body, ...perCall(opts) };
       const { data, status } = await json(request, upsertResponseSchema);
       return { ...data, created: status === 201 };
     },
 
     async createPostRequest(body, opts = {}) {
-      const request: Call = { method: 'POST', endpoint: 'POST /post-requests', path: '/post-requests', auth: 'key', body, signal: opts.signal };
+      const request: Call = { method: 'POST', endpoint: 'POST /post-requests', path: '/post-requests', auth: 'key', body, ...perCall(opts) };
       return (await json(request, postRequestResponseSchema)).data;
     },
 
@@ -331,6 +393,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         query: buildQueryString({ limit: params.limit }),
         auth: 'key',
         signal: params.signal,
+        priority: params.priority,
       };
       return (await json(request, publicPostListSchema)).data;
     },
@@ -347,6 +410,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const { format, onProgress, signal } = download;
       const accept = format === 'csv' ? CSV_MEDIA_TYPE : XLSX_MEDIA_TYPE;
       const call: Call = { ...listCall('GET /contacts', '/contacts', 'key', download), accept };
+      if (download.exportTicket) call.headers = { 'Export-Ticket': download.exportTicket };
       const { response, url } = await send(call);
       const type = response.headers.get('content-type') ?? '';
       if (/json/i.test(type)) {
@@ -371,6 +435,47 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         filename: filenameFromContentDisposition(response.headers.get('content-disposition')) ?? `contacts.${format}`,
         bytes,
       };
+    },
+
+    async extensions(opts = {}) {
+      try {
+        return (await json({ method: 'GET', endpoint: 'GET /extensions', path: '/extensions', auth: 'key', ...perCall(opts) }, extensionsSchema)).data.extensions;
+      } catch (error) {
+        if (isApiError(error) && error.status === 404) return [];
+        throw error;
+      }
+    },
+
+    async updateContact(contactId, body, opts = {}) {
+      const request: Call = {
+        method: 'PATCH',
+        endpoint: 'PATCH /contacts/{contactId}',
+        path: `/contacts/${pathSegment(contactId)}`,
+        auth: 'key',
+        body,
+        ...perCall(opts),
+      };
+      return (await json(request, contactSchema)).data;
+    },
+
+    async eraseContact(contactId, opts = {}) {
+      await noContent({ method: 'DELETE', endpoint: 'DELETE /contacts/{contactId}', path: `/contacts/${pathSegment(contactId)}`, auth: 'key', ...perCall(opts) });
+    },
+
+    async listPostRequests(params = {}) {
+      return (await json(listCall('GET /post-requests', '/post-requests', 'key', params), postRequestListSchema)).data;
+    },
+
+    async withdrawPostRequest(requestId, opts = {}) {
+      await noContent({ method: 'DELETE', endpoint: 'DELETE /post-requests/{requestId}', path: `/post-requests/${pathSegment(requestId)}`, auth: 'key', ...perCall(opts) });
+    },
+
+    async deleteProduct(id, opts = {}) {
+      await noContent({ method: 'DELETE', endpoint: 'DELETE /products/{id}', path: `/products/${pathSegment(id)}`, auth: 'key', ...perCall(opts) });
+    },
+
+    async deleteCollection(id, opts = {}) {
+      await noContent({ method: 'DELETE', endpoint: 'DELETE /collections/{id}', path: `/collections/${pathSegment(id)}`, auth: 'key', ...perCall(opts) });
     },
   };
 }

@@ -6,6 +6,7 @@
 import type { FilterNode } from './filter/ast';
 import { type OrderByItem, printOrderBy } from './filter/order-by';
 import { printFilter } from './filter/print';
+import type { RequestPriority } from './rate-budget';
 
 /** A query parameter value; `undefined` and `null` leave the parameter out. */
 export type QueryValue = string | number | boolean | null | undefined;
@@ -16,7 +17,10 @@ export type QueryValue = string | number | boolean | null | undefined;
  *   `DEFAULT_PAGE_CAPS` / `POSTS_PAGE_CAPS`, a value above a cap is a 400, never clamped);
  * - `filter`: an AST (printed canonically by `printFilter`) or filter text exactly as a user typed it;
  * - `orderBy`: items (printed by `printOrderBy`; `[]` sends nothing) or text such as `name asc, created desc`;
- * - `signal`: aborts the call (it then rejects with the AbortError).
+ * - `signal`: aborts the call (it then rejects with the AbortError);
+ * - `priority`: the call's place in the key's rate budget (default `person`; src/api/rate-budget.ts);
+ * - `onHeaders`: called with the headers of a 2xx answer before its body is parsed, e.g. to read
+ *   `X-RateLimit-Limit` (decisions.md section 4; the contacts import's time estimate, issue 20).
  */
 export type ListParams = {
   offset?: number;
@@ -24,6 +28,8 @@ export type ListParams = {
   filter?: FilterNode | string;
   orderBy?: OrderByItem[] | string;
   signal?: AbortSignal;
+  priority?: RequestPriority;
+  onHeaders?: (headers: Headers) => void;
 };
 
 /** List parameters of endpoints that do not sort (`GET /products`, `GET /collections`: `$orderBy` is a 400 there). */

@@ -1,19 +1,48 @@
 /**
- * The header's key tools (issue 4), loaded at the page's first interaction (issue 16): the key's organization and
+ * The header's search across workspaces (issue 24, src/features/people-search/) and key tools (issue 4), loaded at the page's first interaction (issue 16): the key's organization and
  * permissions in a menu, with a way to manage keys; and, just after connecting with a pasted key (issue 14 point 4),
  * what that key allows (a click connected it, so the page has had its first interaction by then). The light/dark
  * toggle and the API reference link beside them are in the shell at once (src/app/color-scheme-toggle.tsx,
  * workspace-layout.tsx).
  */
-import { ActionIcon, Alert, Anchor, Popover, Stack, Text } from '@mantine/core';
-import { useEffect, useRef } from 'react';
+import { ActionIcon, Alert, Anchor, NativeSelect, Popover, Stack, Text } from '@mantine/core';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { KeyIcon } from '@/components/icons';
+import { PeopleSearchButton } from '@/features/people-search/people-search-button';
 import { SimpleTable } from '@/components/simple-table';
 import { Link, useLocation } from 'react-router';
 import { useWorkspaceApi } from '@/lib/api';
+import { saveReserve, savedReserve } from '@/lib/budgeted-client';
 import type { SavedConnection } from '@/lib/connections';
 import { PERMISSION_RESOURCES, dismissAnnouncement, permissionSummary, useAnnouncedConnection } from '@/lib/key-announcement';
+
+const RESERVES = [0, 0.1, 0.2, 0.3, 0.5];
+
+/**
+ * The share of the key's requests that background jobs leave for the person's own clicks (issue 19, point 4),
+ * saved on this device (src/lib/budgeted-client.ts).
+ */
+function ReserveSetting() {
+  const [reserve, setReserve] = useState(savedReserve);
+  return (
+    <NativeSelect
+      size="xs"
+      label="Kept for your clicks while jobs run"
+      description="A share of this key's requests a minute"
+      data={RESERVES.map((share) => ({ value: String(share), label: `${Math.round(share * 100)}%` }))}
+      value={String(reserve)}
+      onChange={(event) => {
+        const share = Number(event.currentTarget.value);
+        setReserve(share);
+        saveReserve(share);
+      }}
+    />
+  );
+}
+
+// The running jobs' progress (issue 20): loaded once the workspace has a job (the layout's useJobWatch).
+const JobIndicator = lazy(() => import('@/features/jobs/jobs-page').then((m) => ({ default: m.JobIndicator })));
 
 /** The key's organization and permissions, and a way to manage keys (a dialog, since it holds a table). */
 function AccountMenu() {
@@ -43,6 +72,7 @@ function AccountMenu() {
               ))}
             </tbody>
           </SimpleTable>
+          <ReserveSetting />
           <Anchor component={Link} to="/connect" size="sm">
             Manage keys
           </Anchor>
@@ -71,12 +101,19 @@ function ConnectedNotice({ connection, slot }: { connection: SavedConnection; sl
   );
 }
 
-export function HeaderTools({ noticeSlot }: { noticeSlot: HTMLElement | null }) {
+/** `jobs`: the workspace has a job (src/lib/jobs/job-watch.ts), whose progress then shows first. */
+export function HeaderTools({ noticeSlot, jobs = false }: { noticeSlot: HTMLElement | null; jobs?: boolean }) {
   const { workspaceId } = useWorkspaceApi();
   const announced = useAnnouncedConnection();
   return (
     <>
+      {jobs ? (
+        <Suspense fallback={null}>
+          <JobIndicator workspaceId={workspaceId} />
+        </Suspense>
+      ) : null}
       {announced?.workspaceId === workspaceId && noticeSlot ? <ConnectedNotice connection={announced} slot={noticeSlot} /> : null}
+      <PeopleSearchButton />
       <AccountMenu />
     </>
   );

@@ -5,14 +5,14 @@ import { Loading } from '@/components/query-state';
 import { useT } from '@/i18n/react';
 import { useConnections, useConnectionsReady } from '@/lib/connections';
 
-/** `/`: the most recently saved workspace (once other tabs had their chance to share keys), or /connect when there is none. */
+/** `/`: the overview of the most recently saved workspace (issue 24; once other tabs had their chance to share keys), or /connect when there is none. */
 export function HomeRedirect() {
   const connections = useConnections();
   const ready = useConnectionsReady();
   const t = useT();
   if (!connections.length && !ready) return <Loading label={t('common.lookingForKeys')} />;
   const latest = [...connections].sort((a, b) => b.savedAt.localeCompare(a.savedAt))[0];
-  return <Navigate to={latest ? `/w/${latest.workspaceId}/contacts` : '/connect'} replace />;
+  return <Navigate to={latest ? `/w/${latest.workspaceId}` : '/connect'} replace />;
 }
 
 /** Any unknown path. */

@@ -1,5 +1,5 @@
 /**
- * The console's routes (issue 4): /connect, /w/:workspaceId/<section> (lazy pages; `<section>/:recordId` opens a
+ * The console's routes (issue 4): /connect, /w/:workspaceId (the overview, issue 24), /w/:workspaceId/<section> (lazy pages; `<section>/:recordId` opens a
  * record over its list for the sections whose records have addresses, issue 14 point 2), the post composer, and a
  * 404 page.
  *
@@ -9,7 +9,7 @@
  * and src/components/route-error.tsx (each route's error boundary).
  */
 import { Suspense, lazy, useState } from 'react';
-import { Navigate, type RouteObject, unstable_HistoryRouter as HistoryRouter, useRoutes } from 'react-router';
+import { type RouteObject, unstable_HistoryRouter as HistoryRouter, useRoutes } from 'react-router';
 import { Loading } from '@/components/query-state';
 import { loadArea } from '@/i18n/i18n';
 import { RouteErrorBoundary } from '@/components/route-error';
@@ -24,6 +24,9 @@ const WorkspaceLayout = lazy(() => import('./workspace-layout').then((m) => ({ d
 // From the layout's chunk (loaded by then): the gate reads the workspace's API context, whose module brings the
 // typed client, which /connect's first screen does not need (issue 16).
 const ScopeGate = lazy(() => import('./workspace-layout').then((m) => ({ default: m.ScopeGate })));
+
+/** The workspace's home (issue 24): the overview of its contacts, posts and catalog; each section checks its own scope. */
+const OverviewPage = lazy(() => import('@/features/overview/overview-page').then((m) => ({ default: m.OverviewPage })));
 
 /** The post composer (issue 7): a page of the Posts section, not in the navigation, that needs posts:read-write. */
 const COMPOSER: Section = {
@@ -63,7 +66,14 @@ const routes: RouteObject[] = [
       </RouteErrorBoundary>
     ),
     children: [
-      { index: true, element: <Navigate to="contacts" replace /> },
+      {
+        index: true,
+        element: (
+          <RouteErrorBoundary>
+            <OverviewPage />
+          </RouteErrorBoundary>
+        ),
+      },
       ...[...SECTIONS, COMPOSER].map((section) => ({
         // One route with an optional segment, so opening a record keeps the list page mounted.
         path: section.records ? `${section.path}/:recordId?` : section.path,

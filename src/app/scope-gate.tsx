@@ -9,6 +9,6 @@ import type { Section } from './sections';
 export function ScopeGate({ section, children }: { section: Section; children: ReactNode }) {
   const { connection } = useWorkspaceApi();
   const t = useT();
-  if (!allows(connection.permissions, section.scope)) return <MissingScope scope={section.scope} what={t(section.labelKey)} />;
+  if (section.scope && !allows(connection.permissions, section.scope)) return <MissingScope scope={section.scope} what={t(section.labelKey)} />;
   return children;
 }

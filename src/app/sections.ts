@@ -7,8 +7,17 @@ import { type ComponentType, lazy } from 'react';
 import type { Scope } from '@/api/scopes';
 import { type Area, loadArea } from '@/i18n/i18n';
 
-/** `label` is the English name; `labelKey` its catalog key (issue 23), which the shell shows. */
-export type Section = { path: string; label: string; labelKey: string; scope: Scope; Page: ComponentType; records?: boolean };
+/** The navigation label of the workspace's home, the overview (`/w/:workspaceId`, issue 24): its catalog key (issue 23). */
+export const OVERVIEW_LABEL_KEY = 'common.sectionOverview';
+
+/** The stand-in of the header's search across workspaces (issue 24), shown until the header tools load: its catalog key. */
+export const PEOPLE_SEARCH_LABEL_KEY = 'common.peopleSearch';
+
+/**
+ * `label` is the English name; `labelKey` its catalog key (issue 23), which the shell shows. `scope`: what a key
+ * needs to open the section; null for any valid key (the jobs page, issue 20).
+ */
+export type Section = { path: string; label: string; labelKey: string; scope: Scope | null; Page: ComponentType; records?: boolean };
 
 /** A page's module and its catalog area (issue 23), fetched together. */
 const withTexts = <M>(areas: Area | Area[], module: Promise<M>) =>
@@ -19,5 +28,6 @@ export const SECTIONS: Section[] = [
   { path: 'products', label: 'Products', labelKey: 'common.sectionProducts', scope: 'products:read-only', Page: lazy(() => withTexts('products', import('@/features/products/products-page')).then((m) => ({ default: m.ProductsPage }))), records: true },
   { path: 'collections', label: 'Collections', labelKey: 'common.sectionCollections', scope: 'products:read-only', Page: lazy(() => withTexts('collections', import('@/features/collections/collections-page')).then((m) => ({ default: m.CollectionsPage }))), records: true },
   { path: 'posts', label: 'Posts', labelKey: 'common.sectionPosts', scope: 'posts:read-only', Page: lazy(() => withTexts(['posts', 'embed'], import('@/features/posts/posts-page')).then((m) => ({ default: m.PostsPage }))) },
+  { path: 'jobs', label: 'Jobs', labelKey: 'common.sectionJobs', scope: null, Page: lazy(() => import('@/features/jobs/jobs-page').then((m) => ({ default: m.JobsPage }))) },
   { path: 'workspaces', label: 'Workspaces', labelKey: 'common.sectionWorkspaces', scope: 'feeds:read-only', Page: lazy(() => withTexts('workspaces', import('@/features/workspaces/workspaces-page')).then((m) => ({ default: m.WorkspacesPage }))) },
 ];

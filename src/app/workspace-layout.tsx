@@ -16,18 +16,23 @@ import { Navigate, NavLink as RouterNavLink, Outlet, useLocation, useParams } fr
 import { isAuthError } from '@/api/api-error';
 import { Loading } from '@/components/query-state';
 import { ThrottleNotice } from '@/components/throttle-notice';
+import { BudgetMeter } from '@/components/budget-meter';
 import { AfterInteraction } from '@/components/after-interaction';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
-import { BookIcon, KeyIcon, MenuIcon } from '@/components/icons';
+import { BookIcon, KeyIcon, MenuIcon, SearchIcon } from '@/components/icons';
 import { WorkspaceApiProvider, useWorkspaceApi } from '@/lib/api';
 import {
   forgottenReason, removeConnection, updateConnection, useConnections, useConnectionsReady,
 } from '@/lib/connections';
+import { checkedAuthorization } from '@/lib/checked-authorization';
+import { listPath, useListMemory } from '@/lib/list-memory';
+import { useExtensions } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
+import { useJobWatch } from '@/lib/jobs/job-watch';
 import { LanguageChooser } from '@/components/language-chooser';
 import { useT } from '@/i18n/react';
 import { ColorSchemeToggle } from './color-scheme-toggle';
-import { SECTIONS } from './sections';
+import { OVERVIEW_LABEL_KEY, PEOPLE_SEARCH_LABEL_KEY, SECTIONS } from './sections';
 import classes from './shell.module.css';
 
 export { ScopeGate } from './scope-gate';
@@ -39,12 +44,27 @@ const MAIN_CONTENT_ID = 'main-content';
 const HeaderTools = lazy(() => import('./header-tools').then((m) => ({ default: m.HeaderTools })));
 
 
+/** Asks the service once, on connecting, which extensions it has (issue 22 point 6; src/lib/extensions.ts). */
+function ExtensionsWatch() {
+  useExtensions();
+  return null;
+}
+
 /** Keeps the saved permissions fresh and forgets the key (as expired, in every tab) when it stops working. */
 function KeyWatch() {
   const { api, workspaceId } = useWorkspaceApi();
   const queryClient = useQueryClient();
   const checking = useRef(false);
-  const authorization = useQuery({ queryKey: ['ws', workspaceId, 'authorization'], queryFn: () => api.authorization(), staleTime: 60_000, retry: false });
+  // Right after connecting, the check's own answer stands for a minute (issue 19: connecting checks the key once).
+  const checked = checkedAuthorization(workspaceId);
+  const authorization = useQuery({
+    queryKey: ['ws', workspaceId, 'authorization'],
+    queryFn: () => api.authorization(),
+    staleTime: 60_000,
+    retry: false,
+    initialData: checked?.authorization,
+    initialDataUpdatedAt: checked?.at,
+  });
 
   useEffect(() => {
     if (authorization.data) updateConnection(workspaceId, { permissions: authorization.data.permissions, workspaceName: authorization.data.feed.name });
@@ -83,12 +103,22 @@ function KeyWatch() {
 function Shell() {
   const { workspaceId, connection } = useWorkspaceApi();
   const t = useT();
+  // Issue 19: each section's link brings the person back to its list as they left it (filters, sort, page), at no
+  // request while its data is fresh.
+  useListMemory();
+  const { pathname, search } = useLocation();
+  const sectionPath = (path: string) => {
+    const base = `/w/${workspaceId}/${path}`;
+    return pathname === base ? base + search : listPath(workspaceId, path);
+  };
   // Where the header's key tools say what a key just connected with allows (issue 14 point 4).
   const [keyNotice, setKeyNotice] = useState<HTMLDivElement | null>(null);
   const [opened, { toggle, close }] = useDisclosure();
+  const jobs = useJobWatch(workspaceId);
   return (
     <div className={classes.shell} data-nav-open={opened || undefined}>
       <KeyWatch />
+      <ExtensionsWatch />
       <a
         href={`#${MAIN_CONTENT_ID}`}
         className={classes.skip}
@@ -111,6 +141,7 @@ function Shell() {
           </AfterInteraction>
         </Group>
         <Group gap="xs" wrap="nowrap">
+          <BudgetMeter />
           <ActionIcon component="a" href="/api/docs" target="_blank" rel="noopener" variant="default" size="lg" aria-label={t('common.apiReferenceNewTab')} title={t('common.apiReference')}>
             <BookIcon />
           </ActionIcon>
@@ -118,19 +149,27 @@ function Shell() {
           <ColorSchemeToggle />
           <AfterInteraction
             fallback={
-              <ActionIcon variant="default" size="lg" aria-label={t('common.keyAndPermissions')}>
-                <KeyIcon />
-              </ActionIcon>
+              <>
+                <ActionIcon variant="default" size="lg" aria-label={t(PEOPLE_SEARCH_LABEL_KEY)}>
+                  <SearchIcon />
+                </ActionIcon>
+                <ActionIcon variant="default" size="lg" aria-label={t('common.keyAndPermissions')}>
+                  <KeyIcon />
+                </ActionIcon>
+              </>
             }
           >
-            <HeaderTools noticeSlot={keyNotice} />
+            <HeaderTools noticeSlot={keyNotice} jobs={jobs} />
           </AfterInteraction>
         </Group>
       </header>
       <nav className={classes.nav} aria-label={t('common.sections')}>
+        <RouterNavLink to={`/w/${workspaceId}`} end className={classes.link} onClick={close}>
+          {t(OVERVIEW_LABEL_KEY)}
+        </RouterNavLink>
         {SECTIONS.map((section) =>
-          allows(connection.permissions, section.scope) ? (
-            <RouterNavLink key={section.path} to={`/w/${workspaceId}/${section.path}`} className={classes.link} onClick={close}>
+          !section.scope || allows(connection.permissions, section.scope) ? (
+            <RouterNavLink key={section.path} to={sectionPath(section.path)} className={classes.link} onClick={close}>
               {t(section.labelKey)}
             </RouterNavLink>
           ) : (

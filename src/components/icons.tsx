@@ -45,3 +45,12 @@ export function BookIcon({ size = 18 }: IconProps) {
     </svg>
   );
 }
+
+export function SearchIcon({ size = 18 }: IconProps) {
+  return (
+    <svg {...base(size)}>
+      <circle cx="11" cy="11" r="7" />
+      <path d="m20 20-3.5-3.5" />
+    </svg>
+  );
+}

@@ -13,7 +13,8 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { RowData } from '@tanstack/react-table';
 import { type ReactNode, useRef } from 'react';
 import type { ListEnvelope } from '@/api/common';
-import { LIST_PAGE_SIZES, countText } from '@/lib/list-facets';
+import { LIST_PAGE_SIZES, NOT_LOADED, countText } from '@/lib/list-facets';
+import { useRequestsWaiting } from '@/lib/use-rate-budget';
 import { revealTop, useShown } from '@/lib/list-view';
 import { DataTable, type DataTableColumn, type DataTableProps } from './data-table';
 import { PaginationBar } from './pagination-bar';
@@ -38,27 +39,34 @@ export type PagedListProps<Row extends RowData> = {
   onClearFilters: () => void;
   onPageChange: (page: number) => void;
   onSizeChange: (size: number) => void;
+  /** Row selection (a checkbox column) when given, with `selectionBar` shown above the table while rows are selected (issue 22: bulk delete). */
+  selection?: DataTableProps<Row>['selection'];
+  onSelectionChange?: DataTableProps<Row>['onSelectionChange'];
+  rowLabel?: DataTableProps<Row>['rowLabel'];
+  selectionBar?: ReactNode;
 };
 
 export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
-  const { title, noun, actions, filters, list, columns, getRowId, onRowClick, rowLink, page, size, filtered, onClearFilters, onPageChange, onSizeChange } = props;
+  const { title, noun, actions, filters, list, columns, getRowId, onRowClick, rowLink, page, size, filtered, onClearFilters, onPageChange, onSizeChange, selection, onSelectionChange, rowLabel, selectionBar } = props;
   const total = list.data?.meta.maxResults;
   const failed = list.isError && !list.data;
   const shownPage = useShown(page, list.isPlaceholderData);
   const shownSize = useShown(size, list.isPlaceholderData);
   const top = useRef<HTMLDivElement>(null);
+  const waiting = useRequestsWaiting();
   return (
     <Stack>
       <Group justify="space-between" align="flex-end">
         <div>
           <Title order={1}>{title}</Title>
           <Text size="sm" c="dimmed" aria-live="polite">
-            {total === undefined ? 'Loading…' : countText(total, filtered, noun)}
+            {total === undefined ? (waiting ? 'Waiting for the request budget…' : 'Loading…') : countText(total, filtered, noun, waiting && list.isPlaceholderData)}
           </Text>
         </div>
         <Group gap="xs">{actions}</Group>
       </Group>
       {filters}
+      {selectionBar}
       {failed ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
       <div ref={top}>
         <DataTable
@@ -70,8 +78,13 @@ export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
           fetching={list.isPlaceholderData}
           onRowClick={onRowClick}
           rowLink={rowLink}
+          selection={selection}
+          onSelectionChange={onSelectionChange}
+          rowLabel={rowLabel}
           empty={
-            filtered ? (
+            failed ? (
+              <Text>{NOT_LOADED}</Text>
+            ) : filtered ? (
               <Stack align="center" gap="xs">
                 <Text>No {noun}s match these filters.</Text>
                 <Button variant="light" size="xs" onClick={onClearFilters}>

@@ -24,9 +24,13 @@ function sources(dir: string): string[] {
 // src/api is framework-free and shows no text (its `posts.claps` is a filter field, not a key).
 const code = sources(src).filter((file) => !relative(src, file).startsWith('api/')).map((file) => ({ file: relative(src, file), text: readFileSync(file, 'utf8') }));
 const areaPattern = areas.join('|');
+/** A file name such as `contacts.csv` (in an example or a comment) is not a key. */
+const FILE_NAME = /\.(csv|tsv|json|xlsx?|txt)$/;
 /** Every quoted `area.key` literal in the code. */
 const used = new Map<string, string>();
-for (const { file, text } of code) for (const match of text.matchAll(new RegExp(`['"\`]((?:${areaPattern})\\.[A-Za-z][\\w.]*)['"\`]`, 'g'))) used.set(match[1]!, file);
+for (const { file, text } of code) {
+  for (const match of text.matchAll(new RegExp(`['"\`]((?:${areaPattern})\\.[A-Za-z][\\w.]*)['"\`]`, 'g'))) if (!FILE_NAME.test(match[1]!)) used.set(match[1]!, file);
+}
 
 /** The placeholder names of an ICU message (`{count, plural, ...}` -> count), from Lingui's compiled form. */
 function placeholders(message: string): string[] {

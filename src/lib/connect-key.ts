@@ -10,6 +10,7 @@
 import { t } from '@/i18n/i18n';
 import type { Authorization } from '@/api/authorization';
 import { isAuthError } from '@/api/api-error';
+import { rememberCheckedAuthorization } from './checked-authorization';
 import type { SavedConnection } from './connections';
 
 /** What a user gives to connect: the API base URL, the key, "remember on this device", optional Basic credentials. */
@@ -33,16 +34,21 @@ export function toConnection(input: KeyInput, authorization: Authorization): Sav
 
 /** Starts loading the client `checkKey` uses (once; later calls get the same promise). */
 export const preloadKeyCheck = (() => {
-  let loading: Promise<typeof import('@/api/client')> | undefined;
-  return () => (loading ??= import('@/api/client'));
+  let loading: Promise<typeof import('./budgeted-client')> | undefined;
+  return () => (loading ??= import('./budgeted-client'));
 })();
 
-/** Checks `input`'s key with `GET /authorization`; the connection to save. Throws the client's ApiError when refused. */
+/**
+ * Checks `input`'s key with `GET /authorization` (on the key's request budget, whose meter the answer starts);
+ * the connection to save. Throws the client's ApiError when refused.
+ */
 export async function checkKey(input: KeyInput): Promise<SavedConnection> {
-  const { createApiClient } = await preloadKeyCheck();
-  const authorization = await createApiClient({ baseUrl: input.baseUrl, apiKey: input.apiKey }).authorization();
+  const { budgetedClient } = await preloadKeyCheck();
+  const authorization = await budgetedClient({ baseUrl: input.baseUrl, apiKey: input.apiKey }).authorization();
+  rememberCheckedAuthorization(authorization);
   return toConnection(input, authorization);
 }
+
 
 /**
  * The sentence for a key `GET /authorization` refused (401, or 403 as a hosted service answers a wrong key,

@@ -10,10 +10,17 @@ import { type FilterNode, type FilterValue, between, compare, inList, literalLik
 /** Page sizes offered by the lists, all within the default `$limit` cap of 100 (decisions.md section 6). */
 export const LIST_PAGE_SIZES = [10, 20, 50, 100] as const;
 
-/** A list's count line: `1 product`, `2,500 matching products` (plural by adding `s`). */
-export function countText(total: number, filtered: boolean, noun: string): string {
-  return `${total.toLocaleString()} ${filtered ? 'matching ' : ''}${noun}${total === 1 ? '' : 's'}`;
+/**
+ * A list's count line: `1 product`, `2,500 matching products` (plural by adding `s`); `lastKnown` (the list shows
+ * an earlier answer while the person's request waits for the budget, issue 19) adds `, last known: waiting`.
+ */
+export function countText(total: number, filtered: boolean, noun: string, lastKnown = false): string {
+  const count = `${total.toLocaleString()} ${filtered && !lastKnown ? 'matching ' : ''}${noun}${total === 1 ? '' : 's'}`;
+  return lastKnown ? `${count} (last known: waiting)` : count;
 }
+
+/** What a list's table says when its list failed to load, in place of "No ... match" (issue 19: never a false empty list). */
+export const NOT_LOADED = 'This list could not be loaded: see the message above.';
 
 /** `page` (1-based) and `size` (one of `LIST_PAGE_SIZES`, default 20), for a list's search schema. */
 export const pageParams = {

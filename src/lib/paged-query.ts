@@ -5,6 +5,7 @@
  */
 import { type QueryKey, type UseQueryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { prefetchSpeculative } from './query-client';
 
 /**
  * `useQuery(optionsFor(params))`, plus the prefetch of `offset + limit` and `goToPage(last)` when `offset` is at or
@@ -26,7 +27,7 @@ export function usePagedQuery<Params extends { offset: number; limit: number }, 
   useEffect(() => {
     if (total === undefined || list.isPlaceholderData) return;
     const { optionsFor: options, goToPage: go } = latest.current;
-    if (params.offset + params.limit < total) void queryClient.prefetchQuery(options({ ...params, offset: params.offset + params.limit }));
+    if (params.offset + params.limit < total) void prefetchSpeculative(queryClient, options({ ...params, offset: params.offset + params.limit }));
     else if (total > 0 && params.offset >= total) go(Math.ceil(total / params.limit));
   }, [total, list.isPlaceholderData, params, queryClient]);
 

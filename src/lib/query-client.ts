@@ -5,10 +5,32 @@
  * notice; other failures are retried twice with backoff. Invalidations announced by other tabs apply here too
  * (data-changed.ts).
  */
-import { QueryClient } from '@tanstack/react-query';
+import { type FetchQueryOptions, QueryClient, type QueryMeta } from '@tanstack/react-query';
 import { isApiError } from '@/api/api-error';
+import { type RequestPriority, isBudgetSkipped } from '@/api/budget-skipped';
 import { listenForChanges } from './data-changed';
 import { backoffSeconds, clearThrottle, reportThrottle } from './throttle';
+
+/**
+ * How long a list's answer stays fresh, in ms (issue 19: going back to a list already seen costs no request while
+ * it is fresh; the person's own writes invalidate it at once, and a job's end refreshes it everywhere). Posts turn
+ * over as scheduled ones publish; the catalog and the organization's workspaces change seldom.
+ */
+export const LIST_STALE_MS = { contacts: 120_000, catalog: 300_000, posts: 60_000, workspaces: 300_000 } as const;
+
+/** The request priority of a query function's call: `speculative` when its query was prefetched (`prefetchSpeculative`). */
+export function priorityOf(meta: QueryMeta | undefined): RequestPriority {
+  return meta?.priority === 'speculative' ? 'speculative' : 'person';
+}
+
+/**
+ * Prefetches `options` as a speculative request (issue 19): sent only while the key's budget is not low, never
+ * queued behind the person, and never retried; its query function must read `priorityOf(meta)`. A refused prefetch
+ * leaves the query to load when the person asks for it.
+ */
+export function prefetchSpeculative(queryClient: QueryClient, options: FetchQueryOptions<any, any, any, any>): Promise<void> {
+  return queryClient.prefetchQuery({ ...options, retry: false, meta: { ...options.meta, priority: 'speculative' } });
+}
 
 /** Retries of a 429: enough for backoff to reach its 60 s cap (1 + 2 + 4 + 8 + 16 + 32 + 60 s). */
 export const THROTTLE_RETRIES = 7;
@@ -17,6 +39,7 @@ const throttled = (error: unknown) => isApiError(error) && error.status === 429;
 
 /** True when a failed query should be tried again; `failureCount` failures so far. */
 export function shouldRetry(failureCount: number, error: unknown): boolean {
+  if (isBudgetSkipped(error)) return false;
   if (throttled(error)) return failureCount < THROTTLE_RETRIES;
   if (isApiError(error) && error.status >= 400 && error.status < 500) return false;
   return failureCount < 2;

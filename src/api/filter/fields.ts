@@ -96,6 +96,17 @@ export const postFilterFields: FieldTable = Object.freeze({
 /** Posts: sortable fields (decisions.md section 6). */
 export const postSortFields: readonly string[] = Object.freeze(['publishedDate', 'claps']);
 
+/** Post requests (`GET /post-requests`, our extension): filterable fields (decisions.md section 10). */
+export const postRequestFilterFields: FieldTable = Object.freeze({
+  state: 'string',
+  action: 'string',
+  publishDate: 'date',
+  created: 'date',
+});
+
+/** Post requests: sortable fields (decisions.md section 10); default `created desc`. */
+export const postRequestSortFields: readonly string[] = Object.freeze(['publishDate', 'created']);
+
 /** Workspaces: filterable fields (decisions.md section 6). */
 export const workspaceFilterFields: FieldTable = Object.freeze({
   id: 'string',

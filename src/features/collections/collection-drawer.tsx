@@ -9,16 +9,22 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { SimpleGrid, TextInput } from '@mantine/core';
 import { useMemo } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import type { Collection } from '@/api/catalog';
 import { CustomPropertiesField, DescriptionFields, TitleHandleFields } from '@/components/catalog-fields';
+import { collectionMessages } from './messages';
 import { UpsertDrawer, showSaved } from '@/components/upsert-drawer';
+import { DeleteRecordButton } from '@/components/catalog-delete';
+import { useWorkspaceApi } from '@/lib/api';
 import { applyServerErrors, withSentences } from '@/lib/form-errors';
 import { COLLECTION_FORM_FIELDS, type CollectionFormOutput, type CollectionFormValues, collectionFormSchema, collectionFormValues, toCollectionUpsert } from './collection-form';
 import { useUpsertCollection } from './mutations';
 
 export function CollectionDrawer({ collection, readOnly = false, onClose }: { collection: Collection | null; readOnly?: boolean; onClose: () => void }) {
   const upsert = useUpsertCollection();
+  const { api, workspaceId } = useWorkspaceApi();
+  const queryClient = useQueryClient();
   const schema = useMemo(() => collectionFormSchema(collection), [collection]);
   const form = useForm<CollectionFormValues, unknown, CollectionFormOutput>({ resolver: withSentences(zodResolver(schema)), defaultValues: collectionFormValues(collection) });
   const { errors, isDirty, isSubmitting, isSubmitSuccessful } = form.formState;
@@ -46,6 +52,20 @@ export function CollectionDrawer({ collection, readOnly = false, onClose }: { co
       onClose={onClose}
       readOnly={readOnly}
     >
+      {collection ? (
+        <DeleteRecordButton
+          id={collection.id}
+          name={collection.title ?? collection.id}
+          canWrite={!readOnly}
+          noun={collectionMessages.noun}
+          links={collectionMessages.links}
+          remove={(id) => api.deleteCollection(id)}
+          onDeleted={() => {
+            void queryClient.invalidateQueries({ queryKey: ['ws', workspaceId] });
+            onClose();
+          }}
+        />
+      ) : null}
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TitleHandleFields form={form} editing={Boolean(collection)} />
         <TextInput label="Source" {...form.register('source')} error={errors.source?.message} />

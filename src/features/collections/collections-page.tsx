@@ -8,11 +8,14 @@
  * `$orderBy`.
  */
 import { Button } from '@mantine/core';
-import { Suspense, lazy, useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { RowSelectionState } from '@tanstack/react-table';
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { PagedList } from '@/components/paged-list';
 import type { RecordDrawer as RecordDrawerType } from '@/components/record-drawer';
 import { useWorkspaceApi } from '@/lib/api';
+import { useExtensions } from '@/lib/extensions';
 import { useListSearch } from '@/lib/list-search';
 import { usePagedQuery } from '@/lib/paged-query';
 import { allows } from '@/lib/permissions';
@@ -20,6 +23,7 @@ import { useRecordRoute } from '@/lib/record-route';
 import { collectionColumns } from './collection-columns';
 import { CollectionFilters } from './collection-filters';
 import { CLEAR_COLLECTION_FILTERS, collectionFilter, collectionSearchSchema, isCollectionFiltered } from './collection-search';
+import { collectionMessages } from './messages';
 import { type CollectionListParams, collectionQueries } from './queries';
 
 const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
@@ -27,6 +31,7 @@ const CollectionDrawer = lazy(() => import('./collection-drawer').then((m) => ({
 // Loaded when a record opens; `lazy` loses the component's type parameters, which the cast restores.
 const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) => ({ default: m.RecordDrawer }))) as unknown as typeof RecordDrawerType;
 const columns = collectionColumns();
+const DeleteSelectionBar = lazy(() => import('@/components/catalog-delete').then((m) => ({ default: m.DeleteSelectionBar })));
 
 export function CollectionsPage() {
   const { api, workspaceId, connection } = useWorkspaceApi();
@@ -37,6 +42,12 @@ export function CollectionsPage() {
   const canWrite = allows(connection.permissions, 'products:read-write');
   const [creating, setCreating] = useState(false);
   const records = useRecordRoute('collections');
+  // Delete over a selection (issue 22 point 9), where the service has catalog-delete and the key may write.
+  const queryClient = useQueryClient();
+  const deletable = useExtensions().has('catalog-delete') && canWrite;
+  const [selection, setSelection] = useState<RowSelectionState>({});
+  useEffect(() => setSelection({}), [workspaceId, params]);
+  const selectedIds = Object.keys(selection).filter((id) => selection[id]);
 
   return (
     <>
@@ -60,6 +71,26 @@ export function CollectionsPage() {
         }
         list={list}
         columns={columns}
+        selection={deletable ? selection : undefined}
+        onSelectionChange={deletable ? setSelection : undefined}
+        rowLabel={(collection) => collection.title ?? collection.id}
+        selectionBar={
+          deletable && selectedIds.length ? (
+            <Suspense fallback={null}>
+              <DeleteSelectionBar
+                ids={selectedIds}
+                noun={collectionMessages.noun}
+                links={collectionMessages.links}
+                remove={(id) => api.deleteCollection(id)}
+                onClear={() => setSelection({})}
+                onDeleted={() => {
+                  setSelection({});
+                  void queryClient.invalidateQueries({ queryKey: ['ws', workspaceId] });
+                }}
+              />
+            </Suspense>
+          ) : null
+        }
         getRowId={(collection) => collection.id}
         onRowClick={(collection) => records.open(collection.id)}
         rowLink={{ column: 'title', to: (collection) => records.linkTo(collection.id), state: records.state }}

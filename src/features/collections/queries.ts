@@ -8,6 +8,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { Collection } from '@/api/catalog';
 import type { ApiClient } from '@/api/client';
 import { type FilterNode, compare } from '@/api/filter/ast';
+import { LIST_STALE_MS, priorityOf } from '@/lib/query-client';
 
 export type CollectionListParams = { offset: number; limit: number; filter?: FilterNode };
 
@@ -17,8 +18,9 @@ export const collectionQueries = {
   list: (api: ApiClient, workspaceId: string, params: CollectionListParams) =>
     queryOptions({
       queryKey: [...collectionQueries.lists(workspaceId), params],
-      queryFn: ({ signal }) => api.listCollections({ ...params, signal }),
+      queryFn: ({ signal, meta }) => api.listCollections({ ...params, signal, priority: priorityOf(meta) }),
       placeholderData: keepPreviousData,
+      staleTime: LIST_STALE_MS.catalog,
     }),
   /** One collection by id, or `null` when the workspace has none: `GET /collections` with `$filter=id eq '<id>'` (no GET by id). */
   detail: (api: ApiClient, workspaceId: string, id: string) =>

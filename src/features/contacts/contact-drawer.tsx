@@ -8,7 +8,7 @@
 import { Alert, Badge, Button, Code, Drawer, Group, PasswordInput, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { Suspense, lazy, useMemo, useState } from 'react';
 import type { Contact } from '@/api/contacts';
 import { ErrorMessage } from '@/components/error-message';
 import { notifyError } from '@/components/notify-error';
@@ -16,11 +16,16 @@ import { RelativeTime } from '@/components/relative-time';
 import { TagsField } from '@/components/tags-field';
 import { useWorkspaceApi } from '@/lib/api';
 import { updateConnection } from '@/lib/connections';
+import { useExtensions } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
 import { StateBadge } from './contact-columns';
 import { Avatar } from '@/components/avatar';
 import { useNotificationSettings, usePatchContactTags } from './mutations';
+import { contactMessages as t } from './messages';
 import { contactQueries } from './queries';
+
+const EditContactDrawer = lazy(() => import('./edit-contact-drawer').then((m) => ({ default: m.EditContactDrawer })));
+const EraseContactDialog = lazy(() => import('./erase-contact-dialog').then((m) => ({ default: m.EraseContactDialog })));
 
 function Field({ label, value }: { label: string; value: React.ReactNode }) {
   return (
@@ -104,8 +109,53 @@ function NotificationSwitches({ contact }: { contact: Contact }) {
   );
 }
 
-export function ContactDrawer({ contact, onClose }: { contact: Contact | null; onClose: () => void }) {
+/**
+ * Edit and Erase (issue 22 point 7), offered only where the service has `contact-update` / `contact-erasure`
+ * (src/lib/extensions.ts); where it has not, one line says so. Both need contacts:read-write.
+ */
+function ExtensionActions({ contact, onEdit, onErase }: { contact: Contact; onEdit: () => void; onErase: () => void }) {
+  const { connection } = useWorkspaceApi();
+  const extensions = useExtensions();
+  if (!extensions.known) return null;
+  const canWrite = allows(connection.permissions, 'contacts:read-write');
+  const canEdit = extensions.has('contact-update');
+  const canErase = extensions.has('contact-erasure');
   return (
+    <Stack gap={4}>
+      <Group gap="xs">
+        {canEdit ? (
+          <Button size="xs" variant="default" onClick={onEdit} disabled={!canWrite} title={canWrite ? undefined : t.editNeedsScope} aria-label={`${t.edit} ${contact.name ?? t.unnamed}`}>
+            {t.edit}
+          </Button>
+        ) : null}
+        {canErase ? (
+          <Button size="xs" variant="light" color="red" onClick={onErase} disabled={!canWrite} title={canWrite ? undefined : t.eraseNeedsScope}>
+            {t.erase}
+          </Button>
+        ) : null}
+      </Group>
+      {canEdit ? null : <Text size="xs" c="dimmed">{t.editNotAllowed}</Text>}
+      {canErase ? null : <Text size="xs" c="dimmed">{t.eraseNotAllowed}</Text>}
+    </Stack>
+  );
+}
+
+export function ContactDrawer({ contact, onClose }: { contact: Contact | null; onClose: () => void }) {
+  const [mode, setMode] = useState<'view' | 'edit' | 'erase'>('view');
+  if (contact && mode === 'edit') {
+    return (
+      <Suspense fallback={null}>
+        <EditContactDrawer contact={contact} onClose={() => setMode('view')} />
+      </Suspense>
+    );
+  }
+  return (
+    <>
+    {contact && mode === 'erase' ? (
+      <Suspense fallback={null}>
+        <EraseContactDialog contact={contact} onCancel={() => setMode('view')} onErased={onClose} />
+      </Suspense>
+    ) : null}
     <Drawer opened={contact !== null} onClose={onClose} position="right" size="md" title={contact?.name ?? 'Contact'} closeButtonProps={{ 'aria-label': 'Close contact' }}>
       {contact ? (
         <Stack gap="md">
@@ -118,6 +168,7 @@ export function ContactDrawer({ contact, onClose }: { contact: Contact | null; o
               <StateBadge state={contact.state} />
             </div>
           </Group>
+          <ExtensionActions contact={contact} onEdit={() => setMode('edit')} onErase={() => setMode('erase')} />
           <TagEditor contact={contact} />
           <Title order={4} size="h5">
             Notifications
@@ -154,5 +205,6 @@ export function ContactDrawer({ contact, onClose }: { contact: Contact | null; o
         </Stack>
       ) : null}
     </Drawer>
+    </>
   );
 }

@@ -4,11 +4,12 @@
  * by the shared builders (STYLE.md: never concatenated by hand). A malformed value falls back to its default.
  */
 import * as z from 'zod/mini';
-import { type FilterNode, and, between, compare, inList, or, literalLike } from '@/api/filter/ast';
+import { type FilterNode, and, between, compare, inList, literalLike } from '@/api/filter/ast';
 import { FilterFieldError, checkFilter } from '@/api/filter/check';
 import { contactFilterFields, contactSortFields } from '@/api/filter/fields';
 import type { OrderByItem } from '@/api/filter/order-by';
 import { FilterSyntaxError, parseFilter } from '@/api/filter/parse';
+import { personSearchFilter, phoneSearchTerm } from '@/lib/person-filter';
 
 export const CONTACT_PAGE_SIZES = [10, 20, 50, 100] as const;
 
@@ -74,22 +75,9 @@ function localDay(date: string, end: boolean): string {
   return new Date(`${date}T${end ? '23:59:59.999' : '00:00:00.000'}`).toISOString();
 }
 
-/**
- * The search text as a phone number, for a contains match on the stored E.164 form (`+4712345678`, decisions.md
- * section 7): what was typed without spaces, dashes, dots, slashes and brackets, a leading `+` kept, when that
- * leaves only digits (`+47 123 45` gives `+4712345`, `12 34` gives `1234`); otherwise null (issue 13).
- */
-export function phoneSearchTerm(text: string): string | null {
-  const compact = text.replace(/[\s\-./()]/g, '');
-  return /^\+?\d+$/.test(compact) ? compact : null;
-}
-
-/** The search box: name or email contains the text, or the phone contains it typed as a phone number. */
-function searchFilter(text: string): FilterNode {
-  const phone = phoneSearchTerm(text);
-  const like = literalLike(text);
-  return or(compare('name', 'like', like), compare('email', 'like', like), phone ? compare('phone', 'like', phone) : undefined);
-}
+/** The search box's filter and its phone reading are shared with the header's search (src/lib/person-filter.ts). */
+export { phoneSearchTerm };
+const searchFilter = personSearchFilter;
 
 /** The facets as one AST: search (name, email or phone), state, any of the tags, created range, city. */
 export function facetFilter(search: ContactSearch): FilterNode | undefined {

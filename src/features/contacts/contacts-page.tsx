@@ -4,6 +4,8 @@
  * open a drawer; selected rows, or every contact matching the filter (issue 13), can be tagged in bulk;
  * everything matching can be exported.
  *
+ * Issue 20: "Import" opens the contacts import (./import/), a lazy dialog.
+ *
  * Issue 14: a contact opens at its address, `/w/:workspaceId/contacts/:contactId` over the list (its name is a
  * link; src/lib/record-route.ts); the pager describes the rows on screen, and paging scrolls back to the table.
  */
@@ -20,14 +22,18 @@ import { PaginationBar } from '@/components/pagination-bar';
 import { QueryError } from '@/components/query-state';
 import { useWorkspaceApi } from '@/lib/api';
 import { useListSearch } from '@/lib/list-search';
+import { useRequestsWaiting } from '@/lib/use-rate-budget';
 import { useLocalState } from '@/lib/local-state';
 import { allows } from '@/lib/permissions';
 import { useRecordRoute } from '@/lib/record-route';
 import { revealTop, useShown } from '@/lib/list-view';
 import { HIDEABLE_COLUMNS, useContactColumns } from './contact-columns';
 import { ContactFilters } from './contact-filters';
+import { ImportButton } from './import/import-button';
+import type { ContactsImportJobSpec } from './import/import-contacts-dialog';
 import { CLEAR_FILTERS, CONTACT_PAGE_SIZES, contactFilter, contactSearchSchema, isFiltered, orderByOf, sortOf } from './contact-search';
 import { contactQueries } from './queries';
+import { prefetchSpeculative } from '@/lib/query-client';
 
 // What the first paint does not show loads when it is needed: drawers and dialogs when they open, the menus at
 // the page's first interaction (AfterInteraction; issue 16).
@@ -42,6 +48,11 @@ const ColumnMenu = lazy(() => import('@/components/column-menu').then((m) => ({ 
 
 export function ContactsPage() {
   const { api, workspaceId, connection } = useWorkspaceApi();
+  /** Stores the import's plan as a job and starts it (in this tab or the one running the workspace's jobs). */
+  const startImport = async (spec: ContactsImportJobSpec) => {
+    const { enqueueJob } = await import('@/lib/jobs/job-runner');
+    await enqueueJob(connection, spec);
+  };
   const queryClient = useQueryClient();
   const [search, update] = useListSearch(contactSearchSchema);
   const filter = useMemo(() => contactFilter(search), [search]);
@@ -52,10 +63,12 @@ export function ContactsPage() {
   );
   const list = useQuery(contactQueries.list(api, workspaceId, params));
   const total = list.data?.meta.maxResults;
+  const waiting = useRequestsWaiting();
+  const failed = list.isError && !list.data;
 
   useEffect(() => {
     if (total === undefined || list.isPlaceholderData) return;
-    if (params.offset + params.limit < total) void queryClient.prefetchQuery(contactQueries.list(api, workspaceId, { ...params, offset: params.offset + params.limit }));
+    if (params.offset + params.limit < total) void prefetchSpeculative(queryClient, contactQueries.list(api, workspaceId, { ...params, offset: params.offset + params.limit }));
     else if (total > 0 && params.offset >= total) update({ page: Math.ceil(total / params.limit) });
   }, [total, list.isPlaceholderData, params, api, workspaceId, queryClient, update]);
 
@@ -84,7 +97,11 @@ export function ContactsPage() {
         <div>
           <Title order={1}>{t('contacts.title')}</Title>
           <Text size="sm" c="dimmed" aria-live="polite">
-            {total === undefined ? t('common.loadingEllipsis') : t(isFiltered(search) ? 'contacts.countMatching' : 'contacts.count', { count: total })}
+            {total === undefined
+              ? t(waiting ? 'contacts.waitingBudget' : 'common.loadingEllipsis')
+              : waiting && list.isPlaceholderData
+                ? t('contacts.countLastKnown', { count: total })
+                : t(isFiltered(search) ? 'contacts.countMatching' : 'contacts.count', { count: total })}
           </Text>
         </div>
         <Group gap="xs">
@@ -93,6 +110,8 @@ export function ContactsPage() {
               {t('contacts.new')}
             </Button>
           </DeferredTooltip>
+          {/* Issue 20: the import's plan runs as a durable job (src/lib/jobs/, loaded when it starts). */}
+          <ImportButton canImport={canCreate} onStart={startImport} />
           <AfterInteraction fallback={<Button variant="default" disabled={!total}>{t('contacts.export')}</Button>}>
             <ExportButton filter={filter} orderBy={params.orderBy} total={total} />
           </AfterInteraction>
@@ -117,12 +136,12 @@ export function ContactsPage() {
           />
         </Suspense>
       ) : null}
-      {list.isError && !list.data ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
+      {failed ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
       <div ref={tableTop}>
         <DataTable
           label={t('contacts.title')}
           columns={columns}
-          rows={list.isError && !list.data ? [] : list.data?.items}
+          rows={failed ? [] : list.data?.items}
           getRowId={(contact) => contact.id}
           pageSize={search.size}
           fetching={list.isPlaceholderData}
@@ -135,7 +154,9 @@ export function ContactsPage() {
           rowLink={{ column: 'name', to: (contact) => records.linkTo(contact.id), state: records.state }}
           rowLabel={(contact) => contact.name ?? contact.email ?? contact.id}
           empty={
-            isFiltered(search) ? (
+            failed ? (
+              <Text>{t('contacts.notLoaded')}</Text>
+            ) : isFiltered(search) ? (
               <Stack align="center" gap="xs">
                 <Text>{t('contacts.noMatch')}</Text>
                 <Button variant="light" size="xs" onClick={() => update(CLEAR_FILTERS)}>

@@ -3,7 +3,8 @@
  * showing progress while the server streams it, a cancel button, and saving under the server's file name.
  * Progress against `meta.maxResults`: rows and percent for CSV, bytes and an estimate for xlsx (export-progress.ts).
  * A service busy with other exports (503 with `Retry-After`, issue 12 point 10) is waited out and asked again by
- * itself, with a countdown in the same dialog, which Cancel stops (issue 16; export-retry.ts).
+ * itself, with a countdown in the same dialog, which Cancel stops (issue 16; export-retry.ts); our service's
+ * queue keeps the export's place through its ticket, and the dialog shows the position (issue 21 point 2).
  */
 import { Button, Group, Menu, Modal, Progress, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -28,6 +29,7 @@ export function ExportButton({ filter, orderBy, total }: Props) {
 
   // While the service is busy: when the next try starts (ms since the epoch), and a clock for the countdown.
   const [retryAt, setRetryAt] = useState<number | null>(null);
+  const [position, setPosition] = useState<number | null>(null);
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (retryAt === null) return;
@@ -38,9 +40,10 @@ export function ExportButton({ filter, orderBy, total }: Props) {
   const start = async (format: DownloadFormat) => {
     const signal = (controller.current = new AbortController()).signal;
     try {
-      const { blob, filename, rows } = await withBusyRetries(() => download(format, signal), signal, (seconds) => {
+      const { blob, filename, rows } = await withBusyRetries((ticket) => download(format, signal, ticket), signal, (wait) => {
         setNow(Date.now());
-        setRetryAt(seconds === null ? null : Date.now() + seconds * 1000);
+        setRetryAt(wait === null ? null : Date.now() + wait.seconds * 1000);
+        if (wait) setPosition(wait.position);
       });
       saveFile(blob, filename);
       notifications.show({ color: 'green', message: `Exported ${(rows ?? total)?.toLocaleString() ?? ''} contacts to ${filename}.` });
@@ -49,12 +52,16 @@ export function ExportButton({ filter, orderBy, total }: Props) {
       else notifyError('Export failed', error);
     } finally {
       setRetryAt(null);
+      setPosition(null);
       setJob(null);
     }
   };
 
-  /** One try of the download, its progress shown; the data rows counted for CSV (null for xlsx). */
-  const download = async (format: DownloadFormat, signal: AbortSignal) => {
+  /**
+   * One try of the download, its progress shown; the data rows counted for CSV (null for xlsx). `exportTicket`:
+   * the queue ticket of the last busy answer, sent back to keep the export's place.
+   */
+  const download = async (format: DownloadFormat, signal: AbortSignal, exportTicket: string | undefined) => {
     const startedAt = Date.now();
     setJob({ format, bytes: 0, rows: format === 'csv' ? 0 : null, startedAt });
     const counter = format === 'csv' ? csvRecordCounter() : null;
@@ -64,6 +71,7 @@ export function ExportButton({ filter, orderBy, total }: Props) {
       filter,
       orderBy,
       signal,
+      exportTicket,
       onProgress: ({ receivedBytes, chunk }) => {
         counter?.push(chunk);
         setJob({ format, bytes: receivedBytes, rows: counter ? dataRows(counter.records) : null, startedAt });
@@ -73,7 +81,7 @@ export function ExportButton({ filter, orderBy, total }: Props) {
   };
 
   const shown = job ? exportProgress(job, total ?? 0, Date.now()) : null;
-  const status = retryAt !== null ? busyText((retryAt - now) / 1000) : shown?.text;
+  const status = retryAt !== null ? busyText((retryAt - now) / 1000, position) : shown?.text;
   return (
     <>
       <Menu position="bottom-end">

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/api/api-error';
 import { MAX_BUSY_WAIT_SECONDS, busyRetrySeconds, busyText, waitUnlessAborted, withBusyRetries } from './export-retry';
 
-const answer = (status: number, retryAfter: number | null) => new ApiError({ status, message: 'Too many exports in progress', retryAfter, endpoint: 'GET /contacts', url: 'http://x/api/contacts' });
+const answer = (status: number, retryAfter: number | null, exportQueue: { ticket: string; position: number } | null = null) =>
+  new ApiError({ status, message: 'Too many exports in progress', retryAfter, exportQueue, endpoint: 'GET /contacts', url: 'http://x/api/contacts' });
 
 describe('busyRetrySeconds', () => {
   it('waits the Retry-After of a 503, at least 1 s and at most the cap', () => {
@@ -26,6 +27,11 @@ describe('busyText', () => {
     expect(busyText(7.2)).toBe('The service is busy with another export; retrying in 8 s');
     expect(busyText(0)).toBe('The service is busy with another export; retrying in 1 s');
   });
+
+  it('says the place in the queue when the service gave one (issue 21 point 2)', () => {
+    expect(busyText(4.5, 1)).toBe('Your export is next in line; trying again in 5 s');
+    expect(busyText(12, 3)).toBe('Your export is number 3 in line; trying again in 12 s');
+  });
 });
 
 describe('waitUnlessAborted', () => {
@@ -41,7 +47,7 @@ describe('waitUnlessAborted', () => {
 
 describe('withBusyRetries', () => {
   it('waits out each busy answer, reporting the wait, then returns the success', async () => {
-    const waits: (number | null)[] = [];
+    const waits: unknown[] = [];
     let tries = 0;
     const result = await withBusyRetries(
       async () => {
@@ -50,11 +56,30 @@ describe('withBusyRetries', () => {
         return 'file';
       },
       new AbortController().signal,
-      (seconds) => waits.push(seconds),
+      (wait) => waits.push(wait),
     );
     expect(result).toBe('file');
     expect(tries).toBe(3);
-    expect(waits).toEqual([1, null, 1, null]);
+    expect(waits).toEqual([{ seconds: 1, position: null }, null, { seconds: 1, position: null }, null]);
+  });
+
+  it('sends the queue ticket of the last busy answer back on each retry and reports the position (issue 21 point 2)', async () => {
+    const waits: unknown[] = [];
+    const tickets: (string | undefined)[] = [];
+    const places = [{ ticket: 't-1', position: 3 }, { ticket: 't-1', position: 1 }];
+    const result = await withBusyRetries(
+      async (ticket) => {
+        tickets.push(ticket);
+        const place = places.shift();
+        if (place) throw answer(503, 0, place);
+        return 'file';
+      },
+      new AbortController().signal,
+      (wait) => waits.push(wait),
+    );
+    expect(result).toBe('file');
+    expect(tickets).toEqual([undefined, 't-1', 't-1']);
+    expect(waits).toEqual([{ seconds: 1, position: 3 }, null, { seconds: 1, position: 1 }, null]);
   });
 
   it('rethrows any other failure at once, and stops waiting when cancelled', async () => {

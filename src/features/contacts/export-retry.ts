@@ -2,9 +2,12 @@
  * Waiting out a busy export service (issue 16, console): the service runs `EXPORT_CONCURRENCY` exports at once
  * and answers any more with 503 and `Retry-After` (issue 12 point 10; decisions.md section 3 error body), so the
  * export button waits the time it is told and tries again by itself, with a countdown and a way to cancel,
- * instead of failing. Framework-free, so it is unit-tested without a browser.
+ * instead of failing. Our service queues those exports (issue 21 point 2, docs/exports.md): its 503 carries a
+ * ticket and the queue position; each retry sends the ticket back so the export keeps its place, and the dialog
+ * shows the position. Framework-free, so it is unit-tested without a browser.
  */
 import { isApiError } from '@/api/api-error';
+import { contactsMessages } from './messages';
 
 /** Tries after the first refusal before the export gives up and shows the error (10 minutes at 10 s each). */
 export const MAX_BUSY_RETRIES = 60;
@@ -20,9 +23,16 @@ export function busyRetrySeconds(error: unknown): number | null {
   return Math.min(MAX_BUSY_WAIT_SECONDS, Math.max(1, Math.ceil(error.retryAfter)));
 }
 
-/** The countdown shown while waiting, `seconds` (rounded up, at least 1) before the next try. */
-export function busyText(seconds: number): string {
-  return `The service is busy with another export; retrying in ${Math.max(1, Math.ceil(seconds))} s`;
+/** A wait before the next try: its length in seconds and the queue position (null when the service gave none). */
+export type BusyWait = { seconds: number; position: number | null };
+
+/**
+ * The countdown shown while waiting, `seconds` (rounded up, at least 1) before the next try, with the export's
+ * place in the service's queue when known (`position`, 1 = next).
+ */
+export function busyText(seconds: number, position: number | null = null): string {
+  const shown = Math.max(1, Math.ceil(seconds));
+  return position === null ? contactsMessages.exportBusy(shown) : contactsMessages.exportQueued(position, shown);
 }
 
 /** Resolves after `ms` milliseconds; rejects with `signal`'s reason (the AbortError) as soon as it aborts. */
@@ -43,17 +53,22 @@ export function waitUnlessAborted(ms: number, signal: AbortSignal): Promise<void
 
 /**
  * Runs `attempt` until it succeeds; when it fails with the service's busy answer (`busyRetrySeconds`), waits
- * the seconds it was told (reporting them to `onWait`, then null when the wait is over) and tries again, at most
- * MAX_BUSY_RETRIES times. Rejects with any other failure, or with the AbortError as soon as `signal` aborts.
+ * the seconds it was told (reporting them and the queue position to `onWait`, then null when the wait is over)
+ * and tries again, at most MAX_BUSY_RETRIES times, passing `attempt` the queue ticket of the last busy answer
+ * (undefined on the first try, or when the answer carried none) to send back. Rejects with any other failure,
+ * or with the AbortError as soon as `signal` aborts.
  */
-export async function withBusyRetries<T>(attempt: () => Promise<T>, signal: AbortSignal, onWait: (seconds: number | null) => void): Promise<T> {
+export async function withBusyRetries<T>(attempt: (ticket: string | undefined) => Promise<T>, signal: AbortSignal, onWait: (wait: BusyWait | null) => void): Promise<T> {
+  let ticket: string | undefined;
   for (let retry = 0; ; retry++) {
     try {
-      return await attempt();
+      return await attempt(ticket);
     } catch (error) {
       const seconds = busyRetrySeconds(error);
       if (seconds === null || retry >= MAX_BUSY_RETRIES || signal.aborted) throw error;
-      onWait(seconds);
+      const queue = isApiError(error) ? error.exportQueue : null;
+      ticket = queue?.ticket;
+      onWait({ seconds, position: queue?.position ?? null });
       try {
         await waitUnlessAborted(seconds * 1000, signal);
       } finally {

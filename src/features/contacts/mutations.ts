@@ -5,6 +5,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ContactList } from '@/api/client';
 import type { Contact, ContactCreate } from '@/api/contacts';
+import type { ContactPatch } from '@/api/extensions';
 import { useWorkspaceApi } from '@/lib/api';
 import { contactQueries } from './queries';
 
@@ -66,6 +67,38 @@ export function useNotificationSettings() {
         },
       }));
       return queryClient.invalidateQueries({ queryKey: contactQueries.lists(workspaceId) });
+    },
+  });
+}
+
+/**
+ * Corrects a contact (`PATCH /contacts/{id}`, our extension): waits for the server, puts the answer in the cached
+ * lists, then refreshes them. One Idempotency-Key per correction, so React Query's retry of a 429 applies it once.
+ */
+export function useUpdateContact() {
+  const { api, workspaceId } = useWorkspaceApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { contactId: string; patch: ContactPatch }) => api.updateContact(input.contactId, input.patch, { idempotencyKey: crypto.randomUUID() }),
+    onSuccess: (contact, input) => {
+      updateCachedContact(queryClient, workspaceId, input.contactId, () => contact);
+      return queryClient.invalidateQueries({ queryKey: contactQueries.all(workspaceId) });
+    },
+  });
+}
+
+/** Erases a contact (`DELETE /contacts/{id}`, our extension): waits for the server, drops it from every cached list. */
+export function useEraseContact() {
+  const { api, workspaceId } = useWorkspaceApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (contactId: string) => api.eraseContact(contactId),
+    onSuccess: (_nothing, contactId) => {
+      queryClient.setQueriesData<ContactList>({ queryKey: contactQueries.lists(workspaceId) }, (page) =>
+        page ? { ...page, items: page.items.filter((contact) => contact.id !== contactId) } : page,
+      );
+      queryClient.removeQueries({ queryKey: [...contactQueries.details(workspaceId), contactId] });
+      return queryClient.invalidateQueries({ queryKey: contactQueries.all(workspaceId) });
     },
   });
 }

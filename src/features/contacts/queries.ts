@@ -11,6 +11,7 @@ import type { Contact } from '@/api/contacts';
 import { type FilterNode, compare } from '@/api/filter/ast';
 import type { OrderByItem } from '@/api/filter/order-by';
 import { refreshEverywhere } from '@/lib/data-changed';
+import { LIST_STALE_MS, priorityOf } from '@/lib/query-client';
 
 export type ContactListParams = { offset: number; limit: number; filter?: FilterNode; orderBy?: OrderByItem[] };
 
@@ -20,8 +21,9 @@ export const contactQueries = {
   list: (api: ApiClient, workspaceId: string, params: ContactListParams) =>
     queryOptions({
       queryKey: [...contactQueries.lists(workspaceId), params],
-      queryFn: ({ signal }) => api.listContacts({ ...params, signal }),
+      queryFn: ({ signal, meta }) => api.listContacts({ ...params, signal, priority: priorityOf(meta) }),
       placeholderData: keepPreviousData,
+      staleTime: LIST_STALE_MS.contacts,
     }),
   details: (workspaceId: string) => [...contactQueries.all(workspaceId), 'detail'] as const,
   /**

@@ -4,12 +4,17 @@
  * out), read as `$limit=1` requests for their `meta.maxResults` through the typed client and cached by React Query
  * (`countQuery`, under `contactQueries.counts`, refreshed with the lists). Part of the first screen (a native select
  * and two queries, about 1 KB; issue 16): until the counts arrive the states show without them.
+ *
+ * Issue 19: the counts cost a request per state, so they are asked only when the person opens the menu (a pointer
+ * down, or a key that opens a select) under the current filters, as speculative requests (skipped when the key's
+ * budget is low), and cached per filter for a minute.
  */
 import { formatNumber } from '@/i18n/format';
 import { t } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import { NativeSelect } from '@mantine/core';
 import { queryOptions, useQueries } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import type { ApiClient } from '@/api/client';
 import { CONTACT_STATES, type ContactState } from '@/api/contacts';
 import { type FilterNode, and, compare } from '@/api/filter/ast';
@@ -20,8 +25,9 @@ import { contactQueries } from './queries';
 export const countQuery = (api: ApiClient, workspaceId: string, filter: FilterNode | undefined) =>
   queryOptions({
     queryKey: [...contactQueries.counts(workspaceId), filter ?? null],
-    queryFn: ({ signal }) => api.listContacts({ offset: 0, limit: 1, filter, signal }).then((page) => page.meta.maxResults),
-    staleTime: 30_000,
+    queryFn: ({ signal }) => api.listContacts({ offset: 0, limit: 1, filter, signal, priority: 'speculative' }).then((page) => page.meta.maxResults),
+    staleTime: 60_000,
+    retry: false,
   });
 
 const LABELS: Record<ContactState, () => string> = { active: () => t('contacts.facetActive'), pending: () => t('contacts.facetPending') };
@@ -29,9 +35,15 @@ const LABELS: Record<ContactState, () => string> = { active: () => t('contacts.f
 export function StateFacet({ value, others, onChange }: { value: string; others: FilterNode | undefined; onChange: (state: ContactState | undefined) => void }) {
   const { api, workspaceId } = useWorkspaceApi();
   useT();
+  const filters = useMemo(() => CONTACT_STATES.map((state) => and(others, compare('state', 'eq', state))), [others]);
+  // The filters under which the person opened the menu: counts are asked for those only.
+  const othersKey = JSON.stringify(others ?? null);
+  const [openedFor, setOpenedFor] = useState<string | null>(null);
+  const wanted = openedFor === othersKey;
   const counts = useQueries({
-    queries: CONTACT_STATES.map((state) => countQuery(api, workspaceId, and(others, compare('state', 'eq', state)))),
+    queries: filters.map((filter) => ({ ...countQuery(api, workspaceId, filter), enabled: wanted })),
   });
+  const open = () => setOpenedFor(othersKey);
   return (
     <NativeSelect
       label={t('contacts.colState')}
@@ -45,6 +57,10 @@ export function StateFacet({ value, others, onChange }: { value: string; others:
       ]}
       value={value}
       onChange={(event) => onChange((event.currentTarget.value || undefined) as ContactState | undefined)}
+      onPointerDown={open}
+      onKeyDown={(event) => {
+        if ([' ', 'Enter', 'ArrowDown', 'ArrowUp', 'F4'].includes(event.key)) open();
+      }}
       w={150}
     />
   );

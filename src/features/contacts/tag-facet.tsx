@@ -1,19 +1,21 @@
 /**
  * The tags facet: the workspace's tags with their contact counts (`GET /contacts/contacts-tags`), any of which
  * match. The counts are for the whole workspace, not the current filters (the endpoint takes no filter), and the
- * field says so (issue 13).
+ * field says so (issue 13). Issue 19: the list is asked for when the person opens the field, not with the page.
  */
 import { formatNumber } from '@/i18n/format';
 import { useT } from '@/i18n/react';
 import { MultiSelect } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useWorkspaceApi } from '@/lib/api';
 import { contactQueries } from './queries';
 
 export function TagFacet({ value, onChange }: { value: string[]; onChange: (tags: string[]) => void }) {
   const { api, workspaceId } = useWorkspaceApi();
   const t = useT();
-  const tags = useQuery(contactQueries.tags(api, workspaceId));
+  const [opened, setOpened] = useState(false);
+  const tags = useQuery({ ...contactQueries.tags(api, workspaceId), enabled: opened });
   const options = (tags.data ?? []).map((tag) => ({ value: tag.name, label: `${tag.name} (${formatNumber(tag.count)})` }));
   for (const tag of value) if (!options.some((option) => option.value === tag)) options.push({ value: tag, label: tag });
   return (
@@ -28,7 +30,8 @@ export function TagFacet({ value, onChange }: { value: string[]; onChange: (tags
       clearable
       miw={200}
       maw={360}
-      nothingFoundMessage={t('contacts.noSuchTag')}
+      nothingFoundMessage={tags.isFetching ? t('contacts.loadingTags') : t('contacts.noSuchTag')}
+      onDropdownOpen={() => setOpened(true)}
     />
   );
 }

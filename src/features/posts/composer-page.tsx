@@ -61,7 +61,8 @@ import {
   serverErrorFields,
   toPostRequest,
 } from './composer-form';
-import { type HistoryEntry, addHistory, clearDraft, clearHistory, loadDraft, saveDraft, useHistory } from './composer-storage';
+import { type HistoryEntry, addHistory, clearHistory, useHistory } from '@/lib/post-history';
+import { clearDraft, loadDraft, saveDraft } from './composer-storage';
 import { MediaField } from './media-field';
 import { postQueries } from './queries';
 import { RecipientsField } from './recipients-field';

@@ -1,17 +1,12 @@
 /**
- * What the composer keeps in this browser's localStorage, per workspace (issue 7):
- * - the draft (`workspace-admin.posts.draft.<workspaceId>`): the form's values as typed, with the time saved;
- * - the request history (`workspace-admin.posts.history.<workspaceId>`): the newest 50 requests sent from this
- *   browser (time, action, state, request id, a summary), as a small external store for `useSyncExternalStore`.
+ * What the composer keeps in this browser's localStorage, per workspace (issue 7): the draft
+ * (`workspace-admin.posts.draft.<workspaceId>`), the form's values as typed, with the time saved. The request
+ * history lives in src/lib/post-history.ts (the overview of issue 24 reads it too).
  * Storage that is full, disabled or holds damaged JSON never breaks the composer: reads fall back to nothing.
  */
-import { useSyncExternalStore } from 'react';
-import * as z from 'zod/mini';
 import { type ComposerValues, parseDraft } from './composer-form';
 
 const draftKey = (workspaceId: string) => `workspace-admin.posts.draft.${workspaceId}`;
-const historyKey = (workspaceId: string) => `workspace-admin.posts.history.${workspaceId}`;
-const HISTORY_MAX = 50;
 
 function readJson(key: string): unknown {
   try {
@@ -56,73 +51,4 @@ export function clearDraft(workspaceId: string): void {
   } catch {
     // storage disabled: nothing was saved either
   }
-}
-
-const historyEntrySchema = z.object({
-  at: z.string(),
-  action: z.string(),
-  state: z.string(),
-  requestId: z.string(),
-  summary: z.catch(z.string(), ''),
-  publishDate: z.catch(z.nullable(z.string()), null),
-  recipients: z.catch(z.boolean(), false),
-});
-/** One request sent from this browser. */
-export type HistoryEntry = z.infer<typeof historyEntrySchema>;
-
-const listeners = new Set<() => void>();
-const cache = new Map<string, HistoryEntry[]>();
-const EMPTY: HistoryEntry[] = [];
-
-/** The workspace's request history, newest first. */
-export function getHistory(workspaceId: string): HistoryEntry[] {
-  const cached = cache.get(workspaceId);
-  if (cached) return cached;
-  const raw = readJson(historyKey(workspaceId));
-  const entries = Array.isArray(raw) ? raw.flatMap((item) => {
-    const parsed = historyEntrySchema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
-  }) : EMPTY;
-  cache.set(workspaceId, entries);
-  return entries;
-}
-
-function setHistory(workspaceId: string, entries: HistoryEntry[]) {
-  cache.set(workspaceId, entries);
-  writeJson(historyKey(workspaceId), entries);
-  for (const listener of listeners) listener();
-}
-
-/** Adds a sent request at the top of the history (keeping the newest 50). */
-export function addHistory(workspaceId: string, entry: HistoryEntry): void {
-  setHistory(workspaceId, [entry, ...getHistory(workspaceId)].slice(0, HISTORY_MAX));
-}
-
-/** Empties the workspace's history. */
-export function clearHistory(workspaceId: string): void {
-  setHistory(workspaceId, []);
-}
-
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  const onStorage = (event: StorageEvent) => {
-    if (event.key?.startsWith('workspace-admin.posts.history.')) {
-      cache.clear();
-      listener();
-    }
-  };
-  window.addEventListener('storage', onStorage);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener('storage', onStorage);
-  };
-}
-
-/** React view of the workspace's request history; updates on every change, in this tab or another. */
-export function useHistory(workspaceId: string): HistoryEntry[] {
-  return useSyncExternalStore(
-    subscribe,
-    () => getHistory(workspaceId),
-    () => EMPTY,
-  );
 }

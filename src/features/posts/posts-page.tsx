@@ -19,9 +19,10 @@ import { QueryView } from '@/components/query-state';
 import { SimpleTable } from '@/components/simple-table';
 import { isHttpUrl } from '@/embed/post-view';
 import { useWorkspaceApi } from '@/lib/api';
+import { useExtensions } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
 import { revealTop, useShown } from '@/lib/list-view';
-import { useHistory } from './composer-storage';
+import { useHistory } from '@/lib/post-history';
 import {
   POST_PAGE_SIZES,
   POST_SORTS,
@@ -34,11 +35,17 @@ import {
   postsSearchParams,
   reachableCount,
 } from './posts-search';
+import { postMessages } from './messages';
 import { postQueries } from './queries';
 import { RenderedPost } from './rendered-post';
+import { prefetchSpeculative } from '@/lib/query-client';
+import { MIN_TERM_LENGTH, PAUSE_MS } from '@/components/debounced-input';
+import { useRequestsWaiting } from '@/lib/use-rate-budget';
 
 // Saved views load after the first paint (issue 14 point 7).
 const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
+// Scheduled and suggested posts (issue 22 point 8), where the service lists them: loaded when their tab opens.
+const PlannedPosts = lazy(() => import('./planned-posts').then((m) => ({ default: m.PlannedPosts })));
 
 type Update = (patch: Partial<PostsSearch>, options?: { resetPage?: boolean }) => void;
 
@@ -50,17 +57,33 @@ export function PostsPage() {
     const next = { ...search, ...patch, ...(options.resetPage ? { page: 1 } : {}) };
     setParams(postsSearchParams(next));
   };
+  const extensions = useExtensions();
+  const planned = extensions.has('post-requests-list');
+  const tab = search.tab === 'planned' && !planned ? 'published' : search.tab;
   return (
     <Stack>
       <Group justify="space-between" align="center">
         <Title order={1}>Posts</Title>
         <NewPostButton />
       </Group>
-      <Tabs value={search.tab} onChange={(tab) => update({ tab: tab === 'public' ? 'public' : 'published' })} keepMounted={false}>
+      <Tabs value={tab} onChange={(next) => update({ tab: next === 'public' || next === 'planned' ? next : 'published' })} keepMounted={false}>
         <Tabs.List aria-label="Post lists">
           <Tabs.Tab value="published">Published posts</Tabs.Tab>
+          {planned ? <Tabs.Tab value="planned">{postMessages.plannedTab}</Tabs.Tab> : null}
           <Tabs.Tab value="public">Public feed</Tabs.Tab>
         </Tabs.List>
+        {extensions.known && !planned ? (
+          <Text size="xs" c="dimmed" mt={4}>
+            {postMessages.notListed}
+          </Text>
+        ) : null}
+        {planned ? (
+          <Tabs.Panel value="planned" pt="md">
+            <Suspense fallback={null}>
+              <PlannedPosts />
+            </Suspense>
+          </Tabs.Panel>
+        ) : null}
         <Tabs.Panel value="published" pt="md">
           <PublishedPosts search={search} update={update} />
         </Tabs.Panel>
@@ -133,10 +156,12 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
   const tableTop = useRef<HTMLDivElement>(null);
   useRefetchWhenDue(workspaceId);
   const [text, setText] = useState(search.q);
-  const [debounced] = useDebouncedValue(text, 300);
+  const [debounced] = useDebouncedValue(text, PAUSE_MS);
   useEffect(() => setText(search.q), [search.q]);
   useEffect(() => {
-    if (debounced.trim() !== search.q.trim()) update({ q: debounced }, { resetPage: true });
+    // Issue 19: a term of at least MIN_TERM_LENGTH characters after a pause, or an emptied box.
+    const term = debounced.trim();
+    if (term !== search.q.trim() && (term === '' || term.length >= MIN_TERM_LENGTH)) update({ q: debounced }, { resetPage: true });
     // Only a settled change of the typed text updates the URL.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debounced]);
@@ -150,9 +175,10 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
   const total = list.data?.meta.maxResults ?? 0;
   const pages = Math.min(Math.ceil(total / search.size), lastPage);
   const shownPage = useShown(page, list.isPlaceholderData);
+  const waiting = useRequestsWaiting();
 
   useEffect(() => {
-    if (list.data && page < pages) void queryClient.prefetchQuery(postQueries.list(api, workspaceId, params(page + 1)));
+    if (list.data && page < pages) void prefetchSpeculative(queryClient, postQueries.list(api, workspaceId, params(page + 1)));
     // `params` is derived from the values listed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [list.data, page, pages, api, workspaceId, queryClient, search.size, search.sort, search.q, search.from, search.to]);
@@ -209,6 +235,7 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
               {filtered ? ' match' : ''}
               {pages > 1 ? ` · page ${shownPage} of ${pages}` : ''}
               {list.isPlaceholderData && shownPage !== page ? ` · loading page ${page}…` : ''}
+              {waiting && list.isPlaceholderData ? ' (last known: waiting)' : ''}
             </Text>
             {data.items.length === 0 ? (
               <Text>{filtered ? 'No published post matches these filters.' : 'Nothing has been published in this workspace yet.'}</Text>

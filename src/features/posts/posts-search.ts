@@ -37,7 +37,7 @@ const searchSchema = z.object({
   q: z.catch(z.string().check(z.maxLength(200)), ''),
   from: z.catch(isoDay, ''),
   to: z.catch(isoDay, ''),
-  tab: z.catch(z.enum(['published', 'public']), 'published'),
+  tab: z.catch(z.enum(['published', 'public', 'planned']), 'published'),
   limit: z.catch(z.coerce.number().check(z.int(), z.gte(1), z.lte(30)), 10),
 });
 export type PostsSearch = z.infer<typeof searchSchema>;

@@ -7,6 +7,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { ApiClient } from '@/api/client';
 import { type FilterNode, compare, or, literalLike } from '@/api/filter/ast';
 import type { OrderByItem } from '@/api/filter/order-by';
+import { LIST_STALE_MS, priorityOf } from '@/lib/query-client';
 
 /** One page of `GET /posts` (endpoint 12). */
 export type PostListParams = { offset: number; limit: number; filter?: FilterNode; orderBy?: OrderByItem[] };
@@ -24,8 +25,9 @@ export const postQueries = {
   list: (api: ApiClient, workspaceId: string, params: PostListParams) =>
     queryOptions({
       queryKey: [...postQueries.lists(workspaceId), params],
-      queryFn: ({ signal }) => api.listPosts({ ...params, signal }),
+      queryFn: ({ signal, meta }) => api.listPosts({ ...params, signal, priority: priorityOf(meta) }),
       placeholderData: keepPreviousData,
+      staleTime: LIST_STALE_MS.posts,
     }),
   /** `GET /public-posts?limit=` (endpoint 13), as the public sees them. */
   publicPosts: (api: ApiClient, workspaceId: string, limit: number) =>

@@ -9,12 +9,14 @@
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Checkbox, MultiSelect, NativeSelect, Select, SimpleGrid, TagsInput, Text, TextInput } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { PRODUCT_STATUSES, type Product } from '@/api/catalog';
 import { CustomPropertiesField, DescriptionFields, TitleHandleFields } from '@/components/catalog-fields';
+import { productMessages } from './messages';
 import { UpsertDrawer, showSaved } from '@/components/upsert-drawer';
+import { DeleteRecordButton } from '@/components/catalog-delete';
 import { useWorkspaceApi } from '@/lib/api';
 import { applyServerErrors, withSentences } from '@/lib/form-errors';
 import { currencyOptions } from './money';
@@ -33,6 +35,7 @@ function ImagePreview({ url }: { url: string }) {
 
 export function ProductDrawer({ product, defaultCurrency, readOnly = false, onClose }: { product: Product | null; defaultCurrency?: string | undefined; readOnly?: boolean; onClose: () => void }) {
   const { api, workspaceId } = useWorkspaceApi();
+  const queryClient = useQueryClient();
   const collections = useQuery(productQueries.collectionChoices(api, workspaceId));
   const upsert = useUpsertProduct();
   const schema = useMemo(() => productFormSchema(product), [product]);
@@ -74,6 +77,20 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
       onClose={onClose}
       readOnly={readOnly}
     >
+      {product ? (
+        <DeleteRecordButton
+          id={product.id}
+          name={product.title ?? product.id}
+          canWrite={!readOnly}
+          noun={productMessages.noun}
+          links={productMessages.links}
+          remove={(id) => api.deleteProduct(id)}
+          onDeleted={() => {
+            void queryClient.invalidateQueries({ queryKey: ['ws', workspaceId] });
+            onClose();
+          }}
+        />
+      ) : null}
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TitleHandleFields form={form} editing={Boolean(product)} />
         <NativeSelect label="Status" data={PRODUCT_STATUSES.map((status) => ({ value: status, label: status }))} {...form.register('status')} error={errors.status?.message} />

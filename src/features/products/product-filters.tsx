@@ -5,6 +5,7 @@
  */
 import { Button, Group, NativeSelect, Select, TagsInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { PRODUCT_STATUSES } from '@/api/catalog';
 import { DebouncedInput } from '@/components/debounced-input';
 import { useWorkspaceApi } from '@/lib/api';
@@ -22,7 +23,9 @@ function amountOf(text: string): number | undefined {
 
 export function ProductFilters({ search, update }: Props) {
   const { api, workspaceId } = useWorkspaceApi();
-  const collections = useQuery(productQueries.collectionChoices(api, workspaceId));
+  // Asked for when the person opens the collection field, or when the URL names one (issue 19: a page is one request).
+  const [opened, setOpened] = useState(false);
+  const collections = useQuery({ ...productQueries.collectionChoices(api, workspaceId), enabled: opened || Boolean(search.collection) });
   const choices = collections.data ?? [];
   // A collection chosen in the URL that the choices do not hold (yet) still shows, by its id.
   const data = search.collection && !choices.some((choice) => choice.value === search.collection) ? [...choices, { value: search.collection, label: search.collection }] : choices;
@@ -50,7 +53,8 @@ export function ProductFilters({ search, update }: Props) {
           onChange={(collection) => update({ collection: collection ?? undefined })}
           searchable
           clearable
-          nothingFoundMessage={collections.isPending ? 'Loading…' : 'No such collection'}
+          nothingFoundMessage={collections.isFetching ? 'Loading…' : 'No such collection'}
+          onDropdownOpen={() => setOpened(true)}
           w={200}
         />
         <TagsInput label="Tags" placeholder={search.tags.length ? undefined : 'Any'} value={search.tags} onChange={(tags) => update({ tags })} clearable miw={180} maw={320} />

@@ -7,11 +7,14 @@
  * why, and a product opens read-only. No sorting: `GET /products` takes no `$orderBy` (decisions.md section 6).
  */
 import { Button } from '@mantine/core';
-import { Suspense, lazy, useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { RowSelectionState } from '@tanstack/react-table';
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { PagedList } from '@/components/paged-list';
 import type { RecordDrawer as RecordDrawerType } from '@/components/record-drawer';
 import { useWorkspaceApi } from '@/lib/api';
+import { useExtensions } from '@/lib/extensions';
 import { useListSearch } from '@/lib/list-search';
 import { usePagedQuery } from '@/lib/paged-query';
 import { allows } from '@/lib/permissions';
@@ -20,6 +23,7 @@ import { ImportProductsButton } from './import/import-products-button';
 import { productColumns } from './product-columns';
 import { ProductFilters } from './product-filters';
 import { CLEAR_PRODUCT_FILTERS, isProductFiltered, productFilter, productSearchSchema } from './product-search';
+import { productMessages } from './messages';
 import { type ProductListParams, productQueries } from './queries';
 
 const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
@@ -27,6 +31,7 @@ const ProductDrawer = lazy(() => import('./product-drawer').then((m) => ({ defau
 // Loaded when a record opens; `lazy` loses the component's type parameters, which the cast restores.
 const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) => ({ default: m.RecordDrawer }))) as unknown as typeof RecordDrawerType;
 const columns = productColumns();
+const DeleteSelectionBar = lazy(() => import('@/components/catalog-delete').then((m) => ({ default: m.DeleteSelectionBar })));
 
 export function ProductsPage() {
   const { api, workspaceId, connection } = useWorkspaceApi();
@@ -39,6 +44,12 @@ export function ProductsPage() {
   const records = useRecordRoute('products');
   // A new product starts in the currency the workspace's products use.
   const usualCurrency = list.data?.items.find((product) => product.currency)?.currency ?? undefined;
+  // Delete over a selection (issue 22 point 9), where the service has catalog-delete and the key may write.
+  const queryClient = useQueryClient();
+  const deletable = useExtensions().has('catalog-delete') && canWrite;
+  const [selection, setSelection] = useState<RowSelectionState>({});
+  useEffect(() => setSelection({}), [workspaceId, params]);
+  const selectedIds = Object.keys(selection).filter((id) => selection[id]);
 
   return (
     <>
@@ -65,6 +76,26 @@ export function ProductsPage() {
         }
         list={list}
         columns={columns}
+        selection={deletable ? selection : undefined}
+        onSelectionChange={deletable ? setSelection : undefined}
+        rowLabel={(product) => product.title ?? product.id}
+        selectionBar={
+          deletable && selectedIds.length ? (
+            <Suspense fallback={null}>
+              <DeleteSelectionBar
+                ids={selectedIds}
+                noun={productMessages.noun}
+                links={productMessages.links}
+                remove={(id) => api.deleteProduct(id)}
+                onClear={() => setSelection({})}
+                onDeleted={() => {
+                  setSelection({});
+                  void queryClient.invalidateQueries({ queryKey: ['ws', workspaceId] });
+                }}
+              />
+            </Suspense>
+          ) : null
+        }
         getRowId={(product) => product.id}
         onRowClick={(product) => records.open(product.id)}
         rowLink={{ column: 'title', to: (product) => records.linkTo(product.id), state: records.state }}

@@ -11,6 +11,7 @@ import type { ApiClient } from '@/api/client';
 import { type FilterNode, compare } from '@/api/filter/ast';
 import { paginate } from '@/api/paginate';
 import { refreshEverywhere } from '@/lib/data-changed';
+import { LIST_STALE_MS, priorityOf } from '@/lib/query-client';
 
 export type ProductListParams = { offset: number; limit: number; filter?: FilterNode };
 
@@ -39,8 +40,9 @@ export const productQueries = {
   list: (api: ApiClient, workspaceId: string, params: ProductListParams) =>
     queryOptions({
       queryKey: [...productQueries.lists(workspaceId), params],
-      queryFn: ({ signal }) => api.listProducts({ ...params, signal }),
+      queryFn: ({ signal, meta }) => api.listProducts({ ...params, signal, priority: priorityOf(meta) }),
       placeholderData: keepPreviousData,
+      staleTime: LIST_STALE_MS.catalog,
     }),
   /** One product by id, or `null` when the workspace has none: `GET /products` with `$filter=id eq '<id>'` (no GET by id). */
   detail: (api: ApiClient, workspaceId: string, id: string) =>

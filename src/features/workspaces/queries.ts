@@ -5,6 +5,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { ApiClient } from '@/api/client';
 import { compare, literalLike } from '@/api/filter/ast';
+import { LIST_STALE_MS, priorityOf } from '@/lib/query-client';
 
 /** The sort orders of the workspace list (workspaces sort by `name` and `created`, decisions.md section 6). */
 export type WorkspaceOrder = 'name asc' | 'name desc' | 'created asc' | 'created desc';
@@ -18,14 +19,16 @@ export const workspaceQueries = {
   list: (api: ApiClient, workspaceId: string, params: WorkspaceListParams) =>
     queryOptions({
       queryKey: [...workspaceQueries.lists(workspaceId), params],
-      queryFn: ({ signal }) =>
+      queryFn: ({ signal, meta }) =>
         api.listWorkspaces({
           offset: params.offset,
           limit: params.limit,
           filter: params.search?.trim() ? compare('name', 'like', literalLike(params.search)) : undefined,
           orderBy: params.orderBy,
           signal,
+          priority: priorityOf(meta),
         }),
       placeholderData: keepPreviousData,
+      staleTime: LIST_STALE_MS.workspaces,
     }),
 };

@@ -25,6 +25,7 @@ import {
   parseWorkspacesSearch,
   workspacesSearchParams,
 } from './workspaces-search';
+import { prefetchSpeculative } from '@/lib/query-client';
 
 // Saved views load after the first paint (issue 14 point 7).
 const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
@@ -60,7 +61,7 @@ export function WorkspacesPage() {
   const shownPage = useShown(search.page, list.isPlaceholderData);
   const tableTop = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (list.data && search.page < pages) void queryClient.prefetchQuery(workspaceQueries.list(api, workspaceId, listParams(search.page + 1)));
+    if (list.data && search.page < pages) void prefetchSpeculative(queryClient, workspaceQueries.list(api, workspaceId, listParams(search.page + 1)));
     // `listParams` is derived from the values listed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [list.data, search.page, pages, search.q, search.sort, search.size, api, workspaceId, queryClient]);

@@ -1,49 +1,40 @@
 /**
- * The "Import CSV" dialog of the products page (issue 6), in four steps:
+ * The "Import CSV" dialog of the products page (issues 6 and 20), in two steps:
  * 1. choose a file (read with papaparse, loaded on demand); a sample CSV is linked;
  * 2. map columns to product fields (auto-matched by name; externalId required) with a preview of the first
- *    5 rows as they will be sent, and the decimal separator detected for each number column (issue 14 point 6);
- * 3. upsert row by row keyed by externalId, 4 at a time (`runPool`), with progress, a notice while the service
- *    asks to wait (429, Retry-After), and Cancel (rows already sent stay sent; the rest are reported not sent);
- * 4. a report of created, updated and failed rows with each failure's reason, downloadable as CSV.
- * Rows that fail the cell rules or the contract's schema are reported without a request (see product-csv.ts).
+ *    5 rows as they will be sent, and the decimal separator detected for each number column (issue 14 point 6).
+ * "Import" hands the rows to the durable job runner (src/lib/jobs/, loaded only then) as one upsert per row keyed
+ * by externalId, and closes: the import goes on in the background (its progress in the header; pause, cancel and
+ * its report, created, updated, refused and failed rows each downloadable as CSV, on the Jobs page), and a reload
+ * or a closed tab resumes it (issue 20 point 6). Rows that fail the cell rules or the contract's schema are
+ * refused without a request and listed in the job's report with their reason (see product-csv.ts).
  */
 import Papa from 'papaparse';
-import { Alert, Anchor, Button, Group, Modal, NativeSelect, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Alert, Anchor, Button, Group, Modal, NativeSelect, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useId, useMemo, useState } from 'react';
 import { SimpleTable } from '@/components/simple-table';
 import { useWorkspaceApi } from '@/lib/api';
-import { runPool } from '@/lib/run-pool';
-import { productQueries } from '../queries';
+import type { JobStep, RefusedRow } from '@/lib/jobs/job-types';
+import { importMessages as im } from './messages';
 import {
   type ColumnMapping,
-  type CsvTable,
   IMPORT_FIELDS,
   type ImportFieldKey,
   KIND_HINTS,
-  type ReportRow,
-  type SentRow,
   autoMap,
-  buildReport,
   convertRow,
-  countOutcomes,
   describeStyle,
   detectNumberStyles,
   planImport,
   previewText,
-  reportCsv,
-  toTable,
 } from './product-csv';
-import { saveFile } from '@/lib/save-file';
+import { type CsvTable, toTable } from '@/lib/csv-table';
 
 const SAMPLE_URL = `${import.meta.env.BASE_URL}samples/products.csv`;
 const PREVIEW_ROWS = 5;
-const SHOWN_FAILURES = 100;
 
 type Loaded = { fileName: string; table: CsvTable; warnings: string[] };
-type RunProgress = { done: number; total: number; failed: number; waitSeconds: number | null };
-type Report = { rows: ReportRow[]; cancelled: boolean };
 
 /** Reads a CSV file into a table with papaparse (in this dialog's lazy chunk: no screen's first bundle carries it). */
 async function readCsv(file: File): Promise<Loaded> {
@@ -52,19 +43,33 @@ async function readCsv(file: File): Promise<Loaded> {
   return { fileName: file.name, table: toTable(parsed.data), warnings };
 }
 
+/**
+ * The job of an import (kind `products-import`): one `upsert-product` step per row that converts, the others
+ * refused with their cells (by header) and reason.
+ */
+function importSpec(loaded: Loaded, mapping: ColumnMapping) {
+  const { table } = loaded;
+  const plan = planImport(table, mapping, detectNumberStyles(table, mapping));
+  const cells = new Map(table.rows.map(({ row, cells: values }) => [row, values]));
+  const steps: JobStep[] = [];
+  const refused: RefusedRow[] = [];
+  for (const planned of plan) {
+    if (planned.body) steps.push({ kind: 'upsert-product', body: planned.body, rows: [planned.row], label: planned.externalId ?? '' });
+    else {
+      const values = Object.fromEntries(table.headers.map((header, index) => [header || `Column ${index + 1}`, cells.get(planned.row)?.[index] ?? '']));
+      refused.push({ row: planned.row, values, reason: planned.reason });
+    }
+  }
+  return { kind: 'products-import' as const, title: im.jobTitle(loaded.fileName), steps, report: { refused }, meta: { fileName: loaded.fileName } };
+}
+
 export function ImportProductsDialog({ onClose }: { onClose: () => void }) {
-  const { api, workspaceId } = useWorkspaceApi();
-  const queryClient = useQueryClient();
+  const { connection } = useWorkspaceApi();
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const [mapping, setMapping] = useState<ColumnMapping>({});
-  const [progress, setProgress] = useState<RunProgress | null>(null);
-  const [report, setReport] = useState<Report | null>(null);
-  const controller = useRef<AbortController | null>(null);
-  const running = progress !== null && report === null;
-
-  // Leaving the page mid-run stops sending further rows.
-  useEffect(() => () => controller.current?.abort(), []);
+  const [starting, setStarting] = useState(false);
+  const [startError, setStartError] = useState<string | null>(null);
 
   const choose = async (file: File | undefined) => {
     setFileError(null);
@@ -80,51 +85,34 @@ export function ImportProductsDialog({ onClose }: { onClose: () => void }) {
     }
   };
 
-  const run = async (table: CsvTable) => {
-    const plan = planImport(table, mapping, detectNumberStyles(table, mapping));
-    const toSend = plan.flatMap((planned, index) => (planned.body ? [{ index, body: planned.body }] : []));
-    const localFailures = plan.length - toSend.length;
-    controller.current = new AbortController();
-    setProgress({ done: localFailures, total: plan.length, failed: localFailures, waitSeconds: null });
-    const result = await runPool(toSend, ({ body }) => api.upsertProduct(body), {
-      concurrency: 4,
-      signal: controller.current.signal,
-      onProgress: ({ done, failed, waitingUntil }) =>
-        setProgress({ done: localFailures + done, total: plan.length, failed: localFailures + failed, waitSeconds: waitingUntil ? Math.max(1, Math.ceil((waitingUntil - Date.now()) / 1000)) : null }),
-    });
-    const sent: SentRow[] = new Array(plan.length);
-    toSend.forEach(({ index }, i) => {
-      const answer = result.results[i];
-      if (answer) sent[index] = { id: answer.id, created: answer.created };
-    });
-    for (const failure of result.failures) sent[failure.item.index] = { reason: failure.reason };
-    setReport({ rows: buildReport(plan, sent), cancelled: result.aborted });
-    await productQueries.refreshAfterJob(queryClient, workspaceId);
+  const run = async (current: Loaded) => {
+    setStarting(true);
+    setStartError(null);
+    const spec = importSpec(current, mapping);
+    try {
+      const { enqueueJob } = await import('@/lib/jobs/job-runner');
+      await enqueueJob(connection, spec);
+    } catch {
+      setStarting(false);
+      setStartError(im.couldNotStart);
+      return;
+    }
+    notifications.show({ color: 'blue', message: im.started(current.fileName, spec.steps.length, spec.report.refused.length) });
+    onClose();
   };
 
   const restart = () => {
     setLoaded(null);
     setMapping({});
-    setProgress(null);
-    setReport(null);
   };
 
-  const step = report ? 'report' : progress ? 'run' : loaded ? 'map' : 'file';
   return (
-    <Modal
-      opened
-      onClose={() => (running ? undefined : onClose())}
-      title="Import products from CSV"
-      size="xl"
-      closeOnEscape={!running}
-      closeOnClickOutside={!running}
-      withCloseButton={!running}
-      closeButtonProps={{ 'aria-label': 'Close import' }}
-    >
-      {step === 'file' ? <FileStep error={fileError} onFile={(file) => void choose(file)} /> : null}
-      {step === 'map' && loaded ? <MapStep loaded={loaded} mapping={mapping} onChange={setMapping} onBack={restart} onRun={() => void run(loaded.table)} /> : null}
-      {step === 'run' && progress ? <RunStep progress={progress} onCancel={() => controller.current?.abort()} /> : null}
-      {step === 'report' && report && loaded ? <ReportStep report={report} fileName={loaded.fileName} onAgain={restart} onClose={onClose} /> : null}
+    <Modal opened onClose={onClose} title="Import products from CSV" size="xl" closeButtonProps={{ 'aria-label': 'Close import' }}>
+      {loaded ? (
+        <MapStep loaded={loaded} mapping={mapping} onChange={setMapping} onBack={restart} onRun={() => void run(loaded)} starting={starting} error={startError} />
+      ) : (
+        <FileStep error={fileError} onFile={(file) => void choose(file)} />
+      )}
     </Modal>
   );
 }
@@ -161,7 +149,23 @@ function FileStep({ error, onFile }: { error: string | null; onFile: (file: File
   );
 }
 
-function MapStep({ loaded, mapping, onChange, onBack, onRun }: { loaded: Loaded; mapping: ColumnMapping; onChange: (next: ColumnMapping) => void; onBack: () => void; onRun: () => void }) {
+function MapStep({
+  loaded,
+  mapping,
+  onChange,
+  onBack,
+  onRun,
+  starting,
+  error,
+}: {
+  loaded: Loaded;
+  mapping: ColumnMapping;
+  onChange: (next: ColumnMapping) => void;
+  onBack: () => void;
+  onRun: () => void;
+  starting: boolean;
+  error: string | null;
+}) {
   const { table } = loaded;
   const options = useMemo(
     () => [{ value: '', label: '— not imported —' }, ...table.headers.map((header, index) => ({ value: String(index), label: header || `Column ${index + 1}` }))],
@@ -247,110 +251,21 @@ function MapStep({ loaded, mapping, onChange, onBack, onRun }: { loaded: Loaded;
           ))}
         </Stack>
       ) : null}
+      <Text size="sm" c="dimmed">
+        {im.howItRuns}
+      </Text>
+      {error ? (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
+      ) : null}
       <Group justify="flex-end">
         <Button variant="default" onClick={onBack}>
           Choose another file
         </Button>
-        <Button onClick={onRun} disabled={missingKey}>
+        <Button onClick={onRun} disabled={missingKey} loading={starting}>
           Import {table.rows.length.toLocaleString()} rows
         </Button>
-      </Group>
-    </Stack>
-  );
-}
-
-function RunStep({ progress, onCancel }: { progress: RunProgress; onCancel: () => void }) {
-  const [cancelling, setCancelling] = useState(false);
-  return (
-    <Stack>
-      <Title order={3} size="h4">
-        3. Importing
-      </Title>
-      <Progress value={(progress.done / Math.max(1, progress.total)) * 100} aria-label="Import progress" />
-      <Text size="sm" aria-live="polite">
-        {progress.done.toLocaleString()} of {progress.total.toLocaleString()} rows done{progress.failed ? `, ${progress.failed.toLocaleString()} failed` : ''}
-      </Text>
-      {progress.waitSeconds !== null ? (
-        <Alert color="yellow" role="status" title="Paused">
-          Paused — the server asked to wait {progress.waitSeconds} s. The import goes on by itself.
-        </Alert>
-      ) : null}
-      <Group justify="flex-end">
-        <Button
-          variant="default"
-          loading={cancelling}
-          onClick={() => {
-            setCancelling(true);
-            onCancel();
-          }}
-        >
-          Cancel import
-        </Button>
-      </Group>
-    </Stack>
-  );
-}
-
-function ReportStep({ report, fileName, onAgain, onClose }: { report: Report; fileName: string; onAgain: () => void; onClose: () => void }) {
-  const counts = countOutcomes(report.rows);
-  const failures = report.rows.filter((row) => row.outcome === 'failed');
-  const captionId = useId();
-  const download = () => {
-    const name = `${fileName.replace(/\.csv$/i, '')}-import-report.csv`;
-    // A BOM so spreadsheet programs read the report as UTF-8.
-    saveFile(new Blob([`\uFEFF${reportCsv(report.rows)}`], { type: 'text/csv;charset=utf-8' }), name);
-  };
-  return (
-    <Stack>
-      <Title order={3} size="h4">
-        4. Report
-      </Title>
-      <Text role="status" fw={500}>
-        {counts.created.toLocaleString()} created, {counts.updated.toLocaleString()} updated, {counts.failed.toLocaleString()} failed
-      </Text>
-      {report.cancelled ? (
-        <Alert color="yellow" title="Import cancelled">
-          Rows after the cancel were not sent; they are listed as failed.
-        </Alert>
-      ) : null}
-      {failures.length ? (
-        <>
-          <Text size="sm" fw={500} id={captionId}>
-            Failed rows
-          </Text>
-          <SimpleTable aria-labelledby={captionId} compact striped>
-            <thead>
-              <tr>
-                <th scope="col">Row</th>
-                <th scope="col">externalId</th>
-                <th scope="col">Reason</th>
-              </tr>
-            </thead>
-            <tbody>
-              {failures.slice(0, SHOWN_FAILURES).map((row) => (
-                <tr key={row.row}>
-                  <td>{row.row}</td>
-                  <td>{row.externalId}</td>
-                  <td>{row.reason}</td>
-                </tr>
-              ))}
-            </tbody>
-          </SimpleTable>
-          {failures.length > SHOWN_FAILURES ? (
-            <Text size="sm" c="dimmed">
-              And {(failures.length - SHOWN_FAILURES).toLocaleString()} more in the report.
-            </Text>
-          ) : null}
-        </>
-      ) : null}
-      <Group justify="flex-end">
-        <Button variant="default" onClick={download}>
-          Download report (CSV)
-        </Button>
-        <Button variant="default" onClick={onAgain}>
-          Import another file
-        </Button>
-        <Button onClick={onClose}>Close</Button>
       </Group>
     </Stack>
   );

@@ -2,8 +2,9 @@ import fc from 'fast-check';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { productUpsertSchema } from '@/api/catalog';
+import { normalizeName, toTable } from '@/lib/csv-table';
 import {
-  IMPORT_FIELDS, NOT_SENT, type ReportRow, REPORT_COLUMNS, autoMap, buildReport, convertRow, countOutcomes, describeStyle, detectNumberStyles, normalizeName, planImport, reportCsv, toTable,
+  IMPORT_FIELDS, NOT_SENT, type ReportRow, REPORT_COLUMNS, autoMap, buildReport, convertRow, countOutcomes, describeStyle, detectNumberStyles, planImport, reportCsv,
 } from './product-csv';
 
 const HEADERS = ['External ID', 'Title', 'Price', 'Is For Sale', 'Tags', 'Custom Properties', 'Image_URL', 'Notes'];

@@ -18,6 +18,7 @@
 import Papa from 'papaparse';
 import { type ProductUpsert, type ProductUpsertParsed, productUpsertSchema } from '@/api/catalog';
 import { formatIssues } from '@/api/validation-message';
+import { type CsvTable, normalizeName } from '@/lib/csv-table';
 import { type DecimalStyle, detectDecimalStyle, parseWithStyle } from '@/lib/decimal';
 
 /** How a cell becomes a field value. */
@@ -61,24 +62,6 @@ export const KIND_HINTS: Readonly<Record<FieldKind, string>> = {
 
 /** Column index (0-based) feeding each mapped field; an unmapped field is absent. */
 export type ColumnMapping = Partial<Record<ImportFieldKey, number>>;
-
-/** A parsed CSV: the header cells, and data rows with their 1-based row number in the file (the header is row 1). */
-export type CsvTable = { headers: string[]; rows: { row: number; cells: string[] }[] };
-
-/** The header and data rows of papaparse's `data` (arrays of cells): a BOM is dropped, blank rows skipped (their numbers kept). */
-export function toTable(data: readonly (readonly string[])[]): CsvTable {
-  const [first = [], ...rest] = data;
-  const headers = first.map((cell, index) => (index === 0 ? cell.replace(/^\uFEFF/, '') : cell).trim());
-  const rows = rest
-    .map((cells, index) => ({ row: index + 2, cells: [...cells] }))
-    .filter(({ cells }) => cells.some((cell) => cell.trim() !== ''));
-  return { headers, rows };
-}
-
-/** A header or field name reduced for matching: lower case, without spaces, underscores, dashes or dots (`Image URL` -> `imageurl`). */
-export function normalizeName(name: string): string {
-  return name.toLowerCase().replace(/[\s_.-]+/g, '');
-}
 
 /** Each field mapped to the first column whose normalized header equals the field's normalized name. */
 export function autoMap(headers: readonly string[]): ColumnMapping {

@@ -1,0 +1,119 @@
+/**
+ * POST /contacts throughput of the service itself (issue 20 point 6: "report POST /contacts throughput of the
+ * service beside" the console's import rate), on SQLite or PostgreSQL:
+ *
+ *   npx tsx bench/contact-create.ts [--database sqlite|postgres] [--postgres-url URL] [--contacts N]
+ *                                   [--connections C] [--duration S]
+ *
+ * Seeds N contacts first (default 0; 1,000,000 is the issue's size), starts the compiled service as `npm start`
+ * does (bench/server-process.ts, no rate limit), then loads `POST /contacts` with autocannon: C connections
+ * (default 16, as many as a console job keeps in flight), S seconds (default 10), every request a new contact
+ * with a unique email and phone (with and without an `Idempotency-Key`, which our service may store: both are
+ * measured). Prints creates a second, latency p50/p99 and any non-201 answer. Everything it made is removed.
+ */
+import autocannon from 'autocannon';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { SCOPES } from '../src/api/scopes';
+import { openMigratedDatabase } from '../server/database';
+import { createApiKey } from '../server/db/credentials';
+import { createOrganization, createWorkspace } from '../server/db/workspaces';
+import { seedContacts, seedContactsPostgres } from './seed-contacts';
+import { type ServerProcess, startServer } from './server-process';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({
+  options: {
+    database: { type: 'string', default: 'sqlite' },
+    'postgres-url': { type: 'string', default: process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
+    contacts: { type: 'string', default: '0' },
+    connections: { type: 'string', default: '16' },
+    duration: { type: 'string', default: '10' },
+  },
+});
+
+async function onPostgres(url: string, statement: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+async function main() {
+  const postgres = values.database === 'postgres';
+  const contacts = Number(values.contacts);
+  const connections = Number(values.connections);
+  const duration = Number(values.duration);
+  const dir = mkdtempSync(join(tmpdir(), 'wsa-create-'));
+  const databaseName = `wsa_create_${randomBytes(6).toString('hex')}`;
+  let databaseUrl = join(dir, 'bench.sqlite');
+  if (postgres) {
+    const url = new URL(values['postgres-url']);
+    url.pathname = `/${databaseName}`;
+    databaseUrl = url.toString();
+    await onPostgres(values['postgres-url'], `create database ${databaseName}`);
+  }
+  let server: ServerProcess | null = null;
+  try {
+    const database = await openMigratedDatabase(databaseUrl);
+    const organization = await createOrganization(database.db, 'Create Benchmark');
+    const workspace = await createWorkspace(database.db, { organizationId: organization.id, name: 'Create Benchmark' });
+    const apiKey = await createApiKey(database.db, workspace.id, SCOPES);
+    await database.close();
+    if (contacts > 0) {
+      const started = performance.now();
+      if (postgres) await seedContactsPostgres(databaseUrl, workspace.id, contacts);
+      else seedContacts(databaseUrl, workspace.id, contacts);
+      console.error(`seeded ${contacts.toLocaleString('en')} contacts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
+    server = await startServer({ cwd: ROOT, databaseUrl, apiKey });
+    let serial = 0;
+    const run = async (idempotency: boolean) => {
+      const result = await autocannon({
+        url: `${server!.origin}/api/contacts`,
+        connections,
+        duration,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (request) => {
+              serial += 1;
+              const headers: Record<string, string> = { 'x-api-key': apiKey, 'content-type': 'application/json' };
+              if (idempotency) headers['idempotency-key'] = `bench.${serial}`;
+              return {
+                ...request,
+                headers,
+                body: JSON.stringify({ name: `Bench ${serial}`, email: `bench.${serial}@create.test`, phone: `+479${String(serial).padStart(7, '0')}`, tags: ['bench', 'created'] }),
+              };
+            },
+          },
+        ],
+      });
+      const other = result.non2xx;
+      return `| ${idempotency ? 'with Idempotency-Key' : 'without'} | ${Math.round(result.requests.average).toLocaleString('en')} | ${result.latency.p50} | ${result.latency.p99} | ${other} |`;
+    };
+    const rows = [await run(false), await run(true)];
+    console.log(`POST /contacts on ${postgres ? 'PostgreSQL' : 'SQLite'}, ${contacts.toLocaleString('en')} contacts before, ${connections} connections, ${duration} s each, load average before ${loadavg()[0]!.toFixed(1)}:`);
+    console.log('');
+    console.log('| case | creates/s | p50 ms | p99 ms | non-2xx |');
+    console.log('|---|---|---|---|---|');
+    for (const row of rows) console.log(row);
+  } finally {
+    await server?.stop();
+    if (postgres) await onPostgres(values['postgres-url'], `drop database if exists ${databaseName} with (force)`).catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,86 @@
+/**
+ * The service as `npm start` runs it, for tests of what only the real process shows (its defaults, its start
+ * output): server/main.ts compiled by esbuild with scripts/build-server.mjs's options (into a folder of its own
+ * under node_modules/.cache, so test files and projects running at once never share one), started with plain
+ * Node and the V8 flags scripts/start.mjs gives it (`START_NODE_FLAGS`), with only the environment a test gives
+ * beyond `PATH`/`HOME` (so every other setting is the shipped default).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import getPort from 'get-port';
+// @ts-expect-error a plain .mjs module of the start script, without types
+import { START_NODE_FLAGS } from '../../scripts/node-flags.mjs';
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+export type StartedService = {
+  /** `http://<host>:<port>` */
+  origin: string;
+  port: number;
+  /** Everything the process wrote to stdout and to stderr so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Stops the process (SIGTERM, SIGKILL after 5 s); safe to call twice. */
+  stop(): Promise<void>;
+};
+
+/** Compiles server/main.ts into a fresh folder; returns the entry file and a function removing the folder. */
+export async function buildService(): Promise<{ entry: string; remove(): void }> {
+  const outdir = join(ROOT, 'node_modules', '.cache', 'wsa-test-service', randomBytes(6).toString('hex'));
+  mkdirSync(outdir, { recursive: true });
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: ['server/main.ts'],
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  return { entry: join(outdir, 'main.js'), remove: () => rmSync(outdir, { recursive: true, force: true }) };
+}
+
+/**
+ * Starts `entry` (from `buildService`) on a free port with `env` (plus `PORT`, and `HOST` 127.0.0.1 unless
+ * given), resolving once it printed that it is serving. Rejects with its output when it exits first or is not
+ * serving within `timeoutMs` (60 s).
+ */
+export async function startService(entry: string, env: Record<string, string>, timeoutMs = 60_000): Promise<StartedService> {
+  const port = await getPort({ host: '127.0.0.1' });
+  const host = env.HOST ?? '127.0.0.1';
+  const child: ChildProcess = spawn(process.execPath, [...(START_NODE_FLAGS as string[]), entry], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), HOST: host, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let stopped: Promise<void> | null = null;
+  const stop = () =>
+    (stopped ??= (async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    })());
+  const deadline = Date.now() + timeoutMs;
+  while (!out.includes('is serving')) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`the service did not start (exit code ${child.exitCode}):\n${out}\n${err}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { origin: `http://127.0.0.1:${port}`, port, stdout: () => out, stderr: () => err, stop };
+}

@@ -1,0 +1,125 @@
+/**
+ * "Edit contact" (issue 22 point 7; `PATCH /contacts/{id}`, decisions.md section 10): the create form's fields but
+ * tags and notification settings (which have their own controls in the contact's drawer), each checked by the
+ * contract's own schema, starting from the contact's values. Only the fields changed are sent; emptying a field
+ * the contact had sends `null`, which clears it. None of name, email and phone left is refused before sending,
+ * as on create. A 400 or 409 lands on its field (src/lib/form-errors.ts); leaving with changes asks first
+ * (UpsertDrawer). Sent with an Idempotency-Key, so a retry after a lost answer applies once.
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { SimpleGrid, TextInput, Textarea } from '@mantine/core';
+import { Controller, useForm } from 'react-hook-form';
+import * as z from 'zod/mini';
+import { contactCreateSchema, type Contact } from '@/api/contacts';
+import type { ContactPatch } from '@/api/extensions';
+import { KeyValueEditor } from '@/components/key-value-editor';
+import { UpsertDrawer, showSaved } from '@/components/upsert-drawer';
+import { applyServerErrors, withSentences } from '@/lib/form-errors';
+import { keyValueField, optionalText } from '@/lib/form-fields';
+import { type KeyValueRow, rowsOf } from '@/lib/key-value';
+import { contactMessages as t } from './messages';
+import { useUpdateContact } from './mutations';
+import { NEEDS_IDENTITY } from './new-contact-drawer';
+
+const shape = contactCreateSchema.shape;
+const TEXT_FIELDS = ['name', 'email', 'phone', 'image', 'bio', 'address', 'city', 'postalCode', 'region', 'source', 'systemSource', 'customMessage'] as const;
+type TextField = (typeof TEXT_FIELDS)[number];
+type FormInput = Record<TextField, string> & { statusTags: KeyValueRow[] };
+
+/** The form's schema for `contact`: each field the contract's check; blank clears what the contact had (`''`). */
+export function editContactSchema(contact: Contact) {
+  const text = (field: TextField) => optionalText(shape[field].def.innerType, { was: contact[field], clearable: true });
+  return z
+    .object({
+      ...(Object.fromEntries(TEXT_FIELDS.map((field) => [field, text(field)])) as Record<TextField, ReturnType<typeof text>>),
+      statusTags: keyValueField(shape.statusTags.def.innerType, { was: contact.statusTags }),
+    })
+    .check(
+      z.superRefine((values, ctx) => {
+        const has = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+        if (!has(values.name) && !has(values.email) && !has(values.phone)) ctx.addIssue({ code: 'custom', path: ['name'], message: NEEDS_IDENTITY });
+      }),
+    );
+}
+
+/** The form's starting values: the contact's. */
+export function editContactValues(contact: Contact): FormInput {
+  const values = Object.fromEntries(TEXT_FIELDS.map((field) => [field, contact[field] ?? ''])) as Record<TextField, string>;
+  return { ...values, statusTags: rowsOf(contact.statusTags) };
+}
+
+/** The PATCH body: the `changed` fields of `values` (the schema's output), `''` and `{}` sent as `null` (clear). */
+export function contactPatchOf(values: Record<string, unknown>, changed: readonly string[]): ContactPatch {
+  const patch: Record<string, unknown> = {};
+  for (const field of changed) {
+    if (!(field in values)) continue;
+    const value = values[field];
+    const empty = value === '' || value === undefined || (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
+    patch[field] = empty ? null : value;
+  }
+  return patch as ContactPatch;
+}
+
+const FIELDS = [...TEXT_FIELDS, 'statusTags'];
+
+export function EditContactDrawer({ contact, onClose }: { contact: Contact; onClose: () => void }) {
+  const update = useUpdateContact();
+  const form = useForm<FormInput, unknown, Record<string, unknown>>({
+    resolver: withSentences(zodResolver(editContactSchema(contact))) as never,
+    defaultValues: editContactValues(contact),
+  });
+  const { errors, isDirty, isSubmitting, isSubmitSuccessful, dirtyFields } = form.formState;
+
+  const submit = form.handleSubmit(async (values) => {
+    const patch = contactPatchOf(values, Object.keys(dirtyFields));
+    if (!Object.keys(patch).length) {
+      onClose();
+      return;
+    }
+    try {
+      const saved = await update.mutateAsync({ contactId: contact.id, patch });
+      showSaved(t.saved(saved.name ?? saved.email ?? saved.phone ?? t.unnamed));
+      onClose();
+    } catch (error) {
+      applyServerErrors(error, form.setError, FIELDS, { focus: true });
+    }
+  });
+
+  const text = (name: TextField, label: string, props: Record<string, unknown> = {}) => (
+    <TextInput label={label} {...form.register(name)} error={errors[name]?.message} {...props} />
+  );
+
+  return (
+    <UpsertDrawer
+      title={t.editTitle}
+      dirty={isDirty}
+      submitting={isSubmitting}
+      saved={isSubmitSuccessful}
+      submitLabel={t.saveChanges}
+      error={errors.root?.message}
+      failure={errors.root?.type === 'server' ? update.error : undefined}
+      onSubmit={(event) => void submit(event)}
+      onClose={onClose}
+    >
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        {text('name', t.fields.name)}
+        {text('email', t.fields.email, { type: 'email' })}
+        {text('phone', t.fields.phone, { description: t.fields.phoneHint })}
+        {text('image', t.fields.image)}
+        {text('address', t.fields.address)}
+        {text('city', t.fields.city)}
+        {text('postalCode', t.fields.postalCode)}
+        {text('region', t.fields.region)}
+        {text('source', t.fields.source)}
+        {text('systemSource', t.fields.systemSource)}
+      </SimpleGrid>
+      <Textarea label={t.fields.bio} autosize minRows={2} {...form.register('bio')} error={errors.bio?.message} />
+      <Textarea label={t.fields.customMessage} autosize minRows={2} {...form.register('customMessage')} error={errors.customMessage?.message} />
+      <Controller
+        control={form.control}
+        name="statusTags"
+        render={({ field }) => <KeyValueEditor label={t.fields.statusTags} rows={field.value} onChange={field.onChange} error={errors.statusTags?.message} />}
+      />
+    </UpsertDrawer>
+  );
+}

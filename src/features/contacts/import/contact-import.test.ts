@@ -1,0 +1,332 @@
+import fc from 'fast-check';
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import { contactCreateSchema } from '@/api/contacts';
+import { parseFilter } from '@/api/filter/parse';
+import { printFilter } from '@/api/filter/print';
+import {
+  type CleanOptions,
+  IMPORT_FIELDS,
+  RowMerger,
+  autoMap,
+  buildPlan,
+  cleanRow,
+  cleanTable,
+  defaultCountry,
+  fitMapping,
+  indexExisting,
+  lookupFilters,
+  recogniseFormat,
+  refusedCsv,
+  splitTags,
+  toE164,
+  toJobSpec,
+} from './contact-import';
+
+const NO: CleanOptions = { country: 'NO' };
+
+describe('IMPORT_FIELDS', () => {
+  it('offers every field of the create request, so a new contract field is not silently left out', () => {
+    expect(IMPORT_FIELDS.map((field) => field.key).sort()).toEqual(Object.keys(contactCreateSchema.shape).sort());
+  });
+});
+
+describe('autoMap', () => {
+  it.each([
+    [
+      'Mailchimp',
+      ['Email Address', 'First Name', 'Last Name', 'Address', 'Phone Number', 'MEMBER_RATING', 'OPTIN_TIME', 'TAGS'],
+      { email: [0], name: [1, 2], address: [3], phone: [4], tags: [7] },
+    ],
+    [
+      'HubSpot',
+      ['Record ID', 'First Name', 'Last Name', 'Email', 'Phone Number', 'Street Address', 'City', 'State/Region', 'Postal Code', 'Mobile Phone Number'],
+      { email: [3], name: [1, 2], phone: [4], address: [5], city: [6], region: [7], postalCode: [8] },
+    ],
+    ['Brevo', ['EMAIL', 'FIRSTNAME', 'LASTNAME', 'SMS'], { email: [0], name: [1, 2], phone: [3] }],
+    [
+      'our own export',
+      ['id', 'name', 'email', 'phone', 'state', 'tags', 'source', 'address', 'city', 'postalCode', 'region', 'created', 'updated'],
+      { name: [1], email: [2], phone: [3], tags: [5], source: [6], address: [7], city: [8], postalCode: [9], region: [10] },
+    ],
+    ['a Norwegian sheet', ['Fornavn', 'Etternavn', 'E-post', 'Mobil', 'Poststed', 'Stikkord', 'Emneknagger'], { name: [0, 1], email: [2], phone: [3], city: [4], tags: [5, 6] }],
+    ['a full name wins over first and last', ['First name', 'Full Name', 'Last name'], { name: [1] }],
+    ['unknown columns stay out', ['Favourite colour', 'Shoe size'], {}],
+  ])('recognises %s', (_name, headers, mapping) => {
+    expect(autoMap(headers)).toEqual(mapping);
+  });
+
+  it.each([
+    [['Email Address', 'First Name', 'Last Name', 'TAGS'], 'Mailchimp'],
+    [['Record ID', 'First Name', 'Last Name', 'Email'], 'HubSpot'],
+    [['EMAIL', 'FIRSTNAME', 'LASTNAME', 'SMS'], 'Brevo'],
+    [['email', 'name'], null],
+  ])('names the export format of %j: %s', (headers, format) => {
+    expect(recogniseFormat(headers)).toBe(format);
+  });
+
+  it('never maps a column to two fields, whatever the headers', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('Email', 'email', 'Phone', 'SMS', 'Name', 'First Name', 'Last Name', 'Tags', 'TAG', 'City', 'x', ''), { maxLength: 12 }), (headers) => {
+        const columns = Object.values(autoMap(headers)).flat();
+        expect(new Set(columns).size).toBe(columns.length);
+        for (const column of columns) expect(column).toBeLessThan(headers.length);
+      }),
+    );
+  });
+
+  it('fits a remembered mapping to a file: columns beyond it dropped, one column for single fields', () => {
+    expect(fitMapping({ email: [0, 1], name: [1, 5], tags: [2, 2, 9], city: [-1] }, 3)).toEqual({ email: [0], name: [1], tags: [2] });
+  });
+});
+
+describe('defaultCountry', () => {
+  it.each([
+    [['nb-NO', 'en'], 'NO'],
+    [['nn'], 'NO'],
+    [['no'], 'NO'],
+    [['en-NO'], 'NO'],
+    [['en-US', 'nb'], 'NO'],
+    [['sv-SE'], 'SE'],
+    [['en'], null],
+    [[], null],
+  ])('is %j -> %s', (languages, country) => {
+    expect(defaultCountry(languages)).toBe(country);
+  });
+});
+
+describe('toE164', () => {
+  it.each([
+    ['912 34 567', 'NO', '+4791234567'],
+    ['+47 912 34 567', 'NO', '+4791234567'],
+    ['0047 91234567', 'SE', '+4791234567'],
+    ['(123) 456-7890', 'US', null], // no US area code starts with 1 (the min build checks leading digits and lengths)
+    ['(212) 555-2368', 'US', '+12125552368'],
+    ['+1 212 555 2368', 'NO', '+12125552368'],
+    ['070-123 45 67', 'SE', '+46701234567'],
+    ['12', 'NO', null],
+    ['hello', 'NO', null],
+    ['912 34 567', null, null],
+  ] as const)('reads %j with default country %s as %s', (text, country, e164) => {
+    expect(toE164(text, country)).toBe(e164);
+  });
+});
+
+describe('splitTags', () => {
+  it.each([
+    ['vip, lead', ['vip', 'lead']],
+    ['"Customer","Newsletter"', ['Customer', 'Newsletter']],
+    [' , ,x', ['x']],
+    ['', []],
+  ])('splits %j', (text, tags) => {
+    expect(splitTags(text)).toEqual(tags);
+  });
+});
+
+describe('cleanRow', () => {
+  const headers = ['Email Address', 'First Name', 'Last Name', 'Phone Number', 'TAGS', 'Notes'];
+  const mapping = autoMap(headers);
+  const row = (values: Partial<Record<string, string>>) => headers.map((header) => values[header] ?? '');
+
+  it('trims, joins the name, normalises the phone, splits the tags and adds the import tag and source', () => {
+    const cleaned = cleanRow(
+      row({ 'Email Address': ' Ann@Example.com ', 'First Name': ' Ann ', 'Last Name': 'Berg', 'Phone Number': '912 34 567', TAGS: 'vip, lead,vip' }),
+      mapping,
+      { country: 'NO', importTag: 'import-1', source: 'mailchimp.csv' },
+    );
+    expect(cleaned).toEqual({
+      ok: true,
+      body: { email: 'Ann@Example.com', name: 'Ann Berg', phone: '+4791234567', tags: ['vip', 'lead', 'import-1'], source: 'mailchimp.csv' },
+    });
+  });
+
+  it('takes the source column over the default source, and leaves empty cells out', () => {
+    const cleaned = cleanRow(['a@example.com', 'shop'], { email: [0], source: [1] }, { country: 'NO', source: 'file.csv' });
+    expect(cleaned).toEqual({ ok: true, body: { email: 'a@example.com', source: 'shop' } });
+    expect(cleanRow(['a@example.com', ''], { email: [0], source: [1] }, NO)).toEqual({ ok: true, body: { email: 'a@example.com' } });
+  });
+
+  it.each([
+    [{ 'Email Address': 'ann@', 'First Name': 'Ann' }, "email 'ann@' is not a valid email address"],
+    [{ 'Email Address': 'ann at example.com' }, "email 'ann at example.com' is not a valid email address"],
+    [{ 'Phone Number': '12', 'First Name': 'Ann' }, "phone '12' is not a valid phone number (read with default country NO)"],
+    [{ 'Email Address': 'x@', 'Phone Number': 'abc' }, "email 'x@' is not a valid email address; phone 'abc' is not a valid phone number (read with default country NO)"],
+    [{ TAGS: 'vip' }, 'no email, phone or name'],
+    [{ 'First Name': 'Ann', TAGS: 'x'.repeat(65) }, 'tags.0 must be at most 64 characters long'],
+  ])('refuses %j: %s', (values, reason) => {
+    expect(cleanRow(row(values), mapping, NO)).toEqual({ ok: false, reason });
+  });
+
+  it.each([
+    ['addDirectly', 'yes', true],
+    ['addDirectly', 'Nei', false],
+    ['useEmailByDefault', '1', true],
+  ] as const)('reads %s %j as %s', (field, text, value) => {
+    expect(cleanRow(['a@example.com', text], { email: [0], [field]: [1] }, NO)).toEqual({ ok: true, body: { email: 'a@example.com', [field]: value } });
+  });
+
+  it.each([
+    [{ addDirectly: [1] }, 'maybe', "addDirectly: 'maybe' is not true/false, yes/no or 1/0"],
+    [{ statusTags: [1] }, '{oops', 'statusTags: is not valid JSON'],
+    [{ statusTags: [1] }, '[1]', 'statusTags must be an object'],
+    [{ notificationSettings: [1] }, 'fax', 'notificationSettings must be one of email, sms, email,sms, none'],
+    [{ image: [1] }, 'ftp://x', 'image must be an absolute http(s) URL'],
+  ])('refuses a bad %j cell %j with the contract’s reason', (extra, text, reason) => {
+    expect(cleanRow(['a@example.com', text], { email: [0], ...extra }, NO)).toEqual({ ok: false, reason });
+  });
+
+  it('accepts only rows the contract accepts, and never throws', () => {
+    const cell = fc.oneof(fc.string(), fc.emailAddress(), fc.constantFrom('+4791234567', '912 34 567', 'yes', '{}', 'email,sms', 'a,b'));
+    fc.assert(
+      fc.property(fc.array(cell, { minLength: 6, maxLength: 6 }), fc.constantFrom('NO' as const, 'US' as const, null), (cells, country) => {
+        const cleaned = cleanRow(cells, { email: [0], phone: [1], name: [2, 3], tags: [4], notificationSettings: [5] }, { country });
+        if (cleaned.ok) {
+          expect(contactCreateSchema.safeParse(cleaned.body).success).toBe(true);
+          expect(cleaned.body.email ?? cleaned.body.phone ?? cleaned.body.name).toBeTruthy();
+        } else expect(cleaned.reason.length).toBeGreaterThan(0);
+      }),
+    );
+  });
+});
+
+describe('RowMerger', () => {
+  it('merges rows repeating an email in another letter case or a phone, uniting tags and filling empty fields', () => {
+    const merger = new RowMerger();
+    merger.add(2, { email: 'ann@example.com', tags: ['a'] });
+    merger.add(3, { email: 'ANN@EXAMPLE.COM', name: 'Ann', phone: '+4791234567', tags: ['b', 'a'] });
+    merger.add(4, { phone: '+4791234567', tags: ['c'] });
+    merger.add(5, { email: 'bob@example.com', phone: '+4791234567' });
+    merger.add(6, { name: 'Nameless' });
+    expect(merger.entries).toEqual([
+      { rows: [2, 3, 4, 5], body: { email: 'ann@example.com', name: 'Ann', phone: '+4791234567', tags: ['a', 'b', 'c'] } },
+      { rows: [6], body: { name: 'Nameless' } },
+    ]);
+  });
+
+  it('does not fill an email another entry holds', () => {
+    const merger = new RowMerger();
+    merger.add(2, { phone: '+4791234567' });
+    merger.add(3, { email: 'bob@example.com' });
+    merger.add(4, { phone: '+4791234567', email: 'BOB@example.com' });
+    expect(merger.entries.map((entry) => [entry.rows, entry.body])).toEqual([
+      [[2], { phone: '+4791234567' }],
+      [[3, 4], { email: 'bob@example.com' }],
+    ]);
+  });
+
+  it('leaves no two entries with the same email (any case) or phone, and keeps every row once', () => {
+    const body = fc.record(
+      { email: fc.constantFrom('a@x.io', 'A@X.IO', 'b@x.io', 'B@x.io', 'c@x.io'), phone: fc.constantFrom('+4791234567', '+4791234568', '+4791234569'), tags: fc.array(fc.constantFrom('t1', 't2', 't3'), { maxLength: 2 }) },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.array(body, { maxLength: 30 }), (bodies) => {
+        const merger = new RowMerger();
+        bodies.forEach((b, i) => merger.add(i + 2, b));
+        const emails = merger.entries.flatMap((e) => (e.body.email ? [e.body.email.toLowerCase()] : []));
+        const phones = merger.entries.flatMap((e) => (e.body.phone ? [e.body.phone] : []));
+        expect(new Set(emails).size).toBe(emails.length);
+        expect(new Set(phones).size).toBe(phones.length);
+        expect(merger.entries.flatMap((e) => e.rows).sort((a, b) => a - b)).toEqual(bodies.map((_, i) => i + 2));
+        const tags = new Set(bodies.flatMap((b) => b.tags ?? []));
+        expect(new Set(merger.entries.flatMap((e) => e.body.tags ?? []))).toEqual(tags);
+      }),
+    );
+  });
+});
+
+describe('lookupFilters', () => {
+  it('puts at most 100 values in each filter, within 2,000 characters, every value once, and prints what the parser reads back', () => {
+    fc.assert(
+      fc.property(fc.array(fc.emailAddress(), { maxLength: 400 }), (emails) => {
+        const filters = lookupFilters('email', emails);
+        const values: unknown[] = [];
+        for (const filter of filters) {
+          const text = printFilter(filter);
+          expect(text.length).toBeLessThanOrEqual(2000);
+          const parsed = parseFilter(text);
+          expect(parsed).toEqual(filter);
+          if (filter.kind !== 'in') throw new Error('an in filter');
+          expect(filter.values.length).toBeLessThanOrEqual(100);
+          values.push(...filter.values);
+        }
+        expect(values).toEqual([...new Set(emails)]);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('sends 100 phones in one request', () => {
+    const phones = Array.from({ length: 250 }, (_, i) => `+47${91000000 + i}`);
+    expect(lookupFilters('phone', phones).map((f) => (f.kind === 'in' ? f.values.length : 0))).toEqual([100, 100, 50]);
+  });
+});
+
+describe('cleanTable and buildPlan', () => {
+  const table = {
+    headers: ['Email', 'Name', 'Phone', 'Tags'],
+    rows: [
+      { row: 2, cells: ['new@example.com', 'New', '', 'a'] },
+      { row: 3, cells: ['OLD@Example.com', 'Old', '', 'a'] },
+      { row: 4, cells: ['new@EXAMPLE.com', '', '912 34 567', 'b'] },
+      { row: 5, cells: ['bad@', 'Bad', '', ''] },
+      { row: 6, cells: ['', '', '+47 912 34 568', ''] },
+      { row: 7, cells: ['same@example.com', '', '', 'kept'] },
+      { row: 8, cells: ['', '', '', 'lonely'] },
+    ],
+  };
+  const existing = indexExisting([
+    { id: 'c-old', email: 'old@example.com', phone: null, tags: ['a'] },
+    { id: 'c-phone', email: null, phone: '+4791234568', tags: [] },
+    { id: 'c-same', email: 'Same@Example.com', phone: null, tags: ['kept'] },
+  ]);
+
+  it('classifies each row new, exists (tags added or unchanged) or refused, merging repeats', async () => {
+    const cleaned = await cleanTable(table, autoMap(table.headers), { country: 'NO', importTag: 'imp' }, { pause: () => Promise.resolve(), sliceMs: 0 });
+    const plan = buildPlan(cleaned, existing);
+    expect(plan.counts).toEqual({ new: 1, exists: 3, tagged: 3, unchanged: 0, refused: 2, merged: 1 });
+    expect(plan.steps).toEqual([
+      { kind: 'create-contact', body: { email: 'new@example.com', name: 'New', phone: '+4791234567', tags: ['a', 'imp', 'b'] }, rows: [2, 4] },
+      { kind: 'patch-tags', contactId: 'c-old', tagsToAdd: ['imp'], tagsToRemove: [], rows: [3] },
+      { kind: 'patch-tags', contactId: 'c-phone', tagsToAdd: ['imp'], tagsToRemove: [], rows: [6] },
+      { kind: 'patch-tags', contactId: 'c-same', tagsToAdd: ['imp'], tagsToRemove: [], rows: [7] },
+    ]);
+    expect(plan.refused.map(({ row, reason }) => [row, reason])).toEqual([
+      [5, "email 'bad@' is not a valid email address"],
+      [8, 'no email, phone or name'],
+    ]);
+    expect(plan.refused[0]!.values).toEqual({ Email: 'bad@', Name: 'Bad', Phone: '', Tags: '' });
+  });
+
+  it('sends nothing for an existing contact that has every tag already', async () => {
+    const cleaned = await cleanTable(table, autoMap(table.headers), { country: 'NO' });
+    const plan = buildPlan(cleaned, existing);
+    expect(plan.unchanged).toEqual([3, 6, 7]);
+    expect(plan.counts).toMatchObject({ new: 1, exists: 3, tagged: 0, unchanged: 3 });
+    expect(plan.steps.map((step) => step.kind)).toEqual(['create-contact']);
+    expect(toJobSpec(plan, { fileName: 'x.csv' })).toMatchObject({ kind: 'contacts-import', title: 'Import x.csv', report: { unchanged: [3, 6, 7] } });
+  });
+});
+
+describe('refusedCsv', () => {
+  it('writes the file’s columns and a reason, guarding formulas but not international phones in the phone column', () => {
+    const text = refusedCsv(
+      ['Email', 'Phone', 'Note'],
+      [{ row: 2, values: { Email: '=HYPERLINK("x")', Phone: '+47 912 34 567', Note: '+1, two' }, reason: "email '=HYPERLINK(\"x\")' is not a valid email address" }],
+      new Set([1]),
+    );
+    expect(text).toBe(`Email,Phone,Note,reason\r\n"'=HYPERLINK(""x"")",+47 912 34 567,"'+1, two","email '=HYPERLINK(""x"")' is not a valid email address"\r\n`);
+  });
+
+  it('round-trips through papaparse with no cell starting a formula', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.string(), fc.string()), { maxLength: 10 }), (rows) => {
+        const refused = rows.map(([a, reason], i) => ({ row: i + 2, values: { A: a }, reason }));
+        const { data, errors } = Papa.parse<string[]>(refusedCsv(['A'], refused), { delimiter: ',', newline: '\r\n' });
+        expect(errors).toEqual([]);
+        expect(data.length - 1).toBe(rows.length + 1);
+        for (const cells of data.slice(1, -1)) for (const cell of cells) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+      }),
+    );
+  });
+});

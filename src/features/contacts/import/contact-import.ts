@@ -1,0 +1,494 @@
+/**
+ * The pure part of the contacts import (issue 20 points 1 to 3), framework-free so it is unit-tested in Node:
+ * - `autoMap`: which columns feed which contact field, recognising Mailchimp, HubSpot, Brevo and plain
+ *   spreadsheet headers (`HEADER_ALIASES`); `name` and `tags` may take several columns (First + Last Name joined
+ *   with a space; tag cells split on commas and united);
+ * - `cleanRow`: one data row as the `POST /contacts` body it would send, or the reason it is refused: cells
+ *   trimmed, the email checked with the contract's own schema, the phone normalised to E.164 with libphonenumber-js
+ *   (its `min` build: 28 KB of gzip against 48 for `max`; it checks each country's lengths and leading digits)
+ *   and a default country, then the whole body through `contactCreateSchema` (src/api/contacts.ts), so a row the
+ *   plan accepts is one the service accepts;
+ * - `mergeRows`: rows repeating an earlier row's email (any letter case) or phone folded into that row, tags united;
+ * - `lookupFilters`: the `email in (...)` / `phone in (...)` filters that find existing contacts, at most 100
+ *   values and 2,000 characters each (decisions.md section 6 limits);
+ * - `buildPlan`: each row new, exists (its tags added, nothing else: the interface has no contact update) or refused;
+ * - `refusedCsv` and `toJobSpec`: the file of refused rows and the job handed to the runner (jobs-interface.md).
+ *
+ * Email comparison: the service treats two emails that differ only in letter case as the same contact (a create is
+ * a 409, decisions.md section 7), and our service's `email eq/in` filters compare case-insensitively too
+ * (server/filter/compile.ts, `caseInsensitiveKey`); the look-ups send lower-cased emails and every comparison here
+ * is on `emailKey` (lower case).
+ *
+ * Row numbers are the file's (the header is row 1, the first data row 2), as a spreadsheet shows them.
+ */
+import parsePhoneNumber, { type CountryCode, isSupportedCountry } from 'libphonenumber-js/min';
+import { type ContactCreate, type ContactCreateParsed, contactCreateSchema } from '@/api/contacts';
+import { type FilterNode, inList } from '@/api/filter/ast';
+import { printFilter, printFilterValue } from '@/api/filter/print';
+import type { Contact } from '@/api/contacts';
+import { formatIssues } from '@/api/validation-message';
+import { type CsvTable, csvText, normalizeName } from '@/lib/csv-table';
+import { messages } from './messages';
+
+/** A field of the create request (src/api/contacts.ts `contactCreateSchema`): every one can be mapped. */
+export type ContactFieldKey = keyof ContactCreate;
+
+/** How a cell becomes a field value: text as is, `list` split on commas, `boolean` yes/no, `json` parsed. */
+export type FieldKind = 'text' | 'boolean' | 'list' | 'json';
+
+/** `multiple`: several columns may feed the field (name: joined with a space; tags: united). */
+export type ImportField = { key: ContactFieldKey; kind: FieldKind; multiple?: true };
+
+/** The fields offered for mapping, in the order shown. */
+export const IMPORT_FIELDS: readonly ImportField[] = [
+  { key: 'email', kind: 'text' },
+  { key: 'phone', kind: 'text' },
+  { key: 'name', kind: 'text', multiple: true },
+  { key: 'tags', kind: 'list', multiple: true },
+  { key: 'source', kind: 'text' },
+  { key: 'address', kind: 'text' },
+  { key: 'city', kind: 'text' },
+  { key: 'postalCode', kind: 'text' },
+  { key: 'region', kind: 'text' },
+  { key: 'bio', kind: 'text' },
+  { key: 'image', kind: 'text' },
+  { key: 'customMessage', kind: 'text' },
+  { key: 'systemSource', kind: 'text' },
+  { key: 'notificationSettings', kind: 'text' },
+  { key: 'addDirectly', kind: 'boolean' },
+  { key: 'useEmailByDefault', kind: 'boolean' },
+  { key: 'statusTags', kind: 'json' },
+  { key: 'follows', kind: 'json' },
+];
+
+/** Columns (0-based) feeding each field; an unmapped field is absent or `[]`. */
+export type ContactMapping = Partial<Record<ContactFieldKey, number[]>>;
+
+/** A header reduced for matching: lower case, letters and digits only (`State/Region` -> `stateregion`). */
+export function headerKey(header: string): string {
+  return normalizeName(header).replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/**
+ * Recognised headers, reduced by `headerKey`, for each field: Mailchimp ("Email Address", "First Name", "Last
+ * Name", "Phone Number", "Address", "TAGS"), HubSpot ("Email", "First Name", "Last Name", "Phone Number", "Mobile
+ * Phone Number", "Street Address", "City", "State/Region", "Postal Code"), Brevo ("EMAIL", "FIRSTNAME",
+ * "LASTNAME", "SMS"), our own export (id, name, email, phone, state, tags, source, address, city, postalCode,
+ * region, created, updated) and common spreadsheet words, English and Norwegian. A field's own name always matches.
+ * `firstName` and `lastName` feed `name` (joined in that order) when no full-name column is there.
+ */
+export const HEADER_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  email: ['email', 'emailaddress', 'mail', 'epost', 'epostadresse', 'emailadresse'],
+  phone: ['phone', 'phonenumber', 'mobile', 'mobilephone', 'mobilephonenumber', 'mobilenumber', 'sms', 'telephone', 'tel', 'cell', 'cellphone', 'telefon', 'telefonnummer', 'mobil', 'mobilnummer'],
+  name: ['name', 'fullname', 'contactname', 'navn', 'fulltnavn'],
+  firstName: ['firstname', 'first', 'givenname', 'fname', 'prenom', 'fornavn'],
+  lastName: ['lastname', 'last', 'surname', 'familyname', 'lname', 'nom', 'etternavn'],
+  tags: ['tags', 'tag', 'labels', 'label', 'stikkord', 'emneknagger'],
+  source: ['source', 'kilde'],
+  address: ['address', 'streetaddress', 'address1', 'addressline1', 'street', 'adresse', 'gateadresse'],
+  city: ['city', 'town', 'poststed', 'sted', 'by'],
+  postalCode: ['postalcode', 'zip', 'zipcode', 'postcode', 'postnummer', 'postnr'],
+  region: ['region', 'stateregion', 'province', 'county', 'fylke'],
+  bio: ['bio', 'about'],
+  image: ['image', 'imageurl', 'avatar', 'photo', 'photourl', 'picture'],
+};
+
+/** Export formats recognised by their headers (all the listed headers present), for the mapping step's note. */
+const FORMATS: readonly { name: string; headers: readonly string[] }[] = [
+  { name: 'Mailchimp', headers: ['emailaddress', 'firstname', 'lastname'] },
+  { name: 'HubSpot', headers: ['email', 'firstname', 'lastname', 'recordid'] },
+  { name: 'Brevo', headers: ['email', 'firstname', 'lastname', 'sms'] },
+  { name: 'Brevo', headers: ['email', 'sms'] },
+];
+
+/** The export format whose headers `headers` carries (`Mailchimp`, `HubSpot`, `Brevo`), or null. */
+export function recogniseFormat(headers: readonly string[]): string | null {
+  const keys = new Set(headers.map(headerKey));
+  return FORMATS.find((format) => format.headers.every((header) => keys.has(header)))?.name ?? null;
+}
+
+/**
+ * The mapping recognised from `headers`: each field's first column whose `headerKey` is the field's own name or one
+ * of its HEADER_ALIASES (aliases in their order of preference); `name` from a full-name column, else First + Last
+ * Name; `tags` from every tags column. A column feeds one field at most.
+ */
+export function autoMap(headers: readonly string[]): ContactMapping {
+  const keys = headers.map(headerKey);
+  const used = new Set<number>();
+  const find = (aliases: readonly string[]) => {
+    for (const alias of aliases) {
+      const index = keys.findIndex((key, i) => key === alias && !used.has(i));
+      if (index >= 0) return index;
+    }
+    return -1;
+  };
+  const mapping: ContactMapping = {};
+  const take = (field: ContactFieldKey, index: number) => {
+    if (index < 0) return;
+    used.add(index);
+    (mapping[field] ??= []).push(index);
+  };
+  for (const field of IMPORT_FIELDS) {
+    const aliases = [headerKey(field.key), ...(HEADER_ALIASES[field.key] ?? [])];
+    if (field.key === 'tags') {
+      keys.forEach((key, index) => aliases.includes(key) && take('tags', index));
+      continue;
+    }
+    take(field.key, find(aliases));
+    if (field.key === 'name' && !mapping.name) {
+      take('name', find(HEADER_ALIASES.firstName!));
+      take('name', find(HEADER_ALIASES.lastName!));
+    }
+  }
+  return mapping;
+}
+
+/** Mapping columns that are not within `columns` columns dropped (a remembered mapping applied to a file). */
+export function fitMapping(mapping: ContactMapping, columns: number): ContactMapping {
+  const fitted: ContactMapping = {};
+  for (const field of IMPORT_FIELDS) {
+    const indexes = (mapping[field.key] ?? []).filter((index) => Number.isInteger(index) && index >= 0 && index < columns);
+    if (indexes.length) fitted[field.key] = field.multiple ? [...new Set(indexes)] : indexes.slice(0, 1);
+  }
+  return fitted;
+}
+
+/** True when the mapping feeds email, phone or name: a row can be keyed. */
+export function canImport(mapping: ContactMapping): boolean {
+  return Boolean(mapping.email?.length || mapping.phone?.length || mapping.name?.length);
+}
+
+/** The localStorage key of the mapping remembered for a workspace and a set of headers (issue 20 point 1). */
+export function mappingStorageKey(workspaceId: string, headers: readonly string[]): string {
+  return `workspace-admin.contacts-import.mapping.${workspaceId}.${JSON.stringify(headers)}`;
+}
+
+/**
+ * The default country for phone numbers from the browser's languages: Norway for a Norwegian browser (`nb`, `nn`,
+ * `no` or region `NO`, issue 20 point 2), else the first language's region when libphonenumber knows it, else null.
+ */
+export function defaultCountry(languages: readonly string[]): CountryCode | null {
+  for (const language of languages) {
+    const [lang = '', region = ''] = language.split(/[-_]/);
+    if (['nb', 'nn', 'no'].includes(lang.toLowerCase()) || region.toUpperCase() === 'NO') return 'NO';
+  }
+  for (const language of languages) {
+    const region = (language.split(/[-_]/)[1] ?? '').toUpperCase();
+    if (isSupportedCountry(region)) return region;
+  }
+  return null;
+}
+
+/** What cleaning needs besides the cells: the phone default country, the whole import's tag and the default source. */
+export type CleanOptions = { country: CountryCode | null; importTag?: string; source?: string };
+
+/** A row as the body it will send, or the reason it is refused. */
+export type CleanedRow = { ok: true; body: ContactCreateParsed } | { ok: false; reason: string };
+
+const TRUE = new Set(['true', 'yes', '1', 'ja']);
+const FALSE = new Set(['false', 'no', '0', 'nei']);
+
+/** A tag cell's tags: split on commas, trimmed, surrounding double quotes dropped (Mailchimp writes `"a","b"`), empty ones left out. */
+export function splitTags(text: string): string[] {
+  return text
+    .split(',')
+    .map((part) => part.trim().replace(/^"(.*)"$/s, '$1').trim())
+    .filter(Boolean);
+}
+
+/** The lower-case form emails are compared in (decisions.md section 7: the same email in any letter case is one contact). */
+export const emailKey = (email: string) => email.toLowerCase();
+
+/**
+ * A phone cell in E.164 (`+4791234567`), read with `country` when it has no `+` or `00` prefix; null when
+ * libphonenumber-js (min metadata: lengths and leading digits per country) finds no valid number.
+ */
+export function toE164(text: string, country: CountryCode | null): string | null {
+  const international = text.trim().replace(/^00/, '+');
+  const parsed = parsePhoneNumber(international, country ? { defaultCountry: country } : undefined);
+  return parsed?.isValid() ? parsed.number : null;
+}
+
+/**
+ * One data row through the mapping and the cleaning rules (module docstring). Refusal reasons, joined by `; `:
+ * a malformed email, an invalid phone, a bad yes/no or JSON cell, no email, phone or name, or what the
+ * contract's schema says (`bio must be at most 5000 characters long`). Never throws.
+ */
+export function cleanRow(cells: readonly string[], mapping: ContactMapping, options: CleanOptions): CleanedRow {
+  const body: Record<string, unknown> = {};
+  const problems: string[] = [];
+  const texts = (field: ContactFieldKey) => (mapping[field] ?? []).map((index) => (cells[index] ?? '').trim()).filter(Boolean);
+  for (const field of IMPORT_FIELDS) {
+    const values = texts(field.key);
+    if (field.key === 'tags') {
+      const tags = [...values.flatMap(splitTags), ...(options.importTag?.trim() ? [options.importTag.trim()] : [])];
+      if (tags.length) body.tags = [...new Set(tags)];
+      continue;
+    }
+    if (field.key === 'source') {
+      const source = values[0] ?? options.source?.trim();
+      if (source) body.source = source;
+      continue;
+    }
+    if (!values.length) continue;
+    const text = field.key === 'name' ? values.join(' ') : values[0]!;
+    switch (field.kind) {
+      case 'boolean': {
+        const lower = text.toLowerCase();
+        if (TRUE.has(lower)) body[field.key] = true;
+        else if (FALSE.has(lower)) body[field.key] = false;
+        else problems.push(messages.badBoolean(field.key, text));
+        break;
+      }
+      case 'json':
+        try {
+          body[field.key] = JSON.parse(text);
+        } catch {
+          problems.push(messages.badJson(field.key));
+        }
+        break;
+      default:
+        if (field.key === 'email' && !contactCreateSchema.shape.email.safeParse(text).success) problems.push(messages.badEmail(text));
+        else if (field.key === 'phone') {
+          const phone = toE164(text, options.country);
+          if (phone === null) problems.push(messages.badPhone(text, options.country ?? '–'));
+          else body.phone = phone;
+        } else body[field.key] = text;
+    }
+  }
+  if (!problems.length && body.email === undefined && body.phone === undefined && body.name === undefined) problems.push(messages.needsKeyValue);
+  if (!problems.length) {
+    const parsed = contactCreateSchema.safeParse(body);
+    if (parsed.success) return { ok: true, body: parsed.data };
+    problems.push(formatIssues(parsed.error.issues, 'row'));
+  }
+  return { ok: false, reason: problems.join('; ') };
+}
+
+/** A contact to create or find: the merged body and the file rows it stands for (the first is where it was seen first). */
+export type Entry = { rows: number[]; body: ContactCreateParsed };
+/** A refused row: its number, its cells by header (for the refused-rows file) and the reason. */
+export type RefusedRow = { row: number; values: Record<string, string>; reason: string };
+
+/**
+ * Folds rows that repeat an earlier row's email (any letter case) or phone into that earlier row: tags united (in
+ * order of appearance), fields the earlier row left empty filled from the later one (an email or phone only when no
+ * other entry holds it), the later row's number added to `rows`. Entries keep the order of their first row.
+ */
+export class RowMerger {
+  readonly entries: Entry[] = [];
+  private readonly byEmail = new Map<string, Entry>();
+  private readonly byPhone = new Map<string, Entry>();
+
+  /** Adds a cleaned row; returns the entry it joined or started. */
+  add(row: number, body: ContactCreateParsed): Entry {
+    const found = (body.email !== undefined ? this.byEmail.get(emailKey(body.email)) : undefined) ?? (body.phone !== undefined ? this.byPhone.get(body.phone) : undefined);
+    if (!found) {
+      const entry: Entry = { rows: [row], body: { ...body } };
+      this.entries.push(entry);
+      this.index(entry);
+      return entry;
+    }
+    found.rows.push(row);
+    const merged = found.body as Record<string, unknown>;
+    for (const [key, value] of Object.entries(body)) {
+      if (key === 'tags') continue;
+      if (merged[key] !== undefined) continue;
+      if (key === 'email' && this.byEmail.has(emailKey(value as string))) continue;
+      if (key === 'phone' && this.byPhone.has(value as string)) continue;
+      merged[key] = value;
+    }
+    if (body.tags?.length) found.body.tags = [...new Set([...(found.body.tags ?? []), ...body.tags])];
+    this.index(found);
+    return found;
+  }
+
+  private index(entry: Entry) {
+    if (entry.body.email !== undefined && !this.byEmail.has(emailKey(entry.body.email))) this.byEmail.set(emailKey(entry.body.email), entry);
+    if (entry.body.phone !== undefined && !this.byPhone.has(entry.body.phone)) this.byPhone.set(entry.body.phone, entry);
+  }
+}
+
+/** The cells of a row by header (a header repeated or empty is named `Column N`), for the refused-rows file. */
+export function rowValues(headers: readonly string[], cells: readonly string[]): Record<string, string> {
+  const values: Record<string, string> = {};
+  headers.forEach((header, index) => {
+    const name = header && !(header in values) ? header : `Column ${index + 1}`;
+    values[name] = cells[index] ?? '';
+  });
+  return values;
+}
+
+/** Cleaned and merged rows: the entries to look up, the refused rows, and how many rows were folded into an earlier one. */
+export type CleanResult = { entries: Entry[]; refused: RefusedRow[]; merged: number };
+
+/**
+ * Every data row cleaned (`cleanRow`) and merged (`RowMerger`), in file order. `pause`, when given, is awaited
+ * every `sliceMs` milliseconds of work, so a large file never holds the main thread for long (issue 20 point 6:
+ * no task over 200 ms); `onProgress(done, total)` follows each slice.
+ */
+export async function cleanTable(
+  table: CsvTable,
+  mapping: ContactMapping,
+  options: CleanOptions,
+  slicing: { pause?: () => Promise<void>; sliceMs?: number; onProgress?: (done: number, total: number) => void; signal?: AbortSignal } = {},
+): Promise<CleanResult> {
+  const { pause, sliceMs = 30, onProgress, signal } = slicing;
+  const merger = new RowMerger();
+  const refused: RefusedRow[] = [];
+  let merged = 0;
+  let sliceStart = performance.now();
+  for (let i = 0; i < table.rows.length; i++) {
+    const { row, cells } = table.rows[i]!;
+    const cleaned = cleanRow(cells, mapping, options);
+    if (!cleaned.ok) refused.push({ row, values: rowValues(table.headers, cells), reason: cleaned.reason });
+    else if (merger.add(row, cleaned.body).rows.length > 1) merged++;
+    if (pause && performance.now() - sliceStart > sliceMs) {
+      onProgress?.(i + 1, table.rows.length);
+      await pause();
+      signal?.throwIfAborted();
+      sliceStart = performance.now();
+    }
+  }
+  onProgress?.(table.rows.length, table.rows.length);
+  return { entries: merger.entries, refused, merged };
+}
+
+/** Decisions.md section 6 limits on one `$filter`. */
+export const FILTER_LIMITS = { maxValues: 100, maxChars: 2000 } as const;
+
+/**
+ * `field in (...)` filters covering `values` (duplicates dropped), each within 100 values and 2,000 characters of
+ * printed text (decisions.md section 6), printed by the shared printer (src/api/filter/print.ts). A value too long to
+ * fit a filter on its own is left out (no valid email or E.164 phone is).
+ */
+export function lookupFilters(field: 'email' | 'phone', values: Iterable<string>): FilterNode[] {
+  const filters: FilterNode[] = [];
+  let batch: string[] = [];
+  const overhead = printFilter(inList(field, [''])).length - 2; // `email in ()` without the empty value's quotes
+  let length = overhead;
+  for (const value of new Set(values)) {
+    const printed = printFilterValue(value).length + 2; // the value as the printer writes it, and `, `
+    if (overhead + printed > FILTER_LIMITS.maxChars) continue;
+    if (batch.length && (batch.length >= FILTER_LIMITS.maxValues || length + printed > FILTER_LIMITS.maxChars)) {
+      filters.push(inList(field, batch));
+      batch = [];
+      length = overhead;
+    }
+    batch.push(value);
+    length += printed;
+  }
+  if (batch.length) filters.push(inList(field, batch));
+  return filters;
+}
+
+/** The look-ups of a set of entries: lower-cased emails, then E.164 phones. */
+export function entryLookups(entries: readonly Entry[]): FilterNode[] {
+  const emails = entries.flatMap((entry) => (entry.body.email !== undefined ? [emailKey(entry.body.email)] : []));
+  const phones = entries.flatMap((entry) => (entry.body.phone !== undefined ? [entry.body.phone] : []));
+  return [...lookupFilters('email', emails), ...lookupFilters('phone', phones)];
+}
+
+/** Existing contacts found by the look-ups, by lower-cased email and by phone. */
+export type Existing = { byEmail: Map<string, Pick<Contact, 'id' | 'tags'>>; byPhone: Map<string, Pick<Contact, 'id' | 'tags'>> };
+
+/** Indexes contacts answered by the look-ups (emails compared in lower case, whatever the service did). */
+export function indexExisting(contacts: Iterable<Pick<Contact, 'id' | 'tags' | 'email' | 'phone'>>): Existing {
+  const existing: Existing = { byEmail: new Map(), byPhone: new Map() };
+  for (const contact of contacts) {
+    if (contact.email && !existing.byEmail.has(emailKey(contact.email))) existing.byEmail.set(emailKey(contact.email), contact);
+    if (contact.phone && !existing.byPhone.has(contact.phone)) existing.byPhone.set(contact.phone, contact);
+  }
+  return existing;
+}
+
+/** One write of the import (the runner's JobStep kinds it uses, jobs-interface.md). */
+export type ImportStep =
+  | { kind: 'create-contact'; body: ContactCreate; rows?: number[] }
+  | { kind: 'patch-tags'; contactId: string; tagsToAdd: string[]; tagsToRemove: string[]; rows?: number[] };
+
+/**
+ * The plan: the steps (creates and tag additions), the refused rows with reasons, the rows that exist with every
+ * tag already (`unchanged`, no request), and counts by row: `new` and `exists` count entries (a merged row counts
+ * once, under its first row), `refused` rows, `merged` rows folded into an earlier one.
+ */
+export type ImportPlan = {
+  steps: ImportStep[];
+  refused: RefusedRow[];
+  unchanged: number[];
+  counts: { new: number; exists: number; tagged: number; unchanged: number; refused: number; merged: number };
+};
+
+/**
+ * Each entry as new (a create step) or existing (same email, any letter case, or same phone: a tag step adding the
+ * tags it lacks, or nothing when it has them all; issue 20 point 3). Entries that meet the same existing contact
+ * share one tag step.
+ */
+export function buildPlan(cleaned: CleanResult, existing: Existing): ImportPlan {
+  const steps: ImportStep[] = [];
+  const patches = new Map<string, { kind: 'patch-tags'; contactId: string; tagsToAdd: string[]; tagsToRemove: string[]; rows: number[] }>();
+  const unchangedEntries = new Map<string, number[]>();
+  let created = 0;
+  let exists = 0;
+  for (const entry of cleaned.entries) {
+    const { body } = entry;
+    const contact = (body.email !== undefined ? existing.byEmail.get(emailKey(body.email)) : undefined) ?? (body.phone !== undefined ? existing.byPhone.get(body.phone) : undefined);
+    if (!contact) {
+      created++;
+      steps.push({ kind: 'create-contact', body, rows: entry.rows });
+      continue;
+    }
+    exists++;
+    const have = new Set([...contact.tags, ...(patches.get(contact.id)?.tagsToAdd ?? [])]);
+    const toAdd = (body.tags ?? []).filter((tag) => !have.has(tag));
+    const patch = patches.get(contact.id);
+    if (patch) {
+      patch.tagsToAdd.push(...toAdd);
+      patch.rows.push(...entry.rows);
+    } else if (toAdd.length) {
+      const step = { kind: 'patch-tags' as const, contactId: contact.id, tagsToAdd: toAdd, tagsToRemove: [], rows: [...entry.rows, ...(unchangedEntries.get(contact.id) ?? [])] };
+      unchangedEntries.delete(contact.id);
+      patches.set(contact.id, step);
+      steps.push(step);
+    } else unchangedEntries.set(contact.id, [...(unchangedEntries.get(contact.id) ?? []), ...entry.rows]);
+  }
+  for (const step of patches.values()) step.rows.sort((a, b) => a - b);
+  const unchanged = [...unchangedEntries.values()].flat().sort((a, b) => a - b);
+  return {
+    steps,
+    refused: cleaned.refused,
+    unchanged,
+    counts: { new: created, exists, tagged: patches.size, unchanged: unchangedEntries.size, refused: cleaned.refused.length, merged: cleaned.merged },
+  };
+}
+
+/**
+ * The refused rows as CSV, ready to fix and import again: the file's headers plus a last column `reason`, one line
+ * per refused row in file order, cells formula-guarded as the service's CSV export guards them (`phoneColumns`:
+ * the columns mapped to phone, whose international numbers stay as they are; src/lib/csv-table.ts).
+ */
+export function refusedCsv(headers: readonly string[], refused: readonly RefusedRow[], phoneColumns: ReadonlySet<number> = new Set()): string {
+  const names = Object.keys(rowValues(headers, []));
+  return csvText(
+    [...names, messages.refusedColumn],
+    refused.map((row) => [...names.map((name) => row.values[name] ?? ''), row.reason]),
+    phoneColumns,
+  );
+}
+
+/** Requests a job of `requests` takes at `limitPerMinute`, in minutes; null when the key has no announced limit. */
+export function minutesAtRate(requests: number, limitPerMinute: number | null): number | null {
+  if (!limitPerMinute || limitPerMinute <= 0) return null;
+  return requests / limitPerMinute;
+}
+
+/** The `JobSpec` of jobs-interface.md for a plan (kind `contacts-import`): its steps, refused and unchanged rows, and `meta`. */
+export function toJobSpec(plan: ImportPlan, meta: { fileName: string; importTag?: string; source?: string }) {
+  return {
+    kind: 'contacts-import' as const,
+    title: messages.jobTitle(meta.fileName),
+    steps: plan.steps,
+    report: { refused: plan.refused, unchanged: plan.unchanged },
+    meta: { ...meta, counts: plan.counts },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The contacts page's "Import" button (issue 20 point 5): it opens the import dialog, whose code (reader, mapping,
+ * libphonenumber-js, the worker) is a lazy chunk fetched on the click, never part of the page's first screen
+ * (scripts/first-screens.json). `onStart` receives the plan as a `JobSpec` (jobs-interface.md); without it the
+ * dialog shows the plan but cannot start it.
+ */
+import { Button } from '@mantine/core';
+import { Suspense, lazy, useRef, useState } from 'react';
+import { DeferredTooltip } from '@/components/deferred-tooltip';
+import type { ContactsImportJobSpec } from './import-contacts-dialog';
+import { importButtonMessages as messages } from './button-messages';
+
+const ImportContactsDialog = lazy(() => import('./import-contacts-dialog').then((m) => ({ default: m.ImportContactsDialog })));
+
+export function ImportButton({ canImport, onStart }: { canImport: boolean; onStart?: (spec: ContactsImportJobSpec) => Promise<void> }) {
+  const [opened, setOpened] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  return (
+    <>
+      <DeferredTooltip position="bottom" label={messages.importNeedsWrite} disabled={canImport}>
+        <Button ref={button} variant="default" onClick={() => setOpened(true)} disabled={!canImport} data-disabled={!canImport || undefined}>
+          {messages.importButton}
+        </Button>
+      </DeferredTooltip>
+      {opened ? (
+        <Suspense fallback={null}>
+          <ImportContactsDialog
+            onClose={() => {
+              setOpened(false);
+              setTimeout(() => button.current?.focus(), 0);
+            }}
+            {...(onStart ? { onStart } : {})}
+          />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * Reads an import file off the main thread (issue 20 point 1): starts read-worker.ts, receives its rows in chunks
+ * and builds the table as they arrive (the header row, then data rows with their row number in the file, blank rows
+ * skipped: src/lib/csv-table.ts `toTable`'s rules), so the main thread only copies rows, a chunk at a time.
+ * Resolves to the table, the encoding (CSV), the sheets (xlsx: names and row counts) and up to three parse warnings;
+ * rejects with the worker's error message, or with the AbortError when `signal` aborts (the worker is stopped).
+ */
+import type { CsvTable } from '@/lib/csv-table';
+import type { ReadMessage, SheetInfo } from './read-worker';
+
+export type ReadResult = { table: CsvTable; encoding?: string; sheets?: SheetInfo[]; warnings: string[] };
+
+/** True for the files the import reads: CSV and text (any delimiter) and xlsx. */
+export function isReadable(file: File): boolean {
+  return /\.(csv|tsv|txt|xlsx)$/i.test(file.name);
+}
+
+export function readImportFile(file: File, options: { sheet?: string; signal?: AbortSignal; onRows?: (rows: number) => void } = {}): Promise<ReadResult> {
+  const { sheet, signal, onRows } = options;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./read-worker.ts', import.meta.url), { type: 'module', name: 'import-reader' });
+    const table: CsvTable = { headers: [], rows: [] };
+    let seen = 0;
+    let header = true;
+    const result: Omit<ReadResult, 'table' | 'warnings'> = {};
+    const stop = () => {
+      worker.terminate();
+      signal?.removeEventListener('abort', abort);
+    };
+    const abort = () => {
+      stop();
+      reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'));
+    };
+    if (signal?.aborted) return abort();
+    signal?.addEventListener('abort', abort, { once: true });
+    worker.onerror = (event) => {
+      stop();
+      reject(new Error(event.message || 'the file reader stopped'));
+    };
+    worker.onmessage = (event: MessageEvent<ReadMessage>) => {
+      const message = event.data;
+      switch (message.type) {
+        case 'meta':
+          Object.assign(result, message.encoding ? { encoding: message.encoding } : {}, message.sheets ? { sheets: message.sheets } : {});
+          break;
+        case 'rows':
+          for (const cells of message.rows) {
+            seen++;
+            if (header) {
+              table.headers = cells.map((cell, index) => (index === 0 ? cell.replace(/^\uFEFF/, '') : cell).trim());
+              header = false;
+            } else if (cells.some((cell) => cell.trim() !== '')) table.rows.push({ row: seen, cells });
+          }
+          onRows?.(table.rows.length);
+          break;
+        case 'done':
+          stop();
+          resolve({ ...result, table, warnings: message.errors });
+          break;
+        case 'error':
+          stop();
+          reject(new Error(message.message));
+          break;
+      }
+    };
+    worker.postMessage(sheet === undefined ? { file } : { file, sheet });
+  });
+}

@@ -1,0 +1,523 @@
+/**
+ * The workspace's home, `/w/:workspaceId` (issue 24 points 1 to 5): contacts (total, by state, new per week with a
+ * chart, a table and a "view these contacts" link per week, top tags), posts (published in the last 30 days, most
+ * clapped, claps over time, scheduled from this console and still due), products and collections (totals, for sale
+ * or not, collections with the most products).
+ *
+ * Each figure is one request through the key's budget (queries.ts: 'speculative' by itself, a 'job' when the person
+ * asks), cached with the time it was read ("As of 14:02", Refresh). A figure the budget skipped says so and offers
+ * to load it; it never shows 0. Sections the key's scopes do not allow say so (src/lib/permissions.ts).
+ * The charts (uPlot, overview-charts.tsx) load after the figures they draw, so the first screen does not wait for
+ * them (scripts/first-screens.json, `/w/:id`).
+ */
+import { Alert, Anchor, Button, Group, Loader, Paper, SimpleGrid, Stack, Text, Title, useComputedColorScheme } from '@mantine/core';
+import { type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router';
+import type { Scope } from '@/api/scopes';
+import { isBudgetSkipped } from '@/api/rate-budget';
+import { SimpleTable } from '@/components/simple-table';
+import { useWorkspaceApi } from '@/lib/api';
+import { allows } from '@/lib/permissions';
+import { useHistory } from '@/lib/post-history';
+import { collectionProductsHref, contactsListHref, tagFilter, weekFilter } from './figures';
+import { formatCount, formatDate, formatDateTime, formatDay, formatTime } from './format';
+import { messages } from './messages';
+import { CHART_POSTS, COLLECTIONS_COUNTED, type Figure, type OverviewFigures, figureOptions, loadFigures, overviewFigures } from './queries';
+import { weekBuckets } from './week-buckets';
+import type { ChartData } from './overview-charts';
+
+/** Height of a chart, in px: its place is kept while the chart's code loads. */
+const CHART_HEIGHT = 220;
+
+/**
+ * A chart (overview-charts.ts), whose code is fetched when the first chart is shown, after the figures it draws: the
+ * overview's first screen does not wait for it. Drawn again for new figures and for the other color scheme.
+ */
+function Chart({ label, data }: { label: string; data: ChartData }) {
+  const box = useRef<HTMLDivElement>(null);
+  const scheme = useComputedColorScheme('light');
+  const latest = useRef(data);
+  latest.current = data;
+  const shape = JSON.stringify(data);
+  useEffect(() => {
+    let remove: (() => void) | undefined;
+    let cancelled = false;
+    void import('./overview-charts').then(({ drawChart }) => {
+      if (!cancelled && box.current) remove = drawChart(box.current, latest.current, CHART_HEIGHT);
+    });
+    return () => {
+      cancelled = true;
+      remove?.();
+    };
+  }, [shape, scheme]);
+  return <div ref={box} role="img" aria-label={label} style={{ height: CHART_HEIGHT, width: '100%' }} />;
+}
+
+/** The oldest time (epoch ms) a figure of this workspace's overview was read, or 0; follows the query cache. */
+function useAsOf(workspaceId: string): number {
+  const queryClient = useQueryClient();
+  const cache = queryClient.getQueryCache();
+  const subscribe = useCallback((listener: () => void) => cache.subscribe(listener), [cache]);
+  const read = useCallback(() => {
+    const times = cache
+      .findAll({ queryKey: ['ws', workspaceId, 'overview'] })
+      .map((query) => query.state.dataUpdatedAt)
+      .filter((time) => time > 0);
+    return times.length ? Math.min(...times) : 0;
+  }, [cache, workspaceId]);
+  return useSyncExternalStore(subscribe, read, read);
+}
+
+/**
+ * The values of `figures` as the query cache holds them (undefined while not read, or not read successfully),
+ * following the cache. The queries themselves are run by the components that show each figure (`useQuery`), so the
+ * page needs no `useQueries` (which would split TanStack Query's core into a chunk of its own on every screen).
+ */
+function useCachedValues<T>(figures: readonly Figure<T>[]): (T | undefined)[] {
+  const queryClient = useQueryClient();
+  const cache = queryClient.getQueryCache();
+  const subscribe = useCallback((listener: () => void) => cache.subscribe(listener), [cache]);
+  const snapshot = useRef<{ key: string; values: (T | undefined)[] }>({ key: '', values: [] });
+  const read = useCallback(() => {
+    const values = figures.map((figure) => {
+      const state = queryClient.getQueryState<T>(figure.queryKey);
+      return state?.status === 'success' ? state.data : undefined;
+    });
+    const states = figures.map((figure) => queryClient.getQueryState(figure.queryKey)?.dataUpdatedAt ?? 0);
+    const key = JSON.stringify([figures.map((figure) => figure.queryKey), states, values]);
+    if (key !== snapshot.current.key) snapshot.current = { key, values };
+    return snapshot.current.values;
+  }, [queryClient, figures]);
+  return useSyncExternalStore(subscribe, read, read);
+}
+
+/** True once every figure of `figures` has an answer in the cache (a value or an error such as a budget skip). */
+function useSettled(figures: readonly Figure<unknown>[]): boolean {
+  const queryClient = useQueryClient();
+  const cache = queryClient.getQueryCache();
+  const subscribe = useCallback((listener: () => void) => cache.subscribe(listener), [cache]);
+  const read = useCallback(() => figures.every((figure) => {
+    const status = queryClient.getQueryState(figure.queryKey)?.status;
+    return status === 'success' || status === 'error';
+  }), [queryClient, figures]);
+  return useSyncExternalStore(subscribe, read, read);
+}
+
+/** One figure's query, shown by `children` (see FigureState). */
+function FigureCell<T>({ figure, what, children }: { figure: Figure<T>; what: string; children: (data: T) => ReactNode }) {
+  const result = useQuery(figureOptions(figure));
+  return (
+    <FigureState result={result} figure={figure} what={what}>
+      {children}
+    </FigureState>
+  );
+}
+
+/** Loads `figure` again at the person's request (a 'job': it waits for the budget rather than spend the reserve). */
+function useLoad(figures: readonly Figure<unknown>[]) {
+  const queryClient = useQueryClient();
+  const [loading, setLoading] = useState(false);
+  const load = useCallback(() => {
+    setLoading(true);
+    void loadFigures(queryClient, figures).finally(() => setLoading(false));
+  }, [queryClient, figures]);
+  return [load, loading] as const;
+}
+
+/**
+ * What a figure shows while it is not a number: a loader, "not loaded" with a Load button when the budget skipped
+ * it, or "could not load" with a Retry; `children(data)` once read.
+ */
+function FigureState<T>({ result, figure, what, children }: { result: UseQueryResult<T>; figure: Figure<T>; what: string; children: (data: T) => ReactNode }) {
+  const figures = useMemo(() => [figure as Figure<unknown>], [figure]);
+  const [load, loading] = useLoad(figures);
+  if (result.isSuccess) return children(result.data);
+  if (result.isError && !loading) {
+    const skipped = isBudgetSkipped(result.error);
+    return (
+      <Stack gap={4} align="flex-start">
+        <Text size="sm" c="dimmed" title={skipped ? messages.skippedHelp : undefined}>
+          {skipped ? messages.skipped : messages.failed}
+        </Text>
+        <Button size="compact-xs" variant="light" onClick={load} aria-label={skipped ? messages.load(what) : messages.retry(what)}>
+          {messages.loadShort}
+        </Button>
+      </Stack>
+    );
+  }
+  return <Loader size="sm" aria-label={messages.loading(what)} />;
+}
+
+/** A number with its label, as a labelled group (`getByRole('group', { name })`). */
+function StatCard({ label, figure }: { label: string; figure: Figure<number> }) {
+  const result = useQuery(figureOptions(figure));
+  const id = useId();
+  return (
+    <Paper withBorder p="md" role="group" aria-labelledby={id}>
+      <Text id={id} size="sm" c="dimmed">
+        {label}
+      </Text>
+      <FigureState result={result} figure={figure} what={label}>
+        {(value) => (
+          <Text fz={28} fw={700} lh={1.2} data-figure>
+            {formatCount(value)}
+          </Text>
+        )}
+      </FigureState>
+    </Paper>
+  );
+}
+
+/** A section of the overview: a titled region, or the reason the key cannot show it. */
+function Section({ title, scope, children }: { title: string; scope: Scope; children: () => ReactNode }) {
+  const { connection } = useWorkspaceApi();
+  const id = useId();
+  return (
+    <section aria-labelledby={id}>
+      <Stack gap="md">
+        <Title order={2} id={id}>
+          {title}
+        </Title>
+        {allows(connection.permissions, scope) ? children() : <Alert color="gray">{messages.notAvailable(title, scope)}</Alert>}
+      </Stack>
+    </section>
+  );
+}
+
+function ContactsSection({ figures, workspaceId, weeks }: { figures: OverviewFigures['contacts']; workspaceId: string; weeks: ReturnType<typeof weekBuckets> }) {
+  const navigate = useNavigate();
+  const weekValues = useCachedValues(figures.weeks);
+  const tags = useQuery(figureOptions(figures.tags));
+  const links = useMemo(() => weeks.map((week) => contactsListHref(workspaceId, weekFilter(week))), [weeks, workspaceId]);
+  const labels = useMemo(() => weeks.map((week) => formatDay(week.start)), [weeks]);
+  // The chart comes once every week has an answer (a number, or a skip that stays a gap, never a 0).
+  const settled = useSettled(figures.weeks);
+  const values = weekValues.map((value) => value ?? null);
+  return (
+    <>
+      <SimpleGrid cols={{ base: 1, xs: 3 }}>
+        <StatCard label={messages.contactsTotal} figure={figures.total} />
+        <StatCard label={messages.contactsActive} figure={figures.active} />
+        <StatCard label={messages.contactsPending} figure={figures.pending} />
+      </SimpleGrid>
+      <Paper withBorder p="md">
+        <Stack gap="sm">
+          <Title order={3}>{messages.weeksTitle}</Title>
+          {settled && values.some((value) => value !== null) ? (
+            <Chart label={messages.weeksChart} data={{ kind: 'bars', labels, values, onSelect: (index) => void navigate(links[index]!) }} />
+          ) : null}
+          <SimpleTable compact aria-label={messages.weeksTitle}>
+            <caption className="visually-hidden">{messages.weeksCaption}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{messages.weekColumn}</th>
+                <th scope="col">{messages.newContactsColumn}</th>
+                <th scope="col">{messages.listColumn}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {weeks.map((week, index) => (
+                <tr key={week.start.toISOString()}>
+                  <th scope="row">{messages.weekOf(formatDate(week.start))}</th>
+                  <td>
+                    <FigureCell figure={figures.weeks[index]!} what={messages.weekOf(formatDate(week.start))}>
+                      {(value) => formatCount(value)}
+                    </FigureCell>
+                  </td>
+                  <td>
+                    <Anchor component={Link} to={links[index]!} size="sm" aria-label={messages.viewWeek(formatDate(week.start))}>
+                      {messages.viewThese}
+                    </Anchor>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </SimpleTable>
+        </Stack>
+      </Paper>
+      <Paper withBorder p="md">
+        <Stack gap="sm">
+          <Title order={3}>{messages.tagsTitle}</Title>
+          <FigureState result={tags} figure={figures.tags} what={messages.tagsTitle}>
+            {(top) =>
+              top.length ? (
+                <Group gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+                  {top.map((tag) => (
+                    <li key={tag.name}>
+                      <Button component={Link} to={contactsListHref(workspaceId, tagFilter(tag.name))} variant="light" size="xs" aria-label={messages.tagLink(tag.name, formatCount(tag.count))}>
+                        {tag.name} · {formatCount(tag.count)}
+                      </Button>
+                    </li>
+                  ))}
+                </Group>
+              ) : (
+                <Text size="sm">{messages.tagsEmpty}</Text>
+              )
+            }
+          </FigureState>
+        </Stack>
+      </Paper>
+    </>
+  );
+}
+
+function PostsSection({ figures, workspaceId }: { figures: OverviewFigures['posts']; workspaceId: string }) {
+  const top = useQuery(figureOptions(figures.topClaps));
+  const newest = useQuery(figureOptions(figures.newest));
+  const history = useHistory(workspaceId);
+  const [now] = useState(() => Date.now());
+  const due = history
+    .filter((entry) => entry.state === 'scheduled' && entry.publishDate !== null && Date.parse(entry.publishDate) > now)
+    .toSorted((a, b) => Date.parse(a.publishDate!) - Date.parse(b.publishDate!));
+  const chronological = useMemo(() => (newest.data ?? []).toSorted((a, b) => Date.parse(a.publishedDate) - Date.parse(b.publishedDate)), [newest.data]);
+  return (
+    <>
+      <SimpleGrid cols={{ base: 1, xs: 3 }}>
+        <StatCard label={messages.postsLastMonth} figure={figures.lastMonth} />
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <Paper withBorder p="md">
+          <Stack gap="sm">
+            <Title order={3}>{messages.topPostsTitle}</Title>
+            <FigureState result={top} figure={figures.topClaps} what={messages.topPostsTitle}>
+              {(posts) =>
+                posts.length ? (
+                  <ol style={{ margin: 0, paddingInlineStart: '1.25rem' }}>
+                    {posts.map((post) => (
+                      <li key={post.id}>
+                        <Text size="sm" span fw={500}>
+                          {post.header || messages.untitled}
+                        </Text>{' '}
+                        <Text size="sm" span c="dimmed">
+                          {messages.claps(formatCount(post.claps))}
+                        </Text>
+                      </li>
+                    ))}
+                  </ol>
+                ) : (
+                  <Text size="sm">{messages.topPostsEmpty}</Text>
+                )
+              }
+            </FigureState>
+          </Stack>
+        </Paper>
+        <Paper withBorder p="md">
+          <Stack gap="sm">
+            <Title order={3}>{messages.scheduledTitle}</Title>
+            <Text size="xs" c="dimmed">
+              {messages.scheduledHelp}
+            </Text>
+            {due.length ? (
+              <ul style={{ margin: 0, paddingInlineStart: '1.25rem' }}>
+                {due.map((entry) => (
+                  <li key={entry.requestId}>
+                    <Text size="sm" span fw={500}>
+                      {entry.summary || messages.untitled}
+                    </Text>{' '}
+                    <Text size="sm" span c="dimmed">
+                      <time dateTime={entry.publishDate!}>{messages.scheduledAt(formatDateTime(new Date(entry.publishDate!)))}</time>
+                    </Text>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <Text size="sm">{messages.scheduledEmpty}</Text>
+            )}
+          </Stack>
+        </Paper>
+      </SimpleGrid>
+      <Paper withBorder p="md">
+        <Stack gap="sm">
+          <Title order={3}>{messages.clapsTitle}</Title>
+          <FigureState result={newest} figure={figures.newest} what={messages.clapsTitle}>
+            {() => (
+              <>
+                {chronological.length ? (
+                  <Chart
+                    label={messages.clapsChart}
+                    data={{ kind: 'points', times: chronological.map((post) => Date.parse(post.publishedDate) / 1000), values: chronological.map((post) => post.claps) }}
+                  />
+                ) : null}
+                <details>
+                  <summary>{messages.clapsCaption(CHART_POSTS)}</summary>
+                  <SimpleTable compact aria-label={messages.clapsTitle}>
+                    <thead>
+                      <tr>
+                        <th scope="col">{messages.publishedColumn}</th>
+                        <th scope="col">{messages.postColumn}</th>
+                        <th scope="col">{messages.clapsColumn}</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {chronological.map((post) => (
+                        <tr key={post.id}>
+                          <td>
+                            <time dateTime={post.publishedDate}>{formatDateTime(new Date(post.publishedDate))}</time>
+                          </td>
+                          <td>{post.header || messages.untitled}</td>
+                          <td>{formatCount(post.claps)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </SimpleTable>
+                </details>
+              </>
+            )}
+          </FigureState>
+        </Stack>
+      </Paper>
+    </>
+  );
+}
+
+function CatalogSection({ figures, workspaceId }: { figures: OverviewFigures['catalog']; workspaceId: string }) {
+  const collections = useQuery(figureOptions(figures.collections));
+  const first = collections.data?.items ?? [];
+  const counts = useMemo(() => first.map((collection) => figures.inCollection(collection.id)), [first, figures]);
+  const countValues = useCachedValues(counts);
+  const ranked = first
+    .map((collection, index) => ({ collection, index, value: countValues[index] }))
+    .toSorted((a, b) => (b.value ?? -1) - (a.value ?? -1));
+  const totalFigure = useMemo<Figure<number>>(
+    () => ({ queryKey: figures.collections.queryKey, read: async (priority, signal) => (await figures.collections.read(priority, signal)).total }),
+    [figures],
+  );
+  return (
+    <>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+        <StatCard label={messages.productsTotal} figure={figures.products} />
+        <StatCard label={messages.forSale} figure={figures.forSale} />
+        <StatCard label={messages.notForSale} figure={figures.notForSale} />
+        <CollectionsTotal figure={totalFigure} result={collections} />
+      </SimpleGrid>
+      <Paper withBorder p="md">
+        <Stack gap="sm">
+          <Title order={3}>{messages.topCollectionsTitle}</Title>
+          <FigureState result={collections} figure={figures.collections} what={messages.topCollectionsTitle}>
+            {(page) =>
+              page.items.length ? (
+                <>
+                  <SimpleTable compact aria-label={messages.topCollectionsTitle}>
+                    <thead>
+                      <tr>
+                        <th scope="col">{messages.collectionColumn}</th>
+                        <th scope="col">{messages.productsColumn}</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {ranked.map(({ collection, index }) => {
+                        const title = collection.title || messages.untitledCollection;
+                        return (
+                          <tr key={collection.id}>
+                            <th scope="row">
+                              <Anchor component={Link} to={collectionProductsHref(workspaceId, collection.id)} size="sm" aria-label={messages.viewCollection(title)}>
+                                {title}
+                              </Anchor>
+                            </th>
+                            <td>
+                              <FigureCell figure={counts[index]!} what={title}>
+                                {(value) => formatCount(value)}
+                              </FigureCell>
+                            </td>
+                          </tr>
+                        );
+                      })}
+                    </tbody>
+                  </SimpleTable>
+                  {page.total > page.items.length ? (
+                    <Text size="xs" c="dimmed">
+                      {messages.topCollectionsAmong(formatCount(COLLECTIONS_COUNTED), formatCount(page.total))}
+                    </Text>
+                  ) : null}
+                </>
+              ) : (
+                <Text size="sm">{messages.topCollectionsEmpty}</Text>
+              )
+            }
+          </FigureState>
+        </Stack>
+      </Paper>
+    </>
+  );
+}
+
+/** The collections total, read from the same request as the first page of collections. */
+function CollectionsTotal({ figure, result }: { figure: Figure<number>; result: UseQueryResult<{ total: number }> }) {
+  const id = useId();
+  const total = { ...result, data: result.data?.total } as UseQueryResult<number>;
+  return (
+    <Paper withBorder p="md" role="group" aria-labelledby={id}>
+      <Text id={id} size="sm" c="dimmed">
+        {messages.collectionsTotal}
+      </Text>
+      <FigureState result={total} figure={figure} what={messages.collectionsTotal}>
+        {(value) => (
+          <Text fz={28} fw={700} lh={1.2} data-figure>
+            {formatCount(value)}
+          </Text>
+        )}
+      </FigureState>
+    </Paper>
+  );
+}
+
+/** `/w/:workspaceId`: the overview of the workspace on screen. */
+export function OverviewPage() {
+  const { api, workspaceId, connection } = useWorkspaceApi();
+  const [now] = useState(() => new Date());
+  const weeks = useMemo(() => weekBuckets(now), [now]);
+  const figures = useMemo(() => overviewFigures(api, workspaceId, weeks, now), [api, workspaceId, weeks, now]);
+  const asOf = useAsOf(workspaceId);
+  const queryClient = useQueryClient();
+  const everything = useMemo(() => {
+    const list: Figure<unknown>[] = [];
+    if (allows(connection.permissions, 'contacts:read-only')) list.push(figures.contacts.total, figures.contacts.active, figures.contacts.pending, ...figures.contacts.weeks, figures.contacts.tags);
+    if (allows(connection.permissions, 'posts:read-only')) list.push(figures.posts.lastMonth, figures.posts.topClaps, figures.posts.newest);
+    if (allows(connection.permissions, 'products:read-only')) list.push(figures.catalog.products, figures.catalog.forSale, figures.catalog.notForSale, figures.catalog.collections);
+    return list;
+  }, [figures, connection.permissions]);
+  const refresh = useCallback(() => {
+    // The per-collection counts follow: the collections' page is read again, and their queries are marked stale.
+    const collectionCounts = queryClient
+      .getQueryCache()
+      .findAll({ queryKey: ['ws', workspaceId, 'overview', 'products', 'collection'] })
+      .map((query) => figures.catalog.inCollection(String(query.queryKey[5])));
+    return loadFigures(queryClient, [...everything, ...collectionCounts]);
+  }, [queryClient, workspaceId, figures, everything]);
+  const [refreshing, setRefreshing] = useState(false);
+
+  return (
+    <Stack gap="xl">
+      <Group justify="space-between" align="center">
+        <Title order={1}>{messages.title}</Title>
+        <Group gap="sm">
+          <Text size="sm" c="dimmed" role="status">
+            {asOf ? <time dateTime={new Date(asOf).toISOString()}>{messages.asOf(formatTime(asOf))}</time> : messages.notYetRead}
+          </Text>
+          <Button
+            variant="default"
+            size="xs"
+            loading={refreshing}
+            onClick={() => {
+              setRefreshing(true);
+              void refresh().finally(() => setRefreshing(false));
+            }}
+          >
+            {messages.refresh}
+          </Button>
+        </Group>
+      </Group>
+      <Section title={messages.contacts} scope="contacts:read-only">
+        {() => <ContactsSection figures={figures.contacts} workspaceId={workspaceId} weeks={weeks} />}
+      </Section>
+      <Section title={messages.posts} scope="posts:read-only">
+        {() => <PostsSection figures={figures.posts} workspaceId={workspaceId} />}
+      </Section>
+      <Section title={messages.catalog} scope="products:read-only">
+        {() => <CatalogSection figures={figures.catalog} workspaceId={workspaceId} />}
+      </Section>
+    </Stack>
+  );
+}
+

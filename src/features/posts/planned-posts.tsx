@@ -1,0 +1,166 @@
+/**
+ * Scheduled and suggested posts beside the published ones (issue 22 point 8), from `GET /post-requests` (our
+ * extension `post-requests-list`, decisions.md section 10): a table of what is planned, soonest first, each with its
+ * time in the reader's time zone (the interface has no workspace time zone; the composer schedules in the same
+ * one) and, where the service has `post-request-cancel` and the key posts:read-write, Withdraw after a
+ * confirmation; and a month calendar marking the days with scheduled posts, so gaps in the plan show at a glance.
+ * Loaded only when the tab is opened.
+ */
+import { Alert, Badge, Button, Group, Indicator, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { Calendar } from '@mantine/dates';
+import '@mantine/dates/styles.css';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import type { PostRequestItem } from '@/api/extensions';
+import { inList } from '@/api/filter/ast';
+import { ErrorMessage } from '@/components/error-message';
+import { QueryView } from '@/components/query-state';
+import { showSaved } from '@/components/upsert-drawer';
+import { useWorkspaceApi } from '@/lib/api';
+import { useExtensions } from '@/lib/extensions';
+import { allows } from '@/lib/permissions';
+import { postMessages as t } from './messages';
+import { postQueries } from './queries';
+
+const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+const formatWhen = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** `YYYY-MM-DD` of an instant in the reader's time zone (the Calendar's day keys). */
+const dayKeyFormat = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' });
+export const dayKey = (iso: string) => dayKeyFormat.format(new Date(iso));
+
+const PLANNED_LIMIT = 100;
+const titleOf = (item: PostRequestItem) => item.header?.trim() || item.text?.trim().slice(0, 80) || t.untitled;
+
+/** Query options: the workspace's scheduled and suggested post requests, soonest first (suggestions without a time last). */
+export const plannedQuery = (api: ReturnType<typeof useWorkspaceApi>['api'], workspaceId: string) => ({
+  queryKey: [...postQueries.all(workspaceId), 'planned'] as const,
+  queryFn: ({ signal }: { signal: AbortSignal }) =>
+    api.listPostRequests({ filter: inList('state', ['scheduled', 'suggested']), orderBy: [{ field: 'publishDate', direction: 'asc' }], limit: PLANNED_LIMIT, signal }),
+});
+
+function WithdrawDialog({ item, onClose }: { item: PostRequestItem; onClose: () => void }) {
+  const { api, workspaceId } = useWorkspaceApi();
+  const queryClient = useQueryClient();
+  const withdraw = useMutation({
+    mutationFn: () => api.withdrawPostRequest(item.requestId),
+    onSuccess: () => {
+      showSaved(t.withdrawn(titleOf(item)));
+      onClose();
+      return queryClient.invalidateQueries({ queryKey: postQueries.all(workspaceId) });
+    },
+  });
+  return (
+    <Modal opened onClose={onClose} title={t.withdrawTitle} centered>
+      <Stack gap="sm">
+        <Text size="sm">{t.withdrawText(titleOf(item))}</Text>
+        {withdraw.isError ? (
+          <Alert color="red" role="alert">
+            <ErrorMessage error={withdraw.error} />
+          </Alert>
+        ) : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t.cancel}
+          </Button>
+          <Button color="red" loading={withdraw.isPending} onClick={() => withdraw.mutate()}>
+            {t.withdrawConfirm}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** The month calendar: each day with scheduled posts carries their count. */
+function PlanCalendar({ items }: { items: PostRequestItem[] }) {
+  const counts = useMemo(() => {
+    const byDay = new Map<string, number>();
+    for (const item of items) if (item.state === 'scheduled' && item.publishDate) byDay.set(dayKey(item.publishDate), (byDay.get(dayKey(item.publishDate)) ?? 0) + 1);
+    return byDay;
+  }, [items]);
+  return (
+    <section aria-label={t.calendarLabel}>
+      <Title order={2} size="h4" mb="xs">
+        {t.calendarTitle}
+      </Title>
+      <Calendar
+        static
+        renderDay={(date) => {
+          const count = counts.get(date) ?? 0;
+          const day = Number(date.slice(8, 10));
+          return count ? (
+            <Indicator size={16} label={count} color="blue" offset={-2} title={t.dayCount(count)}>
+              <span data-scheduled-day={date} aria-label={`${day}: ${t.dayCount(count)}`}>
+                {day}
+              </span>
+            </Indicator>
+          ) : (
+            <span>{day}</span>
+          );
+        }}
+      />
+    </section>
+  );
+}
+
+export function PlannedPosts() {
+  const { api, workspaceId, connection } = useWorkspaceApi();
+  const extensions = useExtensions();
+  const planned = useQuery(plannedQuery(api, workspaceId));
+  const [withdrawing, setWithdrawing] = useState<PostRequestItem | null>(null);
+  const canCancel = extensions.has('post-request-cancel');
+  const canWrite = allows(connection.permissions, 'posts:read-write');
+  return (
+    <QueryView query={planned} label={t.loadingLabel}>
+      {(data) => (
+        <Stack>
+          <Text size="sm" c="dimmed">
+            {t.timeZoneNote(TIME_ZONE)}
+            {data.meta.maxResults > data.items.length ? ` ${t.more(data.items.length, data.meta.maxResults)}` : ''}
+          </Text>
+          {canCancel ? null : (
+            <Text size="sm" c="dimmed">
+              {t.withdrawNotAllowed}
+            </Text>
+          )}
+          {data.items.length === 0 ? (
+            <Text>{t.none}</Text>
+          ) : (
+            <Table aria-label={t.plannedTable} striped>
+              <thead>
+                <tr>
+                  <th scope="col">{t.columnState}</th>
+                  <th scope="col">{t.columnWhen}</th>
+                  <th scope="col">{t.columnPost}</th>
+                  {canCancel ? <th scope="col">{t.columnActions}</th> : null}
+                </tr>
+              </thead>
+              <tbody>
+                {data.items.map((item) => (
+                  <tr key={item.requestId}>
+                    <td>
+                      <Badge variant="light" color={item.state === 'scheduled' ? 'blue' : 'gray'}>
+                        {item.state === 'scheduled' ? t.scheduled : t.suggested}
+                      </Badge>
+                    </td>
+                    <td>{item.publishDate ? <time dateTime={item.publishDate}>{formatWhen.format(new Date(item.publishDate))}</time> : t.noTime}</td>
+                    <td>{titleOf(item)}</td>
+                    {canCancel ? (
+                      <td>
+                        <Button size="xs" variant="light" color="red" disabled={!canWrite} title={canWrite ? undefined : t.withdrawNeedsScope} aria-label={t.withdrawLabel(titleOf(item))} onClick={() => setWithdrawing(item)}>
+                          {t.withdraw}
+                        </Button>
+                      </td>
+                    ) : null}
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
+          <PlanCalendar items={data.items} />
+          {withdrawing ? <WithdrawDialog item={withdrawing} onClose={() => setWithdrawing(null)} /> : null}
+        </Stack>
+      )}
+    </QueryView>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * A job's report (issue 20 point 5): every step's outcome and every row decided before any write, sorted into
+ * the report's parts (created, updated, tags changed, unchanged, refused, failed, not sent), each a table that
+ * downloads as CSV. Framework-free (unit-tested); papaparse writes the CSV, loaded with the jobs page only.
+ *
+ * CSV: a header row, CRLF lines, RFC 4180 quoting, and `'` before a cell a spreadsheet would read as a formula
+ * (OWASP "CSV injection", papaparse's `escapeFormulae`), as the products import's report (product-csv.ts).
+ */
+import Papa from 'papaparse';
+import type { JobStore } from './job-store';
+import type { JobRecord, JobSpec, JobStep, StepRecord } from './job-types';
+
+export type ReportPart = 'created' | 'updated' | 'tagged' | 'unchanged' | 'refused' | 'failed' | 'notSent';
+export const REPORT_PARTS: readonly ReportPart[] = ['created', 'updated', 'tagged', 'unchanged', 'refused', 'failed', 'notSent'];
+
+/** One table per part: its column names and rows of cells. */
+export type ReportTable = { columns: string[]; rows: Record<string, string>[] };
+export type JobReport = Record<ReportPart, ReportTable>;
+
+const rowsText = (rows: number[] | undefined) => (rows ?? []).join(' ');
+
+/** The fields that name a step's record in a report: rows, id, and the record's own identifying fields. */
+function describe(step: JobStep): Record<string, string> {
+  if (step.kind === 'create-contact') {
+    const { name, email, phone, tags } = step.body;
+    return { rows: rowsText(step.rows), name: name ?? '', email: email ?? '', phone: phone ?? '', tags: (tags ?? []).join(', ') };
+  }
+  if (step.kind === 'patch-tags') {
+    return { rows: rowsText(step.rows), contact: step.label ?? '', tagsAdded: step.tagsToAdd.join(', '), tagsRemoved: step.tagsToRemove.join(', ') };
+  }
+  return { rows: rowsText(step.rows), externalId: String(step.body.externalId ?? ''), title: String(step.body.title ?? '') };
+}
+
+/** The report's parts from a job's steps (in order) and the rows it was handed (`JobSpec.report`). */
+export function buildReport(steps: Iterable<StepRecord>, handed: NonNullable<JobSpec['report']>): JobReport {
+  const parts = Object.fromEntries(REPORT_PARTS.map((part) => [part, [] as Record<string, string>[]])) as Record<ReportPart, Record<string, string>[]>;
+  for (const record of steps) {
+    const fields = describe(record.step);
+    const id = record.step.kind === 'patch-tags' ? record.step.contactId : '';
+    const outcome = record.outcome;
+    if (!outcome) parts.notSent.push({ id, ...fields });
+    else if (outcome.kind === 'created') parts.created.push({ ...fields, id: outcome.id, ...(outcome.recovered ? { note: 'answer lost, found by look-up' } : {}) });
+    else if (outcome.kind === 'updated') parts.updated.push({ ...fields, id: outcome.id });
+    else if (outcome.kind === 'tagged') parts.tagged.push({ id, ...fields });
+    else if (outcome.kind === 'exists') parts.unchanged.push({ ...fields, id: outcome.id ?? '', reason: outcome.reason });
+    else parts.failed.push({ id, ...fields, status: String(outcome.status), reason: outcome.reason });
+  }
+  for (const row of handed.unchanged ?? []) parts.unchanged.push({ rows: String(row), reason: 'already as asked' });
+  for (const record of handed.unchangedRecords ?? []) parts.unchanged.push({ id: record.id, contact: record.label, reason: 'already as asked' });
+  for (const refused of handed.refused ?? []) parts.refused.push({ rows: String(refused.row), reason: refused.reason, ...refused.values });
+  const table = (rows: Record<string, string>[]): ReportTable => {
+    const columns: string[] = [];
+    for (const row of rows) for (const column of Object.keys(row)) if (!columns.includes(column)) columns.push(column);
+    return { columns, rows };
+  };
+  return Object.fromEntries(REPORT_PARTS.map((part) => [part, table(parts[part])])) as JobReport;
+}
+
+/** Reads job `job`'s steps and handed rows from the store and builds its report. */
+export async function loadReport(store: JobStore, job: Pick<JobRecord, 'id'>): Promise<JobReport> {
+  const steps: StepRecord[] = [];
+  await store.eachStep(job.id, (step) => steps.push(step));
+  return buildReport(steps, await store.getReport(job.id));
+}
+
+/** A report table as CSV text (see the module's comment); a leading BOM so spreadsheets read it as UTF-8. */
+export function reportTableCsv(table: ReportTable): string {
+  const data = table.rows.map((row) => table.columns.map((column) => row[column] ?? ''));
+  const text = Papa.unparse({ fields: table.columns, data }, { newline: '\r\n', escapeFormulae: true });
+  return `\uFEFF${text.endsWith('\r\n') || !text ? text : `${text}\r\n`}`;
+}

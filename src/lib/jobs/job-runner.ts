@@ -1,0 +1,271 @@
+/**
+ * The durable job runner of a browser tab (issue 20 points 4 and 5): one runner per workspace across the tabs of
+ * the browser, holding the Web Lock `runnerLockName(workspaceId)` (`navigator.locks`) while it lives. The tab
+ * that holds the lock runs the workspace's jobs one after another, oldest first (run-job.ts); the other tabs
+ * that have the workspace's key wait for the lock, so when the runner's tab closes, reloads or crashes, the next
+ * one takes over and resumes the job where it stopped. A tab with no key for the workspace (src/lib/connections.ts:
+ * keys are never stored with the jobs) runs nothing: the job resumes once the console is open with the key.
+ *
+ * Tabs tell each other on the BroadcastChannel `JOBS_CHANNEL` (job-names.ts): `changed` when a job is added,
+ * paused, resumed, cancelled or ends, `progress` as a job runs (a few times a second). Pause and cancel are
+ * written to the job's record by whichever tab the person uses; the runner's tab hears `changed`, reads the
+ * record, and stops starting steps (those in flight finish and are stored).
+ *
+ * While this tab runs a job and no other tab of the workspace waits to take over, leaving the page asks first
+ * (`beforeunload`).
+ *
+ * This module is loaded only when a job exists or starts (job-watch.ts decides, with a check of its own that
+ * needs neither this code nor idb).
+ */
+import type { SavedConnection } from '@/lib/connections';
+import { getConnection } from '@/lib/connections';
+import { budgetedClient, rateLimitOf } from '@/lib/budgeted-client';
+import { JOBS_CHANNEL, type JobMessage, runnerLockName } from './job-names';
+import { type JobStore, createStore } from './job-store';
+import type { JobKind, JobRecord, JobSpec, JobStep } from './job-types';
+import { KeyRefusedError, runJob } from './run-job';
+
+let storePromise: Promise<JobStore> | null = null;
+
+/** The tab's store, opened once. */
+export function jobStore(): Promise<JobStore> {
+  storePromise ??= createStore();
+  return storePromise;
+}
+
+type Listener = (message: JobMessage) => void;
+const listeners = new Set<Listener>();
+let channel: BroadcastChannel | null | undefined;
+
+function jobsChannel(): BroadcastChannel | null {
+  if (channel === undefined) {
+    channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(JOBS_CHANNEL) : null;
+    channel?.addEventListener('message', (event: MessageEvent<JobMessage>) => {
+      for (const listener of listeners) listener(event.data);
+    });
+  }
+  return channel;
+}
+
+/** Tells this tab and the others (`JobMessage`). */
+export function publish(message: JobMessage): void {
+  jobsChannel()?.postMessage(message);
+  for (const listener of listeners) listener(message);
+}
+
+/** Calls `listener` with every job message of any tab; returns the function that stops listening. */
+export function listen(listener: Listener): () => void {
+  jobsChannel();
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The lists a job changes, as React Query key prefixes (STYLE.md: `'ws', workspaceId, <area>`). */
+const CHANGES: Record<JobKind, string> = { 'contacts-import': 'contacts', 'bulk-tags': 'contacts', 'undo-tags': 'contacts', 'products-import': 'products' };
+
+/** Asks every tab, this one included, to refetch the lists `job` changed (src/lib/data-changed.ts's channel). */
+function announceDataChanged(job: JobRecord) {
+  if (typeof BroadcastChannel !== 'function') return;
+  // A channel object of its own: data-changed.ts's object in this tab hears it too.
+  const data = new BroadcastChannel('workspace-admin.data-changed');
+  data.postMessage({ queryKey: ['ws', job.workspaceId, CHANGES[job.kind]] });
+  data.close();
+}
+
+/**
+ * Requests in flight at once for `connection`: with no known limit (a service that sends no `X-RateLimit-Limit`,
+ * such as ours with `RATE_LIMIT_PER_MINUTE=0`) 16, which reaches 500 creates a second; with a limit, one per 300
+ * requests a minute (1 at 60 a minute, at most 16), so few steps are marked sent while they wait for the budget.
+ */
+export function concurrencyFor(connection: Pick<SavedConnection, 'baseUrl' | 'apiKey'>): number {
+  const limit = rateLimitOf(connection);
+  return limit === null || limit <= 0 ? 16 : Math.max(1, Math.min(16, Math.ceil(limit / 300)));
+}
+
+type Runner = { current: { jobId: string; stop: AbortController } | null; othersWaiting: boolean };
+const runners = new Map<string, Runner>();
+
+/** True while this tab runs a job of `workspaceId` (for the header). */
+export function runsHere(workspaceId: string): boolean {
+  return Boolean(runners.get(workspaceId)?.current);
+}
+
+/** Resolves at the next job message about `workspaceId`, or after `ms`. */
+function nextChange(workspaceId: string, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    const stop = listen((message) => {
+      if (message.workspaceId === workspaceId && message.type === 'changed') done();
+    });
+    function done() {
+      clearTimeout(timer);
+      stop();
+      resolve();
+    }
+  });
+}
+
+/** Pauses between progress messages, in ms. */
+const PROGRESS_MS = 250;
+
+/** The loop of the tab holding the workspace's lock: runs its runnable jobs, oldest first, then waits for more. */
+async function serve(workspaceId: string, runner: Runner): Promise<never> {
+  const store = await jobStore();
+  for (;;) {
+    const connection = getConnection(workspaceId);
+    const jobs = connection ? await store.listJobs(workspaceId) : [];
+    const job = jobs.filter((candidate) => candidate.state === 'running' || candidate.state === 'queued').sort((a, b) => a.createdAt - b.createdAt)[0];
+    if (!connection || !job) {
+      await nextChange(workspaceId, 5000);
+      continue;
+    }
+    const stop = new AbortController();
+    runner.current = { jobId: job.id, stop };
+    let last = 0;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let latest: JobRecord = job;
+    const send = () => {
+      timer = null;
+      last = Date.now();
+      publish({ type: 'progress', workspaceId, job: latest });
+    };
+    const unlisten = listen((message) => {
+      if (message.type !== 'changed' || message.jobId !== job.id) return;
+      // Another tab (or this one) paused or cancelled it: stop starting steps.
+      void store.getJob(job.id).then((record) => {
+        if (record && record.state !== 'running') stop.abort();
+      });
+    });
+    try {
+      await runJob({
+        store,
+        client: budgetedClient(connection),
+        jobId: job.id,
+        stop: stop.signal,
+        concurrency: () => concurrencyFor(connection),
+        onProgress: (record) => {
+          latest = record;
+          if (timer === null) timer = setTimeout(send, Math.max(0, PROGRESS_MS - (Date.now() - last)));
+        },
+      });
+    } catch (error) {
+      const reason = error instanceof KeyRefusedError ? error.message : `The job stopped: ${error instanceof Error ? error.message : String(error)}`;
+      await store.transition(job.id, ['running', 'queued'], 'paused', { stopReason: reason, waitingUntil: null }).catch(() => null);
+    } finally {
+      unlisten();
+      if (timer !== null) clearTimeout(timer);
+      runner.current = null;
+    }
+    const after = await store.getJob(job.id);
+    if (after) {
+      publish({ type: 'progress', workspaceId, job: after });
+      if (after.state !== 'running') announceDataChanged(after);
+    }
+    publish({ type: 'changed', workspaceId, jobId: job.id });
+  }
+}
+
+/** Keeps `othersWaiting` current: whether another tab waits for the workspace's lock (it would take the job over). */
+function watchOthers(workspaceId: string, runner: Runner) {
+  const name = runnerLockName(workspaceId);
+  const check = () => {
+    if (!runner.current) return;
+    void navigator.locks.query().then((snapshot) => {
+      runner.othersWaiting = (snapshot.pending ?? []).some((lock) => lock.name === name);
+    });
+  };
+  setInterval(check, 1000);
+  window.addEventListener('beforeunload', (event) => {
+    if (runner.current && !runner.othersWaiting) {
+      event.preventDefault();
+      event.returnValue = '';
+    }
+  });
+}
+
+/**
+ * Starts this tab's runner for `workspaceId` (once per tab; later calls do nothing): it waits for the
+ * workspace's Web Lock, then serves the workspace's jobs for as long as the tab lives. Without Web Locks (an old
+ * browser) it serves at once, so two such tabs could run one job side by side: every write carries its
+ * Idempotency-Key, which keeps that from creating anything twice on a service that honours it.
+ */
+export function startJobRunner(workspaceId: string): void {
+  if (runners.has(workspaceId)) return;
+  const runner: Runner = { current: null, othersWaiting: false };
+  runners.set(workspaceId, runner);
+  if (typeof navigator !== 'undefined' && navigator.locks) {
+    watchOthers(workspaceId, runner);
+    void navigator.locks.request(runnerLockName(workspaceId), () => serve(workspaceId, runner));
+  } else {
+    void serve(workspaceId, runner);
+  }
+}
+
+/**
+ * Stores `spec` as a job of `connection`'s workspace and starts it: in this tab, or in the tab that holds the
+ * workspace's runner lock. Resolves to its id once stored (the steps are in IndexedDB: a reload resumes it).
+ * Rejects with IndexedDB's error when the browser refuses to store it (private mode, quota).
+ */
+export async function enqueueJob(connection: Pick<SavedConnection, 'workspaceId'>, spec: JobSpec): Promise<string> {
+  const store = await jobStore();
+  const job = await store.addJob(connection.workspaceId, spec);
+  startJobRunner(connection.workspaceId);
+  publish({ type: 'changed', workspaceId: connection.workspaceId, jobId: job.id });
+  return job.id;
+}
+
+/** Pauses job `jobId` (no new step starts; those in flight finish). No-op unless queued or running. */
+export async function pauseJob(jobId: string): Promise<void> {
+  const job = await (await jobStore()).transition(jobId, ['queued', 'running'], 'paused', { waitingUntil: null });
+  if (job) publish({ type: 'changed', workspaceId: job.workspaceId, jobId });
+}
+
+/** Resumes a paused job (it runs again where it stopped). No-op unless paused. */
+export async function resumeJob(jobId: string): Promise<void> {
+  const job = await (await jobStore()).transition(jobId, ['paused'], 'running', { stopReason: null });
+  if (!job) return;
+  startJobRunner(job.workspaceId);
+  publish({ type: 'changed', workspaceId: job.workspaceId, jobId });
+}
+
+/** Cancels a job: steps not yet sent are never sent; those in flight finish. No-op for a finished job. */
+export async function cancelJob(jobId: string): Promise<void> {
+  const job = await (await jobStore()).transition(jobId, ['queued', 'running', 'paused'], 'cancelled', { finishedAt: Date.now(), waitingUntil: null });
+  if (job) publish({ type: 'changed', workspaceId: job.workspaceId, jobId });
+}
+
+/**
+ * The steps that undo job `jobId`'s tag changes: for each `patch-tags` step that succeeded, the inverse patch
+ * on that same contact (tags it added are removed, tags it removed are added back). Created contacts and product
+ * upserts have no inverse through the interface (there is no delete) and are left out.
+ */
+export async function undoSteps(store: JobStore, jobId: string): Promise<JobStep[]> {
+  const steps: JobStep[] = [];
+  await store.eachStep(jobId, (record) => {
+    if (record.step.kind !== 'patch-tags' || record.outcome?.kind !== 'tagged') return;
+    const { contactId, tagsToAdd, tagsToRemove, label } = record.step;
+    steps.push({ kind: 'patch-tags', contactId, tagsToAdd: [...tagsToRemove], tagsToRemove: [...tagsToAdd], ...(label ? { label } : {}) });
+  });
+  return steps;
+}
+
+/** True when job `job` can be undone: finished (done or cancelled), not undone yet, with tag changes made. */
+export function canUndo(job: JobRecord): boolean {
+  return (job.state === 'done' || job.state === 'cancelled') && job.undoneBy === null && job.counts.tagged > 0 && job.kind !== 'products-import';
+}
+
+/**
+ * Starts the undo of job `jobId` as a durable job of its own (kind `undo-tags`, titled by `title`), and records
+ * it on the job so it is undone once. Resolves to the undo job's id; rejects with a `RangeError` when the job
+ * cannot be undone (`canUndo`).
+ */
+export async function undoJob(jobId: string, title: string): Promise<string> {
+  const store = await jobStore();
+  const job = await store.getJob(jobId);
+  if (!job || !canUndo(job)) throw new RangeError('This job has no tag changes left to undo');
+  const steps = await undoSteps(store, jobId);
+  const id = await enqueueJob(job, { kind: 'undo-tags', title, steps, meta: { undoOf: jobId } });
+  await store.annotate(jobId, { undoneBy: id });
+  publish({ type: 'changed', workspaceId: job.workspaceId, jobId });
+  return id;
+}

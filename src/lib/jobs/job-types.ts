@@ -1,0 +1,106 @@
+/**
+ * The shapes of durable jobs (issue 20 point 4; the interface with the contacts import is
+ * /work/wt/briefs/jobs-interface.md): what a caller hands the runner (`JobSpec`), and what the runner keeps in
+ * IndexedDB (`JobRecord`, one per job; `StepRecord`, one per step, so a job of 100,000 steps never rewrites one
+ * large record). Framework-free and type-only.
+ */
+import type { ContactCreate } from '@/api/contacts';
+import type { ProductUpsert } from '@/api/catalog';
+
+/**
+ * One write of a job. `rows`: the 1-based data rows of the source file that this step stands for (imports).
+ * `label`: how the report names the record (a contact's name, email or phone), optional.
+ * A `patch-tags` step should list only the tags that change the contact (a tag it already has is not in
+ * `tagsToAdd`, one it lacks not in `tagsToRemove`): its undo is then the exact inverse.
+ */
+export type JobStep =
+  | { kind: 'create-contact'; body: ContactCreate; rows?: number[]; label?: string }
+  | { kind: 'patch-tags'; contactId: string; tagsToAdd: string[]; tagsToRemove: string[]; rows?: number[]; label?: string }
+  | { kind: 'upsert-product'; body: ProductUpsert; rows?: number[]; label?: string };
+
+export type JobKind = 'contacts-import' | 'bulk-tags' | 'undo-tags' | 'products-import';
+
+/** A row refused before any write (an import's cleaning, a product row that fails the contract), with its reason. */
+export type RefusedRow = { row: number; values: Record<string, string>; reason: string };
+
+/** A record left as it was before any write (a bulk tag job's contact that already is as asked). */
+export type UnchangedRecord = { id: string; label: string };
+
+/**
+ * What a caller hands the runner. `report` holds rows decided before any write (refused, unchanged), with
+ * reasons, so the job's report lists them beside the outcomes of its steps. `unchanged`: 1-based rows of an
+ * import; `unchangedRecords`: records of a bulk tag job.
+ */
+export type JobSpec = {
+  kind: JobKind;
+  /** Shown in the header and on the jobs page, e.g. "Import contacts.csv". */
+  title: string;
+  steps: JobStep[];
+  report?: { refused?: RefusedRow[]; unchanged?: number[]; unchangedRecords?: UnchangedRecord[] };
+  /** E.g. `{ importTag: 'import-2026-11-25', fileName: 'contacts.csv' }`; `undoOf` is set by the runner on an undo. */
+  meta?: Record<string, unknown>;
+};
+
+/**
+ * Where a job is: `queued` (stored, not started), `running` (a tab runs it, or will when the console is open
+ * with the workspace's key), `paused` (by the person, or `stopReason` says why), `cancelled` (steps not yet sent
+ * are left out), `done` (every step has an outcome).
+ */
+export type JobState = 'queued' | 'running' | 'paused' | 'cancelled' | 'done';
+
+/** How a step ended. `recovered`: the answer was lost and the look-up found the record the step had created. */
+export type StepOutcome =
+  | { kind: 'created'; id: string; recovered?: boolean }
+  | { kind: 'updated'; id: string }
+  | { kind: 'tagged' }
+  | { kind: 'exists'; id: string | null; reason: string }
+  | { kind: 'failed'; reason: string; status: number };
+
+/**
+ * A step as stored: `pending` (not sent), `sent` (written just before the request left: if the tab dies before
+ * the answer is stored, the step is checked on resume), `settled` (its `outcome` stored).
+ */
+export type StepStatus = 'pending' | 'sent' | 'settled';
+
+export type StepRecord = { jobId: string; index: number; step: JobStep; status: StepStatus; outcome?: StepOutcome };
+
+/** Steps ended so far, by outcome. `updated`: products updated by an upsert. */
+export type JobCounts = { created: number; updated: number; tagged: number; exists: number; failed: number };
+
+/**
+ * A job as stored. `settled`: steps with an outcome; `position`: every step below it is settled (the resume
+ * point); `runStartedAt`/`settledAtRunStart`: when the current run began and how many steps were settled then
+ * (the rate is the steps settled since over the time since); `waitingUntil`: epoch ms the job waits for (a 429,
+ * a lost connection), null when not waiting; `stopReason`: why a job paused by itself (its key was refused).
+ */
+export type JobRecord = {
+  id: string;
+  workspaceId: string;
+  kind: JobKind;
+  title: string;
+  state: JobState;
+  total: number;
+  settled: number;
+  position: number;
+  counts: JobCounts;
+  /** Rows refused and records left unchanged before any write (`JobSpec.report`, stored apart: job-store.ts). */
+  refused: number;
+  unchanged: number;
+  meta: Record<string, unknown>;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt: number | null;
+  runStartedAt: number | null;
+  settledAtRunStart: number;
+  waitingUntil: number | null;
+  stopReason: string | null;
+  /** The id of the undo job made from this one, once made. */
+  undoneBy: string | null;
+};
+
+export const EMPTY_COUNTS: JobCounts = { created: 0, updated: 0, tagged: 0, exists: 0, failed: 0 };
+
+/** True while a job still has work: queued, running or paused. */
+export function isUnfinished(job: Pick<JobRecord, 'state'>): boolean {
+  return job.state === 'queued' || job.state === 'running' || job.state === 'paused';
+}

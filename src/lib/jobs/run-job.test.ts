@@ -1,0 +1,250 @@
+/**
+ * The durable job runner against the real service (server/test/harness.ts) through the typed client, with its
+ * state in IndexedDB (fake-indexeddb, a fresh database per test): a job runs to exactly the expected records and
+ * outcomes with an Idempotency-Key on every write; a stopped job resumes where it stopped; a step whose answer was
+ * lost (a dropped connection, a tab that died after sending) is looked up before it is sent again, so nothing is
+ * created twice; a 409 is "exists"; a refused key stops the job; the key's budget keeps the person's reserve.
+ */
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type TestServer, startServer } from '../../../server/test/harness';
+import { type ApiClient, createApiClient } from '@/api/client';
+import { compare, or } from '@/api/filter/ast';
+import { createRateBudget } from '@/api/rate-budget';
+import { type JobStore, createStore } from './job-store';
+import type { JobSpec, StepRecord } from './job-types';
+import { KeyRefusedError, lookupFilter, runJob, stepKey } from './run-job';
+
+let server: TestServer;
+let limited: TestServer;
+/** Writes seen by the service: method, path, Idempotency-Key. */
+const writes: { method: string; url: string; key: string | null }[] = [];
+/** When it returns true for a write, the request reaches the service but its answer is dropped (a lost answer). */
+let dropAnswer: ((url: string, init: RequestInit | undefined) => boolean) | null = null;
+
+function clientFor(target: TestServer, key = target.a.key, options: Partial<Parameters<typeof createApiClient>[0]> = {}): ApiClient {
+  return createApiClient({
+    baseUrl: target.baseUrl,
+    apiKey: key,
+    fetch: async (input, init) => {
+      if (init?.method && init.method !== 'GET') {
+        writes.push({ method: init.method, url: String(input), key: new Headers(init.headers).get('idempotency-key') });
+        if (dropAnswer?.(String(input), init)) {
+          await fetch(input, init);
+          throw new TypeError('fetch failed');
+        }
+      }
+      return fetch(input, init);
+    },
+    ...options,
+  });
+}
+
+let api: ApiClient;
+let store: JobStore;
+let serial = 0;
+
+const contact = (name: string) => {
+  serial += 1;
+  return { name, email: `${name.toLowerCase()}.${serial}@example.com` };
+};
+const count = async (filter = compare('name', 'like', 'Runner')) => (await api.listContacts({ limit: 1, filter })).meta.maxResults;
+const steps = async (jobId: string) => {
+  const all: StepRecord[] = [];
+  await store.eachStep(jobId, (step) => all.push(step));
+  return all;
+};
+
+beforeAll(async () => {
+  [server, limited] = await Promise.all([startServer(), startServer({ rateLimitPerMinute: 10 })]);
+  api = clientFor(server);
+}, 60_000);
+afterAll(async () => {
+  await Promise.all([server.close(), limited.close()]);
+});
+beforeEach(async () => {
+  globalThis.indexedDB = new IDBFactory();
+  store = await createStore();
+  writes.length = 0;
+  dropAnswer = null;
+});
+
+describe('runJob', () => {
+  it('creates and tags exactly as planned, each write with its own stable Idempotency-Key, and stores every outcome', async () => {
+    const existing = await api.createContact({ ...contact('RunnerOld'), tags: ['keep'] });
+    const spec: JobSpec = {
+      kind: 'contacts-import',
+      title: 'Import runner.csv',
+      steps: [
+        ...Array.from({ length: 30 }, (_, i) => ({ kind: 'create-contact' as const, body: { ...contact(`RunnerNew${i}`), tags: ['imported'] }, rows: [i + 2] })),
+        { kind: 'patch-tags', contactId: existing.id, tagsToAdd: ['imported'], tagsToRemove: [], rows: [40] },
+      ],
+    };
+    const job = await store.addJob(server.a.id, spec);
+    writes.length = 0;
+    const seen: number[] = [];
+    expect(await runJob({ store, client: api, jobId: job.id, concurrency: 8, onProgress: (record) => seen.push(record.settled) })).toBe('done');
+
+    const stored = await store.getJob(job.id);
+    expect(stored).toMatchObject({ state: 'done', settled: 31, position: 31, counts: { created: 30, tagged: 1, exists: 0, failed: 0 } });
+    expect(Math.max(...seen)).toBe(31);
+    expect(await count(compare('tags', 'eq', 'imported'))).toBe(31);
+    expect(writes).toHaveLength(31);
+    expect(new Set(writes.map((write) => write.key)).size).toBe(31);
+    expect(writes.map((write) => write.key).sort()).toEqual(Array.from({ length: 31 }, (_, i) => stepKey(job.id, i)).sort());
+    const outcomes = await steps(job.id);
+    expect(outcomes.every((step) => step.status === 'settled')).toBe(true);
+    expect(outcomes[0]!.outcome).toMatchObject({ kind: 'created', id: expect.any(String) });
+    expect(outcomes[30]!.outcome).toEqual({ kind: 'tagged' });
+  });
+
+  it('stops when asked without leaving a step unknown, and a later run resumes at the position: nothing twice, nothing missing', async () => {
+    const names = Array.from({ length: 60 }, (_, i) => contact(`RunnerResume${i}`));
+    const job = await store.addJob(server.a.id, { kind: 'contacts-import', title: 'Resume', steps: names.map((body) => ({ kind: 'create-contact' as const, body })) });
+    const stop = new AbortController();
+    const first = await runJob({
+      store,
+      client: api,
+      jobId: job.id,
+      concurrency: 4,
+      stop: stop.signal,
+      onProgress: (record) => record.settled >= 20 && stop.abort(),
+    });
+    expect(first).toBe('stopped');
+    const halfway = (await store.getJob(job.id))!;
+    expect(halfway.state).toBe('running');
+    expect(halfway.settled).toBeGreaterThanOrEqual(20);
+    expect(halfway.settled).toBeLessThan(60);
+    expect(await store.sentSteps(job.id)).toEqual([]); // the steps in flight finished and were stored
+    expect(halfway.position).toBe(halfway.settled);
+
+    writes.length = 0;
+    expect(await runJob({ store, client: api, jobId: job.id, concurrency: 4 })).toBe('done');
+    expect(writes).toHaveLength(60 - halfway.settled);
+    expect(await count(compare('name', 'like', 'RunnerResume'))).toBe(60);
+    expect((await store.getJob(job.id))!.counts.created).toBe(60);
+  });
+
+  it('looks a create up before sending it again when its answer was lost in flight, so the contact is created once', async () => {
+    const bodies = Array.from({ length: 10 }, (_, i) => contact(`RunnerLost${i}`));
+    const job = await store.addJob(server.a.id, { kind: 'contacts-import', title: 'Lost', steps: bodies.map((body) => ({ kind: 'create-contact' as const, body })) });
+    let dropped = 0;
+    dropAnswer = (url, init) => url.endsWith('/contacts') && String(init?.body).includes('RunnerLost3') && dropped++ === 0;
+    expect(await runJob({ store, client: api, jobId: job.id, concurrency: 2, sleep: async () => undefined })).toBe('done');
+    expect(dropped).toBe(1);
+    expect(await count(compare('name', 'like', 'RunnerLost'))).toBe(10);
+    const lostStep = (await steps(job.id))[3]!;
+    expect(lostStep.outcome).toMatchObject({ kind: 'created', recovered: true });
+    expect(writes.filter((write) => write.key === stepKey(job.id, 3))).toHaveLength(1); // found by the look-up, not sent again
+    expect((await store.getJob(job.id))!.counts).toMatchObject({ created: 10, failed: 0 });
+  });
+
+  it('checks on resume a step stored as sent whose answer never came (the tab died): found, it is not sent again; not found, it is sent', async () => {
+    const sentAndCreated = contact('RunnerCrashA');
+    const sentNotArrived = contact('RunnerCrashB');
+    const job = await store.addJob(server.a.id, {
+      kind: 'contacts-import',
+      title: 'Crash',
+      steps: [sentAndCreated, sentNotArrived, contact('RunnerCrashC')].map((body) => ({ kind: 'create-contact' as const, body })),
+    });
+    // What a tab that died leaves: steps 0 and 1 stored as sent; only step 0's request reached the service.
+    const stored = await steps(job.id);
+    await store.writer.put({ ...stored[0]!, status: 'sent' });
+    await store.writer.put({ ...stored[1]!, status: 'sent' });
+    await api.createContact(sentAndCreated);
+    await store.transition(job.id, ['queued'], 'running');
+
+    expect(await runJob({ store, client: api, jobId: job.id })).toBe('done');
+    expect(await count(compare('name', 'like', 'RunnerCrash'))).toBe(3);
+    const after = await steps(job.id);
+    expect(after[0]!.outcome).toMatchObject({ kind: 'created', recovered: true });
+    expect(after[1]!.outcome).toMatchObject({ kind: 'created' });
+    expect(after[1]!.outcome).not.toHaveProperty('recovered');
+    expect(writes.map((write) => write.key)).toEqual(expect.arrayContaining([stepKey(job.id, 1), stepKey(job.id, 2)]));
+    expect(writes.some((write) => write.key === stepKey(job.id, 0) && write.method === 'POST')).toBe(false);
+  });
+
+  it('counts a create answered 409 (the contact exists) as "exists" with its id, and a refused body as failed with a sentence', async () => {
+    const taken = contact('RunnerTaken');
+    const existing = await api.createContact(taken);
+    const job = await store.addJob(server.a.id, {
+      kind: 'contacts-import',
+      title: 'Conflicts',
+      steps: [
+        { kind: 'create-contact', body: { ...taken, email: taken.email.toUpperCase() } },
+        { kind: 'create-contact', body: { name: 'RunnerBad', email: 'not-an-email' } },
+      ],
+    });
+    expect(await runJob({ store, client: api, jobId: job.id })).toBe('done');
+    const [first, second] = await steps(job.id);
+    expect(first!.outcome).toMatchObject({ kind: 'exists', reason: expect.stringMatching(/already/i) });
+    expect([existing.id, null]).toContain((first!.outcome as { id: string | null }).id);
+    expect(second!.outcome).toMatchObject({ kind: 'failed', status: 400, reason: expect.stringMatching(/\.$/) });
+    expect((await store.getJob(job.id))!.counts).toMatchObject({ exists: 1, failed: 1, created: 0 });
+  });
+
+  it('stops with KeyRefusedError when the service refuses the key, leaving the step to be sent again later', async () => {
+    const job = await store.addJob(server.a.id, { kind: 'contacts-import', title: 'Bad key', steps: [{ kind: 'create-contact', body: contact('RunnerKey') }] });
+    await expect(runJob({ store, client: clientFor(server, 'wsk_not-a-key'), jobId: job.id })).rejects.toBeInstanceOf(KeyRefusedError);
+    expect((await store.getJob(job.id))!.settled).toBe(0);
+    expect(await store.sentSteps(job.id)).toHaveLength(1);
+    expect(await runJob({ store, client: api, jobId: job.id })).toBe('done');
+    expect(await count(compare('name', 'like', 'RunnerKey'))).toBe(1);
+  });
+
+  it('leaves nothing of another state alone: a paused or cancelled job does not run', async () => {
+    const job = await store.addJob(server.a.id, { kind: 'contacts-import', title: 'Paused', steps: [{ kind: 'create-contact', body: contact('RunnerPaused') }] });
+    await store.transition(job.id, ['queued'], 'paused');
+    expect(await runJob({ store, client: api, jobId: job.id })).toBe('stopped');
+    expect(writes).toHaveLength(0);
+  });
+
+  it('reads the steps a window at a time: 1,234 tag patches all sent once, in order of their index', async () => {
+    const target = await api.createContact(contact('RunnerMany'));
+    const many = Array.from({ length: 1234 }, (_, i) => ({ kind: 'patch-tags' as const, contactId: target.id, tagsToAdd: [`t${i % 3}`], tagsToRemove: [] }));
+    const job = await store.addJob(server.a.id, { kind: 'bulk-tags', title: 'Many', steps: many });
+    writes.length = 0;
+    expect(await runJob({ store, client: api, jobId: job.id, concurrency: 16 })).toBe('done');
+    expect(writes).toHaveLength(1234);
+    expect(new Set(writes.map((write) => write.key)).size).toBe(1234);
+    expect((await store.getJob(job.id))!.counts.tagged).toBe(1234);
+  }, 60_000);
+
+  it('paces its writes by the key budget: at 10 a minute it stops at the person reserve and the person is still served', async () => {
+    const budget = createRateBudget({ reserve: 0.2 });
+    const client = clientFor(limited, limited.a.key, { budget });
+    const job = await store.addJob(limited.a.id, {
+      kind: 'contacts-import',
+      title: 'Paced',
+      steps: Array.from({ length: 12 }, (_, i) => ({ kind: 'create-contact' as const, body: contact(`RunnerPaced${i}`) })),
+    });
+    const stop = new AbortController();
+    const abort = new AbortController();
+    const running = runJob({ store, client, jobId: job.id, concurrency: 1, stop: stop.signal, abort: abort.signal });
+    // The job may spend 10 - 2 (the reserve) of the minute; it then waits for the window to refill.
+    await expect.poll(async () => (await store.getJob(job.id))!.settled, { timeout: 10_000 }).toBe(8);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await store.getJob(job.id))!.settled).toBe(8);
+    expect(budget.state().remaining).toBe(2);
+    // The person's request goes ahead of the waiting job and meets no 429.
+    const started = Date.now();
+    const page = await client.listContacts({ limit: 1 });
+    expect(page.meta.maxResults).toBe(8);
+    expect(Date.now() - started).toBeLessThan(2000);
+    stop.abort();
+    abort.abort();
+    expect(await running).toBe('stopped');
+    // The step waiting for the budget was marked sent: on resume it is checked, never created twice.
+    expect(await store.sentSteps(job.id)).toHaveLength(1);
+    budget.close();
+  }, 30_000);
+});
+
+describe('lookupFilter', () => {
+  it('finds a create by its email or its phone (E.164 after removing spaces), and has nothing to look for without either', () => {
+    expect(lookupFilter({ email: 'a@example.com', phone: '+47 912 34 567' })).toEqual(or(compare('email', 'eq', 'a@example.com'), compare('phone', 'eq', '+4791234567')));
+    expect(lookupFilter({ phone: '+4791234567' })).toEqual(compare('phone', 'eq', '+4791234567'));
+    expect(lookupFilter({ name: 'No contact' })).toBeNull();
+  });
+});

@@ -1,0 +1,262 @@
+/**
+ * Runs one stored job to its end, or until stopped (issue 20 point 4), framework-free so it is unit-tested in
+ * Node against the real service (fake-indexeddb for the store).
+ *
+ * For each step, in order, `concurrency` at a time:
+ * 1. the step is stored as `sent` (the transaction committed) before its request leaves;
+ * 2. the request carries `Idempotency-Key: <jobId>.<index>` (stable per job and step; decisions.md section 9)
+ *    and priority `job`, so the key's shared rate budget paces it and keeps a reserve for the person
+ *    (src/api/rate-budget.ts);
+ * 3. the answer is stored as the step's outcome, with the job's counts and position, in the same batch.
+ *
+ * A step found `sent` without an outcome (the tab died, the connection dropped, a 5xx) had its answer lost: a
+ * create is looked up first (`email eq` or `phone eq`, one `GET /contacts`), since a hosted service may ignore
+ * the Idempotency-Key; found, it counts as created (`recovered`), else it is sent again with the same key. Tag
+ * patches and product upserts are safe to repeat and are sent again. A 409 on a create is "exists" (the contact's
+ * id looked up), except the service's "in progress" answer to a repeated Idempotency-Key, which waits and tries
+ * again. A 429 waits for its `Retry-After` (else 1 s doubling to 60 s). 401 or 403 stops the job
+ * (`KeyRefusedError`): the key is the person's to fix. Any other refusal is the step's `failed` outcome, with
+ * the reason as a sentence (src/lib/error-sentence.ts), and the job goes on.
+ *
+ * Stopping (`stop` aborts: pause, cancel, a closing tab) starts no new step; steps already sent finish and are
+ * stored, unless `abort` aborts too, which cancels requests in flight (their steps stay `sent`, checked on resume).
+ */
+import { isApiError } from '@/api/api-error';
+import type { ContactList } from '@/api/client';
+import type { ContactCreate, ContactTagsPatch } from '@/api/contacts';
+import type { ProductUpsert } from '@/api/catalog';
+import { type FilterNode, compare, or } from '@/api/filter/ast';
+import { errorSentence } from '@/lib/error-sentence';
+import { sleepUnlessAborted } from '@/lib/run-pool';
+import { backoffSeconds } from '@/lib/throttle';
+import type { JobStore } from './job-store';
+import type { JobCounts, JobRecord, JobStep, StepOutcome, StepRecord } from './job-types';
+
+/** Options of every write a job sends (the shape of `CallOptions` in src/api/client.ts). */
+export type JobCallOptions = { signal?: AbortSignal; priority?: 'job'; idempotencyKey?: string };
+
+/** The part of the typed client a job uses (`ApiClient`, on the key's shared budget: `budgetedClient`). */
+export type JobClient = {
+  createContact(body: ContactCreate, options?: JobCallOptions): Promise<{ id: string }>;
+  patchContactTags(contactId: string, body: ContactTagsPatch, options?: JobCallOptions): Promise<void>;
+  upsertProduct(body: ProductUpsert, options?: JobCallOptions): Promise<{ id: string; created: boolean }>;
+  listContacts(params: { filter?: FilterNode; limit?: number; signal?: AbortSignal; priority?: 'job' }): Promise<ContactList>;
+};
+
+/** The service refused the key (401 or 403): the job stops, paused with this error's message as its reason. */
+export class KeyRefusedError extends Error {
+  constructor(cause: unknown) {
+    super('The service refused the workspace key. Connect with a valid key, then resume the job.', { cause });
+    this.name = 'KeyRefusedError';
+  }
+}
+
+export type RunJobOptions = {
+  store: JobStore;
+  client: JobClient;
+  jobId: string;
+  /** Requests in flight at once (default 4). With a rate limit, the budget paces them anyway. */
+  concurrency?: number | (() => number);
+  /** Aborting starts no new step; steps in flight finish and are stored. */
+  stop?: AbortSignal;
+  /** Aborting also cancels the requests in flight (their steps stay `sent`). */
+  abort?: AbortSignal;
+  /** Called with the job record after each settled step and each wait. */
+  onProgress?: (job: JobRecord) => void;
+  /** Tries of a step whose answers are lost (network, 5xx) before it fails; default 8. */
+  maxLostTries?: number;
+  /** For tests: the wait between tries (default: a timer that `stop` ends early). */
+  sleep?: (ms: number) => Promise<void>;
+};
+
+/** How a run ended: every step settled (`done`), stopped with steps left (`stopped`). */
+export type RunEnd = 'done' | 'stopped';
+
+/** Steps read from the store at a time. */
+const WINDOW = 500;
+
+/** The Idempotency-Key of a step: stable per job and step, printable ASCII, under 255 characters (section 9). */
+export function stepKey(jobId: string, index: number): string {
+  return `${jobId}.${index}`;
+}
+
+/** The `$filter` that finds the contact a create would make: same email, or same phone. Null without either. */
+export function lookupFilter(body: ContactCreate): FilterNode | null {
+  const email = typeof body.email === 'string' && body.email.trim() ? compare('email', 'eq', body.email.trim()) : undefined;
+  const phone = typeof body.phone === 'string' && body.phone.trim() ? compare('phone', 'eq', body.phone.replace(/[\s()-]/g, '')) : undefined;
+  return or(email, phone) ?? null;
+}
+
+/** True for the service's 409 to a repeated Idempotency-Key whose first request is still running (section 9). */
+function inProgress(error: unknown): boolean {
+  return isApiError(error) && error.status === 409 && /idempotency/i.test(error.message);
+}
+
+/** True when the answer may have been lost after the service acted: no answer, or a 5xx. */
+function answerLost(error: unknown): boolean {
+  return isApiError(error) && (error.status === 0 || error.status >= 500);
+}
+
+function countOutcome(counts: JobCounts, outcome: StepOutcome): JobCounts {
+  const next = { ...counts };
+  if (outcome.kind === 'created') next.created++;
+  else if (outcome.kind === 'updated') next.updated++;
+  else if (outcome.kind === 'tagged') next.tagged++;
+  else if (outcome.kind === 'exists') next.exists++;
+  else next.failed++;
+  return next;
+}
+
+/**
+ * Runs job `jobId` (see the module's comment) from where it stopped. Moves a `queued` job to `running`; a job in
+ * another state than `queued` or `running` is left as it is (resolves `stopped`). Resolves `done` after moving
+ * the job to `done` once every step is settled. Rejects with `KeyRefusedError`, or the store's error.
+ */
+export async function runJob(options: RunJobOptions): Promise<RunEnd> {
+  const { store, client, jobId, stop, abort, onProgress, maxLostTries = 8 } = options;
+  const sleep = options.sleep ?? ((ms: number) => sleepUnlessAborted(ms, stop));
+  const concurrency = typeof options.concurrency === 'function' ? options.concurrency : () => (options.concurrency as number | undefined) ?? 4;
+
+  const started = await store.transition(jobId, ['queued', 'running'], 'running', { runStartedAt: Date.now(), waitingUntil: null, stopReason: null });
+  if (!started) return 'stopped';
+  let job: JobRecord = { ...started, settledAtRunStart: started.settled };
+  await store.writer.patch(jobId, { settledAtRunStart: started.settled });
+  let refused: KeyRefusedError | null = null;
+  const halted = () => Boolean(stop?.aborted || abort?.aborted || refused);
+
+  // Steps in flight, by index: the position is the lowest of them (or the next to read when none).
+  const inFlight = new Set<number>();
+  let nextIndex = job.position;
+  const positionNow = () => (inFlight.size ? Math.min(...inFlight) : nextIndex);
+
+  const report = (patch: Partial<JobRecord>) => {
+    job = { ...job, ...patch, updatedAt: Date.now() };
+    onProgress?.(job);
+  };
+
+  const wait = async (ms: number) => {
+    report({ waitingUntil: Date.now() + ms });
+    await sleep(ms);
+    if (job.waitingUntil) report({ waitingUntil: null });
+  };
+
+  const lookUp = async (body: ContactCreate): Promise<string | null> => {
+    const filter = lookupFilter(body);
+    if (!filter) return null;
+    const found = await client.listContacts({ filter, limit: 1, priority: 'job', ...(abort ? { signal: abort } : {}) });
+    return found.items[0]?.id ?? null;
+  };
+
+  const send = async (record: StepRecord, lost: boolean): Promise<StepOutcome> => {
+    const step: JobStep = record.step;
+    const call: JobCallOptions = { priority: 'job', idempotencyKey: stepKey(jobId, record.index), ...(abort ? { signal: abort } : {}) };
+    if (step.kind === 'create-contact') {
+      if (lost) {
+        const id = await lookUp(step.body);
+        if (id) return { kind: 'created', id, recovered: true };
+      }
+      try {
+        return { kind: 'created', id: (await client.createContact(step.body, call)).id };
+      } catch (error) {
+        if (!(isApiError(error) && error.status === 409) || inProgress(error)) throw error;
+        return { kind: 'exists', id: await lookUp(step.body), reason: errorSentence(error) };
+      }
+    }
+    if (step.kind === 'patch-tags') {
+      const body: ContactTagsPatch = {
+        ...(step.tagsToAdd.length ? { tagsToAdd: step.tagsToAdd } : {}),
+        ...(step.tagsToRemove.length ? { tagsToRemove: step.tagsToRemove } : {}),
+      };
+      await client.patchContactTags(step.contactId, body, call);
+      return { kind: 'tagged' };
+    }
+    const answer = await client.upsertProduct(step.body, call);
+    return answer.created ? { kind: 'created', id: answer.id } : { kind: 'updated', id: answer.id };
+  };
+
+  /** Runs one step to an outcome and stores it; leaves it `sent` when the run is stopped or aborted meanwhile. */
+  const runStep = async (record: StepRecord, lost: boolean) => {
+    if (!lost) await store.writer.put({ ...record, status: 'sent' });
+    let lostTries = 0;
+    for (let attempt = 0; ; attempt++) {
+      let outcome: StepOutcome;
+      try {
+        outcome = await send(record, lost);
+      } catch (error) {
+        if (abort?.aborted) return;
+        if (isApiError(error) && (error.status === 401 || error.status === 403)) {
+          refused ??= new KeyRefusedError(error);
+          return;
+        }
+        if (isApiError(error) && error.status === 429) {
+          await wait((error.retryAfter ?? backoffSeconds(attempt)) * 1000);
+          if (halted()) return;
+          continue;
+        }
+        if (inProgress(error) || (answerLost(error) && ++lostTries < maxLostTries)) {
+          lost = true;
+          await wait(backoffSeconds(Math.min(attempt, 6)) * 1000);
+          if (halted()) return;
+          continue;
+        }
+        outcome = { kind: 'failed', reason: errorSentence(error), status: isApiError(error) ? error.status : 0 };
+      }
+      inFlight.delete(record.index);
+      const patch = { counts: countOutcome(job.counts, outcome), settled: job.settled + 1, position: positionNow(), updatedAt: Date.now() };
+      job = { ...job, ...patch };
+      await store.writer.put({ ...record, status: 'settled', outcome }, patch);
+      onProgress?.(job);
+      return;
+    }
+  };
+
+  // 1. Steps whose answers were lost when the job last ran.
+  const lostSteps = await store.sentSteps(jobId);
+  // 2. Then the pending steps from the position on, read `WINDOW` at a time.
+  let queue: { record: StepRecord; lost: boolean }[] = lostSteps.map((record) => ({ record, lost: true }));
+  let exhausted = false;
+  let readFrom = job.position;
+  let reading: Promise<void> | null = null;
+  const refill = async () => {
+    const records = await store.pendingSteps(jobId, readFrom, WINDOW);
+    if (records.length < WINDOW) exhausted = true;
+    else readFrom = records[records.length - 1]!.index + 1;
+    queue = queue.concat(records.map((record) => ({ record, lost: false })));
+  };
+  const take = async () => {
+    while (!queue.length && !exhausted) {
+      reading ??= refill().finally(() => (reading = null));
+      await reading;
+    }
+    const item = queue.shift();
+    if (item) {
+      inFlight.add(item.record.index);
+      if (!item.lost) nextIndex = item.record.index + 1;
+    }
+    return item;
+  };
+
+  const workers = new Set<Promise<void>>();
+  const worker = async () => {
+    while (!halted()) {
+      const item = await take();
+      if (!item) return;
+      await runStep(item.record, item.lost);
+      if (halted()) return;
+    }
+  };
+  // The pool grows or shrinks with `concurrency()` (the budget may learn the key's limit as the job runs).
+  for (;;) {
+    while (!halted() && workers.size < Math.max(1, concurrency()) && (queue.length || !exhausted)) {
+      const running: Promise<void> = worker().finally(() => workers.delete(running));
+      workers.add(running);
+    }
+    if (!workers.size) break;
+    await Promise.race(workers);
+  }
+  if (refused) throw refused;
+  if (halted()) return 'stopped';
+  const finished = await store.transition(jobId, ['running'], 'done', { finishedAt: Date.now(), waitingUntil: null, position: job.total });
+  if (finished) onProgress?.(finished);
+  return finished ? 'done' : 'stopped';
+}
