@@ -20,10 +20,12 @@ import { SECTIONS, type Section } from './sections';
 // Every screen is its own chunk, the shell included, so the first screen loads only what it shows.
 // Its texts (issue 23) are fetched beside its code.
 const ConnectPage = lazy(() => Promise.all([import('@/features/connection/connect-page'), loadArea('connect')]).then(([m]) => ({ default: m.ConnectPage })));
-const WorkspaceLayout = lazy(() => import('./workspace-layout').then((m) => ({ default: m.WorkspaceLayout })));
+// The workspace's texts (the `shell` catalog, issue 23) come with its layout, so /connect does not carry them.
+const withShell = <M,>(module: Promise<M>) => Promise.all([module, loadArea('shell')]).then(([loaded]) => loaded);
+const WorkspaceLayout = lazy(() => withShell(import('./workspace-layout')).then((m) => ({ default: m.WorkspaceLayout })));
 // From the layout's chunk (loaded by then): the gate reads the workspace's API context, whose module brings the
 // typed client, which /connect's first screen does not need (issue 16).
-const ScopeGate = lazy(() => import('./workspace-layout').then((m) => ({ default: m.ScopeGate })));
+const ScopeGate = lazy(() => withShell(import('./workspace-layout')).then((m) => ({ default: m.ScopeGate })));
 
 /** The workspace's home (issue 24): the overview of its contacts, posts and catalog; each section checks its own scope. */
 const OverviewPage = lazy(() => import('@/features/overview/overview-page').then((m) => ({ default: m.OverviewPage })));
@@ -32,7 +34,7 @@ const OverviewPage = lazy(() => import('@/features/overview/overview-page').then
 const COMPOSER: Section = {
   path: 'posts/new',
   label: 'Post composer',
-  labelKey: 'common.sectionComposer',
+  labelKey: 'shell.sectionComposer',
   scope: 'posts:read-write',
   Page: lazy(() => Promise.all([import('@/features/posts/composer-page'), loadArea('posts'), loadArea('embed')]).then(([m]) => ({ default: m.ComposerPage }))),
 };

@@ -8,10 +8,10 @@ import type { Scope } from '@/api/scopes';
 import { type Area, loadArea } from '@/i18n/i18n';
 
 /** The navigation label of the workspace's home, the overview (`/w/:workspaceId`, issue 24): its catalog key (issue 23). */
-export const OVERVIEW_LABEL_KEY = 'common.sectionOverview';
+export const OVERVIEW_LABEL_KEY = 'shell.sectionOverview';
 
 /** The stand-in of the header's search across workspaces (issue 24), shown until the header tools load: its catalog key. */
-export const PEOPLE_SEARCH_LABEL_KEY = 'common.peopleSearch';
+export const PEOPLE_SEARCH_LABEL_KEY = 'shell.peopleSearch';
 
 /**
  * `label` is the English name; `labelKey` its catalog key (issue 23), which the shell shows. `scope`: what a key
@@ -24,10 +24,10 @@ const withTexts = <M>(areas: Area | Area[], module: Promise<M>) =>
   Promise.all([module, ...[areas].flat().map((area) => loadArea(area))]).then(([loaded]) => loaded);
 
 export const SECTIONS: Section[] = [
-  { path: 'contacts', label: 'Contacts', labelKey: 'common.sectionContacts', scope: 'contacts:read-only', Page: lazy(() => withTexts('contacts', import('@/features/contacts/contacts-page')).then((m) => ({ default: m.ContactsPage }))), records: true },
-  { path: 'products', label: 'Products', labelKey: 'common.sectionProducts', scope: 'products:read-only', Page: lazy(() => withTexts('products', import('@/features/products/products-page')).then((m) => ({ default: m.ProductsPage }))), records: true },
-  { path: 'collections', label: 'Collections', labelKey: 'common.sectionCollections', scope: 'products:read-only', Page: lazy(() => withTexts('collections', import('@/features/collections/collections-page')).then((m) => ({ default: m.CollectionsPage }))), records: true },
-  { path: 'posts', label: 'Posts', labelKey: 'common.sectionPosts', scope: 'posts:read-only', Page: lazy(() => withTexts(['posts', 'embed'], import('@/features/posts/posts-page')).then((m) => ({ default: m.PostsPage }))) },
-  { path: 'jobs', label: 'Jobs', labelKey: 'common.sectionJobs', scope: null, Page: lazy(() => import('@/features/jobs/jobs-page').then((m) => ({ default: m.JobsPage }))) },
-  { path: 'workspaces', label: 'Workspaces', labelKey: 'common.sectionWorkspaces', scope: 'feeds:read-only', Page: lazy(() => withTexts('workspaces', import('@/features/workspaces/workspaces-page')).then((m) => ({ default: m.WorkspacesPage }))) },
+  { path: 'contacts', label: 'Contacts', labelKey: 'shell.sectionContacts', scope: 'contacts:read-only', Page: lazy(() => withTexts('contacts', import('@/features/contacts/contacts-page')).then((m) => ({ default: m.ContactsPage }))), records: true },
+  { path: 'products', label: 'Products', labelKey: 'shell.sectionProducts', scope: 'products:read-only', Page: lazy(() => withTexts('products', import('@/features/products/products-page')).then((m) => ({ default: m.ProductsPage }))), records: true },
+  { path: 'collections', label: 'Collections', labelKey: 'shell.sectionCollections', scope: 'products:read-only', Page: lazy(() => withTexts('collections', import('@/features/collections/collections-page')).then((m) => ({ default: m.CollectionsPage }))), records: true },
+  { path: 'posts', label: 'Posts', labelKey: 'shell.sectionPosts', scope: 'posts:read-only', Page: lazy(() => withTexts(['posts', 'embed'], import('@/features/posts/posts-page')).then((m) => ({ default: m.PostsPage }))) },
+  { path: 'jobs', label: 'Jobs', labelKey: 'shell.sectionJobs', scope: null, Page: lazy(() => import('@/features/jobs/jobs-page').then((m) => ({ default: m.JobsPage }))) },
+  { path: 'workspaces', label: 'Workspaces', labelKey: 'shell.sectionWorkspaces', scope: 'feeds:read-only', Page: lazy(() => withTexts('workspaces', import('@/features/workspaces/workspaces-page')).then((m) => ({ default: m.WorkspacesPage }))) },
 ];

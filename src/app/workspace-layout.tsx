@@ -128,21 +128,21 @@ function Shell() {
           document.getElementById(MAIN_CONTENT_ID)?.focus();
         }}
       >
-        {t('common.skipToMain')}
+        {t('shell.skipToMain')}
       </a>
       <header className={classes.header} data-sticky-top>
         <Group wrap="nowrap" gap="sm">
-          <ActionIcon variant="default" size="lg" className={classes.menuButton} onClick={toggle} aria-label={t('common.toggleNavigation')} aria-expanded={opened}>
+          <ActionIcon variant="default" size="lg" className={classes.menuButton} onClick={toggle} aria-label={t('shell.toggleNavigation')} aria-expanded={opened}>
             <MenuIcon />
           </ActionIcon>
-          <h2 className={classes.brand}>{t('common.brand')}</h2>
-          <AfterInteraction fallback={<Button variant="default" aria-label={t('common.switchWorkspace', { workspace: connection.workspaceName })}>{connection.workspaceName}</Button>}>
+          <h2 className={classes.brand}>{t('shell.brand')}</h2>
+          <AfterInteraction fallback={<Button variant="default" aria-label={t('shell.switchWorkspace', { workspace: connection.workspaceName })}>{connection.workspaceName}</Button>}>
             <WorkspaceSwitcher />
           </AfterInteraction>
         </Group>
         <Group gap="xs" wrap="nowrap">
           <BudgetMeter />
-          <ActionIcon component="a" href="/api/docs" target="_blank" rel="noopener" variant="default" size="lg" aria-label={t('common.apiReferenceNewTab')} title={t('common.apiReference')}>
+          <ActionIcon component="a" href="/api/docs" target="_blank" rel="noopener" variant="default" size="lg" aria-label={t('shell.apiReferenceNewTab')} title={t('shell.apiReference')}>
             <BookIcon />
           </ActionIcon>
           <LanguageChooser />
@@ -153,7 +153,7 @@ function Shell() {
                 <ActionIcon variant="default" size="lg" aria-label={t(PEOPLE_SEARCH_LABEL_KEY)}>
                   <SearchIcon />
                 </ActionIcon>
-                <ActionIcon variant="default" size="lg" aria-label={t('common.keyAndPermissions')}>
+                <ActionIcon variant="default" size="lg" aria-label={t('shell.keyAndPermissions')}>
                   <KeyIcon />
                 </ActionIcon>
               </>
@@ -163,7 +163,7 @@ function Shell() {
           </AfterInteraction>
         </Group>
       </header>
-      <nav className={classes.nav} aria-label={t('common.sections')}>
+      <nav className={classes.nav} aria-label={t('shell.sections')}>
         <RouterNavLink to={`/w/${workspaceId}`} end className={classes.link} onClick={close}>
           {t(OVERVIEW_LABEL_KEY)}
         </RouterNavLink>
@@ -173,7 +173,7 @@ function Shell() {
               {t(section.labelKey)}
             </RouterNavLink>
           ) : (
-            <DeferredTooltip key={section.path} label={t('common.needsScope', { scope: section.scope })}>
+            <DeferredTooltip key={section.path} label={t('shell.needsScope', { scope: section.scope })}>
               <div>
                 {/* A disabled link has no address (the ARIA practice for a link that cannot be followed). */}
                 {/* eslint-disable-next-line jsx-a11y/anchor-is-valid */}
@@ -188,7 +188,7 @@ function Shell() {
       <main className={classes.main} id={MAIN_CONTENT_ID} tabIndex={-1}>
         <div ref={setKeyNotice} />
         <ThrottleNotice />
-        <Suspense fallback={<Loading label={t('common.loadingPage2')} />}>
+        <Suspense fallback={<Loading label={t('shell.loadingPage2')} />}>
           <Outlet />
         </Suspense>
       </main>
@@ -208,7 +208,7 @@ export function WorkspaceLayout() {
   const ready = useConnectionsReady();
   const t = useT();
   if (!connection) {
-    if (!ready) return <Loading label={t('common.lookingForKey')} />;
+    if (!ready) return <Loading label={t('shell.lookingForKey')} />;
     const reason = forgottenReason(workspaceId) ?? 'missing';
     const target = encodeURIComponent(location.pathname + location.search);
     return <Navigate to={`/connect?reason=${reason}&workspace=${encodeURIComponent(workspaceId)}&return=${target}`} replace />;

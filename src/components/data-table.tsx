@@ -71,8 +71,8 @@ function RowCheckbox({ label, checked, indeterminate = false, disabled, onChange
 
 /** The caption of a sortable table: the current order in words, then how to change it. */
 function sortCaption(sorting: SortingState, labelOf: (id: string) => string): string {
-  const order = sorting.map((sort, index) => t(sort.desc ? 'common.sortDescending' : 'common.sortAscending', { column: labelOf(sort.id), then: index ? 'then' : 'first' })).join(', ');
-  return `${order ? `${t('common.sortedBy', { order })} ` : ''}${t('common.sortHelp')}`;
+  const order = sorting.map((sort, index) => t(sort.desc ? 'shell.sortDescending' : 'shell.sortAscending', { column: labelOf(sort.id), then: index ? 'then' : 'first' })).join(', ');
+  return `${order ? `${t('shell.sortedBy', { order })} ` : ''}${t('shell.sortHelp')}`;
 }
 
 function ariaSort(direction: false | 'asc' | 'desc'): 'ascending' | 'descending' | 'none' {
@@ -116,7 +116,7 @@ export function DataTable<Row extends RowData>(props: DataTableProps<Row>) {
               {selectable ? (
                 <th scope="col" className={classes.select}>
                   <RowCheckbox
-                    label={t('common.selectAllRows')}
+                    label={t('shell.selectAllRows')}
                     checked={rows !== undefined && rows.length > 0 && table.getIsAllPageRowsSelected()}
                     indeterminate={table.getIsSomePageRowsSelected()}
                     onChange={table.getToggleAllPageRowsSelectedHandler()}
@@ -186,7 +186,7 @@ export function DataTable<Row extends RowData>(props: DataTableProps<Row>) {
             >
               {selectable ? (
                 <td className={classes.select}>
-                  <RowCheckbox label={t('common.selectRow', { row: rowLabel ? rowLabel(row.original) : row.id })} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
+                  <RowCheckbox label={t('shell.selectRow', { row: rowLabel ? rowLabel(row.original) : row.id })} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
                 </td>
               ) : null}
               {row.getVisibleCells().map((cell) => (

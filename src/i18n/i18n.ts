@@ -13,26 +13,43 @@ import { type Locale, intlLocale, preferredLocale, rememberLocale } from './loca
 
 export { i18n };
 
-/** The catalogs' areas: what a screen needs loaded before it renders (`common`: the shell, shared components, errors). */
-export type Area = 'common' | 'connect' | 'contacts' | 'posts' | 'products' | 'collections' | 'workspaces' | 'embed';
+/**
+ * The catalogs' areas: what a screen needs loaded before it renders. `common`: what every page may show, /connect
+ * included; `shell`: the workspace's header, navigation, tables and lists, loaded with the workspace layout; `bulk`:
+ * the contacts' selection bar and bulk tags dialog, loaded with them; `sentences`: what is shown when something goes
+ * wrong (the error sentences of src/lib/error-sentence.ts, the throttling notice, a missing scope), loaded only when
+ * shown, so the first screens do not carry them.
+ */
+export type Area = 'common' | 'connect' | 'contacts' | 'posts' | 'products' | 'collections' | 'workspaces' | 'embed' | 'sentences' | 'shell' | 'bulk';
 
 const catalogs = import.meta.glob<Messages>('./catalogs/*/*.json', { query: '?catalog', import: 'default' });
 
 const loaded = new Set<string>();
+/** Each catalog's load by `<locale>/<area>`, kept so every caller (and React's `use`) waits on the same promise. */
+const loading = new Map<string, Promise<void>>();
 const areas = new Set<Area>();
 const listeners = new Set<(locale: Locale) => void>();
 
+function loadOne(locale: Locale, area: Area): Promise<void> {
+  const key = `${locale}/${area}`;
+  let promise = loading.get(key);
+  if (!promise) {
+    const importer = catalogs[`./catalogs/${key}.json`];
+    promise = importer
+      ? importer().then((messages) => {
+          i18n.load(locale, messages);
+          loaded.add(key);
+        })
+      : Promise.reject(new Error(`No catalog ${key}`));
+    loading.set(key, promise);
+    // A failed fetch (offline) is tried again by the next caller.
+    promise.catch(() => loading.delete(key));
+  }
+  return promise;
+}
+
 async function load(locale: Locale, wanted: Iterable<Area>): Promise<void> {
-  await Promise.all(
-    [...wanted].map(async (area) => {
-      const key = `${locale}/${area}`;
-      if (loaded.has(key)) return;
-      const importer = catalogs[`./catalogs/${key}.json`];
-      if (!importer) throw new Error(`No catalog ${key}`);
-      i18n.load(locale, await importer());
-      loaded.add(key);
-    }),
-  );
+  await Promise.all([...wanted].map((area) => loadOne(locale, area)));
 }
 
 /** The language shown (`en` before `activateLocale`). */
@@ -44,9 +61,31 @@ export function currentLocale(): Locale {
  * Loads `area`'s catalog in the language shown (and in any language activated later). Await it before rendering a
  * screen that uses the area's keys (the sections' lazy loaders do).
  */
-export async function loadArea(area: Area): Promise<void> {
+export function loadArea(area: Area): Promise<void> {
   areas.add(area);
-  if (i18n.locale) await load(currentLocale(), [area]);
+  return i18n.locale ? loadOne(currentLocale(), area) : Promise.resolve();
+}
+
+const settled = new Map<string, Promise<void>>();
+
+/**
+ * `loadArea` that never rejects, for texts shown on a failure (the `sentences` area): resolves once the catalog is
+ * loaded or could not be fetched (offline; its texts then show as their keys, and a change of language tries
+ * again). The same promise for a language and area, so React's `use` can wait on it.
+ */
+export function loadAreaSettled(area: Area): Promise<void> {
+  const key = `${currentLocale()}/${area}`;
+  let promise = settled.get(key);
+  if (!promise) {
+    promise = loadArea(area).catch(() => undefined);
+    settled.set(key, promise);
+  }
+  return promise;
+}
+
+/** True when `area`'s catalog is loaded in the language shown. */
+export function areaLoaded(area: Area): boolean {
+  return loaded.has(`${currentLocale()}/${area}`);
 }
 
 /**

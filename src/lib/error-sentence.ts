@@ -12,12 +12,22 @@
  * 64 characters`, `should not be empty`) are read too. A message nothing here knows keeps its text, led by the
  * field's name when it starts with a known field path.
  *
- * Framework-free and pure (apart from the language shown: every sentence comes from the `common` catalog, issue 23),
- * so it is unit-tested (error-sentence.test.ts, in English) and usable in forms' zod error maps.
+ * Framework-free and pure (apart from the language shown: every sentence comes from the `sentences` catalog, issue 23),
+ * so it is unit-tested (error-sentence.test.ts, in English) and usable in forms' zod error maps. That catalog is
+ * loaded only when an error is shown (the first screens do not carry it): await `loadErrorSentences()` before
+ * writing a sentence, or render it under `useArea('sentences')` (src/components/error-message.tsx does).
  */
 import { ApiResponseError, isApiError } from '@/api/api-error';
 import { formatList } from '@/i18n/format';
-import { currentLocale, t } from '@/i18n/i18n';
+import { currentLocale, loadAreaSettled, t } from '@/i18n/i18n';
+
+/**
+ * Loads the `sentences` catalog in the language shown (once; later calls share the load). Never rejects: when the
+ * catalog cannot be fetched (offline), the sentences show their keys.
+ */
+export function loadErrorSentences(): Promise<void> {
+  return loadAreaSettled('sentences');
+}
 
 /** What the console shows for an error: sentences, and what the service said (null for an error of the console itself). */
 export type ErrorReport = {
@@ -35,69 +45,69 @@ export type ErrorDetails = { status: number; endpoint: string; message: string; 
 type Noun = { whole: string; item?: string; plural?: string };
 
 const NOUNS: Readonly<Record<string, Noun>> = {
-  name: { whole: 'common.nounName' },
-  email: { whole: 'common.nounEmail' },
-  phone: { whole: 'common.nounPhone' },
-  image: { whole: 'common.nounImage' },
-  imageUrl: { whole: 'common.nounImageUrl' },
-  url: { whole: 'common.nounUrl' },
-  bio: { whole: 'common.nounBio' },
-  address: { whole: 'common.nounAddress' },
-  city: { whole: 'common.nounCity' },
-  postalCode: { whole: 'common.nounPostalCode' },
-  region: { whole: 'common.nounRegion' },
-  source: { whole: 'common.nounSource' },
-  systemSource: { whole: 'common.nounSystemSource' },
-  customMessage: { whole: 'common.nounCustomMessage' },
-  notificationSettings: { whole: 'common.nounNotificationSettings' },
-  statusTags: { whole: 'common.nounStatusTags' },
-  follows: { whole: 'common.nounFollows' },
-  tags: { whole: 'common.nounTags', item: 'common.nounTagsItem', plural: 'common.nounTagsPlural' },
-  tagsToAdd: { whole: 'common.nounTagsToAdd', item: 'common.nounTagsToAddItem', plural: 'common.nounTagsToAddPlural' },
-  tagsToRemove: { whole: 'common.nounTagsToRemove', item: 'common.nounTagsToRemoveItem', plural: 'common.nounTagsToRemovePlural' },
-  title: { whole: 'common.nounTitle' },
-  'mediaImageUrls.url': { whole: 'common.nounMediaImageUrlsUrl' },
-  handle: { whole: 'common.nounHandle' },
-  bodyHtml: { whole: 'common.nounBodyHtml' },
-  type: { whole: 'common.nounType' },
-  status: { whole: 'common.nounStatus' },
-  vendor: { whole: 'common.nounVendor' },
-  price: { whole: 'common.nounPrice' },
-  originalPrice: { whole: 'common.nounOriginalPrice' },
-  currency: { whole: 'common.nounCurrency' },
-  externalId: { whole: 'common.nounExternalId' },
-  id: { whole: 'common.nounId' },
-  collectionIds: { whole: 'common.nounCollectionIds', item: 'common.nounCollectionIdsItem', plural: 'common.nounCollectionIdsPlural' },
-  externalCollectionIds: { whole: 'common.nounExternalCollectionIds', item: 'common.nounExternalCollectionIdsItem', plural: 'common.nounExternalCollectionIdsPlural' },
-  customProperties: { whole: 'common.nounCustomProperties' },
-  action: { whole: 'common.nounAction' },
-  text: { whole: 'common.nounText' },
-  header: { whole: 'common.nounHeader' },
-  publishDate: { whole: 'common.nounPublishDate' },
-  mediaImageUrls: { whole: 'common.nounMediaImageUrls', item: 'common.nounMediaImageUrlsItem', plural: 'common.nounMediaImageUrlsPlural' },
-  'ctaLink.url': { whole: 'common.nounCtaLinkUrl' },
-  'ctaLink.title': { whole: 'common.nounCtaLinkTitle' },
-  'ctaLink.description': { whole: 'common.nounCtaLinkDescription' },
-  'ctaLink.imageUrl': { whole: 'common.nounCtaLinkImageUrl' },
-  'button.text': { whole: 'common.nounButtonText' },
-  'button.url': { whole: 'common.nounButtonUrl' },
-  'author.name': { whole: 'common.nounAuthorName' },
-  'author.imageUrl': { whole: 'common.nounAuthorImageUrl' },
-  'recipients.tags': { whole: 'common.nounRecipientsTags', item: 'common.nounRecipientsTagsItem', plural: 'common.nounRecipientsTagsPlural' },
-  'recipients.contactIds': { whole: 'common.nounRecipientsContactIds', item: 'common.nounRecipientsContactIdsItem', plural: 'common.nounRecipientsContactIdsPlural' },
-  recipients: { whole: 'common.nounRecipients' },
-  '$limit': { whole: 'common.nounParamLimit' },
-  '$offset': { whole: 'common.nounParamOffset' },
-  '$filter': { whole: 'common.nounParamFilter' },
-  '$orderBy': { whole: 'common.nounParamOrderBy' },
-  limit: { whole: 'common.nounLimit' },
-  body: { whole: 'common.nounBody' },
-  query: { whole: 'common.nounQuery' },
+  name: { whole: 'sentences.nounName' },
+  email: { whole: 'sentences.nounEmail' },
+  phone: { whole: 'sentences.nounPhone' },
+  image: { whole: 'sentences.nounImage' },
+  imageUrl: { whole: 'sentences.nounImageUrl' },
+  url: { whole: 'sentences.nounUrl' },
+  bio: { whole: 'sentences.nounBio' },
+  address: { whole: 'sentences.nounAddress' },
+  city: { whole: 'sentences.nounCity' },
+  postalCode: { whole: 'sentences.nounPostalCode' },
+  region: { whole: 'sentences.nounRegion' },
+  source: { whole: 'sentences.nounSource' },
+  systemSource: { whole: 'sentences.nounSystemSource' },
+  customMessage: { whole: 'sentences.nounCustomMessage' },
+  notificationSettings: { whole: 'sentences.nounNotificationSettings' },
+  statusTags: { whole: 'sentences.nounStatusTags' },
+  follows: { whole: 'sentences.nounFollows' },
+  tags: { whole: 'sentences.nounTags', item: 'sentences.nounTagsItem', plural: 'sentences.nounTagsPlural' },
+  tagsToAdd: { whole: 'sentences.nounTagsToAdd', item: 'sentences.nounTagsToAddItem', plural: 'sentences.nounTagsToAddPlural' },
+  tagsToRemove: { whole: 'sentences.nounTagsToRemove', item: 'sentences.nounTagsToRemoveItem', plural: 'sentences.nounTagsToRemovePlural' },
+  title: { whole: 'sentences.nounTitle' },
+  'mediaImageUrls.url': { whole: 'sentences.nounMediaImageUrlsUrl' },
+  handle: { whole: 'sentences.nounHandle' },
+  bodyHtml: { whole: 'sentences.nounBodyHtml' },
+  type: { whole: 'sentences.nounType' },
+  status: { whole: 'sentences.nounStatus' },
+  vendor: { whole: 'sentences.nounVendor' },
+  price: { whole: 'sentences.nounPrice' },
+  originalPrice: { whole: 'sentences.nounOriginalPrice' },
+  currency: { whole: 'sentences.nounCurrency' },
+  externalId: { whole: 'sentences.nounExternalId' },
+  id: { whole: 'sentences.nounId' },
+  collectionIds: { whole: 'sentences.nounCollectionIds', item: 'sentences.nounCollectionIdsItem', plural: 'sentences.nounCollectionIdsPlural' },
+  externalCollectionIds: { whole: 'sentences.nounExternalCollectionIds', item: 'sentences.nounExternalCollectionIdsItem', plural: 'sentences.nounExternalCollectionIdsPlural' },
+  customProperties: { whole: 'sentences.nounCustomProperties' },
+  action: { whole: 'sentences.nounAction' },
+  text: { whole: 'sentences.nounText' },
+  header: { whole: 'sentences.nounHeader' },
+  publishDate: { whole: 'sentences.nounPublishDate' },
+  mediaImageUrls: { whole: 'sentences.nounMediaImageUrls', item: 'sentences.nounMediaImageUrlsItem', plural: 'sentences.nounMediaImageUrlsPlural' },
+  'ctaLink.url': { whole: 'sentences.nounCtaLinkUrl' },
+  'ctaLink.title': { whole: 'sentences.nounCtaLinkTitle' },
+  'ctaLink.description': { whole: 'sentences.nounCtaLinkDescription' },
+  'ctaLink.imageUrl': { whole: 'sentences.nounCtaLinkImageUrl' },
+  'button.text': { whole: 'sentences.nounButtonText' },
+  'button.url': { whole: 'sentences.nounButtonUrl' },
+  'author.name': { whole: 'sentences.nounAuthorName' },
+  'author.imageUrl': { whole: 'sentences.nounAuthorImageUrl' },
+  'recipients.tags': { whole: 'sentences.nounRecipientsTags', item: 'sentences.nounRecipientsTagsItem', plural: 'sentences.nounRecipientsTagsPlural' },
+  'recipients.contactIds': { whole: 'sentences.nounRecipientsContactIds', item: 'sentences.nounRecipientsContactIdsItem', plural: 'sentences.nounRecipientsContactIdsPlural' },
+  recipients: { whole: 'sentences.nounRecipients' },
+  '$limit': { whole: 'sentences.nounParamLimit' },
+  '$offset': { whole: 'sentences.nounParamOffset' },
+  '$filter': { whole: 'sentences.nounParamFilter' },
+  '$orderBy': { whole: 'sentences.nounParamOrderBy' },
+  limit: { whole: 'sentences.nounLimit' },
+  body: { whole: 'sentences.nounBody' },
+  query: { whole: 'sentences.nounQuery' },
 };
 
 /** `customProperties` -> `The custom properties` (`Feltet «custom properties»` in Norwegian). */
 function humanize(field: string): string {
-  return t('common.nounUnknown', { field: field.replace(/^\$/, '').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase() });
+  return t('sentences.nounUnknown', { field: field.replace(/^\$/, '').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase() });
 }
 
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
@@ -110,11 +120,11 @@ export function fieldNoun(path: string): { noun: string; plural: string } {
   const key = [named.join('.'), named.slice(-2).join('.'), named.at(-1) ?? path].find((candidate) => NOUNS[candidate]);
   const entry = key ? NOUNS[key]! : null;
   const whole = entry ? t(entry.whole) : humanize(named.at(-1) ?? path);
-  const noun = indexed && entry?.item ? t(entry.item) : indexed ? t('common.nounItemOf', { whole: lowerFirst(whole) }) : whole;
-  return { noun, plural: entry?.plural ? t(entry.plural) : t('common.nounItems') };
+  const noun = indexed && entry?.item ? t(entry.item) : indexed ? t('sentences.nounItemOf', { whole: lowerFirst(whole) }) : whole;
+  return { noun, plural: entry?.plural ? t(entry.plural) : t('sentences.nounItems') };
 }
 
-const quote = (text: string) => t('common.quoted', { text });
+const quote = (text: string) => t('sentences.quoted', { text });
 /** `a, b, c` -> `a, b or c` (`a, b eller c`), through Intl.ListFormat. */
 const orList = (text: string) => {
   const items = text.split(', ').filter(Boolean);
@@ -132,68 +142,68 @@ type Rule = [RegExp, (match: RegExpExecArray, noun: string, plural: string) => s
 
 /** Predicates after a field path: validation-message.ts wordings first, then hosted services' class-validator ones. */
 const PREDICATES: Rule[] = [
-  [/^must be at most ([\d,]+) characters(?: long)?$|^must be shorter than or equal to (\d+) characters$/, (m, noun) => t('common.errMaxChars', { noun, max: m[1] ?? m[2] })],
-  [/^must be at least (\d+) characters(?: long)?$|^must be longer than or equal to (\d+) characters$/, (m, noun) => t('common.errMinChars', { noun, min: m[1] ?? m[2] })],
-  [/^must not be empty$|^should not be empty$/, (_m, noun) => t('common.errEmpty', { noun })],
-  [/^is required(.*)$/, (m, noun) => t('common.errRequired', { noun, rest: m[1] })],
-  [/^(?:must contain )?at most (\d+) items$|^must contain no more than (\d+) elements$/, (m, _noun, plural) => t('common.errMaxItems', { plural, max: m[1] ?? m[2] })],
-  [/^must contain at least (\d+) items$|^must contain at least (\d+) elements$/, (m, _noun, plural) => t('common.errMinItems', { plural, min: m[1] ?? m[2] })],
-  [/^must not be greater than (\S+)$/, (m, noun) => t('common.errMax', { noun, max: m[1] })],
-  [/^must not be less than (\S+)$/, (m, noun) => t('common.errMin', { noun, min: m[1] })],
-  [/^must be one of(?: the following values:)? (.+)$/, (m, noun) => t('common.errOneOf', { noun, values: orList(m[1]!) })],
-  [/^must be (?:a valid email address|an email)$/, (_m, noun) => t('common.errEmail', { noun })],
-  [/^must be an E\.164 number\b.*$|^must be a valid phone number$/, (_m, noun) => t('common.errPhone', { noun })],
-  [/^must be an absolute http\(s\) URL$|^must be a URL address$|^must be a valid url$/i, (_m, noun) => t('common.errUrl', { noun })],
-  [/^must be a lower-case slug\b.*$/, (_m, noun) => t('common.errSlug', { noun })],
-  [/^must be an ISO 4217 code\b.*$/, (_m, noun) => t('common.errCurrency', { noun })],
-  [/^must be an ISO 8601 date-time\b.*$|^must be a valid ISO 8601 date string$/, (_m, noun) => t('common.errDate', { noun })],
-  [/^must be in the future\b(.*)$/, (m, noun) => t('common.errFuture', { noun, rest: m[1] })],
-  [/^is not allowed with publish\b.*$/, (_m, noun) => t('common.errNotWithPublish', { noun })],
-  [/^must be a non-negative integer$/, (_m, noun) => t('common.errWholeNumber', { noun })],
-  [/^must have at most (\d+) keys$/, (m, noun) => t('common.errMaxKeys', { noun, max: m[1] })],
-  [/^must be at most (\d+) KiB as JSON$/, (m, noun) => t('common.errMaxKiB', { noun, max: m[1] })],
-  [/^is nested too deeply$/, (_m, noun) => t('common.errNested', { noun })],
-  [/^must be a number such as (.+)$/, (m, noun) => t('common.errNumberSuchAs', { noun, example: m[1] })],
-  [/^must be (?:an? )?(string|number|boolean|array|object|integer|record)(?: value)?\b.*$/, (m, noun) => t('common.errWrongKind', { noun, kind: m[1] })],
-  [/^has an invalid shape$/, (_m, noun) => t('common.errShape', { noun })],
-  [/^needs a non-empty tagsToAdd or tagsToRemove$/, () => t('common.errTagsNeeded')],
-  [/^names (.+) in both tagsToAdd and tagsToRemove$/, (m) => t('common.errTagBoth', { tag: quote(m[1]!) })],
-  [/^needs content\b.*$/, () => t('common.errPostContent')],
-  [/^needs email or sms$/, () => t('common.errEmailOrSms')],
+  [/^must be at most ([\d,]+) characters(?: long)?$|^must be shorter than or equal to (\d+) characters$/, (m, noun) => t('sentences.errMaxChars', { noun, max: m[1] ?? m[2] })],
+  [/^must be at least (\d+) characters(?: long)?$|^must be longer than or equal to (\d+) characters$/, (m, noun) => t('sentences.errMinChars', { noun, min: m[1] ?? m[2] })],
+  [/^must not be empty$|^should not be empty$/, (_m, noun) => t('sentences.errEmpty', { noun })],
+  [/^is required(.*)$/, (m, noun) => t('sentences.errRequired', { noun, rest: m[1] })],
+  [/^(?:must contain )?at most (\d+) items$|^must contain no more than (\d+) elements$/, (m, _noun, plural) => t('sentences.errMaxItems', { plural, max: m[1] ?? m[2] })],
+  [/^must contain at least (\d+) items$|^must contain at least (\d+) elements$/, (m, _noun, plural) => t('sentences.errMinItems', { plural, min: m[1] ?? m[2] })],
+  [/^must not be greater than (\S+)$/, (m, noun) => t('sentences.errMax', { noun, max: m[1] })],
+  [/^must not be less than (\S+)$/, (m, noun) => t('sentences.errMin', { noun, min: m[1] })],
+  [/^must be one of(?: the following values:)? (.+)$/, (m, noun) => t('sentences.errOneOf', { noun, values: orList(m[1]!) })],
+  [/^must be (?:a valid email address|an email)$/, (_m, noun) => t('sentences.errEmail', { noun })],
+  [/^must be an E\.164 number\b.*$|^must be a valid phone number$/, (_m, noun) => t('sentences.errPhone', { noun })],
+  [/^must be an absolute http\(s\) URL$|^must be a URL address$|^must be a valid url$/i, (_m, noun) => t('sentences.errUrl', { noun })],
+  [/^must be a lower-case slug\b.*$/, (_m, noun) => t('sentences.errSlug', { noun })],
+  [/^must be an ISO 4217 code\b.*$/, (_m, noun) => t('sentences.errCurrency', { noun })],
+  [/^must be an ISO 8601 date-time\b.*$|^must be a valid ISO 8601 date string$/, (_m, noun) => t('sentences.errDate', { noun })],
+  [/^must be in the future\b(.*)$/, (m, noun) => t('sentences.errFuture', { noun, rest: m[1] })],
+  [/^is not allowed with publish\b.*$/, (_m, noun) => t('sentences.errNotWithPublish', { noun })],
+  [/^must be a non-negative integer$/, (_m, noun) => t('sentences.errWholeNumber', { noun })],
+  [/^must have at most (\d+) keys$/, (m, noun) => t('sentences.errMaxKeys', { noun, max: m[1] })],
+  [/^must be at most (\d+) KiB as JSON$/, (m, noun) => t('sentences.errMaxKiB', { noun, max: m[1] })],
+  [/^is nested too deeply$/, (_m, noun) => t('sentences.errNested', { noun })],
+  [/^must be a number such as (.+)$/, (m, noun) => t('sentences.errNumberSuchAs', { noun, example: m[1] })],
+  [/^must be (?:an? )?(string|number|boolean|array|object|integer|record)(?: value)?\b.*$/, (m, noun) => t('sentences.errWrongKind', { noun, kind: m[1] })],
+  [/^has an invalid shape$/, (_m, noun) => t('sentences.errShape', { noun })],
+  [/^needs a non-empty tagsToAdd or tagsToRemove$/, () => t('sentences.errTagsNeeded')],
+  [/^names (.+) in both tagsToAdd and tagsToRemove$/, (m) => t('sentences.errTagBoth', { tag: quote(m[1]!) })],
+  [/^needs content\b.*$/, () => t('sentences.errPostContent')],
+  [/^needs email or sms$/, () => t('sentences.errEmailOrSms')],
 ];
 
 /** Whole messages that start with no field path (server/db, plugins/auth.ts, plugins/errors.ts). */
 const MESSAGES: Rule[] = [
-  [/^property ([\w.$]+) should not exist$/, (m) => t('common.errUnknownField', { field: quote(m[1]!) })],
+  [/^property ([\w.$]+) should not exist$/, (m) => t('sentences.errUnknownField', { field: quote(m[1]!) })],
   [/^each value in ([\w.$]+) (.+)$/, (m) => sentenceBody(`${m[1]}.0 ${m[2]}`)],
-  [/^a contact has at most (\d+) tags$/i, (m) => t('common.errContactTags', { max: m[1] })],
-  [/^email cannot be turned on\b.*$/, () => t('common.errEmailOnContact')],
-  [/^sms cannot be turned on\b.*$/, () => t('common.errSmsOnContact')],
-  [/^notificationSettings: email needs\b.*$/, () => t('common.errEmailNeeded')],
-  [/^notificationSettings: sms needs\b.*$/, () => t('common.errSmsNeeded')],
-  [/^(external)?[cC]ollectionIds: unknown collection (.+)$/, (m) => t('common.errUnknownCollection', { id: m[2] })],
-  [/^recipients: unknown contact (.+)$/, (m) => t('common.errUnknownRecipient', { id: m[1] })],
-  [/^title is required to create a product$/, () => t('common.errProductTitle')],
-  [/^publishDate must be in the future\b.*$/, () => t('common.errScheduleFuture')],
-  [/^(A \w+ with \w+ .+ already exists)$/, (m) => (currentLocale() === 'en' ? m[1]! : t('common.errExists', { message: m[1] }))],
-  [/^Missing scope (\S+)$/, (m) => t('common.errMissingScope', { scope: m[1] })],
-  [/^Invalid API key$/, () => t('common.errKeyRefused')],
-  [/^Invalid or missing Basic credentials$/, () => t('common.errBasicRefused')],
-  [/^Forbidden resource$/, () => t('common.errForbidden')],
-  [/^API version (\S+) is not supported\.?$/, (m) => t('common.errApiVersion', { version: m[1] })],
-  [/^\$filter: (.+)$/s, (m) => t('common.errFilter', { detail: m[1] })],
-  [/^\$orderBy:? (.+)$/s, (m) => t('common.errOrderBy', { detail: m[1] })],
-  [/^Malformed JSON\b.*$/, () => t('common.errMalformed')],
-  [/^ThrottlerException\b.*$|^Too Many Requests$/i, () => t('common.errTooMany')],
-  [/^Cannot (GET|POST|PATCH|PUT|DELETE) (.+)$/, () => t('common.errNotOffered')],
-  [/^(\w[\w ]*) not found$/i, (m) => t('common.errNotFound', { thing: m[1]!.toLowerCase() })],
+  [/^a contact has at most (\d+) tags$/i, (m) => t('sentences.errContactTags', { max: m[1] })],
+  [/^email cannot be turned on\b.*$/, () => t('sentences.errEmailOnContact')],
+  [/^sms cannot be turned on\b.*$/, () => t('sentences.errSmsOnContact')],
+  [/^notificationSettings: email needs\b.*$/, () => t('sentences.errEmailNeeded')],
+  [/^notificationSettings: sms needs\b.*$/, () => t('sentences.errSmsNeeded')],
+  [/^(external)?[cC]ollectionIds: unknown collection (.+)$/, (m) => t('sentences.errUnknownCollection', { id: m[2] })],
+  [/^recipients: unknown contact (.+)$/, (m) => t('sentences.errUnknownRecipient', { id: m[1] })],
+  [/^title is required to create a product$/, () => t('sentences.errProductTitle')],
+  [/^publishDate must be in the future\b.*$/, () => t('sentences.errScheduleFuture')],
+  [/^(A \w+ with \w+ .+ already exists)$/, (m) => (currentLocale() === 'en' ? m[1]! : t('sentences.errExists', { message: m[1] }))],
+  [/^Missing scope (\S+)$/, (m) => t('sentences.errMissingScope', { scope: m[1] })],
+  [/^Invalid API key$/, () => t('sentences.errKeyRefused')],
+  [/^Invalid or missing Basic credentials$/, () => t('sentences.errBasicRefused')],
+  [/^Forbidden resource$/, () => t('sentences.errForbidden')],
+  [/^API version (\S+) is not supported\.?$/, (m) => t('sentences.errApiVersion', { version: m[1] })],
+  [/^\$filter: (.+)$/s, (m) => t('sentences.errFilter', { detail: m[1] })],
+  [/^\$orderBy:? (.+)$/s, (m) => t('sentences.errOrderBy', { detail: m[1] })],
+  [/^Malformed JSON\b.*$/, () => t('sentences.errMalformed')],
+  [/^ThrottlerException\b.*$|^Too Many Requests$/i, () => t('sentences.errTooMany')],
+  [/^Cannot (GET|POST|PATCH|PUT|DELETE) (.+)$/, () => t('sentences.errNotOffered')],
+  [/^(\w[\w ]*) not found$/i, (m) => t('sentences.errNotFound', { thing: m[1]!.toLowerCase() })],
 ];
 
 /** One problem's message (a part of a `; `-joined message) as a sentence body, without the full stop. */
 function sentenceBody(part: string): string {
   for (const [pattern, write] of MESSAGES) {
     const match = pattern.exec(part);
-    if (match) return write(match, '', t('common.nounItems'));
+    if (match) return write(match, '', t('sentences.nounItems'));
   }
   const head = /^([\w$]+(?:\.[\w$]+)*):?\s+(.+)$/s.exec(part);
   if (head) {
@@ -207,7 +217,7 @@ function sentenceBody(part: string): string {
   }
   for (const [pattern, write] of PREDICATES) {
     const match = pattern.exec(part);
-    if (match) return write(match, t('common.nounValue'), t('common.nounItems'));
+    if (match) return write(match, t('sentences.nounValue'), t('sentences.nounItems'));
   }
   return part;
 }
@@ -226,16 +236,16 @@ export function fieldSentence(path: string, predicate: string): string {
 /** What a status means when its message says nothing the console knows. */
 function statusSentence(error: { status: number; retryAfter: number | null }): string | null {
   const { status } = error;
-  if (status === 0) return t('common.errUnreachable');
-  if (status === 401) return t('common.errKeyRefusedSentence');
-  if (status === 403) return t('common.errForbiddenSentence');
-  if (status === 413) return t('common.errTooLarge');
+  if (status === 0) return t('sentences.errUnreachable');
+  if (status === 401) return t('sentences.errKeyRefusedSentence');
+  if (status === 403) return t('sentences.errForbiddenSentence');
+  if (status === 413) return t('sentences.errTooLarge');
   if (status === 429) {
     const wait = error.retryAfter;
-    return `${t('common.errTooManySentence')} ${wait ? t('common.errWaitSeconds', { seconds: wait }) : t('common.errWaitMoment')}`;
+    return `${t('sentences.errTooManySentence')} ${wait ? t('sentences.errWaitSeconds', { seconds: wait }) : t('sentences.errWaitMoment')}`;
   }
-  if (status === 502 || status === 503 || status === 504) return t('common.errUnavailable', { status });
-  if (status >= 500) return t('common.errServer');
+  if (status === 502 || status === 503 || status === 504) return t('sentences.errUnavailable', { status });
+  if (status >= 500) return t('sentences.errServer');
   return null;
 }
 
@@ -250,18 +260,18 @@ function statusSentence(error: { status: number; retryAfter: number | null }): s
 export function describeError(error: unknown): ErrorReport {
   if (!isApiError(error)) {
     const message = error instanceof Error ? error.message : String(error);
-    const sentences = [asSentence(message) || t('common.errConsole')];
+    const sentences = [asSentence(message) || t('sentences.errConsole')];
     return { sentences, text: sentences.join(' '), details: null };
   }
   const details: ErrorDetails = { status: error.status, endpoint: error.endpoint, message: error.message, traceId: error.traceId };
   let sentences: string[];
-  if (error instanceof ApiResponseError) sentences = [t('common.errUnexpectedShape')];
+  if (error instanceof ApiResponseError) sentences = [t('sentences.errUnexpectedShape')];
   else if (error.status === 0 || error.status === 413 || error.status === 429 || error.status >= 500) sentences = [statusSentence(error)!];
   else {
     sentences = messageSentences(error.message);
     const known = sentences.some((sentence, i) => sentence !== asSentence(error.message.split(/;\s+/)[i] ?? ''));
     if (!known && (error.status === 401 || error.status === 403)) sentences = [statusSentence(error)!];
-    if (!sentences.length) sentences = [asSentence(t('common.errRefused', { status: error.status }))];
+    if (!sentences.length) sentences = [asSentence(t('sentences.errRefused', { status: error.status }))];
   }
   return { sentences, text: sentences.join(' '), details };
 }

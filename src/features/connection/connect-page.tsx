@@ -23,7 +23,7 @@ import { useFirstInteraction } from '@/lib/first-interaction';
 import { announceConnection } from '@/lib/key-announcement';
 import { LanguageChooser } from '@/components/language-chooser';
 import { t } from '@/i18n/i18n';
-import { useT } from '@/i18n/react';
+import { WithArea, useT } from '@/i18n/react';
 import { appConfigQuery } from './app-config';
 import classes from './connect-page.module.css';
 
@@ -49,11 +49,11 @@ function readConnectForm(form: HTMLFormElement): { values: ConnectValues } | { e
   return { errors };
 }
 
-/** Why the user was sent here, in words. */
+/** Why the user was sent here, in words (from the `sentences` catalog, loaded when one is shown). */
 function reasonText(reason: string | null): string | null {
-  if (reason === 'expired') return t('connect.reasonExpired');
-  if (reason === 'removed') return t('connect.reasonRemoved');
-  if (reason === 'missing') return t('connect.reasonMissing');
+  if (reason === 'expired') return t('sentences.connectExpired');
+  if (reason === 'removed') return t('sentences.connectRemoved');
+  if (reason === 'missing') return t('sentences.connectMissing');
   return null;
 }
 
@@ -70,7 +70,7 @@ export function ConnectPage() {
   const [checking, setChecking] = useState(false);
   const returnTo = search.get('return');
   const wantedWorkspace = search.get('workspace');
-  const reason = reasonText(search.get('reason'));
+  const reason = search.get('reason');
   // The client that checks a key loads once the person starts doing something, ahead of the click on Connect.
   const interacted = useFirstInteraction();
   useEffect(() => {
@@ -137,11 +137,16 @@ export function ConnectPage() {
           </div>
           <LanguageChooser />
         </Group>
-        {reason ? (
-          <Alert color="yellow" role="alert" title={t('connect.keyNeeded')}>
-            {reason}
-            {wantedWorkspace ? <Text size="xs" mt={4}>{t('connect.workspaceId')} <code>{wantedWorkspace}</code></Text> : null}
-          </Alert>
+        {reason && ['expired', 'removed', 'missing'].includes(reason) ? (
+          <WithArea
+            area="sentences"
+            render={() => (
+              <Alert color="yellow" role="alert" title={t('connect.keyNeeded')}>
+                {reasonText(reason)}
+                {wantedWorkspace ? <Text size="xs" mt={4}>{t('connect.workspaceId')} <code>{wantedWorkspace}</code></Text> : null}
+              </Alert>
+            )}
+          />
         ) : null}
 
         {config.data?.demo ? (
@@ -199,10 +204,15 @@ export function ConnectPage() {
               </Button>
             </Group>
             {failure ? (
-              <Alert color="red" role="alert" title={t('connect.failed')}>
-                <LazyErrorMessage error={failure.error} sentence={keyRefusal(failure.error)} />
-                <Text size="sm">{t('connect.nothingSaved')}</Text>
-              </Alert>
+              <WithArea
+                area="sentences"
+                render={() => (
+                  <Alert color="red" role="alert" title={t('sentences.connectFailed')}>
+                    <LazyErrorMessage error={failure.error} sentence={keyRefusal(failure.error)} />
+                    <Text size="sm">{t('sentences.connectNothingSaved')}</Text>
+                  </Alert>
+                )}
+              />
             ) : null}
           </Stack>
         </Card>

@@ -22,7 +22,7 @@ import { formatIssues } from '@/api/validation-message';
 import { ErrorMessage } from '@/components/error-message';
 import { TagsField } from '@/components/tags-field';
 import { useWorkspaceApi } from '@/lib/api';
-import { messageSentences } from '@/lib/error-sentence';
+import { loadErrorSentences, messageSentences } from '@/lib/error-sentence';
 import { type CollectProgress, bulkTagSpec, collectBulkTargets, isCancelled } from './bulk-tag-job';
 import { bulkTagMessages as m } from './messages';
 import { contactQueries } from './queries';
@@ -30,10 +30,10 @@ import { contactQueries } from './queries';
 /** The notice once the job is stored: how many contacts it changes, and those already as asked or no longer found. */
 function startedText(count: number, unchanged: number, missing: number): string {
   return [
-    t('contacts.bulkStarted', { count }),
-    unchanged ? t('contacts.bulkStartedUnchanged', { count: unchanged }) : '',
-    missing ? t('contacts.bulkStartedMissing', { count: missing }) : '',
-  ].join('') + t('contacts.bulkStartedFollow');
+    t('bulk.bulkStarted', { count }),
+    unchanged ? t('bulk.bulkStartedUnchanged', { count: unchanged }) : '',
+    missing ? t('bulk.bulkStartedMissing', { count: missing }) : '',
+  ].join('') + t('bulk.bulkStartedFollow');
 }
 
 /** What the dialog works on: chosen contacts, or everything `filter` matches (`total` when chosen, for the labels). */
@@ -55,13 +55,13 @@ function CollectView({ progress, now }: { progress: CollectProgress; now: number
   const t = useT();
   return (
     <Stack gap={4}>
-      <Progress value={(progress.done / Math.max(1, progress.total)) * 100} aria-label={t('contacts.bulkFinding')} />
+      <Progress value={(progress.done / Math.max(1, progress.total)) * 100} aria-label={t('bulk.bulkFinding')} />
       <Text size="sm" aria-live="polite">
-        {t('contacts.bulkFindingCount', { done: progress.done, total: progress.total })}
+        {t('bulk.bulkFindingCount', { done: progress.done, total: progress.total })}
       </Text>
       {progress.waitingUntil ? (
-        <Alert color="orange" role="status" p="xs" title={t('contacts.bulkWaitTitle')}>
-          {t('contacts.bulkWait', { seconds: wait })}
+        <Alert color="orange" role="status" p="xs" title={t('bulk.bulkWaitTitle')}>
+          {t('bulk.bulkWait', { seconds: wait })}
         </Alert>
       ) : null}
     </Stack>
@@ -86,6 +86,10 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
   const collecting = progress !== null;
   const now = useNow(collecting);
   const size = selection.kind === 'ids' ? selection.ids.length : selection.total;
+  // The tags' checks speak through the `sentences` catalog (issue 23), fetched when the dialog opens.
+  useEffect(() => {
+    if (opened) void loadErrorSentences();
+  }, [opened]);
   const matching = selection.kind === 'matching';
 
   const checked = contactTagsPatchSchema.safeParse({ tagsToAdd, tagsToRemove });
@@ -125,7 +129,7 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
         await enqueueJob(connection, spec);
       } catch (error) {
         setProgress(null);
-        setFailure({ title: t('contacts.bulkStoreFailed'), error });
+        setFailure({ title: t('bulk.bulkStoreFailed'), error });
         return;
       }
       notifications.show({ color: 'blue', message: startedText(spec.steps.length, spec.report?.unchangedRecords?.length ?? 0, collected.missing) });
@@ -133,7 +137,7 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
       reset();
     } catch (error) {
       setProgress(null);
-      if (!isCancelled(error)) setFailure({ title: t('contacts.bulkStopped'), error });
+      if (!isCancelled(error)) setFailure({ title: t('bulk.bulkStopped'), error });
     }
   };
 
@@ -145,24 +149,24 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
   return (
     <>
       <Button variant="light" onClick={() => setShown(current)} disabled={!size}>
-        {t(matching ? 'contacts.tagMatching' : 'contacts.tagSelected', { count: size })}
+        {t(matching ? 'bulk.tagMatching' : 'bulk.tagSelected', { count: size })}
       </Button>
-      <Modal opened={opened} onClose={close} title={t(matching ? 'contacts.tagsForMatching' : 'contacts.tagsForSelected', { count: size })} closeButtonProps={{ 'aria-label': t('contacts.closeBulk') }} size="lg">
+      <Modal opened={opened} onClose={close} title={t(matching ? 'bulk.tagsForMatching' : 'bulk.tagsForSelected', { count: size })} closeButtonProps={{ 'aria-label': t('bulk.closeBulk') }} size="lg">
         <Stack>
-          <TagsField label={t('contacts.tagsToAdd')} existing={existing} value={tagsToAdd} onChange={setTagsToAdd} disabled={collecting} clearable />
-          <TagsField label={t('contacts.tagsToRemove')} existing={existing} value={tagsToRemove} onChange={setTagsToRemove} disabled={collecting} clearable />
+          <TagsField label={t('bulk.tagsToAdd')} existing={existing} value={tagsToAdd} onChange={setTagsToAdd} disabled={collecting} clearable />
+          <TagsField label={t('bulk.tagsToRemove')} existing={existing} value={tagsToRemove} onChange={setTagsToRemove} disabled={collecting} clearable />
           {!nothingChosen && problems.length ? (
             <Text size="sm" c="red" role="alert">
               {problems.join(' ')}
             </Text>
           ) : null}
           <Text size="sm" c="dimmed">
-            {t('contacts.bulkHow')}
+            {t('bulk.bulkHow')}
           </Text>
           {progress ? <CollectView progress={progress} now={now} /> : null}
           {nothing !== null ? (
             <Alert color="green" role="status">
-              {t('contacts.bulkNothingToDo', { count: nothing })}
+              {t('bulk.bulkNothingToDo', { count: nothing })}
             </Alert>
           ) : null}
           {failure ? (
@@ -173,11 +177,11 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
           <Group justify="flex-end">
             {collecting ? (
               <Button color="red" variant="light" onClick={() => controller.current?.abort()}>
-                {t('common.cancel')}
+                {t('shell.cancel')}
               </Button>
             ) : (
               <Button onClick={() => void run()} disabled={nothingChosen || problems.length > 0}>
-                {t('contacts.applyTo', { count: size })}
+                {t('bulk.applyTo', { count: size })}
               </Button>
             )}
           </Group>

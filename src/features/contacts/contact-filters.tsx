@@ -44,11 +44,11 @@ export function ContactFilters({ search, update }: Props) {
         <TextInput label={t('contacts.createdTo')} type="date" value={search.filter ? '' : (search.to ?? '')} onChange={(event) => facet({ to: event.currentTarget.value || undefined })} />
         <DebouncedInput label={t('contacts.colCity')} value={search.filter ? '' : search.city} onChange={(city) => facet({ city })} />
         <Button variant="subtle" onClick={() => setAdvanced((open) => !open)} aria-expanded={advanced}>
-          {t('common.advanced')}
+          {t('shell.advanced')}
         </Button>
         {/* Always laid out, hidden while nothing is filtered, so setting a filter never moves the bar onto two rows (issue 14). */}
         <Button variant="default" onClick={() => update(CLEAR_FILTERS)} style={{ visibility: isFiltered(search) ? undefined : 'hidden' }}>
-          {t('common.clearFilters')}
+          {t('shell.clearFilters')}
         </Button>
       </Group>
       {advanced ? (

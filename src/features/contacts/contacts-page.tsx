@@ -9,6 +9,7 @@
  * Issue 14: a contact opens at its address, `/w/:workspaceId/contacts/:contactId` over the list (its name is a
  * link; src/lib/record-route.ts); the pager describes the rows on screen, and paging scrolls back to the table.
  */
+import { loadArea } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { AfterInteraction } from '@/components/after-interaction';
@@ -39,7 +40,8 @@ import { prefetchSpeculative } from '@/lib/query-client';
 // the page's first interaction (AfterInteraction; issue 16).
 const ContactDrawer = lazy(() => import('./contact-drawer').then((m) => ({ default: m.ContactDrawer })));
 const NewContactDrawer = lazy(() => import('./new-contact-drawer').then((m) => ({ default: m.NewContactDrawer })));
-const SelectionBar = lazy(() => import('./selection-bar').then((m) => ({ default: m.SelectionBar })));
+// Its texts and the bulk dialog's (the `bulk` catalog, issue 23) come with it.
+const SelectionBar = lazy(() => Promise.all([import('./selection-bar'), loadArea('bulk')]).then(([m]) => ({ default: m.SelectionBar })));
 const ExportButton = lazy(() => import('./export-button').then((m) => ({ default: m.ExportButton })));
 // Loaded when a record opens; `lazy` loses the component's type parameters, which the cast restores.
 const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) => ({ default: m.RecordDrawer }))) as unknown as typeof RecordDrawerType;
@@ -98,14 +100,14 @@ export function ContactsPage() {
           <Title order={1}>{t('contacts.title')}</Title>
           <Text size="sm" c="dimmed" aria-live="polite">
             {total === undefined
-              ? t(waiting ? 'contacts.waitingBudget' : 'common.loadingEllipsis')
+              ? t(waiting ? 'contacts.waitingBudget' : 'shell.loadingEllipsis')
               : waiting && list.isPlaceholderData
                 ? t('contacts.countLastKnown', { count: total })
                 : t(isFiltered(search) ? 'contacts.countMatching' : 'contacts.count', { count: total })}
           </Text>
         </div>
         <Group gap="xs">
-          <DeferredTooltip position="bottom" label={t('common.needsScope', { scope: 'feeds:read-write' })} disabled={canCreate}>
+          <DeferredTooltip position="bottom" label={t('shell.needsScope', { scope: 'feeds:read-write' })} disabled={canCreate}>
             <Button ref={newButton} onClick={() => setCreating(true)} disabled={!canCreate} data-disabled={!canCreate || undefined}>
               {t('contacts.new')}
             </Button>
@@ -115,7 +117,7 @@ export function ContactsPage() {
           <AfterInteraction fallback={<Button variant="default" disabled={!total}>{t('contacts.export')}</Button>}>
             <ExportButton filter={filter} orderBy={params.orderBy} total={total} />
           </AfterInteraction>
-          <AfterInteraction fallback={<Button variant="default" size="xs">{t('common.columns')}</Button>}>
+          <AfterInteraction fallback={<Button variant="default" size="xs">{t('shell.columns')}</Button>}>
             <ColumnMenu columns={HIDEABLE_COLUMNS} hidden={hidden} onChange={setHidden} />
           </AfterInteraction>
         </Group>
@@ -160,7 +162,7 @@ export function ContactsPage() {
               <Stack align="center" gap="xs">
                 <Text>{t('contacts.noMatch')}</Text>
                 <Button variant="light" size="xs" onClick={() => update(CLEAR_FILTERS)}>
-                  {t('common.clearFilters')}
+                  {t('shell.clearFilters')}
                 </Button>
               </Stack>
             ) : (

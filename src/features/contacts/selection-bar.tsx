@@ -33,28 +33,28 @@ export function SelectionBar({ selectedIds, rows, total, params, canTag, onClear
   const matching = allMatching && total !== undefined;
   const offer = !matching && pageSelected && total !== undefined && total > selectedIds.length;
   return (
-    <Group gap="xs" role="region" aria-label={t('contacts.selection')}>
+    <Group gap="xs" role="region" aria-label={t('bulk.selection')}>
       <Text size="sm">
         {matching
-          ? t('contacts.allMatchingSelected', { count: total })
+          ? t('bulk.allMatchingSelected', { count: total })
           : offer
-            ? t('contacts.allOnPageSelected', { count: selectedIds.length })
-            : t('contacts.selected', { count: selectedIds.length })}
+            ? t('bulk.allOnPageSelected', { count: selectedIds.length })
+            : t('bulk.selected', { count: selectedIds.length })}
       </Text>
       {offer ? (
         <Button variant="subtle" size="xs" onClick={() => setChosen({ params, selectionKey })}>
-          {t('contacts.selectAllMatching', { count: total })}
+          {t('bulk.selectAllMatching', { count: total })}
         </Button>
       ) : null}
       {canTag ? (
         <BulkTags selection={matching ? { kind: 'matching', filter, total } : { kind: 'ids', ids: selectedIds }} onDone={onClear} />
       ) : (
         <Text size="sm" c="dimmed">
-          {t('contacts.taggingNeeds')}
+          {t('bulk.taggingNeeds')}
         </Text>
       )}
       <Button variant="subtle" size="xs" onClick={onClear}>
-        {t('contacts.clearSelection')}
+        {t('bulk.clearSelection')}
       </Button>
     </Group>
   );

@@ -56,7 +56,7 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
       showSaved(result.created ? 'Product created' : 'Product updated');
       onClose();
     } catch (error) {
-      applyServerErrors(error, form.setError, PRODUCT_FORM_FIELDS, { focus: true });
+      await applyServerErrors(error, form.setError, PRODUCT_FORM_FIELDS, { focus: true });
     }
   });
 

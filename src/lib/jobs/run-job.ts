@@ -26,7 +26,7 @@ import type { ContactList } from '@/api/client';
 import type { ContactCreate, ContactTagsPatch } from '@/api/contacts';
 import type { ProductUpsert } from '@/api/catalog';
 import { type FilterNode, compare, or } from '@/api/filter/ast';
-import { errorSentence } from '@/lib/error-sentence';
+import { errorSentence, loadErrorSentences } from '@/lib/error-sentence';
 import { sleepUnlessAborted } from '@/lib/run-pool';
 import { backoffSeconds } from '@/lib/throttle';
 import type { JobStore } from './job-store';
@@ -159,7 +159,9 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
         return { kind: 'created', id: (await client.createContact(step.body, call)).id };
       } catch (error) {
         if (!(isApiError(error) && error.status === 409) || inProgress(error)) throw error;
-        return { kind: 'exists', id: await lookUp(step.body), reason: errorSentence(error) };
+        const id = await lookUp(step.body);
+        await loadErrorSentences();
+        return { kind: 'exists', id, reason: errorSentence(error) };
       }
     }
     if (step.kind === 'patch-tags') {
@@ -199,6 +201,7 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
           if (halted()) return;
           continue;
         }
+        await loadErrorSentences();
         outcome = { kind: 'failed', reason: errorSentence(error), status: isApiError(error) ? error.status : 0 };
       }
       inFlight.delete(record.index);
