@@ -54,7 +54,8 @@ test.describe('in a Norwegian browser (nb-NO)', () => {
     const dialog = page.getByRole('dialog', { name: 'Merkelapper for 20 valgte kontakter' });
     await expect(dialog.getByRole('button', { name: 'Bruk på 20 kontakter' })).toBeDisabled();
     await expect(dialog.getByLabel('Merkelapper som skal legges til')).toBeVisible();
-    await dialog.getByRole('button', { name: 'Lukk', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Lukk merking av flere' }).click();
+    await expect(dialog).toBeHidden();
   });
 
   test('the embed page follows the reader, or its lang parameter', async ({ page, state }) => {
