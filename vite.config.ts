@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { type Plugin, defineConfig } from 'vite';
+import { catalogs } from './vite-catalogs';
 
 /** In `npm run dev`, `/embed/*` gets the embed page, as the server does in production. */
 const embedRoutes: Plugin = {
@@ -19,7 +20,7 @@ const embedRoutes: Plugin = {
  * (decisions.md section 0).
  */
 export default defineConfig({
-  plugins: [react(), embedRoutes],
+  plugins: [react(), embedRoutes, catalogs()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: {
     proxy: {

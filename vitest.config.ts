@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { catalogs } from './vite-catalogs';
 
 /**
  * Unit and HTTP tests. Two projects (issue 8: one suite, two database targets): `sqlite` runs everything, and
@@ -17,9 +18,10 @@ if (!postgres) console.warn('TEST_POSTGRES=off: the server tests run on SQLite o
  */
 const maxWorkers = Math.max(2, availableParallelism() - 1);
 
-const shared = { environment: 'node' as const, pool: 'forks' as const, testTimeout: 20_000, hookTimeout: 30_000 };
+const shared = { setupFiles: ['src/i18n/test-setup.ts'], environment: 'node' as const, pool: 'forks' as const, testTimeout: 20_000, hookTimeout: 30_000 };
 
 export default defineConfig({
+  plugins: [catalogs()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   test: {
     maxWorkers,

@@ -22,7 +22,7 @@ const HEADER = ['id', 'name', 'email', 'phone', 'state', 'tags', 'source', 'addr
 const PHONE = 3;
 const TAGS = 5;
 const FORMULA_START = /^[=+\-@\t\r]/;
-const INTERNATIONAL_PHONE = /^\+(?=[^\d]*\d)[\d ().\/-]+$/;
+const INTERNATIONAL_PHONE = /^\+(?=[^\d]*\d)[\d ()./-]+$/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
 function cell(value, index) {

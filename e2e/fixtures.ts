@@ -23,10 +23,11 @@ export const test = base.extend<Fixtures>({
   },
   connect: async ({ page }, use) => {
     await use(async (key, options = {}) => {
+      // In either language the browser's locale picks (issue 23: an nb-NO context sees the page in bokmål).
       await page.goto('/connect');
-      await page.getByLabel('API key', { exact: true }).fill(key);
-      if (options.remember) await page.getByLabel('Remember on this device').check();
-      await page.getByRole('button', { name: 'Connect', exact: true }).click();
+      await page.getByLabel(/^(API key|API-nøkkel)$/).fill(key);
+      if (options.remember) await page.getByLabel(/^(Remember on this device|Husk på denne enheten)$/).check();
+      await page.getByRole('button', { name: /^(Connect|Koble til)$/ }).click();
       await expect(page).toHaveURL(/\/w\/[^/]+\/contacts/);
     });
   },

@@ -80,7 +80,7 @@ function exportRowOf(item: Item): Cell[] {
  * `-`, `@`, a tab or a carriage return, except a phone number in international form in the phone column.
  */
 const csvGuard = (cell: Cell, column: string): Cell =>
-  cell === null || !/^[=+\-@\t\r]/.test(cell) || (column === 'phone' && /^\+[\d ().\/-]*\d[\d ().\/-]*$/.test(cell)) ? cell : `'${cell}`;
+  cell === null || !/^[=+\-@\t\r]/.test(cell) || (column === 'phone' && /^\+[\d ()./-]*\d[\d ()./-]*$/.test(cell)) ? cell : `'${cell}`;
 /** A JSON list item as a CSV export row: `exportRowOf` with the CSV formula guard. */
 const csvRowOf = (item: Item): Cell[] => exportRowOf(item).map((cell, i) => csvGuard(cell, CONTACT_EXPORT_COLUMNS[i]!));
 

@@ -5,7 +5,9 @@ import './global.css';
 import { type CSSVariablesResolver, MantineProvider, createTheme } from '@mantine/core';
 import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Suspense, lazy, useState } from 'react';
+import { Suspense, lazy, useMemo, useState } from 'react';
+import { i18n } from '@/i18n/i18n';
+import { I18nProvider, useT } from '@/i18n/react';
 import { useFirstInteraction } from '@/lib/first-interaction';
 import { createQueryClient } from '@/lib/query-client';
 import { AppRouter } from './router';
@@ -13,13 +15,14 @@ import { AppRouter } from './router';
 const NotificationsHost = lazy(() => import('@/components/notifications-host').then((m) => ({ default: m.NotificationsHost })));
 
 // Shade 8 keeps white-on-primary and primary-on-white text above WCAG AA's 4.5:1 contrast. Every notification's
-// close button gets a name (axe's button-name rule).
-const theme = createTheme({
-  primaryColor: 'blue',
-  primaryShade: { light: 8, dark: 8 },
-  defaultRadius: 'md',
-  components: { Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } } },
-});
+// close button gets a name (axe's button-name rule), in the language shown.
+const themeFor = (closeLabel: string) =>
+  createTheme({
+    primaryColor: 'blue',
+    primaryShade: { light: 8, dark: 8 },
+    defaultRadius: 'md',
+    components: { Notification: { defaultProps: { closeButtonProps: { 'aria-label': closeLabel } } } },
+  });
 
 /**
  * Light variants (badges, light buttons) get darker text in the light scheme: Mantine's shade 6 on its own
@@ -48,8 +51,11 @@ function NotificationsOnDemand() {
   ) : null;
 }
 
-export function App() {
+function Themed() {
   const [queryClient] = useState(createQueryClient);
+  const t = useT();
+  const closeLabel = t('common.closeNotification');
+  const theme = useMemo(() => themeFor(closeLabel), [closeLabel]);
   return (
     <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={cssVariablesResolver}>
       <NotificationsOnDemand />
@@ -57,5 +63,14 @@ export function App() {
         <AppRouter />
       </QueryClientProvider>
     </MantineProvider>
+  );
+}
+
+/** The console in the language shown (src/i18n; main.tsx activates it before the first render). */
+export function App() {
+  return (
+    <I18nProvider i18n={i18n}>
+      <Themed />
+    </I18nProvider>
   );
 }

@@ -4,13 +4,15 @@
  */
 import { ActionIcon, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { MoonIcon, SunIcon } from '@/components/icons';
+import { useT } from '@/i18n/react';
 
 export function ColorSchemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
+  const t = useT();
   const computed = useComputedColorScheme('light');
   const next = computed === 'dark' ? 'light' : 'dark';
   return (
-    <ActionIcon variant="default" size="lg" onClick={() => setColorScheme(next)} aria-label={`Switch to ${next} mode`}>
+    <ActionIcon variant="default" size="lg" onClick={() => setColorScheme(next)} aria-label={next === 'dark' ? t('common.toDark') : t('common.toLight')}>
       {computed === 'dark' ? <SunIcon /> : <MoonIcon />}
     </ActionIcon>
   );

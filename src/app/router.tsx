@@ -11,17 +11,21 @@
 import { Suspense, lazy, useState } from 'react';
 import { type RouteObject, unstable_HistoryRouter as HistoryRouter, useRoutes } from 'react-router';
 import { Loading } from '@/components/query-state';
+import { loadArea } from '@/i18n/i18n';
 import { RouteErrorBoundary } from '@/components/route-error';
 import { NavigationGuardProvider, createGuardedHistory } from '@/lib/navigation-guard';
 import { NotFoundPage, HomeRedirect } from './pages';
 import { SECTIONS, type Section } from './sections';
 
 // Every screen is its own chunk, the shell included, so the first screen loads only what it shows.
-const ConnectPage = lazy(() => import('@/features/connection/connect-page').then((m) => ({ default: m.ConnectPage })));
-const WorkspaceLayout = lazy(() => import('./workspace-layout').then((m) => ({ default: m.WorkspaceLayout })));
+// Its texts (issue 23) are fetched beside its code.
+const ConnectPage = lazy(() => Promise.all([import('@/features/connection/connect-page'), loadArea('connect')]).then(([m]) => ({ default: m.ConnectPage })));
+// The workspace's texts (the `shell` catalog, issue 23) come with its layout, so /connect does not carry them.
+const withShell = <M,>(module: Promise<M>) => Promise.all([module, loadArea('shell')]).then(([loaded]) => loaded);
+const WorkspaceLayout = lazy(() => withShell(import('./workspace-layout')).then((m) => ({ default: m.WorkspaceLayout })));
 // From the layout's chunk (loaded by then): the gate reads the workspace's API context, whose module brings the
 // typed client, which /connect's first screen does not need (issue 16).
-const ScopeGate = lazy(() => import('./workspace-layout').then((m) => ({ default: m.ScopeGate })));
+const ScopeGate = lazy(() => withShell(import('./workspace-layout')).then((m) => ({ default: m.ScopeGate })));
 
 /** The workspace's home (issue 24): the overview of its contacts, posts and catalog; each section checks its own scope. */
 const OverviewPage = lazy(() => import('@/features/overview/overview-page').then((m) => ({ default: m.OverviewPage })));
@@ -30,8 +34,9 @@ const OverviewPage = lazy(() => import('@/features/overview/overview-page').then
 const COMPOSER: Section = {
   path: 'posts/new',
   label: 'Post composer',
+  labelKey: 'shell.sectionComposer',
   scope: 'posts:read-write',
-  Page: lazy(() => import('@/features/posts/composer-page').then((m) => ({ default: m.ComposerPage }))),
+  Page: lazy(() => Promise.all([import('@/features/posts/composer-page'), loadArea('posts'), loadArea('embed')]).then(([m]) => ({ default: m.ComposerPage }))),
 };
 
 const routes: RouteObject[] = [
@@ -47,7 +52,7 @@ const routes: RouteObject[] = [
     path: '/connect',
     element: (
       <RouteErrorBoundary>
-        <Suspense fallback={<Loading label="Loading page" />}>
+        <Suspense fallback={<Loading />}>
           <ConnectPage />
         </Suspense>
       </RouteErrorBoundary>
@@ -57,7 +62,7 @@ const routes: RouteObject[] = [
     path: '/w/:workspaceId',
     element: (
       <RouteErrorBoundary>
-        <Suspense fallback={<Loading label="Loading workspace" />}>
+        <Suspense fallback={<Loading />}>
           <WorkspaceLayout />
         </Suspense>
       </RouteErrorBoundary>

@@ -5,21 +5,29 @@
  */
 import { type ComponentType, lazy } from 'react';
 import type { Scope } from '@/api/scopes';
+import { type Area, loadArea } from '@/i18n/i18n';
 
-/** The navigation label of the workspace's home, the overview (`/w/:workspaceId`, issue 24). */
-export const OVERVIEW_LABEL = 'Overview';
+/** The navigation label of the workspace's home, the overview (`/w/:workspaceId`, issue 24): its catalog key (issue 23). */
+export const OVERVIEW_LABEL_KEY = 'shell.sectionOverview';
 
-/** The stand-in of the header's search across workspaces (issue 24), shown until the header tools load. */
-export const PEOPLE_SEARCH_LABEL = 'Search people in every workspace';
+/** The stand-in of the header's search across workspaces (issue 24), shown until the header tools load: its catalog key. */
+export const PEOPLE_SEARCH_LABEL_KEY = 'shell.peopleSearch';
 
-/** `scope`: what a key needs to open the section; null for any valid key (the jobs page, issue 20). */
-export type Section = { path: string; label: string; scope: Scope | null; Page: ComponentType; records?: boolean };
+/**
+ * `label` is the English name; `labelKey` its catalog key (issue 23), which the shell shows. `scope`: what a key
+ * needs to open the section; null for any valid key (the jobs page, issue 20).
+ */
+export type Section = { path: string; label: string; labelKey: string; scope: Scope | null; Page: ComponentType; records?: boolean };
+
+/** A page's module and its catalog area (issue 23), fetched together. */
+const withTexts = <M>(areas: Area | Area[], module: Promise<M>) =>
+  Promise.all([module, ...[areas].flat().map((area) => loadArea(area))]).then(([loaded]) => loaded);
 
 export const SECTIONS: Section[] = [
-  { path: 'contacts', label: 'Contacts', scope: 'contacts:read-only', Page: lazy(() => import('@/features/contacts/contacts-page').then((m) => ({ default: m.ContactsPage }))), records: true },
-  { path: 'products', label: 'Products', scope: 'products:read-only', Page: lazy(() => import('@/features/products/products-page').then((m) => ({ default: m.ProductsPage }))), records: true },
-  { path: 'collections', label: 'Collections', scope: 'products:read-only', Page: lazy(() => import('@/features/collections/collections-page').then((m) => ({ default: m.CollectionsPage }))), records: true },
-  { path: 'posts', label: 'Posts', scope: 'posts:read-only', Page: lazy(() => import('@/features/posts/posts-page').then((m) => ({ default: m.PostsPage }))) },
-  { path: 'jobs', label: 'Jobs', scope: null, Page: lazy(() => import('@/features/jobs/jobs-page').then((m) => ({ default: m.JobsPage }))) },
-  { path: 'workspaces', label: 'Workspaces', scope: 'feeds:read-only', Page: lazy(() => import('@/features/workspaces/workspaces-page').then((m) => ({ default: m.WorkspacesPage }))) },
+  { path: 'contacts', label: 'Contacts', labelKey: 'shell.sectionContacts', scope: 'contacts:read-only', Page: lazy(() => withTexts('contacts', import('@/features/contacts/contacts-page')).then((m) => ({ default: m.ContactsPage }))), records: true },
+  { path: 'products', label: 'Products', labelKey: 'shell.sectionProducts', scope: 'products:read-only', Page: lazy(() => withTexts('products', import('@/features/products/products-page')).then((m) => ({ default: m.ProductsPage }))), records: true },
+  { path: 'collections', label: 'Collections', labelKey: 'shell.sectionCollections', scope: 'products:read-only', Page: lazy(() => withTexts('collections', import('@/features/collections/collections-page')).then((m) => ({ default: m.CollectionsPage }))), records: true },
+  { path: 'posts', label: 'Posts', labelKey: 'shell.sectionPosts', scope: 'posts:read-only', Page: lazy(() => withTexts(['posts', 'embed'], import('@/features/posts/posts-page')).then((m) => ({ default: m.PostsPage }))) },
+  { path: 'jobs', label: 'Jobs', labelKey: 'shell.sectionJobs', scope: null, Page: lazy(() => import('@/features/jobs/jobs-page').then((m) => ({ default: m.JobsPage }))) },
+  { path: 'workspaces', label: 'Workspaces', labelKey: 'shell.sectionWorkspaces', scope: 'feeds:read-only', Page: lazy(() => withTexts('workspaces', import('@/features/workspaces/workspaces-page')).then((m) => ({ default: m.WorkspacesPage }))) },
 ];

@@ -29,8 +29,10 @@ import { listPath, useListMemory } from '@/lib/list-memory';
 import { useExtensions } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
 import { useJobWatch } from '@/lib/jobs/job-watch';
+import { LanguageChooser } from '@/components/language-chooser';
+import { useT } from '@/i18n/react';
 import { ColorSchemeToggle } from './color-scheme-toggle';
-import { OVERVIEW_LABEL, PEOPLE_SEARCH_LABEL, SECTIONS } from './sections';
+import { OVERVIEW_LABEL_KEY, PEOPLE_SEARCH_LABEL_KEY, SECTIONS } from './sections';
 import classes from './shell.module.css';
 
 export { ScopeGate } from './scope-gate';
@@ -100,6 +102,7 @@ function KeyWatch() {
 
 function Shell() {
   const { workspaceId, connection } = useWorkspaceApi();
+  const t = useT();
   // Issue 19: each section's link brings the person back to its list as they left it (filters, sort, page), at no
   // request while its data is fresh.
   useListMemory();
@@ -125,31 +128,32 @@ function Shell() {
           document.getElementById(MAIN_CONTENT_ID)?.focus();
         }}
       >
-        Skip to main content
+        {t('shell.skipToMain')}
       </a>
       <header className={classes.header} data-sticky-top>
         <Group wrap="nowrap" gap="sm">
-          <ActionIcon variant="default" size="lg" className={classes.menuButton} onClick={toggle} aria-label="Toggle navigation" aria-expanded={opened}>
+          <ActionIcon variant="default" size="lg" className={classes.menuButton} onClick={toggle} aria-label={t('shell.toggleNavigation')} aria-expanded={opened}>
             <MenuIcon />
           </ActionIcon>
-          <h2 className={classes.brand}>Workspace Admin</h2>
-          <AfterInteraction fallback={<Button variant="default" aria-label={`Workspace: ${connection.workspaceName}. Switch workspace`}>{connection.workspaceName}</Button>}>
+          <h2 className={classes.brand}>{t('shell.brand')}</h2>
+          <AfterInteraction fallback={<Button variant="default" aria-label={t('shell.switchWorkspace', { workspace: connection.workspaceName })}>{connection.workspaceName}</Button>}>
             <WorkspaceSwitcher />
           </AfterInteraction>
         </Group>
         <Group gap="xs" wrap="nowrap">
           <BudgetMeter />
-          <ActionIcon component="a" href="/api/docs" target="_blank" rel="noopener" variant="default" size="lg" aria-label="API reference (opens in a new tab)" title="API reference">
+          <ActionIcon component="a" href="/api/docs" target="_blank" rel="noopener" variant="default" size="lg" aria-label={t('shell.apiReferenceNewTab')} title={t('shell.apiReference')}>
             <BookIcon />
           </ActionIcon>
+          <LanguageChooser />
           <ColorSchemeToggle />
           <AfterInteraction
             fallback={
               <>
-                <ActionIcon variant="default" size="lg" aria-label={PEOPLE_SEARCH_LABEL}>
+                <ActionIcon variant="default" size="lg" aria-label={t(PEOPLE_SEARCH_LABEL_KEY)}>
                   <SearchIcon />
                 </ActionIcon>
-                <ActionIcon variant="default" size="lg" aria-label="Key and permissions">
+                <ActionIcon variant="default" size="lg" aria-label={t('shell.keyAndPermissions')}>
                   <KeyIcon />
                 </ActionIcon>
               </>
@@ -159,20 +163,22 @@ function Shell() {
           </AfterInteraction>
         </Group>
       </header>
-      <nav className={classes.nav} aria-label="Sections">
+      <nav className={classes.nav} aria-label={t('shell.sections')}>
         <RouterNavLink to={`/w/${workspaceId}`} end className={classes.link} onClick={close}>
-          {OVERVIEW_LABEL}
+          {t(OVERVIEW_LABEL_KEY)}
         </RouterNavLink>
         {SECTIONS.map((section) =>
           !section.scope || allows(connection.permissions, section.scope) ? (
             <RouterNavLink key={section.path} to={sectionPath(section.path)} className={classes.link} onClick={close}>
-              {section.label}
+              {t(section.labelKey)}
             </RouterNavLink>
           ) : (
-            <DeferredTooltip key={section.path} label={`Needs ${section.scope}`}>
+            <DeferredTooltip key={section.path} label={t('shell.needsScope', { scope: section.scope })}>
               <div>
+                {/* A disabled link has no address (the ARIA practice for a link that cannot be followed). */}
+                {/* eslint-disable-next-line jsx-a11y/anchor-is-valid */}
                 <a role="link" aria-disabled="true" data-disabled="true" className={classes.link}>
-                  {section.label}
+                  {t(section.labelKey)}
                 </a>
               </div>
             </DeferredTooltip>
@@ -182,7 +188,7 @@ function Shell() {
       <main className={classes.main} id={MAIN_CONTENT_ID} tabIndex={-1}>
         <div ref={setKeyNotice} />
         <ThrottleNotice />
-        <Suspense fallback={<Loading label="Loading page" />}>
+        <Suspense fallback={<Loading label={t('shell.loadingPage2')} />}>
           <Outlet />
         </Suspense>
       </main>
@@ -200,8 +206,9 @@ export function WorkspaceLayout() {
   const location = useLocation();
   const connection = useConnections().find((c) => c.workspaceId === workspaceId);
   const ready = useConnectionsReady();
+  const t = useT();
   if (!connection) {
-    if (!ready) return <Loading label="Looking for the workspace key in your other tabs" />;
+    if (!ready) return <Loading label={t('shell.lookingForKey')} />;
     const reason = forgottenReason(workspaceId) ?? 'missing';
     const target = encodeURIComponent(location.pathname + location.search);
     return <Navigate to={`/connect?reason=${reason}&workspace=${encodeURIComponent(workspaceId)}&return=${target}`} replace />;

@@ -8,6 +8,7 @@
 import { Alert, Anchor, Button, Checkbox, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { WithArea } from '@/i18n/react';
 import { LazyErrorMessage } from './lazy-error-message';
 import { checkKey, keyRefusal } from '@/lib/connect-key';
 import { type SavedConnection, saveConnection } from '@/lib/connections';
@@ -74,7 +75,7 @@ export function AddKeyDialog({ workspace, baseUrl, returnTo, onClose, onConnecte
                 failure.text
               ) : (
                 <>
-                  <LazyErrorMessage error={failure.error} sentence={keyRefusal(failure.error)} />
+                  <WithArea area="sentences" render={() => <LazyErrorMessage error={failure.error} sentence={keyRefusal(failure.error)} />} />
                   <Text size="sm">Nothing was saved.</Text>
                 </>
               )}

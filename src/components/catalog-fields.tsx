@@ -11,6 +11,7 @@ import { HtmlPreview } from './html-preview';
 import { KeyValueEditor } from './key-value-editor';
 
 /** A drawer's form, whatever else its values hold. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the transformed values type is not used here
 type CatalogForm<Values extends CatalogFormValues> = UseFormReturn<Values, unknown, any>;
 /** The same form seen through its shared fields only. */
 const shared = <Values extends CatalogFormValues>(form: CatalogForm<Values>) => form as unknown as UseFormReturn<CatalogFormValues>;

@@ -10,6 +10,8 @@
  * open in a new tab; Shift+Enter (or Shift+Space) on a sortable heading adds it as the next sort key, and a
  * sortable table says on screen, in its caption, how it is sorted and how to sort by several columns.
  */
+import { t } from '@/i18n/i18n';
+import { useT } from '@/i18n/react';
 import { Skeleton, UnstyledButton } from '@mantine/core';
 import {
   type ColumnDef,
@@ -29,6 +31,7 @@ import classes from './data-table.module.css';
 
 export const dataTableFeatures = tableFeatures({ rowSortingFeature, rowSelectionFeature, columnVisibilityFeature });
 export type DataTableFeatures = typeof dataTableFeatures;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a column of any value type, as TanStack Table declares ColumnDef arrays
 export type DataTableColumn<Row extends RowData> = ColumnDef<DataTableFeatures, Row, any>;
 
 export type DataTableProps<Row extends RowData> = {
@@ -68,8 +71,8 @@ function RowCheckbox({ label, checked, indeterminate = false, disabled, onChange
 
 /** The caption of a sortable table: the current order in words, then how to change it. */
 function sortCaption(sorting: SortingState, labelOf: (id: string) => string): string {
-  const order = sorting.map((sort, index) => `${index ? 'then ' : ''}${labelOf(sort.id)} ${sort.desc ? 'descending' : 'ascending'}`).join(', ');
-  return `${order ? `Sorted by ${order}. ` : ''}Choose a column heading to sort by it; Shift+click or Shift+Enter adds it as the next sort key.`;
+  const order = sorting.map((sort, index) => t(sort.desc ? 'shell.sortDescending' : 'shell.sortAscending', { column: labelOf(sort.id), then: index ? 'then' : 'first' })).join(', ');
+  return `${order ? `${t('shell.sortedBy', { order })} ` : ''}${t('shell.sortHelp')}`;
 }
 
 function ariaSort(direction: false | 'asc' | 'desc'): 'ascending' | 'descending' | 'none' {
@@ -78,6 +81,7 @@ function ariaSort(direction: false | 'asc' | 'desc'): 'ascending' | 'descending'
 
 export function DataTable<Row extends RowData>(props: DataTableProps<Row>) {
   const { label, columns, rows, getRowId, pageSize, fetching, sorting = [], onSortingChange, selection = {}, onSelectionChange, columnVisibility = {}, onRowClick, rowLabel, empty, rowLink } = props;
+  useT();
   const table = useTable({
     features: dataTableFeatures,
     columns,
@@ -112,7 +116,7 @@ export function DataTable<Row extends RowData>(props: DataTableProps<Row>) {
               {selectable ? (
                 <th scope="col" className={classes.select}>
                   <RowCheckbox
-                    label="Select all rows on this page"
+                    label={t('shell.selectAllRows')}
                     checked={rows !== undefined && rows.length > 0 && table.getIsAllPageRowsSelected()}
                     indeterminate={table.getIsSomePageRowsSelected()}
                     onChange={table.getToggleAllPageRowsSelectedHandler()}
@@ -182,7 +186,7 @@ export function DataTable<Row extends RowData>(props: DataTableProps<Row>) {
             >
               {selectable ? (
                 <td className={classes.select}>
-                  <RowCheckbox label={`Select ${rowLabel ? rowLabel(row.original) : row.id}`} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
+                  <RowCheckbox label={t('shell.selectRow', { row: rowLabel ? rowLabel(row.original) : row.id })} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
                 </td>
               ) : null}
               {row.getVisibleCells().map((cell) => (

@@ -6,8 +6,10 @@
  * in two, +1.2 KB gzip on /w/:id/contacts; scripts/bundle-report.mjs).
  */
 import { Suspense, lazy } from 'react';
+import { loadAreaSettled } from '@/i18n/i18n';
 
-const Lazy = lazy(() => import('./notifications-host').then((module) => ({ default: module.ErrorMessage })));
+// The `sentences` catalog (issue 23) is fetched beside the code, when an error is first shown.
+const Lazy = lazy(() => Promise.all([import('./notifications-host'), loadAreaSettled('sentences')]).then(([module]) => ({ default: module.ErrorMessage })));
 
 export function LazyErrorMessage({ error, sentence }: { error: unknown; sentence?: string | undefined }) {
   return (

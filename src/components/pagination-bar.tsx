@@ -7,6 +7,8 @@
  * not yet shown (`pendingPage`, e.g. waiting out a 429) is announced as "loading page 5…"; the buttons move from
  * the page shown.
  */
+import { formatNumber } from '@/i18n/format';
+import { useT } from '@/i18n/react';
 import { ActionIcon, Group, NativeSelect, Text, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
 
@@ -25,6 +27,7 @@ export type PaginationBarProps = {
 };
 
 export function PaginationBar({ page, pageSize, total, pageSizes, onPageChange, onPageSizeChange, maxPage, capNote, pendingPage }: PaginationBarProps) {
+  const t = useT();
   const totalPages = Math.max(1, Math.ceil((total ?? 0) / pageSize));
   const lastPage = Math.min(totalPages, maxPage ?? totalPages);
   const [typed, setTyped] = useState(String(page));
@@ -36,26 +39,26 @@ export function PaginationBar({ page, pageSize, total, pageSizes, onPageChange, 
   return (
     <Group justify="space-between" gap="sm" wrap="wrap">
       <Text size="sm" aria-live="polite">
-        {total === undefined ? 'Loading…' : total === 0 ? 'No results' : `${first.toLocaleString()}–${last.toLocaleString()} of ${total.toLocaleString()}`}
+        {total === undefined ? t('shell.loadingEllipsis') : total === 0 ? t('shell.noResults') : t('shell.range', { first: formatNumber(first), last: formatNumber(last), total: formatNumber(total) })}
         {capNote && totalPages > lastPage ? ` · ${capNote}` : ''}
-        {pendingPage !== undefined && pendingPage !== page ? ` · loading page ${pendingPage.toLocaleString()}…` : ''}
+        {pendingPage !== undefined && pendingPage !== page ? ` · ${t('shell.loadingPage', { page: formatNumber(pendingPage) })}` : ''}
       </Text>
       <Group gap="xs" wrap="nowrap">
         <NativeSelect
-          aria-label="Rows per page"
+          aria-label={t('shell.rowsPerPage')}
           size="xs"
           value={String(pageSize)}
-          data={pageSizes.map((size) => ({ value: String(size), label: `${size} / page` }))}
+          data={pageSizes.map((size) => ({ value: String(size), label: t('shell.perPage', { size }) }))}
           onChange={(event) => onPageSizeChange(Number(event.currentTarget.value))}
         />
-        <ActionIcon variant="default" aria-label="First page" onClick={() => go(1)} disabled={page <= 1}>
+        <ActionIcon variant="default" aria-label={t('shell.firstPage')} onClick={() => go(1)} disabled={page <= 1}>
           «
         </ActionIcon>
-        <ActionIcon variant="default" aria-label="Previous page" onClick={() => go(page - 1)} disabled={page <= 1}>
+        <ActionIcon variant="default" aria-label={t('shell.previousPage')} onClick={() => go(page - 1)} disabled={page <= 1}>
           ‹
         </ActionIcon>
         <TextInput
-          aria-label="Page number"
+          aria-label={t('shell.pageNumber')}
           size="xs"
           w={72}
           inputMode="numeric"
@@ -67,12 +70,12 @@ export function PaginationBar({ page, pageSize, total, pageSizes, onPageChange, 
           }}
         />
         <Text size="sm" aria-hidden="true">
-          of {lastPage.toLocaleString()}
+          {t('shell.ofPages', { pages: formatNumber(lastPage) })}
         </Text>
-        <ActionIcon variant="default" aria-label="Next page" onClick={() => go(page + 1)} disabled={page >= lastPage}>
+        <ActionIcon variant="default" aria-label={t('shell.nextPage')} onClick={() => go(page + 1)} disabled={page >= lastPage}>
           ›
         </ActionIcon>
-        <ActionIcon variant="default" aria-label="Last page" onClick={() => go(lastPage)} disabled={page >= lastPage}>
+        <ActionIcon variant="default" aria-label={t('shell.lastPage')} onClick={() => go(lastPage)} disabled={page >= lastPage}>
           »
         </ActionIcon>
       </Group>

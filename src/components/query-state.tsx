@@ -1,3 +1,4 @@
+import { useT } from '@/i18n/react';
 import { Alert, Button, Group, Loader } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -8,12 +9,13 @@ import { LazyErrorMessage } from './lazy-error-message';
  * and a retry"; issue 13: a sentence, not the wire text).
  */
 export function QueryError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const t = useT();
   return (
-    <Alert color="red" title="Could not load" role="alert">
+    <Alert color="red" title={t('common.couldNotLoad')} role="alert">
       <Group justify="space-between" align="flex-start" wrap="nowrap">
         <LazyErrorMessage error={error} />
         <Button size="xs" variant="light" onClick={onRetry}>
-          Retry
+          {t('common.retry')}
         </Button>
       </Group>
     </Alert>
@@ -21,10 +23,11 @@ export function QueryError({ error, onRetry }: { error: unknown; onRetry: () => 
 }
 
 /** A centred loader with an accessible label. */
-export function Loading({ label = 'Loading' }: { label?: string }) {
+export function Loading({ label }: { label?: string }) {
+  const t = useT();
   return (
     <Group justify="center" p="xl">
-      <Loader aria-label={label} />
+      <Loader aria-label={label ?? t('common.loading')} />
     </Group>
   );
 }

@@ -1,3 +1,4 @@
+import { useT } from '@/i18n/react';
 import { Alert, Button, Stack } from '@mantine/core';
 import { useQueryErrorResetBoundary } from '@tanstack/react-query';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
@@ -10,8 +11,9 @@ import { LazyErrorMessage } from './lazy-error-message';
  */
 export function RouteError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const { reset } = useQueryErrorResetBoundary();
+  const t = useT();
   return (
-    <Alert color="red" title="Something went wrong on this page" role="alert" m="md">
+    <Alert color="red" title={t('common.pageFailed')} role="alert" m="md">
       <Stack gap="xs" align="flex-start">
         <LazyErrorMessage error={error} />
         <Button
@@ -22,7 +24,7 @@ export function RouteError({ error, onRetry }: { error: unknown; onRetry: () => 
             onRetry();
           }}
         >
-          Try again
+          {t('common.tryAgain')}
         </Button>
       </Stack>
     </Alert>

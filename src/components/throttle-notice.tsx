@@ -1,3 +1,4 @@
+import { WithArea, useT } from '@/i18n/react';
 import { Alert } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { MAX_BACKOFF_SECONDS, useThrottle } from '@/lib/throttle';
@@ -8,9 +9,11 @@ import classes from './throttle-notice.module.css';
  * The visible notice while requests wait (issues 4, 15, 19): after a 429, it counts down to the next retry and says
  * when the wait is our own backoff because the service gave no `Retry-After`; while the key's request budget is used
  * up and the person's requests wait in line for it to refill, it says how long and how many wait, and that what is
- * on screen is the last answer. It sticks under the header while it applies (issue 14, point 1).
+ * on screen is the last answer. It sticks under the header while it applies (issue 14, point 1). Its texts are in the
+ * `sentences` catalog, fetched when it is first shown (issue 23).
  */
 export function ThrottleNotice() {
+  const t = useT();
   const { until, guessed } = useThrottle();
   const budget = useBudgetState(useWorkspaceBudget());
   const [now, setNow] = useState(() => Date.now());
@@ -26,20 +29,30 @@ export function ThrottleNotice() {
   if (seconds > 0) {
     return (
       <div className={classes.sticky} data-sticky-top>
-        <Alert color="orange" title="The service is throttling requests" role="status">
-          Too many requests in a short time. Retrying in {seconds} s; nothing is lost. What is on screen is the last answer.
-          {guessed ? ` The service did not say how long to wait, so each wait doubles, up to ${MAX_BACKOFF_SECONDS} s.` : null}
-        </Alert>
+        <WithArea
+          area="sentences"
+          render={() => (
+            <Alert color="orange" title={t('sentences.throttledTitle')} role="status">
+              {t('sentences.throttled', { seconds })} {t('sentences.lastAnswer')}
+              {guessed ? ` ${t('sentences.throttledGuess', { max: MAX_BACKOFF_SECONDS })}` : null}
+            </Alert>
+          )}
+        />
       </div>
     );
   }
   if (waiting.person === 0 || budgetSeconds <= 0) return null;
   return (
     <div className={classes.sticky} data-sticky-top>
-      <Alert color="orange" title="Waiting for the request budget" role="status">
-        This key's requests for this minute are used up. Waiting {budgetSeconds} s: {waiting.person} {waiting.person === 1 ? 'request' : 'requests'} in line
-        {waiting.job ? `, ${waiting.job} of a background job after them` : ''}. What is on screen is the last answer.
-      </Alert>
+      <WithArea
+        area="sentences"
+        render={() => (
+          <Alert color="orange" title={t('sentences.budgetWaitTitle')} role="status">
+            {t('sentences.budgetWait', { seconds: budgetSeconds, person: waiting.person })}
+            {waiting.job ? t('sentences.budgetWaitJob', { job: waiting.job }) : ''}. {t('sentences.lastAnswer')}
+          </Alert>
+        )}
+      />
     </div>
   );
 }

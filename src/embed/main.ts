@@ -12,6 +12,8 @@
 import { isApiError } from '@/api/api-error';
 import { createApiClient } from '@/api/client';
 import { POSTS_PAGE_CAPS } from '@/api/common';
+import { activateLocale, t } from '@/i18n/i18n';
+import { browserLocale, localeOf } from '@/i18n/locale';
 import { postAnchorId, renderPost, toPostView } from './post-view';
 
 const PAGE_SIZE = 10;
@@ -53,11 +55,11 @@ function start() {
   const api = createApiClient({ baseUrl: '/api' });
 
   const main = node('main', 'wsp-feed');
-  const title = node('h1', 'wsp-feed__title', 'Posts');
-  const status = node('p', 'wsp-feed__status', 'Loading posts…');
+  const title = node('h1', 'wsp-feed__title', t('embed.title'));
+  const status = node('p', 'wsp-feed__status', t('embed.loading'));
   status.setAttribute('role', 'status');
   const list = node('div', 'wsp-feed__list');
-  const more = node('button', 'wsp-feed__more', 'Load more posts');
+  const more = node('button', 'wsp-feed__more', t('embed.loadMore'));
   more.type = 'button';
   more.hidden = true;
   const note = node('p', 'wsp-feed__note');
@@ -92,7 +94,7 @@ function start() {
       for (const post of fresh) seen.add(post.id);
       list.append(...fresh.map((post) => renderPost(toPostView(post))));
       if (page.items.length === 0) total = loaded; // rows vanished while paging: stop here
-      status.textContent = loaded === 0 ? 'No posts yet.' : '';
+      status.textContent = loaded === 0 ? t('embed.none') : '';
       status.setAttribute('role', 'status');
       return true;
     } catch (error) {
@@ -105,10 +107,10 @@ function start() {
   }
 
   function showNotFound() {
-    document.title = 'Page not found';
-    title.textContent = 'Page not found';
+    document.title = t('embed.notFound');
+    title.textContent = t('embed.notFound');
     status.setAttribute('role', 'alert');
-    status.textContent = 'There is no workspace at this address, so there are no posts to show. Check the link you followed.';
+    status.textContent = t('embed.notFoundText');
   }
 
   function showError(error: unknown) {
@@ -119,11 +121,11 @@ function start() {
       return;
     }
     const message = error instanceof Error ? error.message : String(error);
-    status.append(`Could not load the posts: ${message} `);
-    const retry = node('button', 'wsp-feed__retry', 'Try again');
+    status.append(`${t('embed.failed', { message })} `);
+    const retry = node('button', 'wsp-feed__retry', t('embed.tryAgain'));
     retry.type = 'button';
     retry.addEventListener('click', () => {
-      status.textContent = 'Loading posts…';
+      status.textContent = t('embed.loading');
       status.setAttribute('role', 'status');
       void loadPage(loaded === 0 ? PAGE_SIZE : SEARCH_PAGE_SIZE);
     });
@@ -157,4 +159,13 @@ function start() {
   });
 }
 
-start();
+/**
+ * The reader's language (issue 23 point 2): the `lang` query parameter the embedding site sets (`?lang=nb`), else
+ * the reader's browser; `nb`, `nn` and `no` mean bokmål, anything else English. Not remembered: the page belongs
+ * to the site it is embedded in.
+ */
+const lang = new URLSearchParams(window.location.search).get('lang');
+void activateLocale(lang ? localeOf(lang) : browserLocale(), { needed: ['embed'] }).then(() => {
+  document.title = t('embed.title');
+  start();
+});

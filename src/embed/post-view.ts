@@ -6,6 +6,8 @@
  * Framework-free and tiny: no React, no zod, no admin code. All text goes in through `textContent` (never as
  * HTML), and only absolute http(s) URLs become `href`/`src`, so a post's content cannot inject markup or script.
  */
+import { formatLocale } from '@/i18n/format';
+import { t } from '@/i18n/i18n';
 import type { Post } from '@/api/posts';
 import './post-view.css';
 
@@ -32,7 +34,7 @@ export type RenderOptions = {
   permalink?: boolean;
   /** Text shown in place of the date when `publishedDate` is null, e.g. `Publishes now`. */
   dateLabel?: string;
-  /** Locale for dates and numbers; default the browser's. */
+  /** Locale for dates and numbers; default the language shown in the browser's region (src/i18n/format.ts). */
   locale?: string;
 };
 
@@ -112,14 +114,14 @@ function hostOf(url: string): string {
 
 /** `1,234 claps`, `1 clap`. */
 export function clapsLabel(claps: number, locale?: string): string {
-  return `${claps.toLocaleString(locale)} ${claps === 1 ? 'clap' : 'claps'}`;
+  return t('embed.claps', { claps: new Intl.NumberFormat(locale ?? formatLocale()).format(claps), count: claps });
 }
 
 /** A post's date as the embed page shows it: `1 Jul 2026, 10:00` in the reader's locale and time zone. */
 export function formatPostDate(iso: string, locale?: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  return new Intl.DateTimeFormat(locale ?? formatLocale(), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
 }
 
 /**
@@ -167,8 +169,8 @@ export function renderPost(post: PostView, options: RenderOptions = {}): HTMLEle
   const media = (post.mediaImageUrls ?? []).filter(isHttpUrl);
   if (media.length) {
     const list = el('ul', `wsp-post__media${media.length === 1 ? ' wsp-post__media--single' : ''}`);
-    list.setAttribute('aria-label', 'Media');
-    media.forEach((src, index) => list.append(el('li', '', image(src, `Image ${index + 1} of ${media.length}`, 'wsp-post__media-image'))));
+    list.setAttribute('aria-label', t('embed.media'));
+    media.forEach((src, index) => list.append(el('li', '', image(src, t('embed.imageOf', { index: index + 1, count: media.length }), 'wsp-post__media-image'))));
     article.append(list);
   }
 

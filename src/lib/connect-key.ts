@@ -7,6 +7,7 @@
  * The typed client (with every endpoint's schemas) is imported when a key is checked, not with this module, so
  * /connect's first screen does not carry it (issue 16); `preloadKeyCheck` fetches it ahead of the click.
  */
+import { t } from '@/i18n/i18n';
 import type { Authorization } from '@/api/authorization';
 import { isAuthError } from '@/api/api-error';
 import { rememberCheckedAuthorization } from './checked-authorization';
@@ -53,7 +54,8 @@ export async function checkKey(input: KeyInput): Promise<SavedConnection> {
  * The sentence for a key `GET /authorization` refused (401, or 403 as a hosted service answers a wrong key,
  * decisions.md section 4), where "this key cannot do that" would mislead; undefined for any other failure, which
  * the shared error sentences describe (src/lib/error-sentence.ts, issue 13). The service's words stay under Details.
+ * From the `sentences` catalog: call it where that catalog is loaded (under `WithArea`, issue 23).
  */
 export function keyRefusal(error: unknown): string | undefined {
-  return isAuthError(error) ? 'The service refused this key. Check that it is complete and not revoked.' : undefined;
+  return isAuthError(error) ? t('sentences.keyRefused') : undefined;
 }

@@ -25,7 +25,7 @@ export function normalizeName(name: string): string {
 /** Cell starts a spreadsheet may read as a formula (decisions.md section 7, revised; OWASP "CSV injection"). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 /** A phone number in international form: `+`, then only digits, spaces and `( ) . / -`, with a digit. */
-const INTERNATIONAL_PHONE = /^\+(?=[^\d]*\d)[\d ().\/-]+$/;
+const INTERNATIONAL_PHONE = /^\+(?=[^\d]*\d)[\d ()./-]+$/;
 
 /**
  * A CSV cell as written: `'` in front when it starts with `=`, `+`, `-`, `@`, a tab or a carriage return,

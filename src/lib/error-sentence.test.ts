@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { activateLocale } from '@/i18n/i18n';
 import * as z from 'zod/mini';
 import { ApiError, ApiNetworkError, ApiResponseError } from '@/api/api-error';
 import { contactCreateSchema, contactTagsPatchSchema } from '@/api/contacts';
@@ -26,7 +27,7 @@ describe('messageSentences', () => {
     ['$limit must not be greater than 30', 'The page size can be at most 30.'],
     ['price must not be less than 0', "The price can't be less than 0."],
     ['price must be a number such as 1,234.5', 'The price must be a number such as 1,234.5.'],
-    ['notificationSettings must be one of email, sms, email,sms, none', 'The notification setting must be one of email, sms, email,sms or none.'],
+    ['notificationSettings must be one of email, sms, email,sms, none', 'The notification setting must be one of email, sms, email,sms, or none.'],
     ['ctaLink.url must be an absolute http(s) URL', 'The link URL must be a full web address starting with http:// or https://.'],
     ['mediaImageUrls.2 must be an absolute http(s) URL', 'A media image URL must be a full web address starting with http:// or https://.'],
     ['publishDate is required to schedule a post', 'The publish date is required to schedule a post.'],
@@ -99,5 +100,15 @@ describe('describeError', () => {
   it('gives an error of the console itself as a sentence with no details', () => {
     expect(describeError(new Error('needs Basic credentials'))).toEqual({ sentences: ['Needs Basic credentials.'], text: 'Needs Basic credentials.', details: null });
     expect(errorSentence('boom')).toBe('Boom.');
+  });
+});
+
+describe('in Norwegian (issue 23)', () => {
+  afterAll(() => activateLocale('en'));
+  it('writes the same problems as Norwegian sentences, plurals included', async () => {
+    await activateLocale('nb');
+    expect(messageSentences('tagsToAdd.0 must be at most 64 characters long')).toEqual(['En merkelapp kan ha høyst 64 tegn.']);
+    expect(messageSentences('notificationSettings must be one of email, sms, none')).toEqual(['Varslingsinnstillingen må være email, sms eller none.']);
+    expect(errorSentence(apiError(429, 'Too Many Requests', { retryAfter: 1 }))).toBe('Tjenesten får for mange forespørsler. Vent 1 sekund og prøv igjen.');
   });
 });

@@ -12,9 +12,22 @@
  * 64 characters`, `should not be empty`) are read too. A message nothing here knows keeps its text, led by the
  * field's name when it starts with a known field path.
  *
- * Framework-free and pure, so it is unit-tested (error-sentence.test.ts) and usable in forms' zod error maps.
+ * Framework-free and pure (apart from the language shown: every sentence comes from the `sentences` catalog, issue 23),
+ * so it is unit-tested (error-sentence.test.ts, in English) and usable in forms' zod error maps. That catalog is
+ * loaded only when an error is shown (the first screens do not carry it): await `loadErrorSentences()` before
+ * writing a sentence, or render it under `useArea('sentences')` (src/components/error-message.tsx does).
  */
 import { ApiResponseError, isApiError } from '@/api/api-error';
+import { formatList } from '@/i18n/format';
+import { currentLocale, loadAreaSettled, t } from '@/i18n/i18n';
+
+/**
+ * Loads the `sentences` catalog in the language shown (once; later calls share the load). Never rejects: when the
+ * catalog cannot be fetched (offline), the sentences show their keys.
+ */
+export function loadErrorSentences(): Promise<void> {
+  return loadAreaSettled('sentences');
+}
 
 /** What the console shows for an error: sentences, and what the service said (null for an error of the console itself). */
 export type ErrorReport = {
@@ -32,86 +45,90 @@ export type ErrorDetails = { status: number; endpoint: string; message: string; 
 type Noun = { whole: string; item?: string; plural?: string };
 
 const NOUNS: Readonly<Record<string, Noun>> = {
-  name: { whole: 'The name' },
-  email: { whole: 'The email address' },
-  phone: { whole: 'The phone number' },
-  image: { whole: 'The image URL' },
-  imageUrl: { whole: 'The image URL' },
-  url: { whole: 'The web address' },
-  bio: { whole: 'The bio' },
-  address: { whole: 'The address' },
-  city: { whole: 'The city' },
-  postalCode: { whole: 'The postal code' },
-  region: { whole: 'The region' },
-  source: { whole: 'The source' },
-  systemSource: { whole: 'The system source' },
-  customMessage: { whole: 'The custom message' },
-  notificationSettings: { whole: 'The notification setting' },
-  statusTags: { whole: 'The status tags' },
-  follows: { whole: 'The follows value' },
-  tags: { whole: 'The tag list', item: 'A tag', plural: 'tags' },
-  tagsToAdd: { whole: 'The tags to add', item: 'A tag', plural: 'tags' },
-  tagsToRemove: { whole: 'The tags to remove', item: 'A tag', plural: 'tags' },
-  title: { whole: 'The title' },
-  'mediaImageUrls.url': { whole: 'A media image URL' },
-  handle: { whole: 'The handle' },
-  bodyHtml: { whole: 'The description' },
-  type: { whole: 'The type' },
-  status: { whole: 'The status' },
-  vendor: { whole: 'The vendor' },
-  price: { whole: 'The price' },
-  originalPrice: { whole: 'The original price' },
-  currency: { whole: 'The currency' },
-  externalId: { whole: 'The external id' },
-  id: { whole: 'The id' },
-  collectionIds: { whole: 'The collections', item: 'A collection', plural: 'collections' },
-  externalCollectionIds: { whole: 'The external collection ids', item: 'An external collection id', plural: 'collections' },
-  customProperties: { whole: 'The custom properties' },
-  action: { whole: 'The action' },
-  text: { whole: 'The text' },
-  header: { whole: 'The header' },
-  publishDate: { whole: 'The publish date' },
-  mediaImageUrls: { whole: 'The media images', item: 'A media image URL', plural: 'media images' },
-  'ctaLink.url': { whole: 'The link URL' },
-  'ctaLink.title': { whole: 'The link title' },
-  'ctaLink.description': { whole: 'The link description' },
-  'ctaLink.imageUrl': { whole: 'The link image URL' },
-  'button.text': { whole: 'The button text' },
-  'button.url': { whole: 'The button URL' },
-  'author.name': { whole: "The author's name" },
-  'author.imageUrl': { whole: "The author's image URL" },
-  'recipients.tags': { whole: 'The recipient tags', item: 'A recipient tag', plural: 'recipient tags' },
-  'recipients.contactIds': { whole: 'The recipient contacts', item: 'A recipient contact', plural: 'recipient contacts' },
-  recipients: { whole: 'The recipients' },
-  $limit: { whole: 'The page size' },
-  $offset: { whole: 'The page position' },
-  $filter: { whole: 'The filter' },
-  $orderBy: { whole: 'The sort order' },
-  limit: { whole: 'The number of posts' },
-  body: { whole: 'The request' },
-  query: { whole: 'The request' },
+  name: { whole: 'sentences.nounName' },
+  email: { whole: 'sentences.nounEmail' },
+  phone: { whole: 'sentences.nounPhone' },
+  image: { whole: 'sentences.nounImage' },
+  imageUrl: { whole: 'sentences.nounImageUrl' },
+  url: { whole: 'sentences.nounUrl' },
+  bio: { whole: 'sentences.nounBio' },
+  address: { whole: 'sentences.nounAddress' },
+  city: { whole: 'sentences.nounCity' },
+  postalCode: { whole: 'sentences.nounPostalCode' },
+  region: { whole: 'sentences.nounRegion' },
+  source: { whole: 'sentences.nounSource' },
+  systemSource: { whole: 'sentences.nounSystemSource' },
+  customMessage: { whole: 'sentences.nounCustomMessage' },
+  notificationSettings: { whole: 'sentences.nounNotificationSettings' },
+  statusTags: { whole: 'sentences.nounStatusTags' },
+  follows: { whole: 'sentences.nounFollows' },
+  tags: { whole: 'sentences.nounTags', item: 'sentences.nounTagsItem', plural: 'sentences.nounTagsPlural' },
+  tagsToAdd: { whole: 'sentences.nounTagsToAdd', item: 'sentences.nounTagsToAddItem', plural: 'sentences.nounTagsToAddPlural' },
+  tagsToRemove: { whole: 'sentences.nounTagsToRemove', item: 'sentences.nounTagsToRemoveItem', plural: 'sentences.nounTagsToRemovePlural' },
+  title: { whole: 'sentences.nounTitle' },
+  'mediaImageUrls.url': { whole: 'sentences.nounMediaImageUrlsUrl' },
+  handle: { whole: 'sentences.nounHandle' },
+  bodyHtml: { whole: 'sentences.nounBodyHtml' },
+  type: { whole: 'sentences.nounType' },
+  status: { whole: 'sentences.nounStatus' },
+  vendor: { whole: 'sentences.nounVendor' },
+  price: { whole: 'sentences.nounPrice' },
+  originalPrice: { whole: 'sentences.nounOriginalPrice' },
+  currency: { whole: 'sentences.nounCurrency' },
+  externalId: { whole: 'sentences.nounExternalId' },
+  id: { whole: 'sentences.nounId' },
+  collectionIds: { whole: 'sentences.nounCollectionIds', item: 'sentences.nounCollectionIdsItem', plural: 'sentences.nounCollectionIdsPlural' },
+  externalCollectionIds: { whole: 'sentences.nounExternalCollectionIds', item: 'sentences.nounExternalCollectionIdsItem', plural: 'sentences.nounExternalCollectionIdsPlural' },
+  customProperties: { whole: 'sentences.nounCustomProperties' },
+  action: { whole: 'sentences.nounAction' },
+  text: { whole: 'sentences.nounText' },
+  header: { whole: 'sentences.nounHeader' },
+  publishDate: { whole: 'sentences.nounPublishDate' },
+  mediaImageUrls: { whole: 'sentences.nounMediaImageUrls', item: 'sentences.nounMediaImageUrlsItem', plural: 'sentences.nounMediaImageUrlsPlural' },
+  'ctaLink.url': { whole: 'sentences.nounCtaLinkUrl' },
+  'ctaLink.title': { whole: 'sentences.nounCtaLinkTitle' },
+  'ctaLink.description': { whole: 'sentences.nounCtaLinkDescription' },
+  'ctaLink.imageUrl': { whole: 'sentences.nounCtaLinkImageUrl' },
+  'button.text': { whole: 'sentences.nounButtonText' },
+  'button.url': { whole: 'sentences.nounButtonUrl' },
+  'author.name': { whole: 'sentences.nounAuthorName' },
+  'author.imageUrl': { whole: 'sentences.nounAuthorImageUrl' },
+  'recipients.tags': { whole: 'sentences.nounRecipientsTags', item: 'sentences.nounRecipientsTagsItem', plural: 'sentences.nounRecipientsTagsPlural' },
+  'recipients.contactIds': { whole: 'sentences.nounRecipientsContactIds', item: 'sentences.nounRecipientsContactIdsItem', plural: 'sentences.nounRecipientsContactIdsPlural' },
+  recipients: { whole: 'sentences.nounRecipients' },
+  '$limit': { whole: 'sentences.nounParamLimit' },
+  '$offset': { whole: 'sentences.nounParamOffset' },
+  '$filter': { whole: 'sentences.nounParamFilter' },
+  '$orderBy': { whole: 'sentences.nounParamOrderBy' },
+  limit: { whole: 'sentences.nounLimit' },
+  body: { whole: 'sentences.nounBody' },
+  query: { whole: 'sentences.nounQuery' },
 };
 
-/** `customProperties` -> `The custom properties`. */
+/** `customProperties` -> `The custom properties` (`Feltet «custom properties»` in Norwegian). */
 function humanize(field: string): string {
-  return `The ${field.replace(/^\$/, '').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()}`;
+  return t('sentences.nounUnknown', { field: field.replace(/^\$/, '').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase() });
 }
 
-/** The noun for a field path (`tagsToAdd.0` -> `A tag`, `ctaLink.url` -> `The link URL`, `foo.bar` -> `The bar`). */
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
+/** The noun for a field path (`tagsToAdd.0` -> `A tag`, `ctaLink.url` -> `The link URL`, `foo.bar` -> `The bar`), in the language shown. */
 export function fieldNoun(path: string): { noun: string; plural: string } {
   const parts = path.split('.');
   const indexed = parts.length > 1 && /^\d+$/.test(parts.at(-1)!);
   const named = parts.filter((part) => !/^\d+$/.test(part));
   const key = [named.join('.'), named.slice(-2).join('.'), named.at(-1) ?? path].find((candidate) => NOUNS[candidate]);
-  const entry = key ? NOUNS[key]! : { whole: humanize(named.at(-1) ?? path) };
-  return { noun: indexed && entry.item ? entry.item : indexed ? `An item of ${entry.whole.replace(/^The /, 'the ')}` : entry.whole, plural: entry.plural ?? 'items' };
+  const entry = key ? NOUNS[key]! : null;
+  const whole = entry ? t(entry.whole) : humanize(named.at(-1) ?? path);
+  const noun = indexed && entry?.item ? t(entry.item) : indexed ? t('sentences.nounItemOf', { whole: lowerFirst(whole) }) : whole;
+  return { noun, plural: entry?.plural ? t(entry.plural) : t('sentences.nounItems') };
 }
 
-const quote = (text: string) => `“${text}”`;
-/** `a, b, c` -> `a, b or c`. */
+const quote = (text: string) => t('sentences.quoted', { text });
+/** `a, b, c` -> `a, b or c` (`a, b eller c`), through Intl.ListFormat. */
 const orList = (text: string) => {
   const items = text.split(', ').filter(Boolean);
-  return items.length > 1 ? `${items.slice(0, -1).join(', ')} or ${items.at(-1)}` : text;
+  return items.length > 1 ? formatList(items, 'disjunction') : text;
 };
 /** Capitalises and ends `text` with a full stop (unless it ends with `.`, `!` or `?`). */
 export function asSentence(text: string): string {
@@ -125,68 +142,68 @@ type Rule = [RegExp, (match: RegExpExecArray, noun: string, plural: string) => s
 
 /** Predicates after a field path: validation-message.ts wordings first, then hosted services' class-validator ones. */
 const PREDICATES: Rule[] = [
-  [/^must be at most ([\d,]+) characters(?: long)?$|^must be shorter than or equal to (\d+) characters$/, (m, noun) => `${noun} can be at most ${m[1] ?? m[2]} characters`],
-  [/^must be at least (\d+) characters(?: long)?$|^must be longer than or equal to (\d+) characters$/, (m, noun) => `${noun} must be at least ${m[1] ?? m[2]} characters`],
-  [/^must not be empty$|^should not be empty$/, (_m, noun) => `${noun} can't be empty`],
-  [/^is required(.*)$/, (m, noun) => `${noun} is required${m[1]}`],
-  [/^(?:must contain )?at most (\d+) items$|^must contain no more than (\d+) elements$/, (m, _noun, plural) => `At most ${m[1] ?? m[2]} ${plural} are allowed`],
-  [/^must contain at least (\d+) items$|^must contain at least (\d+) elements$/, (m, _noun, plural) => `At least ${m[1] ?? m[2]} ${plural} are needed`],
-  [/^must not be greater than (\S+)$/, (m, noun) => `${noun} can be at most ${m[1]}`],
-  [/^must not be less than (\S+)$/, (m, noun) => `${noun} can't be less than ${m[1]}`],
-  [/^must be one of(?: the following values:)? (.+)$/, (m, noun) => `${noun} must be one of ${orList(m[1]!)}`],
-  [/^must be (?:a valid email address|an email)$/, (_m, noun) => `${noun} isn't valid; it should look like name@example.com`],
-  [/^must be an E\.164 number\b.*$|^must be a valid phone number$/, (_m, noun) => `${noun} isn't in international form: start with + and the country code, like +47 123 45 678`],
-  [/^must be an absolute http\(s\) URL$|^must be a URL address$|^must be a valid url$/i, (_m, noun) => `${noun} must be a full web address starting with http:// or https://`],
-  [/^must be a lower-case slug\b.*$/, (_m, noun) => `${noun} can only hold lower-case letters, digits and single dashes`],
-  [/^must be an ISO 4217 code\b.*$/, (_m, noun) => `${noun} must be a three-letter currency code such as EUR`],
-  [/^must be an ISO 8601 date-time\b.*$|^must be a valid ISO 8601 date string$/, (_m, noun) => `${noun} isn't a valid date and time`],
-  [/^must be in the future\b(.*)$/, (m, noun) => `${noun} must be in the future${m[1]}`],
-  [/^is not allowed with publish\b.*$/, (_m, noun) => `${noun} can't be set when publishing now; choose Schedule instead`],
-  [/^must be a non-negative integer$/, (_m, noun) => `${noun} must be a whole number, 0 or more`],
-  [/^must have at most (\d+) keys$/, (m, noun) => `${noun} can have at most ${m[1]} entries`],
-  [/^must be at most (\d+) KiB as JSON$/, (m, noun) => `${noun} can take at most ${m[1]} KiB`],
-  [/^is nested too deeply$/, (_m, noun) => `${noun} is nested too deeply`],
-  [/^must be a number such as (.+)$/, (m, noun) => `${noun} must be a number such as ${m[1]}`],
-  [/^must be (?:an? )?(string|number|boolean|array|object|integer|record)(?: value)?\b.*$/, (m, noun) => `${noun} has the wrong kind of value (a ${m[1]} is expected)`],
-  [/^has an invalid shape$/, (_m, noun) => `${noun} has a shape the service does not accept`],
-  [/^needs a non-empty tagsToAdd or tagsToRemove$/, () => 'Choose at least one tag to add or remove'],
-  [/^names (.+) in both tagsToAdd and tagsToRemove$/, (m) => `${quote(m[1]!)} can't be both added and removed`],
-  [/^needs content\b.*$/, () => 'A post needs content: a text, a header or an image'],
-  [/^needs email or sms$/, () => 'Choose email or SMS'],
+  [/^must be at most ([\d,]+) characters(?: long)?$|^must be shorter than or equal to (\d+) characters$/, (m, noun) => t('sentences.errMaxChars', { noun, max: m[1] ?? m[2] })],
+  [/^must be at least (\d+) characters(?: long)?$|^must be longer than or equal to (\d+) characters$/, (m, noun) => t('sentences.errMinChars', { noun, min: m[1] ?? m[2] })],
+  [/^must not be empty$|^should not be empty$/, (_m, noun) => t('sentences.errEmpty', { noun })],
+  [/^is required(.*)$/, (m, noun) => t('sentences.errRequired', { noun, rest: m[1] })],
+  [/^(?:must contain )?at most (\d+) items$|^must contain no more than (\d+) elements$/, (m, _noun, plural) => t('sentences.errMaxItems', { plural, max: m[1] ?? m[2] })],
+  [/^must contain at least (\d+) items$|^must contain at least (\d+) elements$/, (m, _noun, plural) => t('sentences.errMinItems', { plural, min: m[1] ?? m[2] })],
+  [/^must not be greater than (\S+)$/, (m, noun) => t('sentences.errMax', { noun, max: m[1] })],
+  [/^must not be less than (\S+)$/, (m, noun) => t('sentences.errMin', { noun, min: m[1] })],
+  [/^must be one of(?: the following values:)? (.+)$/, (m, noun) => t('sentences.errOneOf', { noun, values: orList(m[1]!) })],
+  [/^must be (?:a valid email address|an email)$/, (_m, noun) => t('sentences.errEmail', { noun })],
+  [/^must be an E\.164 number\b.*$|^must be a valid phone number$/, (_m, noun) => t('sentences.errPhone', { noun })],
+  [/^must be an absolute http\(s\) URL$|^must be a URL address$|^must be a valid url$/i, (_m, noun) => t('sentences.errUrl', { noun })],
+  [/^must be a lower-case slug\b.*$/, (_m, noun) => t('sentences.errSlug', { noun })],
+  [/^must be an ISO 4217 code\b.*$/, (_m, noun) => t('sentences.errCurrency', { noun })],
+  [/^must be an ISO 8601 date-time\b.*$|^must be a valid ISO 8601 date string$/, (_m, noun) => t('sentences.errDate', { noun })],
+  [/^must be in the future\b(.*)$/, (m, noun) => t('sentences.errFuture', { noun, rest: m[1] })],
+  [/^is not allowed with publish\b.*$/, (_m, noun) => t('sentences.errNotWithPublish', { noun })],
+  [/^must be a non-negative integer$/, (_m, noun) => t('sentences.errWholeNumber', { noun })],
+  [/^must have at most (\d+) keys$/, (m, noun) => t('sentences.errMaxKeys', { noun, max: m[1] })],
+  [/^must be at most (\d+) KiB as JSON$/, (m, noun) => t('sentences.errMaxKiB', { noun, max: m[1] })],
+  [/^is nested too deeply$/, (_m, noun) => t('sentences.errNested', { noun })],
+  [/^must be a number such as (.+)$/, (m, noun) => t('sentences.errNumberSuchAs', { noun, example: m[1] })],
+  [/^must be (?:an? )?(string|number|boolean|array|object|integer|record)(?: value)?\b.*$/, (m, noun) => t('sentences.errWrongKind', { noun, kind: m[1] })],
+  [/^has an invalid shape$/, (_m, noun) => t('sentences.errShape', { noun })],
+  [/^needs a non-empty tagsToAdd or tagsToRemove$/, () => t('sentences.errTagsNeeded')],
+  [/^names (.+) in both tagsToAdd and tagsToRemove$/, (m) => t('sentences.errTagBoth', { tag: quote(m[1]!) })],
+  [/^needs content\b.*$/, () => t('sentences.errPostContent')],
+  [/^needs email or sms$/, () => t('sentences.errEmailOrSms')],
 ];
 
 /** Whole messages that start with no field path (server/db, plugins/auth.ts, plugins/errors.ts). */
 const MESSAGES: Rule[] = [
-  [/^property ([\w.$]+) should not exist$/, (m) => `The service does not accept the field ${quote(m[1]!)} here`],
+  [/^property ([\w.$]+) should not exist$/, (m) => t('sentences.errUnknownField', { field: quote(m[1]!) })],
   [/^each value in ([\w.$]+) (.+)$/, (m) => sentenceBody(`${m[1]}.0 ${m[2]}`)],
-  [/^a contact has at most (\d+) tags$/i, (m) => `A contact can have at most ${m[1]} tags`],
-  [/^email cannot be turned on\b.*$/, () => 'Email notifications need an email address on the contact'],
-  [/^sms cannot be turned on\b.*$/, () => 'SMS notifications need a phone number on the contact'],
-  [/^notificationSettings: email needs\b.*$/, () => 'Email notifications need an email address'],
-  [/^notificationSettings: sms needs\b.*$/, () => 'SMS notifications need a phone number'],
-  [/^(external)?[cC]ollectionIds: unknown collection (.+)$/, (m) => `The collection ${m[2]} does not exist in this workspace`],
-  [/^recipients: unknown contact (.+)$/, (m) => `The recipient contact ${m[1]} does not exist in this workspace`],
-  [/^title is required to create a product$/, () => 'A new product needs a title'],
-  [/^publishDate must be in the future\b.*$/, () => 'The publish date must be in the future to schedule a post'],
-  [/^(A \w+ with \w+ .+ already exists)$/, (m) => m[1]!],
-  [/^Missing scope (\S+)$/, (m) => `This API key can't do that: it needs the ${m[1]} permission`],
-  [/^Invalid API key$/, () => 'The service refused the API key: it may be mistyped or revoked'],
-  [/^Invalid or missing Basic credentials$/, () => 'The service refused the access key and secret; check them and save them again'],
-  [/^Forbidden resource$/, () => "This API key isn't allowed to do that"],
-  [/^API version (\S+) is not supported\.?$/, (m) => `The service does not support API version ${m[1]}, the one this console uses`],
-  [/^\$filter: (.+)$/s, (m) => `The filter isn't valid: ${m[1]}`],
-  [/^\$orderBy:? (.+)$/s, (m) => `The sort order isn't valid: ${m[1]}`],
-  [/^Malformed JSON\b.*$/, () => 'The service could not read what the console sent'],
-  [/^ThrottlerException\b.*$|^Too Many Requests$/i, () => 'The service is receiving too many requests'],
-  [/^Cannot (GET|POST|PATCH|PUT|DELETE) (.+)$/, () => 'The service does not offer this; it may be a different version'],
-  [/^(\w[\w ]*) not found$/i, (m) => `This ${m[1]!.toLowerCase()} no longer exists in this workspace`],
+  [/^a contact has at most (\d+) tags$/i, (m) => t('sentences.errContactTags', { max: m[1] })],
+  [/^email cannot be turned on\b.*$/, () => t('sentences.errEmailOnContact')],
+  [/^sms cannot be turned on\b.*$/, () => t('sentences.errSmsOnContact')],
+  [/^notificationSettings: email needs\b.*$/, () => t('sentences.errEmailNeeded')],
+  [/^notificationSettings: sms needs\b.*$/, () => t('sentences.errSmsNeeded')],
+  [/^(external)?[cC]ollectionIds: unknown collection (.+)$/, (m) => t('sentences.errUnknownCollection', { id: m[2] })],
+  [/^recipients: unknown contact (.+)$/, (m) => t('sentences.errUnknownRecipient', { id: m[1] })],
+  [/^title is required to create a product$/, () => t('sentences.errProductTitle')],
+  [/^publishDate must be in the future\b.*$/, () => t('sentences.errScheduleFuture')],
+  [/^(A \w+ with \w+ .+ already exists)$/, (m) => (currentLocale() === 'en' ? m[1]! : t('sentences.errExists', { message: m[1] }))],
+  [/^Missing scope (\S+)$/, (m) => t('sentences.errMissingScope', { scope: m[1] })],
+  [/^Invalid API key$/, () => t('sentences.errKeyRefused')],
+  [/^Invalid or missing Basic credentials$/, () => t('sentences.errBasicRefused')],
+  [/^Forbidden resource$/, () => t('sentences.errForbidden')],
+  [/^API version (\S+) is not supported\.?$/, (m) => t('sentences.errApiVersion', { version: m[1] })],
+  [/^\$filter: (.+)$/s, (m) => t('sentences.errFilter', { detail: m[1] })],
+  [/^\$orderBy:? (.+)$/s, (m) => t('sentences.errOrderBy', { detail: m[1] })],
+  [/^Malformed JSON\b.*$/, () => t('sentences.errMalformed')],
+  [/^ThrottlerException\b.*$|^Too Many Requests$/i, () => t('sentences.errTooMany')],
+  [/^Cannot (GET|POST|PATCH|PUT|DELETE) (.+)$/, () => t('sentences.errNotOffered')],
+  [/^(\w[\w ]*) not found$/i, (m) => t('sentences.errNotFound', { thing: m[1]!.toLowerCase() })],
 ];
 
 /** One problem's message (a part of a `; `-joined message) as a sentence body, without the full stop. */
 function sentenceBody(part: string): string {
   for (const [pattern, write] of MESSAGES) {
     const match = pattern.exec(part);
-    if (match) return write(match, '', 'items');
+    if (match) return write(match, '', t('sentences.nounItems'));
   }
   const head = /^([\w$]+(?:\.[\w$]+)*):?\s+(.+)$/s.exec(part);
   if (head) {
@@ -200,7 +217,7 @@ function sentenceBody(part: string): string {
   }
   for (const [pattern, write] of PREDICATES) {
     const match = pattern.exec(part);
-    if (match) return write(match, 'The value', 'items');
+    if (match) return write(match, t('sentences.nounValue'), t('sentences.nounItems'));
   }
   return part;
 }
@@ -219,16 +236,16 @@ export function fieldSentence(path: string, predicate: string): string {
 /** What a status means when its message says nothing the console knows. */
 function statusSentence(error: { status: number; retryAfter: number | null }): string | null {
   const { status } = error;
-  if (status === 0) return 'Could not reach the service. Check the network connection and that the service is running, then try again.';
-  if (status === 401) return 'The service refused the API key: it may be mistyped or revoked.';
-  if (status === 403) return "This API key isn't allowed to do that.";
-  if (status === 413) return 'That is too large to send: the service takes at most 2 MB at once.';
+  if (status === 0) return t('sentences.errUnreachable');
+  if (status === 401) return t('sentences.errKeyRefusedSentence');
+  if (status === 403) return t('sentences.errForbiddenSentence');
+  if (status === 413) return t('sentences.errTooLarge');
   if (status === 429) {
     const wait = error.retryAfter;
-    return `The service is receiving too many requests. ${wait ? `Wait ${wait} second${wait === 1 ? '' : 's'} and try again.` : 'Wait a moment and try again.'}`;
+    return `${t('sentences.errTooManySentence')} ${wait ? t('sentences.errWaitSeconds', { seconds: wait }) : t('sentences.errWaitMoment')}`;
   }
-  if (status === 502 || status === 503 || status === 504) return `The service is not available right now (HTTP ${status}). Try again in a moment.`;
-  if (status >= 500) return 'The service had an unexpected problem. Try again; if it happens again, pass the details below to whoever runs the service.';
+  if (status === 502 || status === 503 || status === 504) return t('sentences.errUnavailable', { status });
+  if (status >= 500) return t('sentences.errServer');
   return null;
 }
 
@@ -243,18 +260,18 @@ function statusSentence(error: { status: number; retryAfter: number | null }): s
 export function describeError(error: unknown): ErrorReport {
   if (!isApiError(error)) {
     const message = error instanceof Error ? error.message : String(error);
-    const sentences = [asSentence(message) || 'Something went wrong in the console.'];
+    const sentences = [asSentence(message) || t('sentences.errConsole')];
     return { sentences, text: sentences.join(' '), details: null };
   }
   const details: ErrorDetails = { status: error.status, endpoint: error.endpoint, message: error.message, traceId: error.traceId };
   let sentences: string[];
-  if (error instanceof ApiResponseError) sentences = ['The service answered in a form this console does not understand; it may be a different version of the service.'];
+  if (error instanceof ApiResponseError) sentences = [t('sentences.errUnexpectedShape')];
   else if (error.status === 0 || error.status === 413 || error.status === 429 || error.status >= 500) sentences = [statusSentence(error)!];
   else {
     sentences = messageSentences(error.message);
     const known = sentences.some((sentence, i) => sentence !== asSentence(error.message.split(/;\s+/)[i] ?? ''));
     if (!known && (error.status === 401 || error.status === 403)) sentences = [statusSentence(error)!];
-    if (!sentences.length) sentences = [asSentence(`The service refused this (HTTP ${error.status})`)];
+    if (!sentences.length) sentences = [asSentence(t('sentences.errRefused', { status: error.status }))];
   }
   return { sentences, text: sentences.join(' '), details };
 }

@@ -8,7 +8,7 @@
  */
 import type { FieldErrors, FieldValues, Path, Resolver, UseFormSetError } from 'react-hook-form';
 import { isApiError } from '@/api/api-error';
-import { describeError, fieldSentence, messageSentences } from './error-sentence';
+import { describeError, fieldSentence, loadErrorSentences, messageSentences } from './error-sentence';
 
 /** The form field a single server message is about, among `fields`, or null. */
 export function fieldOfMessage(message: string, fields: readonly string[]): string | null {
@@ -23,14 +23,16 @@ export function fieldOfMessage(message: string, fields: readonly string[]): stri
 /**
  * Puts each part of `error`'s message, as a sentence, on its field (the first one focused, which scrolls it into
  * view, when `focus` is true), and the rest on `root` with type `server`. A failure that is no 400 or 409 (a
- * network error, a 5xx, a 429) goes to `root` whole. Returns the fields that got a message.
+ * network error, a 5xx, a 429) goes to `root` whole. Resolves to the fields that got a message, once the `sentences`
+ * catalog is loaded (issue 23).
  */
-export function applyServerErrors<Values extends FieldValues>(
+export async function applyServerErrors<Values extends FieldValues>(
   error: unknown,
   setError: UseFormSetError<Values>,
   fields: readonly string[],
   options: { focus?: boolean } = {},
-): string[] {
+): Promise<string[]> {
+  await loadErrorSentences();
   const root = (message: string) => setError('root' as Path<Values>, { type: 'server', message });
   if (!isApiError(error) || (error.status !== 400 && error.status !== 409)) {
     root(describeError(error).text);
@@ -78,6 +80,7 @@ function sentences(errors: Record<string, unknown>, path: readonly string[]): Re
 export function withSentences<Values extends FieldValues, Context, Output>(resolver: Resolver<Values, Context, Output>): Resolver<Values, Context, Output> {
   return async (values, context, options) => {
     const result = await resolver(values, context, options);
+    if (Object.keys(result.errors).length) await loadErrorSentences();
     return Object.keys(result.errors).length ? { values: {}, errors: sentences(result.errors, []) as FieldErrors<Values> } : result;
   };
 }

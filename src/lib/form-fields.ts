@@ -18,6 +18,7 @@ export const CANNOT_CLEAR = 'cannot be emptied (the service keeps a value it is 
 
 /** The service's wording for the issues of one field, without the field's name: `must not be less than 0`. */
 export function fieldMessage(issues: readonly z.core.$ZodIssue[]): string {
+  // eslint-disable-next-line no-control-regex -- NUL marks the root path, which no field name holds
   return formatIssues(issues, '\u0000').replace(/(^|; )\u0000 /g, '$1');
 }
 

@@ -5,7 +5,7 @@
  * notice; other failures are retried twice with backoff. Invalidations announced by other tabs apply here too
  * (data-changed.ts).
  */
-import { type FetchQueryOptions, QueryClient, type QueryMeta } from '@tanstack/react-query';
+import { type FetchQueryOptions, QueryClient, type QueryKey, type QueryMeta } from '@tanstack/react-query';
 import { isApiError } from '@/api/api-error';
 import { type RequestPriority, isBudgetSkipped } from '@/api/budget-skipped';
 import { listenForChanges } from './data-changed';
@@ -28,7 +28,10 @@ export function priorityOf(meta: QueryMeta | undefined): RequestPriority {
  * queued behind the person, and never retried; its query function must read `priorityOf(meta)`. A refused prefetch
  * leaves the query to load when the person asks for it.
  */
-export function prefetchSpeculative(queryClient: QueryClient, options: FetchQueryOptions<any, any, any, any>): Promise<void> {
+export function prefetchSpeculative<TQueryFnData, TError, TData, TQueryKey extends QueryKey>(
+  queryClient: QueryClient,
+  options: FetchQueryOptions<TQueryFnData, TError, TData, TQueryKey>,
+): Promise<void> {
   return queryClient.prefetchQuery({ ...options, retry: false, meta: { ...options.meta, priority: 'speculative' } });
 }
 

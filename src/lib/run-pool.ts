@@ -7,7 +7,7 @@
  * write that reached the service is counted, never left unknown).
  */
 import { isApiError } from '@/api/api-error';
-import { errorSentence } from './error-sentence';
+import { errorSentence, loadErrorSentences } from './error-sentence';
 import { backoffSeconds } from './throttle';
 
 /** Waits `ms`, or less when `signal` aborts first. */
@@ -59,6 +59,7 @@ export async function runPool<Item, Result>(
             report();
             continue;
           }
+          await loadErrorSentences();
           failures.push({ item, index, reason: errorSentence(error), error });
           break;
         }

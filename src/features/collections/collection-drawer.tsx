@@ -35,7 +35,7 @@ export function CollectionDrawer({ collection, readOnly = false, onClose }: { co
       showSaved(result.created ? 'Collection created' : 'Collection updated');
       onClose();
     } catch (error) {
-      applyServerErrors(error, form.setError, COLLECTION_FORM_FIELDS, { focus: true });
+      await applyServerErrors(error, form.setError, COLLECTION_FORM_FIELDS, { focus: true });
     }
   });
 

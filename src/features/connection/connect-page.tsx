@@ -9,7 +9,7 @@
  * need react-hook-form, whose 15 KB of gzip would otherwise be a tenth of the first screen a newcomer loads.
  */
 import {
-  Alert, Anchor, Badge, Button, Card, Checkbox, Container, Group, PasswordInput, Stack, Text, TextInput, Title,
+  Alert, Anchor, Badge, Button, Card, Container, Group, PasswordInput, Stack, Text, TextInput, Title,
 } from '@mantine/core';
 import { LazyErrorMessage } from '@/components/lazy-error-message';
 import { SimpleTable } from '@/components/simple-table';
@@ -21,11 +21,16 @@ import { type KeyInput, checkKey, keyRefusal, preloadKeyCheck } from '@/lib/conn
 import { removeConnection, saveConnection, useConnections } from '@/lib/connections';
 import { useFirstInteraction } from '@/lib/first-interaction';
 import { announceConnection } from '@/lib/key-announcement';
+import { LanguageChooser } from '@/components/language-chooser';
+import { t } from '@/i18n/i18n';
+import { WithArea, useT } from '@/i18n/react';
 import { appConfigQuery } from './app-config';
+import classes from './connect-page.module.css';
 
+// The messages are functions, so they are read in the language shown when the form is checked.
 const connectSchema = z.object({
-  baseUrl: z.string().check(z.trim(), z.minLength(1, 'Enter the API base URL, such as /api or https://host/api')),
-  apiKey: z.string().check(z.trim(), z.minLength(1, 'Enter an API key')),
+  baseUrl: z.string().check(z.trim(), z.minLength(1, { error: () => t('connect.baseUrlMissing') })),
+  apiKey: z.string().check(z.trim(), z.minLength(1, { error: () => t('connect.apiKeyMissing') })),
   remember: z.boolean(),
   accessKey: z.string().check(z.trim()),
   secret: z.string().check(z.trim()),
@@ -44,15 +49,16 @@ function readConnectForm(form: HTMLFormElement): { values: ConnectValues } | { e
   return { errors };
 }
 
-/** Why the user was sent here, in words. */
+/** Why the user was sent here, in words (from the `sentences` catalog, loaded when one is shown). */
 function reasonText(reason: string | null): string | null {
-  if (reason === 'expired') return 'The saved key for that workspace stopped working (the service refused it). Add a working key to go on.';
-  if (reason === 'removed') return 'The key for that workspace was removed, in this tab or another. Add a key to open it again.';
-  if (reason === 'missing') return 'There is no saved key for that workspace on this device yet. Add one to open it.';
+  if (reason === 'expired') return t('sentences.connectExpired');
+  if (reason === 'removed') return t('sentences.connectRemoved');
+  if (reason === 'missing') return t('sentences.connectMissing');
   return null;
 }
 
 export function ConnectPage() {
+  const t = useT();
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const connections = useConnections();
@@ -64,7 +70,7 @@ export function ConnectPage() {
   const [checking, setChecking] = useState(false);
   const returnTo = search.get('return');
   const wantedWorkspace = search.get('workspace');
-  const reason = reasonText(search.get('reason'));
+  const reason = search.get('reason');
   // The client that checks a key loads once the person starts doing something, ahead of the click on Connect.
   const interacted = useFirstInteraction();
   useEffect(() => {
@@ -81,6 +87,7 @@ export function ConnectPage() {
   useEffect(() => {
     if (arrived && wantedWorkspace) open(wantedWorkspace, true);
     // `open` reads the URL's return target, which `wantedWorkspace` comes with.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [arrived, wantedWorkspace]);
 
   /** Checks the key, saves it, opens its workspace and says what the key allows; or says why not, saving nothing. */
@@ -123,30 +130,38 @@ export function ConnectPage() {
   return (
     <Container size="sm" py="xl">
       <Stack gap="lg">
-        <div>
-          <Title order={1}>Connect to a workspace</Title>
-          <Text c="dimmed">Each API key belongs to one workspace. Keys stay in this browser only.</Text>
-        </div>
-        {reason ? (
-          <Alert color="yellow" role="alert" title="A key is needed">
-            {reason}
-            {wantedWorkspace ? <Text size="xs" mt={4}>Workspace id: <code>{wantedWorkspace}</code></Text> : null}
-          </Alert>
+        <Group justify="space-between" align="flex-start" wrap="nowrap">
+          <div>
+            <Title order={1}>{t('connect.title')}</Title>
+            <Text c="dimmed">{t('connect.intro')}</Text>
+          </div>
+          <LanguageChooser />
+        </Group>
+        {reason && ['expired', 'removed', 'missing'].includes(reason) ? (
+          <WithArea
+            area="sentences"
+            render={() => (
+              <Alert color="yellow" role="alert" title={t('connect.keyNeeded')}>
+                {reasonText(reason)}
+                {wantedWorkspace ? <Text size="xs" mt={4}>{t('connect.workspaceId')} <code>{wantedWorkspace}</code></Text> : null}
+              </Alert>
+            )}
+          />
         ) : null}
 
         {config.data?.demo ? (
           <Card withBorder>
             <Stack gap="xs">
               <Title order={2} size="h4">
-                Demo workspaces
+                {t('connect.demoTitle')}
               </Title>
               <Text size="sm" c="dimmed">
-                This server seeded {config.data.demo.organization.name}. Connect in one click:
+                {t('connect.demoIntro', { organization: config.data.demo.organization.name })}
               </Text>
               <Group>
                 {config.data.demo.workspaces.map((workspace) => (
                   <Button key={workspace.id} variant="light" loading={demoBusy === workspace.id} onClick={() => void connectDemo(workspace)}>
-                    Connect to {workspace.name}
+                    {t('connect.demoConnect', { workspace: workspace.name })}
                   </Button>
                 ))}
               </Group>
@@ -164,32 +179,40 @@ export function ConnectPage() {
             const name = (event.target as HTMLInputElement).name as keyof ConnectValues;
             if (errors[name]) setErrors((current) => ({ ...current, [name]: undefined }));
           }}
-          aria-label="Connect with an API key"
+          aria-label={t('connect.formLabel')}
         >
           <Stack>
-            <TextInput label="API base URL" description="This server's API is /api" name="baseUrl" defaultValue={config.data?.apiBaseUrl ?? '/api'} error={errors.baseUrl} />
-            <PasswordInput label="API key" autoComplete="off" name="apiKey" defaultValue="" error={errors.apiKey} />
+            <TextInput label={t('connect.baseUrl')} description={t('connect.baseUrlHint')} name="baseUrl" defaultValue={config.data?.apiBaseUrl ?? '/api'} error={errors.baseUrl} />
+            <PasswordInput label={t('connect.apiKey')} autoComplete="off" name="apiKey" defaultValue="" error={errors.apiKey} />
             <Anchor component="button" type="button" size="sm" onClick={() => setShowBasic((v) => !v)} aria-expanded={showBasic} aria-controls="basic-credentials">
-              {showBasic ? 'Hide' : 'Add'} Basic credentials (for notification settings)
+              {showBasic ? t('connect.basicHide') : t('connect.basicAdd')}
             </Anchor>
             {/* Hidden rather than unmounted, so what was typed stays in the form; no Collapse (its transition code is 1.5 KB of the first screen). */}
             <div id="basic-credentials" hidden={!showBasic}>
               <Group grow>
-                <TextInput label="Access key" autoComplete="off" name="accessKey" />
-                <PasswordInput label="Secret" autoComplete="off" name="secret" />
+                <TextInput label={t('connect.accessKey')} autoComplete="off" name="accessKey" />
+                <PasswordInput label={t('connect.secret')} autoComplete="off" name="secret" />
               </Group>
             </div>
-            <Checkbox label="Remember on this device" name="remember" />
+            <label className={classes.remember}>
+              <input type="checkbox" name="remember" />
+              {t('connect.remember')}
+            </label>
             <Group>
               <Button type="submit" loading={checking}>
-                Connect
+                {t('connect.submit')}
               </Button>
             </Group>
             {failure ? (
-              <Alert color="red" role="alert" title="Could not connect">
-                <LazyErrorMessage error={failure.error} sentence={keyRefusal(failure.error)} />
-                <Text size="sm">Nothing was saved.</Text>
-              </Alert>
+              <WithArea
+                area="sentences"
+                render={() => (
+                  <Alert color="red" role="alert" title={t('sentences.connectFailed')}>
+                    <LazyErrorMessage error={failure.error} sentence={keyRefusal(failure.error)} />
+                    <Text size="sm">{t('sentences.connectNothingSaved')}</Text>
+                  </Alert>
+                )}
+              />
             ) : null}
           </Stack>
         </Card>
@@ -198,16 +221,16 @@ export function ConnectPage() {
           <Card withBorder>
             <Stack gap="xs">
               <Title order={2} size="h4">
-                Saved keys
+                {t('connect.savedKeys')}
               </Title>
-              <SimpleTable aria-label="Saved keys">
+              <SimpleTable aria-label={t('connect.savedKeys')}>
                 <thead>
                   <tr>
-                    <th scope="col">Workspace</th>
-                    <th scope="col">Organization</th>
-                    <th scope="col">Stored</th>
+                    <th scope="col">{t('connect.colWorkspace')}</th>
+                    <th scope="col">{t('connect.colOrganization')}</th>
+                    <th scope="col">{t('connect.colStored')}</th>
                     <th scope="col">
-                      <span className="visually-hidden">Actions</span>
+                      <span className="visually-hidden">{t('connect.colActions')}</span>
                     </th>
                   </tr>
                 </thead>
@@ -222,12 +245,12 @@ export function ConnectPage() {
                       <td>{connection.organizationName}</td>
                       <td>
                         <Badge variant="light" color={connection.remember ? 'blue' : 'gray'}>
-                          {connection.remember ? 'this device' : 'this session'}
+                          {connection.remember ? t('connect.storedDevice') : t('connect.storedSession')}
                         </Badge>
                       </td>
                       <td>
-                        <Button size="xs" variant="subtle" color="red" onClick={() => removeConnection(connection.workspaceId)} aria-label={`Remove the key for ${connection.workspaceName}`}>
-                          Remove
+                        <Button size="xs" variant="subtle" color="red" onClick={() => removeConnection(connection.workspaceId)} aria-label={t('connect.removeKeyFor', { workspace: connection.workspaceName })}>
+                          {t('connect.remove')}
                         </Button>
                       </td>
                     </tr>

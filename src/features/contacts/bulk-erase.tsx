@@ -21,7 +21,7 @@ import { rateLimitOf, savedReserve } from '@/lib/budgeted-client';
 import { type CollectProgress, isCancelled } from './bulk-tag-job';
 import { bulkEraseSpec, collectErasureIds, erasureEstimate, typedCountMatches } from './bulk-erase-job';
 import { type BulkSelection, CollectView, useNow } from './bulk-tags';
-import { bulkEraseMessages as m, bulkTagMessages } from './messages';
+import { bulkEraseMessages as m } from './messages';
 
 /** The ids found for a filter whose count differed from the one the person confirmed: they confirm this count now. */
 type Found = { ids: string[]; was: number };
@@ -42,7 +42,7 @@ export function BulkErase({ selection: current, onDone }: { selection: BulkSelec
   const fromFilter = selection.kind === 'matching';
   const size = selection.kind === 'ids' ? selection.ids.length : selection.total;
   const count = found ? found.ids.length : size;
-  const what = selection.kind === 'ids' ? bulkTagMessages.bulkWhatSelected(size) : bulkTagMessages.bulkWhatMatching(size);
+  const what = selection.kind === 'ids' ? m.whatSelected(size) : m.whatMatching(size);
   const limit = rateLimitOf(connection);
   const estimate = erasureEstimate(count, fromFilter && !found, limit, savedReserve());
   const confirmed = count > 0 && typedCountMatches(typed, count);
@@ -151,7 +151,7 @@ export function BulkErase({ selection: current, onDone }: { selection: BulkSelec
             <Group justify="flex-end">
               {collecting ? (
                 <Button color="red" variant="light" onClick={() => controller.current?.abort()}>
-                  {bulkTagMessages.bulkCancel}
+                  {m.cancel}
                 </Button>
               ) : (
                 <>

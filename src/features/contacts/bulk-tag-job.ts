@@ -17,8 +17,7 @@
 import { isAbortError, isApiError } from '@/api/api-error';
 import type { ContactList } from '@/api/client';
 import type { Contact } from '@/api/contacts';
-import type { FilterNode } from '@/api/filter/ast';
-import { inList } from '@/api/filter/ast';
+import { type FilterNode, inList } from '@/api/filter/ast';
 import type { OrderByItem } from '@/api/filter/order-by';
 import { paginate } from '@/api/paginate';
 import type { RequestPriority } from '@/api/rate-budget';

@@ -7,8 +7,11 @@
  * asks to wait, Cancel at any moment, nothing changed yet), then hands the change to the durable job runner
  * (src/lib/jobs/, loaded only now) as one tag patch per contact it alters, and closes: the job goes on in the
  * background, its progress in the header, its report, pause, cancel and undo on the Jobs page, and a reload or a
- * closed tab resumes it. The dialog promises nothing more (issue 19 point 6). Texts: ./messages.ts.
+ * closed tab resumes it. The dialog promises nothing more (issue 19 point 6). Texts: the `contacts` catalog (issue 23);
+ * the job's stored title is English, from ./messages.ts, like the Jobs page that shows it.
  */
+import { t } from '@/i18n/i18n';
+import { useT } from '@/i18n/react';
 import { Alert, Button, Group, Modal, Progress, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
@@ -19,10 +22,19 @@ import { formatIssues } from '@/api/validation-message';
 import { ErrorMessage } from '@/components/error-message';
 import { TagsField } from '@/components/tags-field';
 import { useWorkspaceApi } from '@/lib/api';
-import { messageSentences } from '@/lib/error-sentence';
+import { loadErrorSentences, messageSentences } from '@/lib/error-sentence';
 import { type CollectProgress, bulkTagSpec, collectBulkTargets, isCancelled } from './bulk-tag-job';
 import { bulkTagMessages as m } from './messages';
 import { contactQueries } from './queries';
+
+/** The notice once the job is stored: how many contacts it changes, and those already as asked or no longer found. */
+function startedText(count: number, unchanged: number, missing: number): string {
+  return [
+    t('bulk.bulkStarted', { count }),
+    unchanged ? t('bulk.bulkStartedUnchanged', { count: unchanged }) : '',
+    missing ? t('bulk.bulkStartedMissing', { count: missing }) : '',
+  ].join('') + t('bulk.bulkStartedFollow');
+}
 
 /** What the dialog works on: chosen contacts, or everything `filter` matches (`total` when chosen, for the labels). */
 export type BulkSelection = { kind: 'ids'; ids: string[] } | { kind: 'matching'; filter: FilterNode | undefined; total: number };
@@ -40,15 +52,16 @@ export function useNow(active: boolean): number {
 
 export function CollectView({ progress, now }: { progress: CollectProgress; now: number }) {
   const wait = progress.waitingUntil ? Math.max(0, Math.ceil((progress.waitingUntil - now) / 1000)) : 0;
+  const t = useT();
   return (
     <Stack gap={4}>
-      <Progress value={(progress.done / Math.max(1, progress.total)) * 100} aria-label={m.bulkFindingLabel} />
+      <Progress value={(progress.done / Math.max(1, progress.total)) * 100} aria-label={t('bulk.bulkFinding')} />
       <Text size="sm" aria-live="polite">
-        {m.bulkFinding(progress.done, progress.total)}
+        {t('bulk.bulkFindingCount', { done: progress.done, total: progress.total })}
       </Text>
       {progress.waitingUntil ? (
-        <Alert color="orange" role="status" p="xs" title={m.bulkWaitTitle}>
-          {m.bulkWait(wait)}
+        <Alert color="orange" role="status" p="xs" title={t('bulk.bulkWaitTitle')}>
+          {t('bulk.bulkWait', { seconds: wait })}
         </Alert>
       ) : null}
     </Stack>
@@ -57,6 +70,7 @@ export function CollectView({ progress, now }: { progress: CollectProgress; now:
 
 export function BulkTags({ selection: current, onDone }: { selection: BulkSelection; onDone: () => void }) {
   const { api, workspaceId, connection } = useWorkspaceApi();
+  const t = useT();
   // The dialog keeps the selection it was opened with: the lists behind it refresh as jobs run.
   const [shown, setShown] = useState<BulkSelection | null>(null);
   const opened = shown !== null;
@@ -72,7 +86,11 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
   const collecting = progress !== null;
   const now = useNow(collecting);
   const size = selection.kind === 'ids' ? selection.ids.length : selection.total;
-  const what = selection.kind === 'ids' ? m.bulkWhatSelected(size) : m.bulkWhatMatching(size);
+  // The tags' checks speak through the `sentences` catalog (issue 23), fetched when the dialog opens.
+  useEffect(() => {
+    if (opened) void loadErrorSentences();
+  }, [opened]);
+  const matching = selection.kind === 'matching';
 
   const checked = contactTagsPatchSchema.safeParse({ tagsToAdd, tagsToRemove });
   const problems = checked.success ? [] : messageSentences(formatIssues(checked.error.issues));
@@ -111,15 +129,15 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
         await enqueueJob(connection, spec);
       } catch (error) {
         setProgress(null);
-        setFailure({ title: m.bulkStoreFailed, error });
+        setFailure({ title: t('bulk.bulkStoreFailed'), error });
         return;
       }
-      notifications.show({ color: 'blue', message: m.bulkStarted(spec.steps.length, spec.report?.unchangedRecords?.length ?? 0, collected.missing) });
+      notifications.show({ color: 'blue', message: startedText(spec.steps.length, spec.report?.unchangedRecords?.length ?? 0, collected.missing) });
       onDone();
       reset();
     } catch (error) {
       setProgress(null);
-      if (!isCancelled(error)) setFailure({ title: m.bulkFindFailed, error });
+      if (!isCancelled(error)) setFailure({ title: t('bulk.bulkStopped'), error });
     }
   };
 
@@ -131,24 +149,24 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
   return (
     <>
       <Button variant="light" onClick={() => setShown(current)} disabled={!size}>
-        {m.bulkOpen(what)}
+        {t(matching ? 'bulk.tagMatching' : 'bulk.tagSelected', { count: size })}
       </Button>
-      <Modal opened={opened} onClose={close} title={m.bulkTitle(what, size)} closeButtonProps={{ 'aria-label': m.bulkClose }} size="lg">
+      <Modal opened={opened} onClose={close} title={t(matching ? 'bulk.tagsForMatching' : 'bulk.tagsForSelected', { count: size })} closeButtonProps={{ 'aria-label': t('bulk.closeBulk') }} size="lg">
         <Stack>
-          <TagsField label="Tags to add" existing={existing} value={tagsToAdd} onChange={setTagsToAdd} disabled={collecting} clearable />
-          <TagsField label="Tags to remove" existing={existing} value={tagsToRemove} onChange={setTagsToRemove} disabled={collecting} clearable />
+          <TagsField label={t('bulk.tagsToAdd')} existing={existing} value={tagsToAdd} onChange={setTagsToAdd} disabled={collecting} clearable />
+          <TagsField label={t('bulk.tagsToRemove')} existing={existing} value={tagsToRemove} onChange={setTagsToRemove} disabled={collecting} clearable />
           {!nothingChosen && problems.length ? (
             <Text size="sm" c="red" role="alert">
               {problems.join(' ')}
             </Text>
           ) : null}
           <Text size="sm" c="dimmed">
-            {m.bulkHow}
+            {t('bulk.bulkHow')}
           </Text>
           {progress ? <CollectView progress={progress} now={now} /> : null}
           {nothing !== null ? (
             <Alert color="green" role="status">
-              {m.bulkNothingToDo(nothing)}
+              {t('bulk.bulkNothingToDo', { count: nothing })}
             </Alert>
           ) : null}
           {failure ? (
@@ -159,11 +177,11 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
           <Group justify="flex-end">
             {collecting ? (
               <Button color="red" variant="light" onClick={() => controller.current?.abort()}>
-                {m.bulkCancel}
+                {t('shell.cancel')}
               </Button>
             ) : (
               <Button onClick={() => void run()} disabled={nothingChosen || problems.length > 0}>
-                {m.bulkApply(size)}
+                {t('bulk.applyTo', { count: size })}
               </Button>
             )}
           </Group>

@@ -1,4 +1,7 @@
 /** The contacts table's columns (issue 5): which can sort (decisions.md section 6) and how each cell renders. */
+import { useMemo } from 'react';
+import { currentLocale, t } from '@/i18n/i18n';
+import { useT } from '@/i18n/react';
 import { Badge } from '@mantine/core';
 import { CellChips, CellStatus } from '@/components/data-table';
 import { createColumnHelper } from '@tanstack/react-table';
@@ -9,48 +12,59 @@ import { RelativeTime } from '@/components/relative-time';
 
 const column = createColumnHelper<DataTableFeatures, Contact>();
 
+/** A contact's state in words (`active` -> `Active` / `Aktiv`). */
+export const stateLabel = (state: string) => (state === 'active' ? t('contacts.stateActive') : state === 'pending' ? t('contacts.statePending') : state);
+
 export function StateBadge({ state }: { state: string }) {
   return (
     <Badge variant="light" color={state === 'active' ? 'green' : 'gray'}>
-      {state}
+      {stateLabel(state)}
     </Badge>
   );
 }
 
-export const contactColumns = column.columns([
+/** The columns in the language shown (their headers are read when built). */
+const buildColumns = () => column.columns([
   column.accessor('name', {
     id: 'name',
-    header: 'Name',
+    header: t('contacts.colName'),
     enableSorting: true,
     enableHiding: false,
     cell: (info) => (
       <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
         <Avatar src={info.row.original.image} name={info.getValue()} />
-        {info.getValue() ?? '(no name)'}
+        {info.getValue() ?? t('contacts.noName')}
       </span>
     ),
   }),
-  column.accessor('email', { id: 'email', header: 'Email', enableSorting: true, cell: (info) => info.getValue() ?? '' }),
-  column.accessor('phone', { id: 'phone', header: 'Phone', enableSorting: true, cell: (info) => info.getValue() ?? '' }),
-  column.accessor('state', { id: 'state', header: 'State', enableSorting: true, cell: (info) => <CellStatus value={info.getValue()} positive={info.getValue() === 'active'} /> }),
+  column.accessor('email', { id: 'email', header: t('contacts.colEmail'), enableSorting: true, cell: (info) => info.getValue() ?? '' }),
+  column.accessor('phone', { id: 'phone', header: t('contacts.colPhone'), enableSorting: true, cell: (info) => info.getValue() ?? '' }),
+  column.accessor('state', { id: 'state', header: t('contacts.colState'), enableSorting: true, cell: (info) => <CellStatus value={stateLabel(info.getValue())} positive={info.getValue() === 'active'} /> }),
   column.accessor('tags', {
     id: 'tags',
-    header: 'Tags',
+    header: t('contacts.colTags'),
     enableSorting: false,
     cell: (info) => <CellChips values={info.getValue()} />,
   }),
-  column.accessor('city', { id: 'city', header: 'City', enableSorting: true, cell: (info) => info.getValue() ?? '' }),
-  column.accessor('source', { id: 'source', header: 'Source', enableSorting: false, cell: (info) => info.getValue() ?? '' }),
-  column.accessor('created', { id: 'created', header: 'Created', enableSorting: true, cell: (info) => <RelativeTime iso={info.getValue()} /> }),
+  column.accessor('city', { id: 'city', header: t('contacts.colCity'), enableSorting: true, cell: (info) => info.getValue() ?? '' }),
+  column.accessor('source', { id: 'source', header: t('contacts.colSource'), enableSorting: false, cell: (info) => info.getValue() ?? '' }),
+  column.accessor('created', { id: 'created', header: t('contacts.colCreated'), enableSorting: true, cell: (info) => <RelativeTime iso={info.getValue()} /> }),
 ]);
 
-/** Columns the user may hide, with their labels. */
+/** The contacts table's columns in the language shown, rebuilt when it changes (issue 23). */
+export function useContactColumns() {
+  useT();
+  const locale = currentLocale();
+  return useMemo(buildColumns, [locale]);
+}
+
+/** Columns the user may hide, with their labels (read in the language shown). */
 export const HIDEABLE_COLUMNS = [
-  { id: 'email', label: 'Email' },
-  { id: 'phone', label: 'Phone' },
-  { id: 'state', label: 'State' },
-  { id: 'tags', label: 'Tags' },
-  { id: 'city', label: 'City' },
-  { id: 'source', label: 'Source' },
-  { id: 'created', label: 'Created' },
+  { id: 'email', get label() { return t('contacts.colEmail'); } },
+  { id: 'phone', get label() { return t('contacts.colPhone'); } },
+  { id: 'state', get label() { return t('contacts.colState'); } },
+  { id: 'tags', get label() { return t('contacts.colTags'); } },
+  { id: 'city', get label() { return t('contacts.colCity'); } },
+  { id: 'source', get label() { return t('contacts.colSource'); } },
+  { id: 'created', get label() { return t('contacts.colCreated'); } },
 ];

@@ -6,6 +6,7 @@
  * "Advanced" `$filter` text. Facets and the advanced text both end up as one `$filter` AST; choosing a facet
  * replaces an applied advanced filter.
  */
+import { useT } from '@/i18n/react';
 import { Alert, Button, Group, TextInput } from '@mantine/core';
 import { Suspense, lazy, useState } from 'react';
 import { contactFilterFields } from '@/api/filter/fields';
@@ -23,37 +24,38 @@ type Props = { search: ContactSearch; update: (patch: Partial<ContactSearch>) =>
 
 export function ContactFilters({ search, update }: Props) {
   const [advanced, setAdvanced] = useState(Boolean(search.filter));
+  const t = useT();
   const facet = (patch: Partial<ContactSearch>) => update({ ...patch, filter: undefined });
   const current = contactFilter(search);
   const state = search.filter ? '' : (search.state ?? '');
 
   return (
-    <div role="search" aria-label="Filter contacts">
+    <div role="search" aria-label={t('contacts.filterLabel')}>
       <Group align="flex-end" gap="sm" wrap="wrap">
-        <DebouncedInput label="Search" placeholder="Name, email or phone" value={search.filter ? '' : search.q} onChange={(q) => facet({ q })} />
+        <DebouncedInput label={t('contacts.search')} placeholder={t('contacts.searchHint')} value={search.filter ? '' : search.q} onChange={(q) => facet({ q })} />
         <StateFacet value={state} others={search.filter ? undefined : facetFilter({ ...search, state: undefined })} onChange={(next) => facet({ state: next })} />
         {/* The stand-in is what the picker is to assistive technology too: a collapsed combobox with the same name and description. */}
         <AfterInteraction
-          fallback={<TextInput label="Tags" description="Counts: whole workspace" placeholder={search.tags.length && !search.filter ? search.tags.join(', ') : 'Any'} readOnly role="combobox" aria-expanded={false} miw={200} />}
+          fallback={<TextInput label={t('contacts.colTags')} description={t('contacts.countsWorkspace')} placeholder={search.tags.length && !search.filter ? search.tags.join(', ') : t('contacts.any')} readOnly role="combobox" aria-expanded={false} miw={200} />}
         >
           <TagFacet value={search.filter ? [] : search.tags} onChange={(tags) => facet({ tags })} />
         </AfterInteraction>
-        <TextInput label="Created from" type="date" value={search.filter ? '' : (search.from ?? '')} onChange={(event) => facet({ from: event.currentTarget.value || undefined })} />
-        <TextInput label="Created to" type="date" value={search.filter ? '' : (search.to ?? '')} onChange={(event) => facet({ to: event.currentTarget.value || undefined })} />
-        <DebouncedInput label="City" value={search.filter ? '' : search.city} onChange={(city) => facet({ city })} />
+        <TextInput label={t('contacts.createdFrom')} type="date" value={search.filter ? '' : (search.from ?? '')} onChange={(event) => facet({ from: event.currentTarget.value || undefined })} />
+        <TextInput label={t('contacts.createdTo')} type="date" value={search.filter ? '' : (search.to ?? '')} onChange={(event) => facet({ to: event.currentTarget.value || undefined })} />
+        <DebouncedInput label={t('contacts.colCity')} value={search.filter ? '' : search.city} onChange={(city) => facet({ city })} />
         <Button variant="subtle" onClick={() => setAdvanced((open) => !open)} aria-expanded={advanced}>
-          Advanced
+          {t('shell.advanced')}
         </Button>
         {/* Always laid out, hidden while nothing is filtered, so setting a filter never moves the bar onto two rows (issue 14). */}
         <Button variant="default" onClick={() => update(CLEAR_FILTERS)} style={{ visibility: isFiltered(search) ? undefined : 'hidden' }}>
-          Clear filters
+          {t('shell.clearFilters')}
         </Button>
       </Group>
       {advanced ? (
         <div style={{ marginTop: 12 }}>
           {search.filter ? (
             <Alert color="blue" mb="xs" p="xs">
-              An advanced filter is applied; choosing a facet above replaces it.
+              {t('contacts.advancedApplied')}
             </Alert>
           ) : null}
           <Suspense fallback={null}>

@@ -9,6 +9,8 @@
  * Issue 14: a contact opens at its address, `/w/:workspaceId/contacts/:contactId` over the list (its name is a
  * link; src/lib/record-route.ts); the pager describes the rows on screen, and paging scrolls back to the table.
  */
+import { loadArea } from '@/i18n/i18n';
+import { useT } from '@/i18n/react';
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { AfterInteraction } from '@/components/after-interaction';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
@@ -20,14 +22,13 @@ import type { RecordDrawer as RecordDrawerType } from '@/components/record-drawe
 import { PaginationBar } from '@/components/pagination-bar';
 import { QueryError } from '@/components/query-state';
 import { useWorkspaceApi } from '@/lib/api';
-import { NOT_LOADED, countText } from '@/lib/list-facets';
 import { useListSearch } from '@/lib/list-search';
 import { useRequestsWaiting } from '@/lib/use-rate-budget';
 import { useLocalState } from '@/lib/local-state';
 import { allows } from '@/lib/permissions';
 import { useRecordRoute } from '@/lib/record-route';
 import { revealTop, useShown } from '@/lib/list-view';
-import { HIDEABLE_COLUMNS, contactColumns } from './contact-columns';
+import { HIDEABLE_COLUMNS, useContactColumns } from './contact-columns';
 import { ContactFilters } from './contact-filters';
 import { ImportButton } from './import/import-button';
 import type { ContactsImportJobSpec } from './import/import-contacts-dialog';
@@ -39,7 +40,8 @@ import { prefetchSpeculative } from '@/lib/query-client';
 // the page's first interaction (AfterInteraction; issue 16).
 const ContactDrawer = lazy(() => import('./contact-drawer').then((m) => ({ default: m.ContactDrawer })));
 const NewContactDrawer = lazy(() => import('./new-contact-drawer').then((m) => ({ default: m.NewContactDrawer })));
-const SelectionBar = lazy(() => import('./selection-bar').then((m) => ({ default: m.SelectionBar })));
+// Its texts and the bulk dialog's (the `bulk` catalog, issue 23) come with it.
+const SelectionBar = lazy(() => Promise.all([import('./selection-bar'), loadArea('bulk')]).then(([m]) => ({ default: m.SelectionBar })));
 const ExportButton = lazy(() => import('./export-button').then((m) => ({ default: m.ExportButton })));
 // Loaded when a record opens; `lazy` loses the component's type parameters, which the cast restores.
 const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) => ({ default: m.RecordDrawer }))) as unknown as typeof RecordDrawerType;
@@ -80,6 +82,8 @@ export function ContactsPage() {
   useEffect(() => setSelection({}), [workspaceId]);
   // The drawer follows the cached row, so tag edits and settings show at once; when the row leaves the page
   // (it no longer matches the filter), the drawer keeps its last known version.
+  const t = useT();
+  const columns = useContactColumns();
   const records = useRecordRoute('contacts');
   const shownPage = useShown(search.page, list.isPlaceholderData);
   const shownSize = useShown(search.size, list.isPlaceholderData);
@@ -93,23 +97,27 @@ export function ContactsPage() {
     <Stack>
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={1}>Contacts</Title>
+          <Title order={1}>{t('contacts.title')}</Title>
           <Text size="sm" c="dimmed" aria-live="polite">
-            {total === undefined ? (waiting ? 'Waiting for the request budget…' : 'Loading…') : countText(total, isFiltered(search), 'contact', waiting && list.isPlaceholderData)}
+            {total === undefined
+              ? t(waiting ? 'contacts.waitingBudget' : 'shell.loadingEllipsis')
+              : waiting && list.isPlaceholderData
+                ? t('contacts.countLastKnown', { count: total })
+                : t(isFiltered(search) ? 'contacts.countMatching' : 'contacts.count', { count: total })}
           </Text>
         </div>
         <Group gap="xs">
-          <DeferredTooltip position="bottom" label="Needs feeds:read-write" disabled={canCreate}>
+          <DeferredTooltip position="bottom" label={t('shell.needsScope', { scope: 'feeds:read-write' })} disabled={canCreate}>
             <Button ref={newButton} onClick={() => setCreating(true)} disabled={!canCreate} data-disabled={!canCreate || undefined}>
-              New contact
+              {t('contacts.new')}
             </Button>
           </DeferredTooltip>
           {/* Issue 20: the import's plan runs as a durable job (src/lib/jobs/, loaded when it starts). */}
           <ImportButton canImport={canCreate} onStart={startImport} />
-          <AfterInteraction fallback={<Button variant="default" disabled={!total}>Export</Button>}>
+          <AfterInteraction fallback={<Button variant="default" disabled={!total}>{t('contacts.export')}</Button>}>
             <ExportButton filter={filter} orderBy={params.orderBy} total={total} />
           </AfterInteraction>
-          <AfterInteraction fallback={<Button variant="default" size="xs">Columns</Button>}>
+          <AfterInteraction fallback={<Button variant="default" size="xs">{t('shell.columns')}</Button>}>
             <ColumnMenu columns={HIDEABLE_COLUMNS} hidden={hidden} onChange={setHidden} />
           </AfterInteraction>
         </Group>
@@ -133,8 +141,8 @@ export function ContactsPage() {
       {failed ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
       <div ref={tableTop}>
         <DataTable
-          label="Contacts"
-          columns={contactColumns}
+          label={t('contacts.title')}
+          columns={columns}
           rows={failed ? [] : list.data?.items}
           getRowId={(contact) => contact.id}
           pageSize={search.size}
@@ -149,16 +157,16 @@ export function ContactsPage() {
           rowLabel={(contact) => contact.name ?? contact.email ?? contact.id}
           empty={
             failed ? (
-              <Text>{NOT_LOADED}</Text>
+              <Text>{t('contacts.notLoaded')}</Text>
             ) : isFiltered(search) ? (
               <Stack align="center" gap="xs">
-                <Text>No contacts match these filters.</Text>
+                <Text>{t('contacts.noMatch')}</Text>
                 <Button variant="light" size="xs" onClick={() => update(CLEAR_FILTERS)}>
-                  Clear filters
+                  {t('shell.clearFilters')}
                 </Button>
               </Stack>
             ) : (
-              <Text>No contacts yet.</Text>
+              <Text>{t('contacts.none')}</Text>
             )
           }
         />

@@ -81,7 +81,7 @@ export function EditContactDrawer({ contact, onClose }: { contact: Contact; onCl
       showSaved(t.saved(saved.name ?? saved.email ?? saved.phone ?? t.unnamed));
       onClose();
     } catch (error) {
-      applyServerErrors(error, form.setError, FIELDS, { focus: true });
+      await applyServerErrors(error, form.setError, FIELDS, { focus: true });
     }
   });
 

@@ -84,7 +84,7 @@ export function NewContactDrawer({ onClose }: { onClose: () => void }) {
       notifications.show({ color: 'green', message: `Created ${created.name ?? created.email ?? created.phone ?? 'the contact'} (${created.state}).` });
       onClose();
     } catch (error) {
-      applyServerErrors(error, form.setError, FIELDS, { focus: true });
+      await applyServerErrors(error, form.setError, FIELDS, { focus: true });
     }
   });
 

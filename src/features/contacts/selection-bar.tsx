@@ -7,6 +7,7 @@
  * Erase (issue 22 point 7, ./bulk-erase.tsx) over the same selection, where the service names `contact-erasure`
  * (src/lib/extensions.ts) and the key may write; a service without it gets one line saying so.
  */
+import { useT } from '@/i18n/react';
 import { Button, Group, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useExtensions } from '@/lib/extensions';
@@ -28,6 +29,7 @@ export type SelectionBarProps = {
 };
 
 export function SelectionBar({ selectedIds, rows, total, params, canTag, onClear }: SelectionBarProps) {
+  const t = useT();
   const pageIds = rows?.map((row) => row.id) ?? [];
   const selectionKey = selectedIds.join(',');
   const [chosen, setChosen] = useState<{ params: ContactListParams; selectionKey: string } | null>(null);
@@ -37,29 +39,30 @@ export function SelectionBar({ selectedIds, rows, total, params, canTag, onClear
   const matching = allMatching && total !== undefined;
   const offer = !matching && pageSelected && total !== undefined && total > selectedIds.length;
   const extensions = useExtensions();
+  const canErase = extensions.has('contact-erasure');
   const selection = matching ? ({ kind: 'matching', filter, total } as const) : ({ kind: 'ids', ids: selectedIds } as const);
   return (
-    <Group gap="xs" role="region" aria-label="Selection">
+    <Group gap="xs" role="region" aria-label={t('bulk.selection')}>
       <Text size="sm">
         {matching
-          ? `All ${total.toLocaleString()} matching contacts are selected.`
+          ? t('bulk.allMatchingSelected', { count: total })
           : offer
-            ? `All ${selectedIds.length.toLocaleString()} contacts on this page are selected.`
-            : `${selectedIds.length.toLocaleString()} selected`}
+            ? t('bulk.allOnPageSelected', { count: selectedIds.length })
+            : t('bulk.selected', { count: selectedIds.length })}
       </Text>
       {offer ? (
         <Button variant="subtle" size="xs" onClick={() => setChosen({ params, selectionKey })}>
-          Select all {total.toLocaleString()} matching
+          {t('bulk.selectAllMatching', { count: total })}
         </Button>
       ) : null}
       {canTag ? (
         <BulkTags selection={selection} onDone={onClear} />
       ) : (
         <Text size="sm" c="dimmed">
-          Tagging needs contacts:read-write
+          {t('bulk.taggingNeeds')}
         </Text>
       )}
-      {!extensions.known ? null : extensions.has('contact-erasure') ? (
+      {!extensions.known ? null : canErase ? (
         canTag ? <BulkErase selection={selection} onDone={onClear} /> : null
       ) : (
         <Text size="sm" c="dimmed">
@@ -67,7 +70,7 @@ export function SelectionBar({ selectedIds, rows, total, params, canTag, onClear
         </Text>
       )}
       <Button variant="subtle" size="xs" onClick={onClear}>
-        Clear selection
+        {t('bulk.clearSelection')}
       </Button>
     </Group>
   );

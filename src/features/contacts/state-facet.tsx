@@ -9,6 +9,9 @@
  * down, or a key that opens a select) under the current filters, as speculative requests (skipped when the key's
  * budget is low), and cached per filter for a minute.
  */
+import { formatNumber } from '@/i18n/format';
+import { t } from '@/i18n/i18n';
+import { useT } from '@/i18n/react';
 import { NativeSelect } from '@mantine/core';
 import { queryOptions, useQueries } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -27,10 +30,11 @@ export const countQuery = (api: ApiClient, workspaceId: string, filter: FilterNo
     retry: false,
   });
 
-const LABELS: Record<ContactState, string> = { active: 'Active', pending: 'Pending' };
+const LABELS: Record<ContactState, () => string> = { active: () => t('contacts.facetActive'), pending: () => t('contacts.facetPending') };
 
 export function StateFacet({ value, others, onChange }: { value: string; others: FilterNode | undefined; onChange: (state: ContactState | undefined) => void }) {
   const { api, workspaceId } = useWorkspaceApi();
+  useT();
   const filters = useMemo(() => CONTACT_STATES.map((state) => and(others, compare('state', 'eq', state))), [others]);
   // The filters under which the person opened the menu: counts are asked for those only.
   const othersKey = JSON.stringify(others ?? null);
@@ -42,13 +46,13 @@ export function StateFacet({ value, others, onChange }: { value: string; others:
   const open = () => setOpenedFor(othersKey);
   return (
     <NativeSelect
-      label="State"
-      description="Counts: these filters"
+      label={t('contacts.colState')}
+      description={t('contacts.countsFilters')}
       data={[
-        { value: '', label: 'Any' },
+        { value: '', label: t('contacts.any') },
         ...CONTACT_STATES.map((state, index) => {
           const count = counts[index]?.data;
-          return { value: state, label: count === undefined ? LABELS[state] : `${LABELS[state]} (${count.toLocaleString()})` };
+          return { value: state, label: count === undefined ? LABELS[state]() : `${LABELS[state]()} (${formatNumber(count)})` };
         }),
       ]}
       value={value}

@@ -3,6 +3,8 @@
  * match. The counts are for the whole workspace, not the current filters (the endpoint takes no filter), and the
  * field says so (issue 13). Issue 19: the list is asked for when the person opens the field, not with the page.
  */
+import { formatNumber } from '@/i18n/format';
+import { useT } from '@/i18n/react';
 import { MultiSelect } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -11,15 +13,16 @@ import { contactQueries } from './queries';
 
 export function TagFacet({ value, onChange }: { value: string[]; onChange: (tags: string[]) => void }) {
   const { api, workspaceId } = useWorkspaceApi();
+  const t = useT();
   const [opened, setOpened] = useState(false);
   const tags = useQuery({ ...contactQueries.tags(api, workspaceId), enabled: opened });
-  const options = (tags.data ?? []).map((tag) => ({ value: tag.name, label: `${tag.name} (${tag.count.toLocaleString()})` }));
+  const options = (tags.data ?? []).map((tag) => ({ value: tag.name, label: `${tag.name} (${formatNumber(tag.count)})` }));
   for (const tag of value) if (!options.some((option) => option.value === tag)) options.push({ value: tag, label: tag });
   return (
     <MultiSelect
-      label="Tags"
-      description="Counts: whole workspace"
-      placeholder={value.length ? undefined : 'Any'}
+      label={t('contacts.colTags')}
+      description={t('contacts.countsWorkspace')}
+      placeholder={value.length ? undefined : t('contacts.any')}
       data={options}
       value={value}
       onChange={onChange}
@@ -27,7 +30,7 @@ export function TagFacet({ value, onChange }: { value: string[]; onChange: (tags
       clearable
       miw={200}
       maw={360}
-      nothingFoundMessage={tags.isFetching ? 'Loading tags…' : 'No such tag'}
+      nothingFoundMessage={tags.isFetching ? t('contacts.loadingTags') : t('contacts.noSuchTag')}
       onDropdownOpen={() => setOpened(true)}
     />
   );

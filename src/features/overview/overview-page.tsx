@@ -373,7 +373,7 @@ function PostsSection({ figures, workspaceId }: { figures: OverviewFigures['post
 
 function CatalogSection({ figures, workspaceId }: { figures: OverviewFigures['catalog']; workspaceId: string }) {
   const collections = useQuery(figureOptions(figures.collections));
-  const first = collections.data?.items ?? [];
+  const first = useMemo(() => collections.data?.items ?? [], [collections.data]);
   const counts = useMemo(() => first.map((collection) => figures.inCollection(collection.id)), [first, figures]);
   const countValues = useCachedValues(counts);
   const ranked = first

@@ -44,7 +44,7 @@ import { ErrorDetails } from '@/components/error-message';
 import { SimpleTable } from '@/components/simple-table';
 import type { PostView } from '@/embed/post-view';
 import { useWorkspaceApi } from '@/lib/api';
-import { describeError, messageSentences } from '@/lib/error-sentence';
+import { describeError, loadErrorSentences, messageSentences } from '@/lib/error-sentence';
 import { withSentences } from '@/lib/form-errors';
 import { useBlocker } from '@/lib/navigation-guard';
 import {
@@ -180,7 +180,8 @@ function Composer() {
         setDraftSavedAt(null);
         setOutcome({ response, action: request.action, publishDate: request.publishDate ?? null, isPrivate: hasFormRecipients(sent) });
       },
-      onError: (error) => {
+      onError: async (error) => {
+        await loadErrorSentences();
         if (isApiError(error) && error.status === 400) {
           let focused = false;
           for (const { field, message: wire } of serverErrorFields(error.message)) {

@@ -163,6 +163,7 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
     const term = debounced.trim();
     if (term !== search.q.trim() && (term === '' || term.length >= MIN_TERM_LENGTH)) update({ q: debounced }, { resetPage: true });
     // Only a settled change of the typed text updates the URL.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debounced]);
 
   const lastPage = maxReachablePage(search.size);
@@ -179,6 +180,7 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
   useEffect(() => {
     if (list.data && page < pages) void prefetchSpeculative(queryClient, postQueries.list(api, workspaceId, params(page + 1)));
     // `params` is derived from the values listed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [list.data, page, pages, api, workspaceId, queryClient, search.size, search.sort, search.q, search.from, search.to]);
 
   const filtered = Boolean(search.q || search.from || search.to);

@@ -12,6 +12,7 @@ export function RenderedPost({ post, options }: { post: PostView; options?: Rend
   useEffect(() => {
     ref.current?.replaceChildren(renderPost(post, options));
     // `key` stands for the content of `post` and `options`, which are new objects on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
   return <div ref={ref} />;
 }

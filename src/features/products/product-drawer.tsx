@@ -30,7 +30,7 @@ function ImagePreview({ url }: { url: string }) {
   const [failed, setFailed] = useState(false);
   if (!/^https?:\/\/\S+$/i.test(url.trim())) return null;
   if (failed) return <Text size="xs" c="dimmed">The image could not be loaded from this URL.</Text>;
-  return <img className={classes.imagePreview} src={url.trim()} alt="Image preview" onError={() => setFailed(true)} />;
+  return <img className={classes.imagePreview} src={url.trim()} alt="Preview" onError={() => setFailed(true)} />;
 }
 
 export function ProductDrawer({ product, defaultCurrency, readOnly = false, onClose }: { product: Product | null; defaultCurrency?: string | undefined; readOnly?: boolean; onClose: () => void }) {
@@ -56,7 +56,7 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
       showSaved(result.created ? 'Product created' : 'Product updated');
       onClose();
     } catch (error) {
-      applyServerErrors(error, form.setError, PRODUCT_FORM_FIELDS, { focus: true });
+      await applyServerErrors(error, form.setError, PRODUCT_FORM_FIELDS, { focus: true });
     }
   });
 

@@ -6,7 +6,7 @@
  * workspace opens at the same section. Each keyless one also links its public page.
  * Without feeds:read-only it lists the saved keys only.
  */
-import { Badge, Button, Combobox, Group, Loader, Text, TextInput, useCombobox } from '@mantine/core';
+import { Badge, Button, Combobox, Group, Loader, Text, useCombobox } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';

@@ -51,6 +51,7 @@ export function WorkspacesPage() {
   useEffect(() => {
     if (debounced.trim() !== search.q.trim()) update({ q: debounced }, true);
     // Only a settled change of the typed text updates the URL.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debounced]);
 
   const listParams = (page: number) => ({ offset: (page - 1) * search.size, limit: search.size, search: search.q || undefined, orderBy: WORKSPACE_SORTS[search.sort].orderBy });
@@ -62,6 +63,7 @@ export function WorkspacesPage() {
   useEffect(() => {
     if (list.data && search.page < pages) void prefetchSpeculative(queryClient, workspaceQueries.list(api, workspaceId, listParams(search.page + 1)));
     // `listParams` is derived from the values listed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [list.data, search.page, pages, search.q, search.sort, search.size, api, workspaceId, queryClient]);
 
   const saved = new Map(connections.map((connection) => [connection.workspaceId, connection]));

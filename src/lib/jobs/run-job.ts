@@ -31,7 +31,7 @@ import type { ContactCreate, ContactTagsPatch } from '@/api/contacts';
 import type { ProductUpsert } from '@/api/catalog';
 import { type FilterNode, compare, or } from '@/api/filter/ast';
 import { jobMessages } from './messages';
-import { errorSentence } from '@/lib/error-sentence';
+import { errorSentence, loadErrorSentences } from '@/lib/error-sentence';
 import { sleepUnlessAborted } from '@/lib/run-pool';
 import { backoffSeconds } from '@/lib/throttle';
 import type { JobStore } from './job-store';
@@ -169,7 +169,9 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
         return { kind: 'created', id: (await client.createContact(step.body, call)).id };
       } catch (error) {
         if (!(isApiError(error) && error.status === 409) || inProgress(error)) throw error;
-        return { kind: 'exists', id: await lookUp(step.body), reason: errorSentence(error) };
+        const id = await lookUp(step.body);
+        await loadErrorSentences();
+        return { kind: 'exists', id, reason: errorSentence(error) };
       }
     }
     if (step.kind === 'erase-contact') {
@@ -181,7 +183,10 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
       } catch (error) {
         if (!(isApiError(error) && error.status === 404)) throw error;
         const found = await client.listContacts({ filter: compare('id', 'eq', step.contactId), limit: 1, priority: 'job', ...signal });
-        if (found.items.length) return { kind: 'failed', status: 404, reason: jobMessages.eraseNotDone(errorSentence(error)) };
+        if (found.items.length) {
+          await loadErrorSentences();
+          return { kind: 'failed', status: 404, reason: jobMessages.eraseNotDone(errorSentence(error)) };
+        }
         return { kind: 'erased', already: true };
       }
     }
@@ -222,6 +227,7 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
           if (halted()) return;
           continue;
         }
+        await loadErrorSentences();
         outcome = { kind: 'failed', reason: errorSentence(error), status: isApiError(error) ? error.status : 0 };
       }
       inFlight.delete(record.index);

@@ -41,6 +41,9 @@ import { findExisting } from './find-existing';
 import { messages } from './messages';
 import { type ReadResult, isReadable, readImportFile } from './read-file';
 
+/** The mapping's fields that take several columns (a name in parts, tags from several cells). */
+const COLUMN_LISTS = ['name', 'tags'] as const;
+
 /** The job handed to the runner: the `JobSpec` of jobs-interface.md with the steps an import makes. */
 export type ContactsImportJobSpec = ReturnType<typeof toJobSpec>;
 
@@ -74,7 +77,8 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
 
   useEffect(() => () => controller.current?.abort(), []);
 
-  const read = async (file: File | undefined, sheet?: string) => {
+  // Stable (it reads only the workspace, state setters and the controller), so `chooseSheet` below can be too.
+  const read = useCallback(async (file: File | undefined, sheet?: string) => {
     setFileError(null);
     if (!file) return;
     if (!isReadable(file)) return setFileError(messages.couldNotRead(file.name, messages.notSpreadsheet));
@@ -97,7 +101,7 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
     } finally {
       setReading(null);
     }
-  };
+  }, [workspaceId]);
 
   const plan = async (current: Loaded) => {
     controller.current?.abort();
@@ -144,7 +148,7 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
 
   const file = loaded?.file;
   // Stable, so the memoized mapping form is not rendered again by the plan's progress.
-  const chooseSheet = useCallback((sheet: string) => file && void read(file, sheet), [file]);
+  const chooseSheet = useCallback((sheet: string) => file && void read(file, sheet), [file, read]);
   const step = planned ? 'plan' : loaded ? 'map' : 'file';
   return (
     <Modal opened onClose={onClose} title={messages.dialogTitle} size="xl" closeButtonProps={{ 'aria-label': messages.closeImport }}>
@@ -338,7 +342,7 @@ const MappingForm = memo(function MappingForm(props: Pick<MapStepProps, 'loaded'
         ))}
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-        {(['name', 'tags'] as const).map((key) => (
+        {COLUMN_LISTS.map((key) => (
           <Checkbox.Group
             key={key}
             label={key === 'name' ? messages.nameColumns : messages.tagColumns}
