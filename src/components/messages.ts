@@ -18,4 +18,10 @@ export const componentMessages = {
   deleted: (count: number, noun: string) => (count === 1 ? `Deleted the ${noun}.` : `Deleted ${count} ${noun}s.`),
   deleteNotAllowed: (noun: string) => `This service does not allow deleting ${noun}s.`,
   deleteNeedsScope: 'Deleting needs products:read-write',
+  /** The accessible name of the × on a tag (issue 23 point 8). */
+  removeTag: (tag: string) => `Remove tag ${tag}`,
+  /** The accessible name of the × on any other chosen value (a collection, a contact). */
+  removeValue: (label: string) => `Remove ${label}`,
+  /** The tags field's hint when a typed tag is an existing one in another letter case (issue 13). */
+  existingTag: (typed: string, existing: string) => `“${typed}” is the existing tag “${existing}”: Enter uses “${existing}”.`,
 } as const;
