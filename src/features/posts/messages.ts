@@ -30,4 +30,17 @@ export const postMessages = {
   calendarTitle: 'Scheduled this month',
   calendarLabel: 'Calendar of scheduled posts',
   dayCount: (count: number) => (count === 1 ? '1 post scheduled' : `${count} posts scheduled`),
+  // The composer's publish time (issue 23 point 9).
+  publishAt: 'Publish at',
+  suggestedAt: 'Suggested publish time (optional)',
+  publishAtHint: (zone: string) => `Date and time in ${zone}`,
+  timeZone: 'Time zone',
+  timeZoneHint: 'Remembered for this workspace on this device',
+  browserZone: (zone: string) => `${zone} (this browser)`,
+  noTimeZone: 'No such time zone',
+  sentAs: 'Sent as',
+  sentAsUtc: '(UTC)',
+  timePassed: ' — this time has passed',
+  /** An instant shown in the chosen zone, with the zone's short name: `1 Jul 2026, 09:00 CEST`. */
+  zonedTime: (instant: string, zone: string) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone, timeZoneName: 'short' }).format(new Date(instant)),
 } as const;
