@@ -30,6 +30,9 @@ export const postMessages = {
   calendarTitle: 'Scheduled this month',
   calendarLabel: 'Calendar of scheduled posts',
   dayCount: (count: number) => (count === 1 ? '1 post scheduled' : `${count} posts scheduled`),
+  /** The public feed tab (issue 23 point 11: plain words, the endpoint as a hint at the end). */
+  publicFeedIntro:
+    'The newest public posts, shown the way your public page shows them to everyone. Posts with recipients and suggestions never appear here. (API: the public posts list.)',
   // The composer's publish time (issue 23 point 9).
   publishAt: 'Publish at',
   suggestedAt: 'Suggested publish time (optional)',
