@@ -280,6 +280,7 @@ function Composer() {
                           error={fieldState.error?.message}
                           required={action === 'schedule'}
                           timePickerProps={{ hoursInputLabel: 'Hours', minutesInputLabel: 'Minutes' }}
+                          ariaLabels={pm.calendarLabels}
                           submitButtonProps={{ 'aria-label': 'Confirm date and time' }}
                           clearButtonProps={{ 'aria-label': 'Clear date and time' }}
                           w={260}

@@ -38,6 +38,7 @@ export const postMessages = {
   suggestedAt: 'Suggested publish time (optional)',
   publishAtHint: (zone: string) => `Date and time in ${zone}`,
   timeZone: 'Time zone',
+  calendarLabels: { nextMonth: 'Next month', previousMonth: 'Previous month', nextYear: 'Next year', previousYear: 'Previous year', nextDecade: 'Next decade', previousDecade: 'Previous decade', monthLevelControl: 'Choose the month', yearLevelControl: 'Choose the year' },
   timeZoneHint: 'Remembered for this workspace on this device',
   browserZone: (zone: string) => `${zone} (this browser)`,
   noTimeZone: 'No such time zone',
