@@ -46,5 +46,6 @@ export const postMessages = {
   sentAsUtc: '(UTC)',
   timePassed: ' — this time has passed',
   /** An instant shown in the chosen zone, with the zone's short name: `1 Jul 2026, 09:00 CEST`. */
-  zonedTime: (instant: string, zone: string) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone, timeZoneName: 'short' }).format(new Date(instant)),
+  zonedTime: (instant: string, zone: string) =>
+    new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: zone, timeZoneName: 'short' }).format(new Date(instant)),
 } as const;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { postMessages } from './messages';
 import { isTimeZone, timeZoneNames, utcToZoned, zonedToUtc } from './zoned-time';
 
 const iso = (local: string, zone: string) => zonedToUtc(local, zone)?.toISOString() ?? null;
@@ -68,5 +69,14 @@ describe('time zone names', () => {
     expect(names).toContain('Europe/Oslo');
     expect(names).toContain('UTC');
     expect([...names].sort()).toEqual(names);
+  });
+});
+
+describe('an instant shown in the chosen zone', () => {
+  it('names the zone and shows its wall time (Intl refuses dateStyle with timeZoneName, so fields are spelled out)', () => {
+    const text = postMessages.zonedTime('2026-07-01T07:00:00.000Z', 'Europe/Oslo');
+    expect(text).toMatch(/09:00/);
+    expect(text).toMatch(/GMT\+2|CEST/);
+    expect(postMessages.zonedTime('2026-07-01T07:00:00.000Z', 'America/New_York')).toMatch(/03:00/);
   });
 });
