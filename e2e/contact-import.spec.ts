@@ -76,8 +76,8 @@ test('plans a mixed CSV: new, existing in another letter case, merged repeats, r
 
   // Mapping: Mailchimp recognised, First + Last Name joined, Windows-1252 decoded, the rating left out.
   await expect(dialog.getByText(/mailchimp-export\.csv: 10 rows, 6 columns\. Read as windows-1252\. Recognised as a Mailchimp export\. Not imported: MEMBER_RATING\./)).toBeVisible();
-  await expect(dialog.getByRole('combobox', { name: 'email', exact: true }).locator('option:checked')).toHaveText('Email Address');
-  await expect(dialog.getByRole('combobox', { name: 'phone', exact: true }).locator('option:checked')).toHaveText('Phone Number');
+  await expect(dialog.getByRole('combobox', { name: 'Email', exact: true }).locator('option:checked')).toHaveText('Email Address');
+  await expect(dialog.getByRole('combobox', { name: 'Phone', exact: true }).locator('option:checked')).toHaveText('Phone Number');
   const names = dialog.getByRole('group', { name: 'Columns joined into name' });
   await expect(names.getByRole('checkbox', { name: 'First Name' })).toBeChecked();
   await expect(names.getByRole('checkbox', { name: 'Last Name' })).toBeChecked();
@@ -166,7 +166,7 @@ test.describe('in a Norwegian browser', () => {
     await dialog.getByRole('combobox', { name: 'Sheet' }).selectOption('Contacts');
     await expect(dialog.getByText(/brevo\.xlsx: 5 rows, 4 columns\. +Recognised as a Brevo export\./)).toBeVisible();
     await expect(dialog.getByRole('combobox', { name: 'Default country for phone numbers' })).toHaveValue('NO');
-    await expect(dialog.getByRole('combobox', { name: 'phone', exact: true }).locator('option:checked')).toHaveText('SMS');
+    await expect(dialog.getByRole('combobox', { name: 'Phone', exact: true }).locator('option:checked')).toHaveText('SMS');
     await dialog.getByRole('button', { name: 'Check 5 rows' }).click();
     const counts = dialog.getByRole('group', { name: 'Plan' });
     await expect(counts).toContainText('1 new', { timeout: 30_000 });

@@ -24,23 +24,25 @@ async function openComposer(page: Page, workspace: Workspace) {
   await expect(page.getByRole('heading', { name: 'New post', level: 1 })).toBeVisible();
 }
 
-/** The browser's local date and time `seconds` from now (the picker works in the browser's time zone). */
+/**
+ * The browser's local date and time at the first whole minute at least `seconds` from now (the picker works in
+ * the browser's time zone unless another is chosen, and to the minute: issue 23 point 9).
+ */
 async function localTime(page: Page, seconds: number) {
   return page.evaluate((offset) => {
-    const date = new Date(Date.now() + offset * 1000);
+    const date = new Date(Math.ceil((Date.now() + offset * 1000) / 60_000) * 60_000);
     const day = `${date.getDate()} ${date.toLocaleString('en-US', { month: 'long' })} ${date.getFullYear()}`;
     const pad = (n: number) => String(n).padStart(2, '0');
     return { iso: new Date(Math.floor(date.getTime() / 1000) * 1000).toISOString(), day, hours: pad(date.getHours()), minutes: pad(date.getMinutes()), seconds: pad(date.getSeconds()), sameDay: date.getDate() === new Date().getDate() };
   }, seconds);
 }
 
-/** Picks a date and time in the Mantine date-time picker labelled "Publish at". */
-async function pickPublishTime(page: Page, time: { day: string; hours: string; minutes: string; seconds: string }) {
+/** Picks a date and time (to the minute: the picker asks no seconds) in the Mantine date-time picker labelled "Publish at". */
+async function pickPublishTime(page: Page, time: { day: string; hours: string; minutes: string }) {
   await page.getByLabel('Publish at').click();
   await page.getByRole('button', { name: time.day, exact: true }).click();
   await page.getByRole('spinbutton', { name: 'Hours' }).fill(time.hours);
   await page.getByRole('spinbutton', { name: 'Minutes' }).fill(time.minutes);
-  await page.getByRole('spinbutton', { name: 'Seconds' }).fill(time.seconds);
   await page.getByRole('button', { name: 'Confirm date and time' }).click();
 }
 
@@ -109,8 +111,8 @@ test.describe('composer', () => {
     await stranger.close();
   });
 
-  test('schedules a post a few seconds ahead: not listed before its time, and the open list shows it once due, without a reload', async ({ page, connect }) => {
-    test.setTimeout(90_000);
+  test('schedules a post at the next minute at least 20 s ahead: not listed before its time, and the open list shows it once due, without a reload', async ({ page, connect }) => {
+    test.setTimeout(150_000);
     const header = unique('Later ');
     await connect(workspace.key);
     await openComposer(page, workspace);

@@ -76,10 +76,12 @@ test('imports a 200-row CSV with 3 bad rows: 197 created, then 197 updated, the 
 
   // Mapping: headers matched by name, the extra column left out, a preview of the rows as they will be sent.
   await expect(dialog.getByText('catalogue.csv: 200 rows, 7 columns. Not imported: Notes.')).toBeVisible();
-  for (const [field, header] of [['externalId', 'External ID'], ['title', 'Title'], ['price', 'Price'], ['isForSale', 'Is For Sale'], ['tags', 'Tags']]) {
+  // Fields by their plain names (issue 23 point 11), the API's name in the hint.
+  await expect(dialog.getByText('the key of each row · API field: externalId')).toBeVisible();
+  for (const [field, header] of [['External ID', 'External ID'], ['Title', 'Title'], ['Price', 'Price'], ['For sale', 'Is For Sale'], ['Tags', 'Tags']]) {
     await expect(dialog.getByRole('combobox', { name: field, exact: true }).locator('option:checked')).toHaveText(header!);
   }
-  await expect(dialog.getByRole('combobox', { name: 'vendor', exact: true }).locator('option:checked')).toHaveText('— not imported —');
+  await expect(dialog.getByRole('combobox', { name: 'Vendor', exact: true }).locator('option:checked')).toHaveText('— not imported —');
   const preview = dialog.getByRole('table', { name: /Preview of the first 5 rows/ });
   await expect(preview.locator('tbody tr')).toHaveCount(5);
   await expect(preview.locator('tbody tr').first()).toContainText(`${prefix}0`);

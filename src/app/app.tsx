@@ -15,13 +15,17 @@ import { AppRouter } from './router';
 const NotificationsHost = lazy(() => import('@/components/notifications-host').then((m) => ({ default: m.NotificationsHost })));
 
 // Shade 8 keeps white-on-primary and primary-on-white text above WCAG AA's 4.5:1 contrast. Every notification's
-// close button gets a name (axe's button-name rule), in the language shown.
+// close button gets a name (axe's button-name rule), in the language shown. A field's hint sits under its input, not
+// between label and input, so the inputs of a row stand level whether or not they have a hint (issue 23 point 12).
 const themeFor = (closeLabel: string) =>
   createTheme({
     primaryColor: 'blue',
     primaryShade: { light: 8, dark: 8 },
     defaultRadius: 'md',
-    components: { Notification: { defaultProps: { closeButtonProps: { 'aria-label': closeLabel } } } },
+    components: {
+      Notification: { defaultProps: { closeButtonProps: { 'aria-label': closeLabel } } },
+      InputWrapper: { defaultProps: { inputWrapperOrder: ['label', 'input', 'description', 'error'] } },
+    },
   });
 
 /**

@@ -8,6 +8,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { FilterFieldError, checkFilter } from '@/api/filter/check';
 import type { FieldTable } from '@/api/filter/fields';
 import { FilterSyntaxError, parseFilter } from '@/api/filter/parse';
+import { componentMessages } from './messages';
 
 type Check = { ok: true } | { ok: false; message: string; position: number | null };
 
@@ -32,8 +33,8 @@ export function FilterTextInput({ value, fields, onApply }: { value: string; fie
   return (
     <Stack gap={4}>
       <Textarea
-        label="$filter"
-        description="OData-style: field op value, joined by and / or. Edit and apply."
+        label={componentMessages.filterExpression}
+        description={componentMessages.filterExpressionHint}
         value={text}
         onChange={(event) => setText(event.currentTarget.value)}
         autosize

@@ -48,6 +48,9 @@ const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) =>
 const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
 const ColumnMenu = lazy(() => import('@/components/column-menu').then((m) => ({ default: m.ColumnMenu })));
 
+/** The table's column ids (Name always shown), for the export's "Visible columns" (issue 23 point 10). */
+const TABLE_COLUMN_IDS = ['name', ...HIDEABLE_COLUMNS.map((column) => column.id)];
+
 export function ContactsPage() {
   const { api, workspaceId, connection } = useWorkspaceApi();
   /** Stores the import's plan as a job and starts it (in this tab or the one running the workspace's jobs). */
@@ -115,7 +118,7 @@ export function ContactsPage() {
           {/* Issue 20: the import's plan runs as a durable job (src/lib/jobs/, loaded when it starts). */}
           <ImportButton canImport={canCreate} onStart={startImport} />
           <AfterInteraction fallback={<Button variant="default" disabled={!total}>{t('contacts.export')}</Button>}>
-            <ExportButton filter={filter} orderBy={params.orderBy} total={total} />
+            <ExportButton filter={filter} orderBy={params.orderBy} total={total} selectedIds={selectedIds} tableColumns={TABLE_COLUMN_IDS} hiddenColumns={hidden} />
           </AfterInteraction>
           <AfterInteraction fallback={<Button variant="default" size="xs">{t('shell.columns')}</Button>}>
             <ColumnMenu columns={HIDEABLE_COLUMNS} hidden={hidden} onChange={setHidden} />

@@ -10,6 +10,19 @@ export const contactsMessages = {
   /** The export dialog while the export waits in the service's queue at `position` (1 = next). */
   exportQueued: (position: number, seconds: number) =>
     position === 1 ? `Your export is next in line; trying again in ${whole(seconds)} s` : `Your export is number ${whole(position)} in line; trying again in ${whole(seconds)} s`,
+  // What to export (issue 23 point 10).
+  exportRows: 'Rows',
+  exportSelected: (count: number) => (count === 1 ? 'The selected contact' : `The ${whole(count)} selected contacts`),
+  exportMatching: (count: number) => `All ${whole(count)} matching contacts`,
+  exportColumns: 'Columns',
+  exportVisible: 'Visible columns',
+  exportAllFields: 'All fields',
+  exportFormat: 'Format',
+  exportTitle: (count: number) => `Exporting ${whole(count)} contacts`,
+  exportPart: (part: number, parts: number) => `Part ${whole(part)} of ${whole(parts)} · `,
+  exportPreparing: 'Writing the file…',
+  exported: (count: number, filename: string) => `Exported ${whole(count)} contacts to ${filename}.`,
+  exportCancelled: 'Export cancelled.',
 };
 
 /**

@@ -8,13 +8,19 @@ import { useT } from '@/i18n/react';
 import { MultiSelect } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { componentMessages } from '@/components/messages';
+import { pillRenderer, useCloseOnEnter } from '@/components/removable-pill';
 import { useWorkspaceApi } from '@/lib/api';
 import { contactQueries } from './queries';
+
+/** The × of a chosen tag is named by the tag, not by its label with the count (issue 23 point 8). */
+const removableTag = pillRenderer((option) => componentMessages.removeTag(option.value));
 
 export function TagFacet({ value, onChange }: { value: string[]; onChange: (tags: string[]) => void }) {
   const { api, workspaceId } = useWorkspaceApi();
   const t = useT();
   const [opened, setOpened] = useState(false);
+  const { openOnType: _, ...dropdown } = useCloseOnEnter({ onDropdownOpen: () => setOpened(true) });
   const tags = useQuery({ ...contactQueries.tags(api, workspaceId), enabled: opened });
   const options = (tags.data ?? []).map((tag) => ({ value: tag.name, label: `${tag.name} (${formatNumber(tag.count)})` }));
   for (const tag of value) if (!options.some((option) => option.value === tag)) options.push({ value: tag, label: tag });
@@ -31,7 +37,8 @@ export function TagFacet({ value, onChange }: { value: string[]; onChange: (tags
       miw={200}
       maw={360}
       nothingFoundMessage={tags.isFetching ? t('contacts.loadingTags') : t('contacts.noSuchTag')}
-      onDropdownOpen={() => setOpened(true)}
+      renderPill={removableTag}
+      {...dropdown}
     />
   );
 }

@@ -6,13 +6,15 @@
  *   the service refuses (or drift from it). `.pick` is not used because the contract object carries refinements,
  *   which zod 4 refuses to pick from; reading `.shape` is the equivalent;
  * - `COMPOSER_DEFAULTS`: a default for every field (arrays too), so a fresh form is never dirty;
- * - `toPostRequest`: form values to the `POST /post-requests` body (the local schedule time to UTC ISO);
+ * - `toPostRequest`: form values to the `POST /post-requests` body (the schedule's wall time, read in the chosen
+ *   time zone, to UTC ISO; issue 23 point 9);
  * - `serverErrorFields`: a 400 message (`publishDate must be in the future…; ctaLink.url must be…`) split onto
  *   form fields, the rest to `root`;
  * - `parseDraft`: a saved draft read back leniently (a damaged or older draft gives defaults, never a crash).
  */
 import dayjs from 'dayjs';
 import * as z from 'zod/mini';
+import { zonedToUtc } from './zoned-time';
 import { POST_ACTIONS, type PostAction, type PostRequest, authorSchema, buttonSchema, ctaLinkSchema, postRequestSchema } from '@/api/posts';
 
 const wire = postRequestSchema.shape;
@@ -77,9 +79,13 @@ export const COMPOSER_DEFAULTS: ComposerValues = {
   notificationSettings: { email: false, sms: false },
 };
 
-/** The picker's local `YYYY-MM-DD HH:mm:ss` as the UTC ISO string sent (`2026-07-01T10:00:00.000Z`), or null. */
-export function localToUtcIso(local: string): string | null {
+/**
+ * The picker's wall time `YYYY-MM-DD HH:mm[:ss]` as the UTC ISO string sent (`2026-07-01T10:00:00.000Z`), or null:
+ * read in `timeZone` (an IANA name, issue 23 point 9; zoned-time.ts) when given, else in the browser's zone.
+ */
+export function localToUtcIso(local: string, timeZone?: string): string | null {
   if (!local.trim()) return null;
+  if (timeZone) return zonedToUtc(local, timeZone)?.toISOString() ?? null;
   const parsed = dayjs(local);
   return parsed.isValid() ? parsed.toISOString() : null;
 }
@@ -96,7 +102,7 @@ const given = (value: string) => (value.trim() ? value.trim() : undefined);
  * them is given, `publishDate` converted to UTC (and never sent with `publish`), recipients as
  * `{ tags, contactIds }` (absent when empty: the post is public), notification settings always explicit.
  */
-export function toPostRequest(values: ComposerValues): PostRequest {
+export function toPostRequest(values: ComposerValues, timeZone?: string): PostRequest {
   const request: PostRequest = { action: values.action };
   const header = given(values.header);
   if (header) request.header = header;
@@ -105,7 +111,7 @@ export function toPostRequest(values: ComposerValues): PostRequest {
   if (imageUrl) request.imageUrl = imageUrl;
   const media = values.mediaImageUrls.map((item) => item.url.trim());
   if (media.length) request.mediaImageUrls = media;
-  const publishDate = values.action === 'publish' ? null : localToUtcIso(values.publishDate);
+  const publishDate = values.action === 'publish' ? null : localToUtcIso(values.publishDate, timeZone);
   if (publishDate) request.publishDate = publishDate;
 
   const cta = values.ctaLink;
@@ -170,15 +176,16 @@ function formMessage(issue: z.core.$ZodIssue): string {
 /**
  * The form schema: the fields above, then the cross-field rules of the contract, checked by running
  * `postRequestSchema` on the body the form would send; plus a schedule time in the future (the service's rule,
- * checked here before sending). `now` is read at validation time.
+ * checked here before sending). `now` is read at validation time. `timeZone`: the zone the publish time is read
+ * in (default the browser's).
  */
-export const composerSchema = composerObject.check(z.superRefine((values, ctx) => {
+export const composerSchemaFor = (timeZone?: string) => composerObject.check(z.superRefine((values, ctx) => {
   if (values.action === 'schedule') {
-    const iso = localToUtcIso(values.publishDate);
+    const iso = localToUtcIso(values.publishDate, timeZone);
     if (!iso) ctx.addIssue({ code: 'custom', path: ['publishDate'], message: 'Pick the date and time to publish at' });
     else if (new Date(iso).getTime() <= Date.now()) ctx.addIssue({ code: 'custom', path: ['publishDate'], message: 'must be in the future: this time has already passed' });
   }
-  const parsed = postRequestSchema.safeParse(toPostRequest(values));
+  const parsed = postRequestSchema.safeParse(toPostRequest(values, timeZone));
   if (parsed.success) return;
   // Fields the checks above already flagged keep their own message; the contract adds the rest.
   const flagged = new Set(ctx.issues.map((issue) => (issue.path ?? []).join('.')));
@@ -190,6 +197,9 @@ export const composerSchema = composerObject.check(z.superRefine((values, ctx) =
     ctx.addIssue({ code: 'custom', path: path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)), message: formMessage(issue) });
   }
 }));
+
+/** The form schema reading the publish time in the browser's zone. */
+export const composerSchema = composerSchemaFor();
 
 /**
  * Wording for zod's built-in checks in the form (pass to the resolver): `must be at most 500 characters long`

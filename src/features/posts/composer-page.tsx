@@ -1,8 +1,9 @@
 /**
  * `/w/:workspaceId/posts/new` (issue 7): the post composer, behind `posts:read-write`.
  * - Every field of a post request (composer-form.ts derives the form schema from the contract), the action as a
- *   clear choice (publish now, schedule, suggest), a date-time picker in the user's time zone that refuses a
- *   past time and shows the UTC time sent.
+ *   clear choice (publish now, schedule, suggest), a date-time picker (to the minute) in a time zone of the
+ *   user's choice (the browser's by default, remembered per workspace on this device; issue 23 point 9) that
+ *   refuses a past time and shows the UTC time sent.
  * - A live preview rendered by the public embed page's own rules (src/embed/post-view.ts).
  * - The draft saves itself to localStorage per workspace as the user types, comes back after a reload, and is
  *   cleared after a successful submit; leaving with an unsent post asks first (react-router's blocker).
@@ -25,6 +26,7 @@ import {
   Modal,
   Paper,
   Radio,
+  Select,
   Stack,
   Text,
   TextInput,
@@ -46,6 +48,7 @@ import type { PostView } from '@/embed/post-view';
 import { useWorkspaceApi } from '@/lib/api';
 import { describeError, loadErrorSentences, messageSentences } from '@/lib/error-sentence';
 import { withSentences } from '@/lib/form-errors';
+import { useLocalState } from '@/lib/local-state';
 import { useBlocker } from '@/lib/navigation-guard';
 import {
   ACTION_SUBMIT_LABEL,
@@ -53,7 +56,7 @@ import {
   type ComposerValues,
   TEXT_MAX,
   composerErrorMap,
-  composerSchema,
+  composerSchemaFor,
   hasFormRecipients,
   isBlank,
   localToUtcIso,
@@ -66,10 +69,18 @@ import { clearDraft, loadDraft, saveDraft } from './composer-storage';
 import { MediaField } from './media-field';
 import { postQueries } from './queries';
 import { RecipientsField } from './recipients-field';
+import { postMessages as pm } from './messages';
 import { RenderedPost } from './rendered-post';
+import { browserTimeZone, isTimeZone, timeZoneNames, utcToZoned } from './zoned-time';
 
 const DRAFT_DELAY_MS = 400;
-const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'your local time';
+const BROWSER_ZONE = browserTimeZone();
+let zoneOptions: { value: string; label: string }[] | null = null;
+/** The time-zone choices, the browser's zone named as such (built once, on first use). */
+function timeZoneOptions(): { value: string; label: string }[] {
+  zoneOptions ??= timeZoneNames().map((zone) => ({ value: zone, label: zone === BROWSER_ZONE ? pm.browserZone(zone) : zone }));
+  return zoneOptions;
+}
 
 const ACTIONS: { value: PostAction; label: string; description: string }[] = [
   { value: 'publish', label: 'Publish now', description: 'Goes live as soon as the service accepts it.' },
@@ -84,7 +95,7 @@ export function ComposerPage() {
 }
 
 /** What the composer shows after a request was accepted. */
-type Outcome = { response: PostRequestResponse; action: PostAction; publishDate: string | null; isPrivate: boolean };
+type Outcome = { response: PostRequestResponse; action: PostAction; publishDate: string | null; isPrivate: boolean; timeZone: string };
 
 function Composer() {
   const { api, workspaceId } = useWorkspaceApi();
@@ -93,7 +104,22 @@ function Composer() {
   const [draftSavedAt, setDraftSavedAt] = useState<string | null>(restored?.savedAt ?? null);
   const [confirming, setConfirming] = useState<{ request: PostRequest; values: ComposerValues } | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const form = useForm<ComposerValues>({ defaultValues: COMPOSER_DEFAULTS, resolver: withSentences(zodResolver(composerSchema, { error: composerErrorMap })) });
+  // The zone the publish time is read in: remembered per workspace on this device, the browser's by default.
+  const [savedZone, setSavedZone] = useLocalState<string | null>(`workspace-admin.composer.time-zone.${workspaceId}`, null);
+  const timeZone = savedZone && isTimeZone(savedZone) ? savedZone : BROWSER_ZONE;
+  const zoneRef = useRef(timeZone);
+  zoneRef.current = timeZone;
+  const [resolver] = useState(() => {
+    const make = (zone: string) => withSentences(zodResolver(composerSchemaFor(zone), { error: composerErrorMap }));
+    const byZone = new Map<string, ReturnType<typeof make>>();
+    const resolve: ReturnType<typeof make> = (values, context, options) => {
+      const zone = zoneRef.current;
+      if (!byZone.has(zone)) byZone.set(zone, make(zone));
+      return byZone.get(zone)!(values, context, options);
+    };
+    return resolve;
+  });
+  const form = useForm<ComposerValues>({ defaultValues: COMPOSER_DEFAULTS, resolver });
   const { control, register, handleSubmit, reset, setError, formState } = form;
   const { errors, isDirty } = formState;
   const values = useWatch({ control }) as ComposerValues;
@@ -178,7 +204,7 @@ function Composer() {
         reset(COMPOSER_DEFAULTS);
         clearDraft(workspaceId);
         setDraftSavedAt(null);
-        setOutcome({ response, action: request.action, publishDate: request.publishDate ?? null, isPrivate: hasFormRecipients(sent) });
+        setOutcome({ response, action: request.action, publishDate: request.publishDate ?? null, isPrivate: hasFormRecipients(sent), timeZone });
       },
       onError: async (error) => {
         await loadErrorSentences();
@@ -200,13 +226,13 @@ function Composer() {
   };
 
   const onValid = (valid: ComposerValues) => {
-    const request = toPostRequest(valid);
+    const request = toPostRequest(valid, timeZone);
     if (valid.action !== 'suggest' && !hasFormRecipients(valid)) setConfirming({ request, values: valid });
     else send(request, valid);
   };
 
   const action = values.action ?? 'publish';
-  const utc = localToUtcIso(values.publishDate ?? '');
+  const utc = localToUtcIso(values.publishDate ?? '', timeZone);
   const [previewValues] = useDebouncedValue(values, 250);
   const rootError = errors.root?.server?.message;
 
@@ -238,33 +264,51 @@ function Composer() {
               />
               {action !== 'publish' ? (
                 <Stack gap={4}>
-                  <Controller
-                    control={control}
-                    name="publishDate"
-                    render={({ field, fieldState }) => (
-                      <DateTimePicker
-                        label={action === 'schedule' ? 'Publish at' : 'Suggested publish time (optional)'}
-                        description={`In your time zone, ${TIME_ZONE}`}
-                        withSeconds
-                        clearable
-                        valueFormat="D MMM YYYY, HH:mm:ss"
-                        minDate={dayjs().format('YYYY-MM-DD')}
-                        value={field.value || null}
-                        onChange={(next) => field.onChange(next ?? '')}
-                        onBlur={field.onBlur}
-                        error={fieldState.error?.message}
-                        required={action === 'schedule'}
-                        timePickerProps={{ hoursInputLabel: 'Hours', minutesInputLabel: 'Minutes', secondsInputLabel: 'Seconds' }}
-                        submitButtonProps={{ 'aria-label': 'Confirm date and time' }}
-                        clearButtonProps={{ 'aria-label': 'Clear date and time' }}
-                        maw={320}
-                      />
-                    )}
-                  />
+                  <Group align="flex-start" gap="md">
+                    <Controller
+                      control={control}
+                      name="publishDate"
+                      render={({ field, fieldState }) => (
+                        <DateTimePicker
+                          label={action === 'schedule' ? pm.publishAt : pm.suggestedAt}
+                          description={pm.publishAtHint(timeZone)}
+                          clearable
+                          valueFormat="D MMM YYYY, HH:mm"
+                          minDate={utcToZoned(Date.now(), timeZone).slice(0, 10)}
+                          value={field.value || null}
+                          onChange={(next) => field.onChange(next ?? '')}
+                          onBlur={field.onBlur}
+                          error={fieldState.error?.message}
+                          required={action === 'schedule'}
+                          timePickerProps={{ hoursInputLabel: 'Hours', minutesInputLabel: 'Minutes' }}
+                          ariaLabels={pm.calendarLabels}
+                          submitButtonProps={{ 'aria-label': 'Confirm date and time' }}
+                          clearButtonProps={{ 'aria-label': 'Clear date and time' }}
+                          w={260}
+                        />
+                      )}
+                    />
+                    <Select
+                      label={pm.timeZone}
+                      description={pm.timeZoneHint}
+                      data={timeZoneOptions()}
+                      value={timeZone}
+                      onChange={(zone) => {
+                        if (!zone) return;
+                        setSavedZone(zone === BROWSER_ZONE ? null : zone);
+                        // The wall time stays as typed; the instant it names follows the zone, and is checked again.
+                        if (form.getValues('publishDate')) setTimeout(() => void form.trigger('publishDate'));
+                      }}
+                      searchable
+                      allowDeselect={false}
+                      nothingFoundMessage={pm.noTimeZone}
+                      w={260}
+                    />
+                  </Group>
                   <Text size="sm" aria-live="polite">
                     {utc ? (
                       <>
-                        Sent as <Code>{utc}</Code> (UTC){action === 'schedule' && dayjs(utc).isBefore(dayjs()) ? ' — this time has passed' : ''}
+                        {pm.sentAs} <Code>{utc}</Code> {pm.sentAsUtc}{action === 'schedule' && dayjs(utc).isBefore(dayjs()) ? pm.timePassed : ''}
                       </>
                     ) : action === 'schedule' ? (
                       'No time picked yet.'
@@ -384,7 +428,7 @@ function Composer() {
                 As it will look on the public page.{hasFormRecipients(previewValues) ? ' This post has recipients, so the public page will not list it.' : ''}
               </Text>
               <div data-testid="post-preview">
-                <RenderedPost post={previewOf(previewValues)} options={{ headingLevel: 3, permalink: false, dateLabel: dateLabelOf(previewValues) }} />
+                <RenderedPost post={previewOf(previewValues, timeZone)} options={{ headingLevel: 3, permalink: false, dateLabel: dateLabelOf(previewValues) }} />
               </div>
             </Stack>
           </Paper>
@@ -397,7 +441,7 @@ function Composer() {
         <Stack>
           <Text size="sm">
             This post has no recipients, so it is public: anyone can read it on the posts list and on the public page
-            {confirming?.request.action === 'schedule' && confirming.request.publishDate ? ` from ${dayjs(confirming.request.publishDate).format('D MMM YYYY, HH:mm:ss')}` : ''}.
+            {confirming?.request.action === 'schedule' && confirming.request.publishDate ? ` from ${pm.zonedTime(confirming.request.publishDate, timeZone)}` : ''}.
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(null)}>
@@ -449,8 +493,8 @@ function Composer() {
 }
 
 /** The preview's view of the form: what `toPostRequest` would send, before validation (a draft may be half-done). */
-function previewOf(values: ComposerValues): PostView {
-  const publishDate = values.action === 'publish' ? dayjs().startOf('minute').toISOString() : values.action === 'schedule' ? localToUtcIso(values.publishDate) : null;
+function previewOf(values: ComposerValues, timeZone: string): PostView {
+  const publishDate = values.action === 'publish' ? dayjs().startOf('minute').toISOString() : values.action === 'schedule' ? localToUtcIso(values.publishDate, timeZone) : null;
   return {
     id: 'preview',
     header: values.header,
@@ -475,8 +519,8 @@ const STATE_COLORS: Record<string, string> = { published: 'green', scheduled: 'b
 
 /** The accepted request: its state and request id, and where to see the post. */
 function OutcomeNotice({ outcome, workspaceId, onClose }: { outcome: Outcome; workspaceId: string; onClose: () => void }) {
-  const { response, publishDate, isPrivate } = outcome;
-  const when = publishDate ? dayjs(publishDate).format('D MMM YYYY, HH:mm:ss') : null;
+  const { response, publishDate, isPrivate, timeZone } = outcome;
+  const when = publishDate ? pm.zonedTime(publishDate, timeZone) : null;
   const headline =
     response.state === 'published'
       ? isPrivate

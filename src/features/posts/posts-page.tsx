@@ -361,8 +361,7 @@ function PublicPostsPanel({ limit, update }: { limit: number; update: Update }) 
   return (
     <Stack maw={680}>
       <Text size="sm">
-        The newest public posts as <code>GET /public-posts</code> returns them, shown the way the public page shows them. Posts with recipients and
-        suggestions never appear here.
+        {postMessages.publicFeedIntro}
       </Text>
       <NumberInput
         label="Number of posts"

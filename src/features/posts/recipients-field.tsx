@@ -4,7 +4,10 @@
  * No recipients means a public post. Without `contacts:read-only` nothing can be looked up, so tags are typed
  * freely and contacts cannot be picked.
  */
-import { MultiSelect, Stack, TagsInput, Text } from '@mantine/core';
+import { MultiSelect, Stack, Text } from '@mantine/core';
+import { componentMessages } from '@/components/messages';
+import { pillRenderer, useCloseOnEnter } from '@/components/removable-pill';
+import { TagsField } from '@/components/tags-field';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -29,11 +32,16 @@ type Props = {
 };
 
 /** The recipients part of the composer: tag and contact pickers, and a sentence saying who will see the post. */
+/** The × of a chosen tag is named by the tag, of a contact by its label (issue 23 point 8). */
+const removableTag = pillRenderer((option) => componentMessages.removeTag(option.value));
+const removableContact = pillRenderer((option) => componentMessages.removeValue(option.label));
+
 export function RecipientsField({ tags, contacts, onTagsChange, onContactsChange, error }: Props) {
   const { api, workspaceId, connection } = useWorkspaceApi();
   const canLookUp = allows(connection.permissions, 'contacts:read-only');
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);
+  const { openOnType: _, ...tagDropdown } = useCloseOnEnter();
   const tagList = useQuery({ ...postQueries.recipientTags(api, workspaceId), enabled: canLookUp });
   const found = useQuery({ ...postQueries.recipientContacts(api, workspaceId, debounced), enabled: canLookUp });
 
@@ -46,7 +54,7 @@ export function RecipientsField({ tags, contacts, onTagsChange, onContactsChange
   if (!canLookUp) {
     return (
       <Stack gap="xs">
-        <TagsInput label="Recipient tags" description="Type a tag and press Enter" value={tags} onChange={onTagsChange} error={error} clearable />
+        <TagsField label="Recipient tags" description="Type a tag and press Enter" value={tags} onChange={onTagsChange} error={error} clearable />
         <Text size="sm" c="dimmed">
           This key lacks contacts:read-only, so tags and contacts cannot be looked up here.
         </Text>
@@ -75,6 +83,8 @@ export function RecipientsField({ tags, contacts, onTagsChange, onContactsChange
         searchable
         clearable
         nothingFoundMessage={tagList.isPending ? 'Loading tags…' : 'No tag matches'}
+        renderPill={removableTag}
+        {...tagDropdown}
         error={error}
       />
       <MultiSelect
@@ -89,6 +99,7 @@ export function RecipientsField({ tags, contacts, onTagsChange, onContactsChange
         onSearchChange={setSearch}
         filter={({ options }) => options}
         nothingFoundMessage={found.isFetching ? 'Searching…' : 'No contact matches'}
+        renderPill={removableContact}
         clearable
         hidePickedOptions
       />

@@ -8,7 +8,10 @@
  * `readOnly` (a key without products:read-write) shows a listed product's fields disabled (issue 14).
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Checkbox, MultiSelect, NativeSelect, Select, SimpleGrid, TagsInput, Text, TextInput } from '@mantine/core';
+import { Checkbox, MultiSelect, NativeSelect, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
+import { componentMessages } from '@/components/messages';
+import { pillRenderer } from '@/components/removable-pill';
+import { TagsField } from '@/components/tags-field';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
@@ -32,6 +35,9 @@ function ImagePreview({ url }: { url: string }) {
   if (failed) return <Text size="xs" c="dimmed">The image could not be loaded from this URL.</Text>;
   return <img className={classes.imagePreview} src={url.trim()} alt="Preview" onError={() => setFailed(true)} />;
 }
+
+/** The × of a chosen collection is named by its title (issue 23 point 8). */
+const removableCollection = pillRenderer((option) => componentMessages.removeValue(option.label));
 
 export function ProductDrawer({ product, defaultCurrency, readOnly = false, onClose }: { product: Product | null; defaultCurrency?: string | undefined; readOnly?: boolean; onClose: () => void }) {
   const { api, workspaceId } = useWorkspaceApi();
@@ -127,7 +133,7 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
       <Controller
         control={form.control}
         name="tags"
-        render={({ field }) => <TagsInput label="Tags" value={field.value} onChange={field.onChange} onBlur={field.onBlur} clearable error={errors.tags?.message} />}
+        render={({ field }) => <TagsField label="Tags" value={field.value} onChange={field.onChange} onBlur={field.onBlur} clearable error={errors.tags?.message} />}
       />
       <Controller
         control={form.control}
@@ -143,6 +149,7 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
             searchable
             clearable
             nothingFoundMessage={collections.isPending ? 'Loading…' : 'No such collection'}
+            renderPill={removableCollection}
             error={errors.collectionIds?.message}
           />
         )}
@@ -151,7 +158,8 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
         control={form.control}
         name="externalCollectionIds"
         render={({ field }) => (
-          <TagsInput
+          <TagsField
+            removeName={componentMessages.removeValue}
             label="External collection ids"
             description="Collections by their external id, added to those chosen above"
             value={field.value}

@@ -3,7 +3,8 @@
  * reader's locale, issue 14 point 6), one collection (picked by title from every collection of the workspace) and
  * tags (any of). Each change updates the URL, which is the list's state; typing is debounced.
  */
-import { Button, Group, NativeSelect, Select, TagsInput } from '@mantine/core';
+import { Button, Group, NativeSelect, Select } from '@mantine/core';
+import { TagsField } from '@/components/tags-field';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PRODUCT_STATUSES } from '@/api/catalog';
@@ -57,7 +58,7 @@ export function ProductFilters({ search, update }: Props) {
           onDropdownOpen={() => setOpened(true)}
           w={200}
         />
-        <TagsInput label="Tags" placeholder={search.tags.length ? undefined : 'Any'} value={search.tags} onChange={(tags) => update({ tags })} clearable miw={180} maw={320} />
+        <TagsField label="Tags" placeholder={search.tags.length ? undefined : 'Any'} value={search.tags} onChange={(tags) => update({ tags })} clearable miw={180} maw={320} />
         {/* Always laid out, hidden while nothing is filtered, so setting a filter never moves the bar onto two rows (issue 14). */}
         <Button variant="default" onClick={() => update(CLEAR_PRODUCT_FILTERS)} style={{ visibility: isProductFiltered(search) ? undefined : 'hidden' }}>
           Clear filters

@@ -332,8 +332,8 @@ const MappingForm = memo(function MappingForm(props: Pick<MapStepProps, 'loaded'
         {IMPORT_FIELDS.filter((field) => !field.multiple).map((field) => (
           <NativeSelect
             key={field.key}
-            label={field.key}
-            description={messages.fieldHints[field.kind] || undefined}
+            label={messages.fieldLabels[field.key] ?? field.key}
+            description={[messages.fieldHints[field.kind], messages.fieldHint(field.key)].filter(Boolean).join(' · ')}
             data={columnOptions}
             value={mapping[field.key]?.[0] === undefined ? '' : String(mapping[field.key]![0])}
             onChange={(event) => setSingle(field.key, event.currentTarget.value)}
@@ -379,7 +379,7 @@ const MappingForm = memo(function MappingForm(props: Pick<MapStepProps, 'loaded'
             <th scope="col">{messages.previewRow}</th>
             {shown.map((key) => (
               <th scope="col" key={key}>
-                {key}
+                {messages.fieldLabels[key] ?? key}
               </th>
             ))}
             <th scope="col">{messages.previewCheck}</th>

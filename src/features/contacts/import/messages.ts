@@ -7,6 +7,29 @@
 export const count = (n: number) => new Intl.NumberFormat().format(n);
 
 export const messages = {
+  /** Plain names of the contact fields a column can feed (issue 23 point 11); the API's name is the hint. */
+  fieldLabels: {
+    email: 'Email',
+    phone: 'Phone',
+    name: 'Name',
+    tags: 'Tags',
+    source: 'Source',
+    address: 'Address',
+    city: 'City',
+    postalCode: 'Postal code',
+    region: 'Region',
+    bio: 'Bio',
+    image: 'Image URL',
+    customMessage: 'Custom message',
+    systemSource: 'System source',
+    notificationSettings: 'Notifications',
+    addDirectly: 'Add as active',
+    useEmailByDefault: 'Email by default',
+    statusTags: 'Status tags',
+    follows: 'Follows',
+  } as Record<string, string>,
+  /** A mapping field's hint: the API's name for the field. */
+  fieldHint: (apiName: string) => `API field: ${apiName}`,
   // The contacts page's button.
 
   dialogTitle: 'Import contacts',

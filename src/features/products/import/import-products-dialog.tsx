@@ -204,10 +204,10 @@ function MapStep({
         {IMPORT_FIELDS.map((field) => (
           <NativeSelect
             key={field.key}
-            label={field.key}
-            description={field.hint ?? (KIND_HINTS[field.kind] || undefined)}
+            label={im.fieldLabels[field.key] ?? field.key}
+            description={im.fieldHint(field.hint ?? (KIND_HINTS[field.kind] || undefined), field.key)}
             required={field.required}
-            error={field.required && missingKey ? 'Choose the column of each product’s externalId' : undefined}
+            error={field.required && missingKey ? im.missingKey : undefined}
             data={options}
             value={mapping[field.key] === undefined ? '' : String(mapping[field.key])}
             onChange={(event) => set(field.key, event.currentTarget.value)}
@@ -224,7 +224,7 @@ function MapStep({
             <th scope="col">Row</th>
             {mapped.map((field) => (
               <th scope="col" key={field.key}>
-                {field.key}
+                {im.fieldLabels[field.key] ?? field.key}
               </th>
             ))}
             <th scope="col">Check</th>
@@ -246,7 +246,7 @@ function MapStep({
         <Stack gap={2} role="group" aria-label="Number formats">
           {numberColumns.map((field) => (
             <Text size="sm" key={field.key}>
-              {field.key}: {describeStyle(styles[field.key]!)}
+              {im.fieldLabels[field.key] ?? field.key}: {describeStyle(styles[field.key]!)}
             </Text>
           ))}
         </Stack>

@@ -5,6 +5,30 @@
 const n = (value: number) => value.toLocaleString();
 
 export const importMessages = {
+  /** Plain names of the product fields a column can feed (issue 23 point 11); the API's name is the hint. */
+  fieldLabels: {
+    externalId: 'External ID',
+    title: 'Title',
+    handle: 'Handle',
+    bodyHtml: 'Description',
+    type: 'Type',
+    status: 'Status',
+    vendor: 'Vendor',
+    source: 'Source',
+    url: 'Product URL',
+    imageUrl: 'Image URL',
+    price: 'Price',
+    originalPrice: 'Original price',
+    currency: 'Currency',
+    isForSale: 'For sale',
+    tags: 'Tags',
+    collectionIds: 'Collection IDs',
+    externalCollectionIds: 'External collection IDs',
+    customProperties: 'Custom properties',
+  } as Record<string, string>,
+  /** A mapping field's hint: what the cells hold, and the API's name for the field. */
+  fieldHint: (hint: string | undefined, apiName: string) => [hint, `API field: ${apiName}`].filter(Boolean).join(' · '),
+  missingKey: 'Choose the column of each product’s External ID',
   jobTitle: (fileName: string) => `Import ${fileName}`,
   howItRuns:
     'The import runs as a job in the background: this dialog closes and you can go on working. Its progress is in the header; a reload or a closed tab pauses it until the console is open again, and the Jobs page has its report.',

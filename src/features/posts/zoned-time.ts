@@ -1,0 +1,97 @@
+/**
+ * Wall-clock times in a chosen IANA time zone, for the composer's "Publish at" (issue 23 point 9), through Intl
+ * only (no time-zone data of our own). Framework-free, unit-tested (zoned-time.test.ts).
+ *
+ * - `zonedToUtc('2026-07-01 09:00', 'Europe/Oslo')`: the instant that wall time names in that zone
+ *   (2026-07-01T07:00:00.000Z), or null for an unreadable time or an unknown zone. Seconds may be given
+ *   (`HH:mm:ss`) and are kept. A wall time that happens twice (the hour repeated when summer time ends) is the
+ *   earlier instant; one that never happens (the hour skipped when summer time starts) is moved forward by the
+ *   length of the gap (02:30 on the spring-forward day in Oslo is 03:30 summer time). This is the "compatible"
+ *   disambiguation of TC39 Temporal (`Temporal.ZonedDateTime.from`) and of RFC 5545's DTSTART rules.
+ * - `utcToZoned(instant, zone)`: the wall time of an instant in a zone, `YYYY-MM-DD HH:mm:ss`.
+ * - `browserTimeZone()`: the browser's zone (`Intl.DateTimeFormat().resolvedOptions().timeZone`), `UTC` if none.
+ * - `timeZoneNames()`: the zones this browser knows (`Intl.supportedValuesOf('timeZone')`), with the browser's zone
+ *   and UTC always among them.
+ * - `isTimeZone(name)`: whether Intl accepts `name` as a zone.
+ */
+
+const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+/** A formatter giving the parts of an instant's wall time in `timeZone` (cached; throws RangeError for an unknown zone). */
+function partsFormatter(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+/** The wall time of `epochMs` in `timeZone`, read as if it were UTC (ms), so that its difference to `epochMs` is the zone's offset. */
+function wallAsUtc(epochMs: number, timeZone: string): number {
+  const parts: Record<string, number> = {};
+  for (const part of partsFormatter(timeZone).formatToParts(new Date(epochMs))) if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour! % 24, parts.minute!, parts.second!);
+}
+
+/** The zone's offset from UTC at `epochMs`, in ms (Oslo in summer: +7,200,000). */
+function offsetAt(epochMs: number, timeZone: string): number {
+  return wallAsUtc(Math.floor(epochMs / 1000) * 1000, timeZone) - Math.floor(epochMs / 1000) * 1000;
+}
+
+/** Whether Intl accepts `name` as a time zone. */
+export function isTimeZone(name: string): boolean {
+  try {
+    partsFormatter(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The instant (a Date) that the wall time `local` (`YYYY-MM-DD HH:mm` or `HH:mm:ss`) names in `timeZone`, with
+ * Temporal's "compatible" disambiguation (see the module comment); null for an unreadable time or unknown zone.
+ */
+export function zonedToUtc(local: string, timeZone: string): Date | null {
+  const match = WALL_TIME.exec(local.trim());
+  if (!match || !isTimeZone(timeZone)) return null;
+  const [year, month, day, hour, minute, second = '0'] = match.slice(1).map((part) => part ?? '0');
+  const wall = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second));
+  const check = new Date(wall);
+  if (check.getUTCMonth() !== Number(month) - 1 || check.getUTCDate() !== Number(day) || Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return null;
+  // The offsets in force a day either side bound every offset the wall time can have (no zone jumps twice a day).
+  const before = offsetAt(wall - 86_400_000, timeZone);
+  const after = offsetAt(wall + 86_400_000, timeZone);
+  const candidates = [...new Set([before, after])]
+    .map((offset) => wall - offset)
+    .filter((instant) => wallAsUtc(instant, timeZone) === wall)
+    .sort((a, b) => a - b);
+  if (candidates.length) return new Date(candidates[0]!); // the earlier of a repeated hour
+  // Skipped (a spring-forward gap): read with the offset before the gap, which lands as far past it as it was into it.
+  return new Date(wall - before);
+}
+
+/** The wall time of `instant` in `timeZone`, `YYYY-MM-DD HH:mm:ss`. @throws RangeError for an unknown zone. */
+export function utcToZoned(instant: Date | number, timeZone: string): string {
+  const wall = new Date(wallAsUtc(typeof instant === 'number' ? instant : instant.getTime(), timeZone));
+  return wall.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** The browser's time zone, `UTC` when it names none. */
+export function browserTimeZone(): string {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return zone && isTimeZone(zone) ? zone : 'UTC';
+}
+
+/** The zones this browser knows, sorted, always holding the browser's zone and UTC. */
+export function timeZoneNames(): string[] {
+  let names: string[] = [];
+  try {
+    names = Intl.supportedValuesOf('timeZone');
+  } catch {
+    names = [];
+  }
+  return [...new Set([...names, browserTimeZone(), 'UTC'])].sort();
+}
