@@ -38,7 +38,8 @@ describe('which addresses are loopback', () => {
   });
 });
 
-describe.skipIf(TEST_DATABASE !== 'sqlite')('the started service (npm start)', () => {
+// The first start seeds the demo (2,500 contacts), which on a busy machine takes more than the default 20 s.
+describe.skipIf(TEST_DATABASE !== 'sqlite')('the started service (npm start)', { timeout: 60_000 }, () => {
   let service: Awaited<ReturnType<typeof buildService>>;
   let dir: string;
   beforeAll(async () => {
