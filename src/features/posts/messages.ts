@@ -1,38 +1,8 @@
 /**
- * English texts of the posts area's extension screens (issue 22 point 8: scheduled and suggested posts, Withdraw, the
- * month calendar), one module for the i18n conversion (issue 23). Functions for texts with values.
+ * English texts of the composer's publish time (issue 23 point 9), until the composer moves to the `posts` catalogs
+ * (issue 23). Functions for texts with values.
  */
 export const postMessages = {
-  plannedTab: 'Scheduled and suggested',
-  notListed: 'This service does not list scheduled or suggested posts.',
-  withdrawNotAllowed: 'This service does not allow withdrawing a post.',
-  withdrawNeedsScope: 'Withdrawing needs posts:read-write',
-  plannedTable: 'Scheduled and suggested posts',
-  loadingLabel: 'scheduled and suggested posts',
-  columnState: 'State',
-  columnWhen: 'When',
-  columnPost: 'Post',
-  columnActions: 'Actions',
-  scheduled: 'Scheduled',
-  suggested: 'Suggested',
-  noTime: 'No time set',
-  untitled: '(no header or text)',
-  none: 'No scheduled or suggested posts.',
-  timeZoneNote: (zone: string) => `Times are in your time zone, ${zone}.`,
-  more: (shown: number, total: number) => `Showing the first ${shown} of ${total}.`,
-  withdraw: 'Withdraw',
-  withdrawLabel: (title: string) => `Withdraw “${title}”`,
-  withdrawTitle: 'Withdraw this post?',
-  withdrawText: (title: string) => `“${title}” will not be published. It is removed from the plan and cannot be restored.`,
-  withdrawConfirm: 'Withdraw post',
-  cancel: 'Cancel',
-  withdrawn: (title: string) => `Withdrew “${title}”.`,
-  calendarTitle: 'Scheduled this month',
-  calendarLabel: 'Calendar of scheduled posts',
-  dayCount: (count: number) => (count === 1 ? '1 post scheduled' : `${count} posts scheduled`),
-  /** The public feed tab (issue 23 point 11: plain words, the endpoint as a hint at the end). */
-  publicFeedIntro:
-    'The newest public posts, shown the way your public page shows them to everyone. Posts with recipients and suggestions never appear here. (API: the public posts list.)',
   // The composer's publish time (issue 23 point 9).
   publishAt: 'Publish at',
   suggestedAt: 'Suggested publish time (optional)',
