@@ -139,7 +139,6 @@ export default tseslint.config(
     'src/features/contacts/edit-contact-drawer.tsx',
     'src/features/contacts/export-button.tsx',
     'src/features/contacts/new-contact-drawer.tsx',
-    'src/features/posts/composer-page.tsx',
     'src/features/products/import/import-products-button.tsx',
     'src/features/products/import/import-products-dialog.tsx',
     'src/features/products/product-columns.tsx',
