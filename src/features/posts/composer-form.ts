@@ -15,7 +15,7 @@
 import dayjs from 'dayjs';
 import * as z from 'zod/mini';
 import { zonedToUtc } from './zoned-time';
-import { POST_ACTIONS, type PostAction, type PostRequest, authorSchema, buttonSchema, ctaLinkSchema, postRequestSchema } from '@/api/posts';
+import { POST_ACTIONS, type PostRequest, authorSchema, buttonSchema, ctaLinkSchema, postRequestSchema } from '@/api/posts';
 
 const wire = postRequestSchema.shape;
 
@@ -262,5 +262,3 @@ export function postSummary(values: Pick<ComposerValues, 'header' | 'text'>): st
   return base.length > 60 ? `${base.slice(0, 59)}…` : base;
 }
 
-/** What the submit button says for an action. */
-export const ACTION_SUBMIT_LABEL: Record<PostAction, string> = { publish: 'Publish post', schedule: 'Schedule post', suggest: 'Send suggestion' };

@@ -51,7 +51,6 @@ import { withSentences } from '@/lib/form-errors';
 import { useLocalState } from '@/lib/local-state';
 import { useBlocker } from '@/lib/navigation-guard';
 import {
-  ACTION_SUBMIT_LABEL,
   COMPOSER_DEFAULTS,
   type ComposerValues,
   TEXT_MAX,
@@ -69,24 +68,29 @@ import { clearDraft, loadDraft, saveDraft } from './composer-storage';
 import { MediaField } from './media-field';
 import { postQueries } from './queries';
 import { RecipientsField } from './recipients-field';
-import { postMessages as pm } from './messages';
+import { formatDateTime, formatLocale, formatNumber } from '@/i18n/format';
+import { t as translate } from '@/i18n/i18n';
+import { useT } from '@/i18n/react';
 import { RenderedPost } from './rendered-post';
-import { browserTimeZone, isTimeZone, timeZoneNames, utcToZoned } from './zoned-time';
+import { browserTimeZone, formatZoned, isTimeZone, timeZoneNames, utcToZoned } from './zoned-time';
 
 const DRAFT_DELAY_MS = 400;
 const BROWSER_ZONE = browserTimeZone();
 let zoneOptions: { value: string; label: string }[] | null = null;
 /** The time-zone choices, the browser's zone named as such (built once, on first use). */
 function timeZoneOptions(): { value: string; label: string }[] {
-  zoneOptions ??= timeZoneNames().map((zone) => ({ value: zone, label: zone === BROWSER_ZONE ? pm.browserZone(zone) : zone }));
+  zoneOptions ??= timeZoneNames().map((zone) => ({ value: zone, label: zone === BROWSER_ZONE ? translate('posts.browserZone', { zone }) : zone }));
   return zoneOptions;
 }
 
-const ACTIONS: { value: PostAction; label: string; description: string }[] = [
-  { value: 'publish', label: 'Publish now', description: 'Goes live as soon as the service accepts it.' },
-  { value: 'schedule', label: 'Schedule', description: 'Goes live at the date and time you pick.' },
-  { value: 'suggest', label: 'Suggest', description: 'Waits for approval in the product’s own app; never listed from here.' },
+/** The actions with their catalog keys (English: Publish now, Schedule, Suggest; submit: Publish post, Schedule post, Send suggestion). */
+const ACTIONS: { value: PostAction; label: string; description: string; submit: string }[] = [
+  { value: 'publish', label: 'posts.actionPublish', description: 'posts.actionPublishHint', submit: 'posts.submitPublish' },
+  { value: 'schedule', label: 'posts.actionSchedule', description: 'posts.actionScheduleHint', submit: 'posts.submitSchedule' },
+  { value: 'suggest', label: 'posts.actionSuggest', description: 'posts.actionSuggestHint', submit: 'posts.submitSuggest' },
 ];
+/** An instant in the chosen zone, in the language shown. */
+const zonedTime = (instant: string, zone: string) => formatZoned(instant, zone, formatLocale());
 
 /** The page: one composer per workspace (a workspace switch starts over with that workspace's draft). */
 export function ComposerPage() {
@@ -99,6 +103,7 @@ type Outcome = { response: PostRequestResponse; action: PostAction; publishDate:
 
 function Composer() {
   const { api, workspaceId } = useWorkspaceApi();
+  const t = useT();
   const queryClient = useQueryClient();
   const [restored] = useState(() => loadDraft(workspaceId));
   const [draftSavedAt, setDraftSavedAt] = useState<string | null>(restored?.savedAt ?? null);
@@ -235,28 +240,42 @@ function Composer() {
   const utc = localToUtcIso(values.publishDate ?? '', timeZone);
   const [previewValues] = useDebouncedValue(values, 250);
   const rootError = errors.root?.server?.message;
+  // The fields' registrations, outside the JSX (whose string literals the i18n lint reads as text).
+  const fields = {
+    header: register('header'),
+    text: register('text'),
+    imageUrl: register('imageUrl'),
+    ctaLink_url: register('ctaLink.url'),
+    ctaLink_title: register('ctaLink.title'),
+    ctaLink_description: register('ctaLink.description'),
+    ctaLink_imageUrl: register('ctaLink.imageUrl'),
+    button_text: register('button.text'),
+    button_url: register('button.url'),
+    author_name: register('author.name'),
+    author_imageUrl: register('author.imageUrl'),
+  };
 
   return (
     <Stack>
       <Group justify="space-between" align="center">
-        <Title order={1}>New post</Title>
+        <Title order={1}>{t('posts.newPost')}</Title>
         <Anchor component={Link} to={`/w/${workspaceId}/posts`}>
-          Back to posts
+          {t('posts.back')}
         </Anchor>
       </Group>
       {outcome ? <OutcomeNotice outcome={outcome} workspaceId={workspaceId} onClose={() => setOutcome(null)} /> : null}
       <Grid gap="xl">
         <Grid.Col span={{ base: 12, md: 7 }}>
-          <form onSubmit={(event) => void handleSubmit(onValid)(event)} noValidate aria-label="Compose a post">
+          <form onSubmit={(event) => void handleSubmit(onValid)(event)} noValidate aria-label={t('posts.compose')}>
             <Stack gap="lg">
               <Controller
                 control={control}
                 name="action"
                 render={({ field }) => (
-                  <Radio.Group label="Action" description="What should happen when you submit" value={field.value} onChange={(value) => field.onChange(value as PostAction)}>
+                  <Radio.Group label={t('posts.action')} description={t('posts.actionHint')} value={field.value} onChange={(value) => field.onChange(value as PostAction)}>
                     <Group mt="xs" gap="lg" align="flex-start">
                       {ACTIONS.map((choice) => (
-                        <Radio key={choice.value} value={choice.value} label={choice.label} description={choice.description} maw={210} />
+                        <Radio key={choice.value} value={choice.value} label={t(choice.label)} description={t(choice.description)} maw={210} />
                       ))}
                     </Group>
                   </Radio.Group>
@@ -270,8 +289,8 @@ function Composer() {
                       name="publishDate"
                       render={({ field, fieldState }) => (
                         <DateTimePicker
-                          label={action === 'schedule' ? pm.publishAt : pm.suggestedAt}
-                          description={pm.publishAtHint(timeZone)}
+                          label={action === 'schedule' ? t('posts.publishAt') : t('posts.suggestedAt')}
+                          description={t('posts.publishAtHint', { zone: timeZone })}
                           clearable
                           valueFormat="D MMM YYYY, HH:mm"
                           minDate={utcToZoned(Date.now(), timeZone).slice(0, 10)}
@@ -280,17 +299,17 @@ function Composer() {
                           onBlur={field.onBlur}
                           error={fieldState.error?.message}
                           required={action === 'schedule'}
-                          timePickerProps={{ hoursInputLabel: 'Hours', minutesInputLabel: 'Minutes' }}
-                          ariaLabels={pm.calendarLabels}
-                          submitButtonProps={{ 'aria-label': 'Confirm date and time' }}
-                          clearButtonProps={{ 'aria-label': 'Clear date and time' }}
+                          timePickerProps={{ hoursInputLabel: t('posts.hours'), minutesInputLabel: t('posts.minutes') }}
+                          ariaLabels={{ nextMonth: t('posts.nextMonth'), previousMonth: t('posts.previousMonth'), nextYear: t('posts.nextYear'), previousYear: t('posts.previousYear'), nextDecade: t('posts.nextDecade'), previousDecade: t('posts.previousDecade'), monthLevelControl: t('posts.chooseMonth'), yearLevelControl: t('posts.chooseYear') }}
+                          submitButtonProps={{ 'aria-label': t('posts.confirmDate') }}
+                          clearButtonProps={{ 'aria-label': t('posts.clearDate') }}
                           w={260}
                         />
                       )}
                     />
                     <Select
-                      label={pm.timeZone}
-                      description={pm.timeZoneHint}
+                      label={t('posts.timeZone')}
+                      description={t('posts.timeZoneHint')}
                       data={timeZoneOptions()}
                       value={timeZone}
                       onChange={(zone) => {
@@ -301,65 +320,66 @@ function Composer() {
                       }}
                       searchable
                       allowDeselect={false}
-                      nothingFoundMessage={pm.noTimeZone}
+                      nothingFoundMessage={t('posts.noTimeZone')}
                       w={260}
                     />
                   </Group>
                   <Text size="sm" aria-live="polite">
                     {utc ? (
                       <>
-                        {pm.sentAs} <Code>{utc}</Code> {pm.sentAsUtc}{action === 'schedule' && dayjs(utc).isBefore(dayjs()) ? pm.timePassed : ''}
+                        {t('posts.sentAs')} <Code>{utc}</Code> {t('posts.sentAsUtc')}
+                        {action === 'schedule' && dayjs(utc).isBefore(dayjs()) ? ` ${t('posts.timePassed')}` : ''}
                       </>
                     ) : action === 'schedule' ? (
-                      'No time picked yet.'
+                      t('posts.noTimePicked')
                     ) : (
-                      'Without a time, the approver decides when it goes live.'
+                      t('posts.approverDecides')
                     )}
                   </Text>
                 </Stack>
               ) : null}
 
-              <Fieldset legend="Content">
+              <Fieldset legend={t('posts.content')}>
                 <Stack gap="sm">
-                  <TextInput label="Header" {...register('header')} error={errors.header?.message} />
+                  <TextInput label={t('posts.header')} {...fields.header} error={errors.header?.message} />
                   <Textarea
-                    label="Text"
+                    label={t('posts.text')}
                     autosize
                     minRows={4}
                     maxRows={16}
-                    {...register('text')}
-                    description={`${(values.text ?? '').length.toLocaleString()} / ${TEXT_MAX.toLocaleString()} characters`}
+                    {...fields.text}
+                    description={t('posts.characters', { count: formatNumber((values.text ?? '').length), max: formatNumber(TEXT_MAX) })}
                     error={errors.text?.message}
                   />
-                  <TextInput label="Image URL" placeholder="https://…" {...register('imageUrl')} error={errors.imageUrl?.message} />
+                  <TextInput label={t('posts.imageUrl')} placeholder={t('posts.urlPlaceholder')} {...fields.imageUrl} error={errors.imageUrl?.message} />
                   <MediaField control={control} register={register} errors={errors} />
                 </Stack>
               </Fieldset>
 
-              <Fieldset legend="Call-to-action link">
+              <Fieldset legend={t('posts.ctaLink')}>
                 <Stack gap="sm">
-                  <TextInput label="Link URL" placeholder="https://…" {...register('ctaLink.url')} error={errors.ctaLink?.url?.message} />
-                  <TextInput label="Link title" {...register('ctaLink.title')} error={errors.ctaLink?.title?.message} />
-                  <Textarea label="Link description" autosize minRows={2} {...register('ctaLink.description')} error={errors.ctaLink?.description?.message} />
-                  <TextInput label="Link image URL" placeholder="https://…" {...register('ctaLink.imageUrl')} error={errors.ctaLink?.imageUrl?.message} />
+                  <TextInput label={t('posts.linkUrl')} placeholder={t('posts.urlPlaceholder')} {...fields.ctaLink_url} error={errors.ctaLink?.url?.message} />
+                  <TextInput label={t('posts.linkTitle')} {...fields.ctaLink_title} error={errors.ctaLink?.title?.message} />
+                  <Textarea label={t('posts.linkDescription')} autosize minRows={2} {...fields.ctaLink_description} error={errors.ctaLink?.description?.message} />
+                  <TextInput label={t('posts.linkImageUrl')} placeholder={t('posts.urlPlaceholder')} {...fields.ctaLink_imageUrl} error={errors.ctaLink?.imageUrl?.message} />
                 </Stack>
               </Fieldset>
 
-              <Fieldset legend="Button">
+              <Fieldset legend={t('posts.button')}>
                 <Group grow align="flex-start">
-                  <TextInput label="Button text" {...register('button.text')} error={errors.button?.text?.message} />
-                  <TextInput label="Button URL" placeholder="https://…" {...register('button.url')} error={errors.button?.url?.message} />
+                  <TextInput label={t('posts.buttonText')} {...fields.button_text} error={errors.button?.text?.message} />
+                  <TextInput label={t('posts.buttonUrl')} placeholder={t('posts.urlPlaceholder')} {...fields.button_url} error={errors.button?.url?.message} />
                 </Group>
               </Fieldset>
 
-              <Fieldset legend="Author">
+              <Fieldset legend={t('posts.author')}>
                 <Group grow align="flex-start">
-                  <TextInput label="Author name" {...register('author.name')} error={errors.author?.name?.message} />
-                  <TextInput label="Author image URL" placeholder="https://…" {...register('author.imageUrl')} error={errors.author?.imageUrl?.message} />
+                  <TextInput label={t('posts.authorName')} {...fields.author_name} error={errors.author?.name?.message} />
+                  <TextInput label={t('posts.authorImageUrl')} placeholder={t('posts.urlPlaceholder')} {...fields.author_imageUrl} error={errors.author?.imageUrl?.message} />
                 </Group>
               </Fieldset>
 
-              <Fieldset legend="Recipients">
+              <Fieldset legend={t('posts.recipients')}>
                 <Controller
                   control={control}
                   name="recipients"
@@ -375,17 +395,17 @@ function Composer() {
                 />
               </Fieldset>
 
-              <Fieldset legend="Notifications">
+              <Fieldset legend={t('posts.notifications')}>
                 <Group>
                   <Controller
                     control={control}
                     name="notificationSettings.email"
-                    render={({ field }) => <Checkbox label="Notify by email" checked={field.value} onChange={(event) => field.onChange(event.currentTarget.checked)} />}
+                    render={({ field }) => <Checkbox label={t('posts.notifyEmail')} checked={field.value} onChange={(event) => field.onChange(event.currentTarget.checked)} />}
                   />
                   <Controller
                     control={control}
                     name="notificationSettings.sms"
-                    render={({ field }) => <Checkbox label="Notify by SMS" checked={field.value} onChange={(event) => field.onChange(event.currentTarget.checked)} />}
+                    render={({ field }) => <Checkbox label={t('posts.notifySms')} checked={field.value} onChange={(event) => field.onChange(event.currentTarget.checked)} />}
                   />
                 </Group>
                 {errors.notificationSettings?.message ? (
@@ -396,7 +416,7 @@ function Composer() {
               </Fieldset>
 
               {rootError ? (
-                <Alert color="red" title="The service refused this post" role="alert">
+                <Alert color="red" title={t('posts.refused')} role="alert">
                   {rootError}
                   <ErrorDetails error={mutation.error} />
                 </Alert>
@@ -404,14 +424,14 @@ function Composer() {
 
               <Group justify="space-between" align="center">
                 <Text size="sm" c="dimmed" aria-live="polite">
-                  {saving ? 'Saving draft…' : draftSavedAt ? `Draft saved on this device at ${dayjs(draftSavedAt).format('HH:mm:ss')}` : 'Nothing to save yet'}
+                  {saving ? t('posts.savingDraft') : draftSavedAt ? t('posts.draftSaved', { time: formatDateTime(draftSavedAt, { timeStyle: 'medium' }) }) : t('posts.nothingToSave')}
                 </Text>
                 <Group>
                   <Button variant="default" onClick={discardDraft} disabled={!isDirty && !draftSavedAt}>
-                    Discard draft
+                    {t('posts.discardDraft')}
                   </Button>
                   <Button type="submit" loading={mutation.isPending}>
-                    {ACTION_SUBMIT_LABEL[action]}
+                    {t(ACTIONS.find((choice) => choice.value === action)!.submit)}
                   </Button>
                 </Group>
               </Group>
@@ -422,13 +442,14 @@ function Composer() {
           <Paper withBorder p="md" style={{ position: 'sticky', top: 72 }} component="section" aria-labelledby="preview-title">
             <Stack gap="xs">
               <Title order={2} size="h4" id="preview-title">
-                Preview
+                {t('posts.preview')}
               </Title>
               <Text size="xs" c="dimmed">
-                As it will look on the public page.{hasFormRecipients(previewValues) ? ' This post has recipients, so the public page will not list it.' : ''}
+                {t('posts.previewNote')}
+                {hasFormRecipients(previewValues) ? ` ${t('posts.previewPrivate')}` : ''}
               </Text>
               <div data-testid="post-preview">
-                <RenderedPost post={previewOf(previewValues, timeZone)} options={{ headingLevel: 3, permalink: false, dateLabel: dateLabelOf(previewValues) }} />
+                <RenderedPost post={previewOf(previewValues, timeZone)} options={{ headingLevel: 3, permalink: false, dateLabel: dateLabelOf(previewValues, t) }} />
               </div>
             </Stack>
           </Paper>
@@ -437,15 +458,16 @@ function Composer() {
 
       <RequestHistory workspaceId={workspaceId} />
 
-      <Modal opened={confirming !== null} onClose={() => setConfirming(null)} title={confirming?.request.action === 'schedule' ? 'Schedule for everyone?' : 'Publish to everyone?'} centered>
+      <Modal opened={confirming !== null} onClose={() => setConfirming(null)} title={confirming?.request.action === 'schedule' ? t('posts.scheduleEveryoneTitle') : t('posts.publishEveryoneTitle')} centered>
         <Stack>
           <Text size="sm">
-            This post has no recipients, so it is public: anyone can read it on the posts list and on the public page
-            {confirming?.request.action === 'schedule' && confirming.request.publishDate ? ` from ${pm.zonedTime(confirming.request.publishDate, timeZone)}` : ''}.
+            {confirming?.request.action === 'schedule' && confirming.request.publishDate
+              ? t('posts.publicFrom', { when: zonedTime(confirming.request.publishDate, timeZone) })
+              : t('posts.publicNow')}
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(null)}>
-              Cancel
+              {t('shell.cancel')}
             </Button>
             <Button
               onClick={() => {
@@ -454,18 +476,18 @@ function Composer() {
                 send(confirming.request, confirming.values);
               }}
             >
-              {confirming?.request.action === 'schedule' ? 'Schedule for everyone' : 'Publish to everyone'}
+              {confirming?.request.action === 'schedule' ? t('posts.scheduleEveryone') : t('posts.publishEveryone')}
             </Button>
           </Group>
         </Stack>
       </Modal>
 
-      <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title="Leave the composer?" centered>
+      <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title={t('posts.leaveTitle')} centered>
         <Stack>
-          <Text size="sm">This post has not been sent. Its draft stays saved on this device and comes back when you return.</Text>
+          <Text size="sm">{t('posts.leaveText')}</Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => blocker.reset?.()}>
-              Stay
+              {t('posts.stay')}
             </Button>
             <Button
               variant="light"
@@ -475,7 +497,7 @@ function Composer() {
                 blocker.proceed?.();
               }}
             >
-              Discard and leave
+              {t('posts.discardLeave')}
             </Button>
             <Button
               onClick={() => {
@@ -483,7 +505,7 @@ function Composer() {
                 blocker.proceed?.();
               }}
             >
-              Leave, keep the draft
+              {t('posts.leaveKeep')}
             </Button>
           </Group>
         </Stack>
@@ -509,9 +531,9 @@ function previewOf(values: ComposerValues, timeZone: string): PostView {
   };
 }
 
-function dateLabelOf(values: ComposerValues): string {
-  if (values.action === 'suggest') return 'Suggestion: goes live once approved';
-  if (values.action === 'schedule') return 'Scheduled: pick a time';
+function dateLabelOf(values: ComposerValues, t: ReturnType<typeof useT>): string {
+  if (values.action === 'suggest') return t('posts.dateSuggestion');
+  if (values.action === 'schedule') return t('posts.dateSchedule');
   return '';
 }
 
@@ -520,30 +542,34 @@ const STATE_COLORS: Record<string, string> = { published: 'green', scheduled: 'b
 /** The accepted request: its state and request id, and where to see the post. */
 function OutcomeNotice({ outcome, workspaceId, onClose }: { outcome: Outcome; workspaceId: string; onClose: () => void }) {
   const { response, publishDate, isPrivate, timeZone } = outcome;
-  const when = publishDate ? pm.zonedTime(publishDate, timeZone) : null;
+  const t = useT();
+  const when = publishDate ? zonedTime(publishDate, timeZone) : null;
   const headline =
     response.state === 'published'
       ? isPrivate
-        ? 'Sent to its recipients'
-        : 'Published'
+        ? t('posts.sentToRecipients')
+        : t('posts.published')
       : response.state === 'scheduled'
-        ? `Scheduled for ${when ?? 'later'}`
+        ? when
+          ? t('posts.scheduledFor', { when })
+          : t('posts.scheduledLater')
         : response.state === 'suggested'
-          ? 'Suggested for approval'
-          : `Accepted: ${response.state}`;
+          ? t('posts.suggestedForApproval')
+          : t('posts.accepted', { state: response.state });
   return (
-    <Alert color={STATE_COLORS[response.state] ?? 'gray'} title={headline} withCloseButton closeButtonLabel="Dismiss" onClose={onClose} role="status">
+    <Alert color={STATE_COLORS[response.state] ?? 'gray'} title={headline} withCloseButton closeButtonLabel={t('posts.dismiss')} onClose={onClose} role="status">
       <Stack gap={4}>
         <Text size="sm">
-          State <Badge color={STATE_COLORS[response.state] ?? 'gray'} variant="light">{response.state}</Badge> · request id <Code>{response.body.requestId}</Code>
+          {t('posts.stateLabel')} <Badge color={STATE_COLORS[response.state] ?? 'gray'} variant="light">{response.state}</Badge> · {t('posts.requestIdLabel')}{' '}
+          <Code>{response.body.requestId}</Code>
         </Text>
         {response.state !== 'suggested' && !isPrivate ? (
           <Group gap="md">
             <Anchor component={Link} to={`/w/${workspaceId}/posts`} size="sm">
-              See published posts
+              {t('posts.seePublished')}
             </Anchor>
             <Anchor href={`/embed/${workspaceId}`} target="_blank" rel="noreferrer" size="sm">
-              Open the public page
+              {t('posts.openPublicPage')}
             </Anchor>
           </Group>
         ) : null}
@@ -552,55 +578,60 @@ function OutcomeNotice({ outcome, workspaceId, onClose }: { outcome: Outcome; wo
   );
 }
 
-const ACTION_LABELS: Record<string, string> = { publish: 'Publish', schedule: 'Schedule', suggest: 'Suggest' };
+/** The history's times, to the second. */
+const TO_THE_SECOND: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'medium' };
+
+/** The history's action names: catalog keys. */
+const ACTION_LABELS: Record<string, string> = { publish: 'posts.historyPublish', schedule: 'posts.historySchedule', suggest: 'posts.historySuggest' };
 
 /** The requests sent from this browser for this workspace, newest first. */
 function RequestHistory({ workspaceId }: { workspaceId: string }) {
   const history = useHistory(workspaceId);
+  const t = useT();
   return (
     <Stack gap="xs" component="section" aria-labelledby="history-title">
       <Group justify="space-between">
         <Title order={2} size="h3" id="history-title">
-          Request history
+          {t('posts.history')}
         </Title>
         {history.length ? (
           <Button variant="subtle" size="xs" onClick={() => clearHistory(workspaceId)}>
-            Clear history
+            {t('posts.clearHistory')}
           </Button>
         ) : null}
       </Group>
       {history.length === 0 ? (
         <Text size="sm" c="dimmed">
-          No requests sent from this browser yet.
+          {t('posts.historyNone')}
         </Text>
       ) : (
-        <SimpleTable aria-label="Requests sent from this browser" striped compact>
+        <SimpleTable aria-label={t('posts.historyTable')} striped compact>
           <thead>
             <tr>
-              <th scope="col">Sent</th>
-              <th scope="col">Action</th>
-              <th scope="col">State</th>
-              <th scope="col">Request id</th>
-              <th scope="col">Post</th>
+              <th scope="col">{t('posts.colSent')}</th>
+              <th scope="col">{t('posts.action')}</th>
+              <th scope="col">{t('posts.colState')}</th>
+              <th scope="col">{t('posts.colRequestId')}</th>
+              <th scope="col">{t('posts.colPost')}</th>
             </tr>
           </thead>
           <tbody>
             {history.map((entry: HistoryEntry) => (
               <tr key={`${entry.requestId}-${entry.at}`}>
                 <td>
-                  <time dateTime={entry.at}>{dayjs(entry.at).format('D MMM YYYY, HH:mm:ss')}</time>
+                  <time dateTime={entry.at}>{formatDateTime(entry.at, TO_THE_SECOND)}</time>
                 </td>
-                <td>{ACTION_LABELS[entry.action] ?? entry.action}</td>
+                <td>{ACTION_LABELS[entry.action] ? t(ACTION_LABELS[entry.action]!) : entry.action}</td>
                 <td>
                   {entry.state}
-                  {entry.state === 'scheduled' && entry.publishDate ? ` for ${dayjs(entry.publishDate).format('D MMM, HH:mm:ss')}` : ''}
+                  {entry.state === 'scheduled' && entry.publishDate ? ` ${t('posts.historyFor', { when: formatDateTime(entry.publishDate, TO_THE_SECOND) })}` : ''}
                 </td>
                 <td>
                   <Code>{entry.requestId}</Code>
                 </td>
                 <td>
                   {entry.summary}
-                  {entry.recipients ? ' (private)' : ''}
+                  {entry.recipients ? ` ${t('posts.historyPrivate')}` : ''}
                 </td>
               </tr>
             ))}

@@ -19,17 +19,18 @@ import { showSaved } from '@/components/upsert-drawer';
 import { useWorkspaceApi } from '@/lib/api';
 import { useExtensions } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
-import { postMessages as t } from './messages';
+import { formatDateTime } from '@/i18n/format';
+import { t as translate } from '@/i18n/i18n';
+import { useT } from '@/i18n/react';
 import { postQueries } from './queries';
 
 const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-const formatWhen = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 /** `YYYY-MM-DD` of an instant in the reader's time zone (the Calendar's day keys). */
 const dayKeyFormat = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' });
 export const dayKey = (iso: string) => dayKeyFormat.format(new Date(iso));
 
 const PLANNED_LIMIT = 100;
-const titleOf = (item: PostRequestItem) => item.header?.trim() || item.text?.trim().slice(0, 80) || t.untitled;
+const titleOf = (item: PostRequestItem) => item.header?.trim() || item.text?.trim().slice(0, 80) || translate('posts.untitled');
 
 /** Query options: the workspace's scheduled and suggested post requests, soonest first (suggestions without a time last). */
 export const plannedQuery = (api: ReturnType<typeof useWorkspaceApi>['api'], workspaceId: string) => ({
@@ -41,18 +42,19 @@ export const plannedQuery = (api: ReturnType<typeof useWorkspaceApi>['api'], wor
 function WithdrawDialog({ item, onClose }: { item: PostRequestItem; onClose: () => void }) {
   const { api, workspaceId } = useWorkspaceApi();
   const queryClient = useQueryClient();
+  const t = useT();
   const withdraw = useMutation({
     mutationFn: () => api.withdrawPostRequest(item.requestId),
     onSuccess: () => {
-      showSaved(t.withdrawn(titleOf(item)));
+      showSaved(translate('posts.withdrawn', { title: titleOf(item) }));
       onClose();
       return queryClient.invalidateQueries({ queryKey: postQueries.all(workspaceId) });
     },
   });
   return (
-    <Modal opened onClose={onClose} title={t.withdrawTitle} centered>
+    <Modal opened onClose={onClose} title={t('posts.withdrawTitle')} centered>
       <Stack gap="sm">
-        <Text size="sm">{t.withdrawText(titleOf(item))}</Text>
+        <Text size="sm">{t('posts.withdrawText', { title: titleOf(item) })}</Text>
         {withdraw.isError ? (
           <Alert color="red" role="alert">
             <ErrorMessage error={withdraw.error} />
@@ -60,10 +62,10 @@ function WithdrawDialog({ item, onClose }: { item: PostRequestItem; onClose: () 
         ) : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            {t.cancel}
+            {t('shell.cancel')}
           </Button>
           <Button color="red" loading={withdraw.isPending} onClick={() => withdraw.mutate()}>
-            {t.withdrawConfirm}
+            {t('posts.withdrawConfirm')}
           </Button>
         </Group>
       </Stack>
@@ -73,15 +75,16 @@ function WithdrawDialog({ item, onClose }: { item: PostRequestItem; onClose: () 
 
 /** The month calendar: each day with scheduled posts carries their count. */
 function PlanCalendar({ items }: { items: PostRequestItem[] }) {
+  const t = useT();
   const counts = useMemo(() => {
     const byDay = new Map<string, number>();
     for (const item of items) if (item.state === 'scheduled' && item.publishDate) byDay.set(dayKey(item.publishDate), (byDay.get(dayKey(item.publishDate)) ?? 0) + 1);
     return byDay;
   }, [items]);
   return (
-    <section aria-label={t.calendarLabel}>
+    <section aria-label={t('posts.calendarLabel')}>
       <Title order={2} size="h4" mb="xs">
-        {t.calendarTitle}
+        {t('posts.calendarTitle')}
       </Title>
       <Calendar
         static
@@ -89,8 +92,8 @@ function PlanCalendar({ items }: { items: PostRequestItem[] }) {
           const count = counts.get(date) ?? 0;
           const day = Number(date.slice(8, 10));
           return count ? (
-            <Indicator size={16} label={count} color="blue" offset={-2} title={t.dayCount(count)}>
-              <span data-scheduled-day={date} aria-label={`${day}: ${t.dayCount(count)}`}>
+            <Indicator size={16} label={count} color="blue" offset={-2} title={t('posts.dayCount', { count })}>
+              <span data-scheduled-day={date} aria-label={`${day}: ${t('posts.dayCount', { count })}`}>
                 {day}
               </span>
             </Indicator>
@@ -108,31 +111,32 @@ export function PlannedPosts() {
   const extensions = useExtensions();
   const planned = useQuery(plannedQuery(api, workspaceId));
   const [withdrawing, setWithdrawing] = useState<PostRequestItem | null>(null);
+  const t = useT();
   const canCancel = extensions.has('post-request-cancel');
   const canWrite = allows(connection.permissions, 'posts:read-write');
   return (
-    <QueryView query={planned} label={t.loadingLabel}>
+    <QueryView query={planned} label={t('posts.loadingPlanned')}>
       {(data) => (
         <Stack>
           <Text size="sm" c="dimmed">
-            {t.timeZoneNote(TIME_ZONE)}
-            {data.meta.maxResults > data.items.length ? ` ${t.more(data.items.length, data.meta.maxResults)}` : ''}
+            {t('posts.timeZoneNote', { zone: TIME_ZONE })}
+            {data.meta.maxResults > data.items.length ? ` ${t('posts.more', { shown: data.items.length, total: data.meta.maxResults })}` : ''}
           </Text>
           {canCancel ? null : (
             <Text size="sm" c="dimmed">
-              {t.withdrawNotAllowed}
+              {t('posts.withdrawNotAllowed')}
             </Text>
           )}
           {data.items.length === 0 ? (
-            <Text>{t.none}</Text>
+            <Text>{t('posts.plannedNone')}</Text>
           ) : (
-            <Table aria-label={t.plannedTable} striped>
+            <Table aria-label={t('posts.plannedTable')} striped>
               <thead>
                 <tr>
-                  <th scope="col">{t.columnState}</th>
-                  <th scope="col">{t.columnWhen}</th>
-                  <th scope="col">{t.columnPost}</th>
-                  {canCancel ? <th scope="col">{t.columnActions}</th> : null}
+                  <th scope="col">{t('posts.colState')}</th>
+                  <th scope="col">{t('posts.colWhen')}</th>
+                  <th scope="col">{t('posts.colPost')}</th>
+                  {canCancel ? <th scope="col">{t('posts.colActions')}</th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -140,15 +144,15 @@ export function PlannedPosts() {
                   <tr key={item.requestId}>
                     <td>
                       <Badge variant="light" color={item.state === 'scheduled' ? 'blue' : 'gray'}>
-                        {item.state === 'scheduled' ? t.scheduled : t.suggested}
+                        {item.state === 'scheduled' ? t('posts.scheduled') : t('posts.suggested')}
                       </Badge>
                     </td>
-                    <td>{item.publishDate ? <time dateTime={item.publishDate}>{formatWhen.format(new Date(item.publishDate))}</time> : t.noTime}</td>
+                    <td>{item.publishDate ? <time dateTime={item.publishDate}>{formatDateTime(item.publishDate)}</time> : t('posts.noTime')}</td>
                     <td>{titleOf(item)}</td>
                     {canCancel ? (
                       <td>
-                        <Button size="xs" variant="light" color="red" disabled={!canWrite} title={canWrite ? undefined : t.withdrawNeedsScope} aria-label={t.withdrawLabel(titleOf(item))} onClick={() => setWithdrawing(item)}>
-                          {t.withdraw}
+                        <Button size="xs" variant="light" color="red" disabled={!canWrite} title={canWrite ? undefined : t('posts.withdrawNeedsScope')} aria-label={t('posts.withdrawLabel', { title: titleOf(item) })} onClick={() => setWithdrawing(item)}>
+                          {t('posts.withdraw')}
                         </Button>
                       </td>
                     ) : null}

@@ -35,7 +35,8 @@ import {
   postsSearchParams,
   reachableCount,
 } from './posts-search';
-import { postMessages } from './messages';
+import { useT } from '@/i18n/react';
+import { formatDateTime, formatNumber } from '@/i18n/format';
 import { postQueries } from './queries';
 import { RenderedPost } from './rendered-post';
 import { prefetchSpeculative } from '@/lib/query-client';
@@ -46,6 +47,9 @@ import { useRequestsWaiting } from '@/lib/use-rate-budget';
 const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
 // Scheduled and suggested posts (issue 22 point 8), where the service lists them: loaded when their tab opens.
 const PlannedPosts = lazy(() => import('./planned-posts').then((m) => ({ default: m.PlannedPosts })));
+
+/** The sort options' catalog keys (their English names are in posts-search.ts). */
+const SORT_LABEL_KEYS: Record<PostSort, string> = { newest: 'posts.sortNewest', oldest: 'posts.sortOldest', 'most-claps': 'posts.sortMostClaps', 'fewest-claps': 'posts.sortFewestClaps' };
 
 type Update = (patch: Partial<PostsSearch>, options?: { resetPage?: boolean }) => void;
 
@@ -60,21 +64,22 @@ export function PostsPage() {
   const extensions = useExtensions();
   const planned = extensions.has('post-requests-list');
   const tab = search.tab === 'planned' && !planned ? 'published' : search.tab;
+  const t = useT();
   return (
     <Stack>
       <Group justify="space-between" align="center">
-        <Title order={1}>Posts</Title>
+        <Title order={1}>{t('posts.title')}</Title>
         <NewPostButton />
       </Group>
       <Tabs value={tab} onChange={(next) => update({ tab: next === 'public' || next === 'planned' ? next : 'published' })} keepMounted={false}>
-        <Tabs.List aria-label="Post lists">
-          <Tabs.Tab value="published">Published posts</Tabs.Tab>
-          {planned ? <Tabs.Tab value="planned">{postMessages.plannedTab}</Tabs.Tab> : null}
-          <Tabs.Tab value="public">Public feed</Tabs.Tab>
+        <Tabs.List aria-label={t('posts.lists')}>
+          <Tabs.Tab value="published">{t('posts.publishedTab')}</Tabs.Tab>
+          {planned ? <Tabs.Tab value="planned">{t('posts.plannedTab')}</Tabs.Tab> : null}
+          <Tabs.Tab value="public">{t('posts.publicTab')}</Tabs.Tab>
         </Tabs.List>
         {extensions.known && !planned ? (
           <Text size="xs" c="dimmed" mt={4}>
-            {postMessages.notListed}
+            {t('posts.notListed')}
           </Text>
         ) : null}
         {planned ? (
@@ -98,21 +103,22 @@ export function PostsPage() {
 /** "New post": a link to the composer, or a disabled button whose tooltip names the scope the key lacks. */
 function NewPostButton() {
   const { connection } = useWorkspaceApi();
+  const t = useT();
   if (allows(connection.permissions, 'posts:read-write')) {
     return (
       <Button component={Link} to="new">
-        New post
+        {t('posts.newPost')}
       </Button>
     );
   }
   return (
-    <DeferredTooltip label="Needs posts:read-write">
+    <DeferredTooltip label={t('posts.needsWrite')}>
       <span style={{ display: 'inline-block' }}>
         <Button disabled aria-describedby="new-post-scope">
-          New post
+          {t('posts.newPost')}
         </Button>
         <span id="new-post-scope" className="visually-hidden">
-          Needs posts:read-write
+          {t('posts.needsWrite')}
         </span>
       </span>
     </DeferredTooltip>
@@ -152,6 +158,7 @@ function useRefetchWhenDue(workspaceId: string) {
 
 function PublishedPosts({ search, update }: { search: PostsSearch; update: Update }) {
   const { api, workspaceId } = useWorkspaceApi();
+  const t = useT();
   const queryClient = useQueryClient();
   const tableTop = useRef<HTMLDivElement>(null);
   useRefetchWhenDue(workspaceId);
@@ -189,67 +196,66 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
       <Suspense fallback={null}>
         <SavedViews list="posts" />
       </Suspense>
-      <Group align="flex-end" wrap="wrap" gap="sm" role="search" aria-label="Filter posts">
-        <TextInput label="Search text" placeholder="Words in the header or text" value={text} onChange={(event) => setText(event.currentTarget.value)} w={240} />
+      <Group align="flex-end" wrap="wrap" gap="sm" role="search" aria-label={t('posts.filter')}>
+        <TextInput label={t('posts.searchText')} placeholder={t('posts.searchPlaceholder')} value={text} onChange={(event) => setText(event.currentTarget.value)} w={240} />
         <TextInput
           type="date"
-          label="Published from"
+          label={t('posts.publishedFrom')}
           value={search.from}
           onChange={(event) => update({ from: event.currentTarget.value }, { resetPage: true })}
           max={search.to || undefined}
         />
         <TextInput
           type="date"
-          label="Published to"
+          label={t('posts.publishedTo')}
           value={search.to}
           onChange={(event) => update({ to: event.currentTarget.value }, { resetPage: true })}
           min={search.from || undefined}
         />
         <NativeSelect
-          label="Sort by"
+          label={t('posts.sortBy')}
           value={search.sort}
           onChange={(event) => update({ sort: event.currentTarget.value as PostSort }, { resetPage: true })}
-          data={Object.entries(POST_SORTS).map(([value, { label }]) => ({ value, label }))}
+          data={Object.keys(POST_SORTS).map((value) => ({ value, label: t(SORT_LABEL_KEYS[value as PostSort]) }))}
         />
         <NativeSelect
-          label="Posts per page"
+          label={t('posts.perPage')}
           value={String(search.size)}
           onChange={(event) => update({ size: Number(event.currentTarget.value) as PostsSearch['size'] }, { resetPage: true })}
           data={POST_PAGE_SIZES.map(String)}
         />
         {/* Always laid out, hidden while nothing is filtered, so setting a filter never moves the bar onto two rows (issue 14). */}
         <Button variant="subtle" onClick={() => update({ q: '', from: '', to: '' }, { resetPage: true })} style={{ visibility: filtered ? undefined : 'hidden' }}>
-          Clear filters
+          {t('posts.clearFilters')}
         </Button>
       </Group>
       {isReversedRange(search) ? (
         <Text c="red.8" size="sm" role="alert">
-          The start date is after the end date, so the date range is ignored.
+          {t('posts.reversedRange')}
         </Text>
       ) : null}
-      <QueryView query={list} label="posts">
+      <QueryView query={list} label={t('posts.loadingPosts')}>
         {(data) => (
           <Stack ref={tableTop}>
             <Text size="sm" c="dimmed" aria-live="polite">
-              {data.meta.maxResults.toLocaleString()} published {data.meta.maxResults === 1 ? 'post' : 'posts'}
-              {filtered ? ' match' : ''}
-              {pages > 1 ? ` · page ${shownPage} of ${pages}` : ''}
-              {list.isPlaceholderData && shownPage !== page ? ` · loading page ${page}…` : ''}
-              {waiting && list.isPlaceholderData ? ' (last known: waiting)' : ''}
+              {t(filtered ? 'posts.countMatching' : 'posts.count', { count: data.meta.maxResults })}
+              {pages > 1 ? ` · ${t('posts.pageOf', { page: formatNumber(shownPage), pages: formatNumber(pages) })}` : ''}
+              {list.isPlaceholderData && shownPage !== page ? ` · ${t('posts.loadingPage', { page: formatNumber(page) })}` : ''}
+              {waiting && list.isPlaceholderData ? ` ${t('posts.lastKnownWaiting')}` : ''}
             </Text>
             {data.items.length === 0 ? (
-              <Text>{filtered ? 'No published post matches these filters.' : 'Nothing has been published in this workspace yet.'}</Text>
+              <Text>{filtered ? t('posts.noMatch') : t('posts.none')}</Text>
             ) : (
-              <SimpleTable aria-label="Published posts" striped>
+              <SimpleTable aria-label={t('posts.publishedTab')} striped>
                 <thead>
                   <tr>
                     <th scope="col">
-                      <span className="visually-hidden">Image</span>
+                      <span className="visually-hidden">{t('posts.colImage')}</span>
                     </th>
-                    <th scope="col">Post</th>
-                    <th scope="col">Published</th>
-                    <th scope="col">Claps</th>
-                    <th scope="col">Link</th>
+                    <th scope="col">{t('posts.colPost')}</th>
+                    <th scope="col">{t('posts.colPublished')}</th>
+                    <th scope="col">{t('posts.colClaps')}</th>
+                    <th scope="col">{t('posts.colLink')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -260,7 +266,7 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
               </SimpleTable>
             )}
             {pages > 1 ? (
-              <nav aria-label="Pages of posts">
+              <nav aria-label={t('posts.pages')}>
                 <Pagination
                   total={pages}
                   value={shownPage}
@@ -268,15 +274,14 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
                     update({ page: next });
                     revealTop(tableTop.current);
                   }}
-                  getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
-                  getControlProps={(control) => ({ 'aria-label': { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' }[control] })}
+                  getItemProps={(p) => ({ 'aria-label': t('posts.page', { page: formatNumber(p) }) })}
+                  getControlProps={(control) => ({ 'aria-label': { first: t('shell.firstPage'), previous: t('shell.previousPage'), next: t('shell.nextPage'), last: t('shell.lastPage') }[control] })}
                 />
               </nav>
             ) : null}
             {data.meta.maxResults > reachableCount(search.size) ? (
               <Text size="sm">
-                {data.meta.maxResults.toLocaleString()} posts match, but the service lists only the first {reachableCount(search.size)} in any one order. To
-                reach the others, narrow the search or the dates, or reverse the sort.
+                {t('posts.unreachable', { count: data.meta.maxResults, reachable: formatNumber(reachableCount(search.size)) })}
               </Text>
             ) : null}
           </Stack>
@@ -294,10 +299,11 @@ function excerpt(text: string | null, max = 180): string {
 /** A post's image, small; a missing or unloadable image says so instead of showing a broken icon. */
 function Thumbnail({ src }: { src: string | undefined }) {
   const [failed, setFailed] = useState<string | null>(null);
+  const t = useT();
   if (!src || failed === src) {
     return (
       <Text size="xs" c="dimmed">
-        {src ? 'Image unavailable' : 'No image'}
+        {src ? t('posts.imageUnavailable') : t('posts.noImage')}
       </Text>
     );
   }
@@ -306,7 +312,8 @@ function Thumbnail({ src }: { src: string | undefined }) {
 
 /** One published post: image, header, excerpt, date, claps, and a link to it on the public page. */
 function PostRow({ post }: { post: Post }) {
-  const title = post.header?.trim() || excerpt(post.text, 60) || 'Untitled post';
+  const t = useT();
+  const title = post.header?.trim() || excerpt(post.text, 60) || t('posts.untitledPost');
   const image = [post.imageUrl, ...post.mediaImageUrls].find(isHttpUrl);
   return (
     <tr>
@@ -324,16 +331,16 @@ function PostRow({ post }: { post: Post }) {
         ) : null}
       </th>
       <td style={{ whiteSpace: 'nowrap' }}>
-        <time dateTime={post.publishedDate}>{new Date(post.publishedDate).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</time>
+        <time dateTime={post.publishedDate}>{formatDateTime(post.publishedDate)}</time>
       </td>
       <td>
         <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-          {post.claps.toLocaleString()} {post.claps === 1 ? 'clap' : 'claps'}
+          {t('posts.claps', { count: post.claps })}
         </Text>
       </td>
       <td>
-        <Anchor href={post.postUrl} target="_blank" rel="noreferrer" size="sm" aria-label={`Open “${title}” on the public page`}>
-          Open
+        <Anchor href={post.postUrl} target="_blank" rel="noreferrer" size="sm" aria-label={t('posts.openLabel', { title })}>
+          {t('posts.open')}
         </Anchor>
       </td>
     </tr>
@@ -358,14 +365,15 @@ function PublicPostsPanel({ limit, update }: { limit: number; update: Update }) 
   const [value, setValue] = useState<number | string>(limit);
   useEffect(() => setValue(limit), [limit]);
   const posts = useQuery(postQueries.publicPosts(api, workspaceId, limit));
+  const t = useT();
   return (
     <Stack maw={680}>
       <Text size="sm">
-        {postMessages.publicFeedIntro}
+        {t('posts.publicFeedIntro')}
       </Text>
       <NumberInput
-        label="Number of posts"
-        description="1 to 30"
+        label={t('posts.numberOfPosts')}
+        description={t('posts.numberRange')}
         min={1}
         max={30}
         clampBehavior="strict"
@@ -378,17 +386,17 @@ function PublicPostsPanel({ limit, update }: { limit: number; update: Update }) 
         }}
         w={160}
       />
-      <QueryView query={posts} label="public posts">
+      <QueryView query={posts} label={t('posts.loadingPublic')}>
         {(items) =>
           items.length === 0 ? (
-            <Text>No public posts yet.</Text>
+            <Text>{t('posts.noPublic')}</Text>
           ) : (
-            <Stack gap="md" aria-label="Public posts" role="list">
+            <Stack gap="md" aria-label={t('posts.publicPosts')} role="list">
               {items.map((summary) => (
                 <div key={summary.postId} role="listitem">
                   <RenderedPost post={summaryView(summary)} options={{ headingLevel: 2, permalink: false }} />
                   <Anchor href={summary.postUrl} target="_blank" rel="noreferrer" size="sm">
-                    Open on the public page
+                    {t('posts.openPublic')}
                   </Anchor>
                 </div>
               ))}

@@ -14,6 +14,8 @@ import { useState } from 'react';
 import type { Contact } from '@/api/contacts';
 import { useWorkspaceApi } from '@/lib/api';
 import { allows } from '@/lib/permissions';
+import { formatNumber } from '@/i18n/format';
+import { useT } from '@/i18n/react';
 import type { RecipientContact } from './composer-form';
 import { postQueries } from './queries';
 
@@ -39,6 +41,7 @@ const removableContact = pillRenderer((option) => componentMessages.removeValue(
 export function RecipientsField({ tags, contacts, onTagsChange, onContactsChange, error }: Props) {
   const { api, workspaceId, connection } = useWorkspaceApi();
   const canLookUp = allows(connection.permissions, 'contacts:read-only');
+  const t = useT();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);
   const { openOnType: _, ...tagDropdown } = useCloseOnEnter();
@@ -48,15 +51,15 @@ export function RecipientsField({ tags, contacts, onTagsChange, onContactsChange
   const picked = contacts.length + tags.length;
   const summary =
     picked === 0
-      ? 'No recipients: the post is public, listed on the posts page and the public page.'
-      : `Private: only for ${[tags.length ? `${tags.length} ${tags.length === 1 ? 'tag' : 'tags'}` : '', contacts.length ? `${contacts.length} ${contacts.length === 1 ? 'contact' : 'contacts'}` : ''].filter(Boolean).join(' and ')}. It will never be listed publicly.`;
+      ? t('posts.recipientsNone')
+      : t('posts.recipientsPrivate', { tags: tags.length, contacts: contacts.length });
 
   if (!canLookUp) {
     return (
       <Stack gap="xs">
-        <TagsField label="Recipient tags" description="Type a tag and press Enter" value={tags} onChange={onTagsChange} error={error} clearable />
+        <TagsField label={t('posts.recipientTags')} description={t('posts.recipientTagsType')} value={tags} onChange={onTagsChange} error={error} clearable />
         <Text size="sm" c="dimmed">
-          This key lacks contacts:read-only, so tags and contacts cannot be looked up here.
+          {t('posts.recipientsNoLookup')}
         </Text>
         <Text size="sm">{summary}</Text>
       </Stack>
@@ -65,7 +68,7 @@ export function RecipientsField({ tags, contacts, onTagsChange, onContactsChange
 
   const tagData = [...new Set([...(tagList.data ?? []).map((tag) => tag.name), ...tags])].map((name) => {
     const count = tagList.data?.find((tag) => tag.name === name)?.count;
-    return { value: name, label: count === undefined ? name : `${name} (${count.toLocaleString()})` };
+    return { value: name, label: count === undefined ? name : `${name} (${formatNumber(count)})` };
   });
   const known = new Map<string, RecipientContact>(contacts.map((contact) => [contact.id, contact]));
   for (const contact of found.data?.items ?? []) if (!known.has(contact.id)) known.set(contact.id, { id: contact.id, label: contactLabel(contact) });
@@ -74,23 +77,23 @@ export function RecipientsField({ tags, contacts, onTagsChange, onContactsChange
   return (
     <Stack gap="xs">
       <MultiSelect
-        label="Recipient tags"
-        description="Contacts with any of these tags receive the post"
-        placeholder={tags.length ? undefined : 'Pick tags'}
+        label={t('posts.recipientTags')}
+        description={t('posts.recipientTagsHint')}
+        placeholder={tags.length ? undefined : t('posts.pickTags')}
         data={tagData}
         value={tags}
         onChange={onTagsChange}
         searchable
         clearable
-        nothingFoundMessage={tagList.isPending ? 'Loading tags…' : 'No tag matches'}
+        nothingFoundMessage={tagList.isPending ? t('posts.loadingTags') : t('posts.noTagMatch')}
         renderPill={removableTag}
         {...tagDropdown}
         error={error}
       />
       <MultiSelect
-        label="Recipient contacts"
-        description="Search by name or email"
-        placeholder={contacts.length ? undefined : 'Search contacts'}
+        label={t('posts.recipientContacts')}
+        description={t('posts.recipientContactsHint')}
+        placeholder={contacts.length ? undefined : t('posts.searchContacts')}
         data={contactData}
         value={contacts.map((contact) => contact.id)}
         onChange={(ids) => onContactsChange(ids.flatMap((id) => known.get(id) ?? []))}
@@ -98,7 +101,7 @@ export function RecipientsField({ tags, contacts, onTagsChange, onContactsChange
         searchValue={search}
         onSearchChange={setSearch}
         filter={({ options }) => options}
-        nothingFoundMessage={found.isFetching ? 'Searching…' : 'No contact matches'}
+        nothingFoundMessage={found.isFetching ? t('posts.searching') : t('posts.noContactMatch')}
         renderPill={removableContact}
         clearable
         hidePickedOptions

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { postMessages } from './messages';
-import { isTimeZone, timeZoneNames, utcToZoned, zonedToUtc } from './zoned-time';
+import { isTimeZone, timeZoneNames, utcToZoned, zonedToUtc, formatZoned } from './zoned-time';
 
 const iso = (local: string, zone: string) => zonedToUtc(local, zone)?.toISOString() ?? null;
 
@@ -74,9 +73,9 @@ describe('time zone names', () => {
 
 describe('an instant shown in the chosen zone', () => {
   it('names the zone and shows its wall time (Intl refuses dateStyle with timeZoneName, so fields are spelled out)', () => {
-    const text = postMessages.zonedTime('2026-07-01T07:00:00.000Z', 'Europe/Oslo');
+    const text = formatZoned('2026-07-01T07:00:00.000Z', 'Europe/Oslo');
     expect(text).toMatch(/09:00/);
     expect(text).toMatch(/GMT\+2|CEST/);
-    expect(postMessages.zonedTime('2026-07-01T07:00:00.000Z', 'America/New_York')).toMatch(/03:00/);
+    expect(formatZoned('2026-07-01T07:00:00.000Z', 'America/New_York')).toMatch(/03:00/);
   });
 });

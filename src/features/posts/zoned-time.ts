@@ -95,3 +95,12 @@ export function timeZoneNames(): string[] {
   }
   return [...new Set([...names, browserTimeZone(), 'UTC'])].sort();
 }
+
+/**
+ * An instant (ISO 8601) shown in `timeZone` with the zone's short name, in `locale` (a BCP 47 tag; the runtime's
+ * default when omitted): `1 Jul 2026, 09:00 CEST`. Intl refuses `dateStyle` with `timeZoneName`, so the fields are
+ * spelled out.
+ */
+export function formatZoned(instant: string, timeZone: string, locale?: string): string {
+  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone, timeZoneName: 'short' }).format(new Date(instant));
+}
