@@ -32,6 +32,8 @@ export type PagedListProps<Row extends RowData> = {
   getRowId: (row: Row) => string;
   onRowClick?: ((row: Row) => void) | undefined;
   rowLink?: DataTableProps<Row>['rowLink'];
+  /** The columns a phone keeps (DataTable's `primaryColumns`). */
+  primaryColumns?: DataTableProps<Row>['primaryColumns'];
   page: number;
   size: number;
   /** True when a filter narrows the list. */
@@ -47,7 +49,7 @@ export type PagedListProps<Row extends RowData> = {
 };
 
 export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
-  const { title, noun, actions, filters, list, columns, getRowId, onRowClick, rowLink, page, size, filtered, onClearFilters, onPageChange, onSizeChange, selection, onSelectionChange, rowLabel, selectionBar } = props;
+  const { title, noun, actions, filters, list, columns, getRowId, onRowClick, rowLink, primaryColumns, page, size, filtered, onClearFilters, onPageChange, onSizeChange, selection, onSelectionChange, rowLabel, selectionBar } = props;
   const total = list.data?.meta.maxResults;
   const failed = list.isError && !list.data;
   const shownPage = useShown(page, list.isPlaceholderData);
@@ -78,6 +80,7 @@ export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
           fetching={list.isPlaceholderData}
           onRowClick={onRowClick}
           rowLink={rowLink}
+          primaryColumns={primaryColumns}
           selection={selection}
           onSelectionChange={onSelectionChange}
           rowLabel={rowLabel}

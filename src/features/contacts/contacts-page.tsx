@@ -49,6 +49,8 @@ const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ 
 const ColumnMenu = lazy(() => import('@/components/column-menu').then((m) => ({ default: m.ColumnMenu })));
 
 /** The table's column ids (Name always shown), for the export's "Visible columns" (issue 23 point 10). */
+/** What a phone shows of each contact (issue 23 point 6): the name, the email and the state. */
+const PHONE_COLUMNS = ['name', 'email', 'state'];
 const TABLE_COLUMN_IDS = ['name', ...HIDEABLE_COLUMNS.map((column) => column.id)];
 
 export function ContactsPage() {
@@ -156,6 +158,7 @@ export function ContactsPage() {
           onSelectionChange={setSelection}
           columnVisibility={Object.fromEntries(hidden.map((id) => [id, false]))}
           onRowClick={(contact) => records.open(contact.id)}
+          primaryColumns={PHONE_COLUMNS}
           rowLink={{ column: 'name', to: (contact) => records.linkTo(contact.id), state: records.state }}
           rowLabel={(contact) => contact.name ?? contact.email ?? contact.id}
           empty={
