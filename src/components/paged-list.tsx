@@ -16,6 +16,7 @@ import type { ListEnvelope } from '@/api/common';
 import { LIST_PAGE_SIZES, NOT_LOADED, countText } from '@/lib/list-facets';
 import { useRequestsWaiting } from '@/lib/use-rate-budget';
 import { revealTop, useShown } from '@/lib/list-view';
+import { FilterSheet } from './filter-sheet';
 import { DataTable, type DataTableColumn, type DataTableProps } from './data-table';
 import { PaginationBar } from './pagination-bar';
 import { QueryError } from './query-state';
@@ -67,7 +68,7 @@ export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
         </div>
         <Group gap="xs">{actions}</Group>
       </Group>
-      {filters}
+      <FilterSheet active={filtered}>{filters}</FilterSheet>
       {selectionBar}
       {failed ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
       <div ref={top}>
