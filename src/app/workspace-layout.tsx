@@ -135,6 +135,15 @@ function Shell() {
   const jobs = useJobWatch(workspaceId);
   // The narrow screen's menu closes on any navigation (a link in it, the back button, a link in the page).
   useEffect(close, [pathname, close]);
+  // Escape closes the open menu, as it would a dialog.
+  useEffect(() => {
+    if (!opened) return undefined;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') close();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [opened, close]);
   return (
     <div className={classes.shell} data-nav-open={opened || undefined}>
       <KeyWatch />
@@ -182,7 +191,7 @@ function Shell() {
         </Group>
       </header>
       {opened ? <div className={classes.backdrop} aria-hidden="true" onClick={close} /> : null}
-      <nav className={classes.nav} aria-label={t('shell.sections')} onKeyDown={(event) => event.key === 'Escape' && close()}>
+      <nav className={classes.nav} aria-label={t('shell.sections')}>
         <RouterNavLink to={`/w/${workspaceId}`} end className={classes.link} onClick={close}>
           {t(OVERVIEW_LABEL_KEY)}
         </RouterNavLink>
