@@ -70,6 +70,9 @@ test('finds and tags a contact through the menu, on a phone', async ({ page, con
   await expect(menu(page).getByRole('group', { name: 'Language' })).toBeVisible();
   await expectTouchTargets(menu(page).getByRole('link'));
   await expectTouchTargets(page.getByRole('banner').getByRole('button'));
+  await page.keyboard.press('Escape');
+  await expect(menu(page)).toBeHidden();
+  await burger(page).tap();
   await menu(page).getByRole('link', { name: 'Products' }).tap();
   await expect(menu(page)).toBeHidden();
   await expect(page.getByRole('heading', { name: 'Products', level: 1 })).toBeVisible();
