@@ -100,6 +100,24 @@ function KeyWatch() {
   return null;
 }
 
+/**
+ * The header's secondary tools (the API reference, the language, light/dark): in the header on wide screens, in the
+ * navigation menu on narrow ones (shell.module.css shows one place or the other; the hidden one is `display: none`,
+ * so neither screen readers nor role queries see it twice).
+ */
+function SecondaryTools() {
+  const t = useT();
+  return (
+    <>
+      <ActionIcon component="a" href="/api/docs" target="_blank" rel="noopener" variant="default" size="lg" aria-label={t('shell.apiReferenceNewTab')} title={t('shell.apiReference')}>
+        <BookIcon />
+      </ActionIcon>
+      <LanguageChooser />
+      <ColorSchemeToggle />
+    </>
+  );
+}
+
 function Shell() {
   const { workspaceId, connection } = useWorkspaceApi();
   const t = useT();
@@ -115,6 +133,17 @@ function Shell() {
   const [keyNotice, setKeyNotice] = useState<HTMLDivElement | null>(null);
   const [opened, { toggle, close }] = useDisclosure();
   const jobs = useJobWatch(workspaceId);
+  // The narrow screen's menu closes on any navigation (a link in it, the back button, a link in the page).
+  useEffect(close, [pathname, close]);
+  // Escape closes the open menu, as it would a dialog.
+  useEffect(() => {
+    if (!opened) return undefined;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') close();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [opened, close]);
   return (
     <div className={classes.shell} data-nav-open={opened || undefined}>
       <KeyWatch />
@@ -142,11 +171,9 @@ function Shell() {
         </Group>
         <Group gap="xs" wrap="nowrap">
           <BudgetMeter />
-          <ActionIcon component="a" href="/api/docs" target="_blank" rel="noopener" variant="default" size="lg" aria-label={t('shell.apiReferenceNewTab')} title={t('shell.apiReference')}>
-            <BookIcon />
-          </ActionIcon>
-          <LanguageChooser />
-          <ColorSchemeToggle />
+          <div className={classes.secondaryTools}>
+            <SecondaryTools />
+          </div>
           <AfterInteraction
             fallback={
               <>
@@ -163,6 +190,7 @@ function Shell() {
           </AfterInteraction>
         </Group>
       </header>
+      {opened ? <div className={classes.backdrop} aria-hidden="true" onClick={close} /> : null}
       <nav className={classes.nav} aria-label={t('shell.sections')}>
         <RouterNavLink to={`/w/${workspaceId}`} end className={classes.link} onClick={close}>
           {t(OVERVIEW_LABEL_KEY)}
@@ -184,6 +212,10 @@ function Shell() {
             </DeferredTooltip>
           ),
         )}
+        {/* On a phone the header keeps only its main tools: the others move into this menu (issue 23 point 6). */}
+        <div className={classes.navTools}>
+          <SecondaryTools />
+        </div>
       </nav>
       <main className={classes.main} id={MAIN_CONTENT_ID} tabIndex={-1}>
         <div ref={setKeyNotice} />

@@ -16,6 +16,7 @@ import type { ListEnvelope } from '@/api/common';
 import { LIST_PAGE_SIZES, NOT_LOADED, countText } from '@/lib/list-facets';
 import { useRequestsWaiting } from '@/lib/use-rate-budget';
 import { revealTop, useShown } from '@/lib/list-view';
+import { FilterSheet } from './filter-sheet';
 import { DataTable, type DataTableColumn, type DataTableProps } from './data-table';
 import { PaginationBar } from './pagination-bar';
 import { QueryError } from './query-state';
@@ -32,6 +33,8 @@ export type PagedListProps<Row extends RowData> = {
   getRowId: (row: Row) => string;
   onRowClick?: ((row: Row) => void) | undefined;
   rowLink?: DataTableProps<Row>['rowLink'];
+  /** The columns a phone keeps (DataTable's `primaryColumns`). */
+  primaryColumns?: DataTableProps<Row>['primaryColumns'];
   page: number;
   size: number;
   /** True when a filter narrows the list. */
@@ -47,7 +50,7 @@ export type PagedListProps<Row extends RowData> = {
 };
 
 export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
-  const { title, noun, actions, filters, list, columns, getRowId, onRowClick, rowLink, page, size, filtered, onClearFilters, onPageChange, onSizeChange, selection, onSelectionChange, rowLabel, selectionBar } = props;
+  const { title, noun, actions, filters, list, columns, getRowId, onRowClick, rowLink, primaryColumns, page, size, filtered, onClearFilters, onPageChange, onSizeChange, selection, onSelectionChange, rowLabel, selectionBar } = props;
   const total = list.data?.meta.maxResults;
   const failed = list.isError && !list.data;
   const shownPage = useShown(page, list.isPlaceholderData);
@@ -65,7 +68,7 @@ export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
         </div>
         <Group gap="xs">{actions}</Group>
       </Group>
-      {filters}
+      <FilterSheet active={filtered}>{filters}</FilterSheet>
       {selectionBar}
       {failed ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
       <div ref={top}>
@@ -78,6 +81,7 @@ export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
           fetching={list.isPlaceholderData}
           onRowClick={onRowClick}
           rowLink={rowLink}
+          primaryColumns={primaryColumns}
           selection={selection}
           onSelectionChange={onSelectionChange}
           rowLabel={rowLabel}

@@ -33,6 +33,9 @@ const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) =>
 const columns = collectionColumns();
 const DeleteSelectionBar = lazy(() => import('@/components/catalog-delete').then((m) => ({ default: m.DeleteSelectionBar })));
 
+/** What a phone shows of each row (issue 23 point 6): the title and when it changed. */
+const PHONE_COLUMNS = ['title', 'updated'];
+
 export function CollectionsPage() {
   const { api, workspaceId, connection } = useWorkspaceApi();
   const [search, update] = useListSearch(collectionSearchSchema);
@@ -93,6 +96,7 @@ export function CollectionsPage() {
         }
         getRowId={(collection) => collection.id}
         onRowClick={(collection) => records.open(collection.id)}
+        primaryColumns={PHONE_COLUMNS}
         rowLink={{ column: 'title', to: (collection) => records.linkTo(collection.id), state: records.state }}
         page={search.page}
         size={search.size}

@@ -29,6 +29,7 @@ import { allows } from '@/lib/permissions';
 import { useRecordRoute } from '@/lib/record-route';
 import { revealTop, useShown } from '@/lib/list-view';
 import { HIDEABLE_COLUMNS, useContactColumns } from './contact-columns';
+import { FilterSheet } from '@/components/filter-sheet';
 import { ContactFilters } from './contact-filters';
 import { ImportButton } from './import/import-button';
 import type { ContactsImportJobSpec } from './import/import-contacts-dialog';
@@ -49,6 +50,8 @@ const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ 
 const ColumnMenu = lazy(() => import('@/components/column-menu').then((m) => ({ default: m.ColumnMenu })));
 
 /** The table's column ids (Name always shown), for the export's "Visible columns" (issue 23 point 10). */
+/** What a phone shows of each contact (issue 23 point 6): the name, the email and the state. */
+const PHONE_COLUMNS = ['name', 'email', 'state'];
 const TABLE_COLUMN_IDS = ['name', ...HIDEABLE_COLUMNS.map((column) => column.id)];
 
 export function ContactsPage() {
@@ -120,15 +123,20 @@ export function ContactsPage() {
           <AfterInteraction fallback={<Button variant="default" disabled={!total}>{t('contacts.export')}</Button>}>
             <ExportButton filter={filter} orderBy={params.orderBy} total={total} selectedIds={selectedIds} tableColumns={TABLE_COLUMN_IDS} hiddenColumns={hidden} />
           </AfterInteraction>
-          <AfterInteraction fallback={<Button variant="default" size="xs">{t('shell.columns')}</Button>}>
-            <ColumnMenu columns={HIDEABLE_COLUMNS} hidden={hidden} onChange={setHidden} />
-          </AfterInteraction>
+          {/* A phone shows the primary columns only (PHONE_COLUMNS): the column choice is for wider screens. */}
+          <div className="wide-only">
+            <AfterInteraction fallback={<Button variant="default" size="xs">{t('shell.columns')}</Button>}>
+              <ColumnMenu columns={HIDEABLE_COLUMNS} hidden={hidden} onChange={setHidden} />
+            </AfterInteraction>
+          </div>
         </Group>
       </Group>
-      <Suspense fallback={null}>
-        <SavedViews list="contacts" hidden={hidden} onHiddenChange={setHidden} />
-      </Suspense>
-      <ContactFilters search={search} update={update} />
+      <FilterSheet active={isFiltered(search)}>
+        <Suspense fallback={null}>
+          <SavedViews list="contacts" hidden={hidden} onHiddenChange={setHidden} />
+        </Suspense>
+        <ContactFilters search={search} update={update} />
+      </FilterSheet>
       {selectedIds.length ? (
         <Suspense fallback={null}>
           <SelectionBar
@@ -156,6 +164,7 @@ export function ContactsPage() {
           onSelectionChange={setSelection}
           columnVisibility={Object.fromEntries(hidden.map((id) => [id, false]))}
           onRowClick={(contact) => records.open(contact.id)}
+          primaryColumns={PHONE_COLUMNS}
           rowLink={{ column: 'name', to: (contact) => records.linkTo(contact.id), state: records.state }}
           rowLabel={(contact) => contact.name ?? contact.email ?? contact.id}
           empty={

@@ -33,6 +33,9 @@ const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) =>
 const columns = productColumns();
 const DeleteSelectionBar = lazy(() => import('@/components/catalog-delete').then((m) => ({ default: m.DeleteSelectionBar })));
 
+/** What a phone shows of each row (issue 23 point 6): the picture, the title and the price. */
+const PHONE_COLUMNS = ['image', 'title', 'price'];
+
 export function ProductsPage() {
   const { api, workspaceId, connection } = useWorkspaceApi();
   const [search, update] = useListSearch(productSearchSchema);
@@ -98,6 +101,7 @@ export function ProductsPage() {
         }
         getRowId={(product) => product.id}
         onRowClick={(product) => records.open(product.id)}
+        primaryColumns={PHONE_COLUMNS}
         rowLink={{ column: 'title', to: (product) => records.linkTo(product.id), state: records.state }}
         page={search.page}
         size={search.size}
