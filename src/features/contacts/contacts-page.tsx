@@ -16,7 +16,8 @@ import { AfterInteraction } from '@/components/after-interaction';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RowSelectionState, SortingState } from '@tanstack/react-table';
-import { Suspense, lazy, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, lazy, use, useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { DataTable } from '@/components/data-table';
 import type { RecordDrawer as RecordDrawerType } from '@/components/record-drawer';
 import { PaginationBar } from '@/components/pagination-bar';
@@ -34,6 +35,7 @@ import { ImportButton } from './import/import-button';
 import type { ContactsImportJobSpec } from './import/import-contacts-dialog';
 import { CLEAR_FILTERS, CONTACT_PAGE_SIZES, contactFilter, contactSearchSchema, isFiltered, orderByOf, sortOf } from './contact-search';
 import { contactQueries } from './queries';
+import { contactFilterParser, loadFilterParser } from './filter-parser';
 import { prefetchSpeculative } from '@/lib/query-client';
 
 // What the first paint does not show loads when it is needed: drawers and dialogs when they open, the menus at
@@ -59,6 +61,9 @@ export function ContactsPage() {
     await enqueueJob(connection, spec);
   };
   const queryClient = useQueryClient();
+  // An advanced filter in the address needs the `$filter` parser (loaded on demand, filter-parser.ts) to be read.
+  const [searchParams] = useSearchParams();
+  if (searchParams.has('filter') && !contactFilterParser()) use(loadFilterParser());
   const [search, update] = useListSearch(contactSearchSchema);
   const filter = useMemo(() => contactFilter(search), [search]);
   const orderBy = useMemo(() => orderByOf(search.sort), [search.sort]);
