@@ -7,6 +7,7 @@
  * failure is an `ApiError` (api-error.ts); an abort through a caller's `AbortSignal` rejects with the AbortError.
  * Framework-free: runs in the browser and in Node 20 (global `fetch`, `Blob`, `btoa`, `TextEncoder`).
  */
+import { loadZodMessages } from './load-zod-messages';
 import * as z from 'zod/mini';
 import { ApiNetworkError, ApiResponseError, apiErrorFromResponse, excerpt, isAbortError, isApiError, notJsonError, unexpectedShapeError } from './api-error';
 import { type Authorization, authorizationSchema } from './authorization';
@@ -291,7 +292,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       throw notJsonError(response, text, call.endpoint, url);
     }
     const parsed = schema.safeParse(value);
-    if (!parsed.success) throw unexpectedShapeError(response, parsed.error.issues, call.endpoint, url);
+    if (!parsed.success) {
+      // zod's messages load on demand: the answer is checked again once they are in, so its issues are worded.
+      await loadZodMessages();
+      const worded = schema.safeParse(value);
+      throw unexpectedShapeError(response, (worded.error ?? parsed.error).issues, call.endpoint, url);
+    }
     return { data: parsed.data, status: response.status };
   }
 
