@@ -10,7 +10,7 @@
  * The charts (uPlot, overview-charts.tsx) load after the figures they draw, so the first screen does not wait for
  * them (scripts/first-screens.json, `/w/:id`).
  */
-import { Alert, Anchor, Button, Group, Loader, Paper, SimpleGrid, Stack, Text, Title, useComputedColorScheme } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, Title, useComputedColorScheme } from '@mantine/core';
 import { type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -23,6 +23,7 @@ import { useHistory } from '@/lib/post-history';
 import { collectionProductsHref, contactsListHref, tagFilter, weekFilter } from './figures';
 import { formatCount, formatDate, formatDateTime, formatDay, formatTime } from './format';
 import { messages } from './messages';
+import classes from './overview.module.css';
 import { CHART_POSTS, COLLECTIONS_COUNTED, type Figure, type OverviewFigures, figureOptions, loadFigures, overviewFigures } from './queries';
 import { weekBuckets } from './week-buckets';
 import type { ChartData } from './overview-charts';
@@ -196,11 +197,11 @@ function ContactsSection({ figures, workspaceId, weeks }: { figures: OverviewFig
   const values = weekValues.map((value) => value ?? null);
   return (
     <>
-      <SimpleGrid cols={{ base: 1, xs: 3 }}>
+      <div className={`${classes.grid} ${classes.thirds}`}>
         <StatCard label={messages.contactsTotal} figure={figures.total} />
         <StatCard label={messages.contactsActive} figure={figures.active} />
         <StatCard label={messages.contactsPending} figure={figures.pending} />
-      </SimpleGrid>
+      </div>
       <Paper withBorder p="md">
         <Stack gap="sm">
           <Title order={3}>{messages.weeksTitle}</Title>
@@ -273,10 +274,10 @@ function PostsSection({ figures, workspaceId }: { figures: OverviewFigures['post
   const chronological = useMemo(() => (newest.data ?? []).toSorted((a, b) => Date.parse(a.publishedDate) - Date.parse(b.publishedDate)), [newest.data]);
   return (
     <>
-      <SimpleGrid cols={{ base: 1, xs: 3 }}>
+      <div className={`${classes.grid} ${classes.thirds}`}>
         <StatCard label={messages.postsLastMonth} figure={figures.lastMonth} />
-      </SimpleGrid>
-      <SimpleGrid cols={{ base: 1, md: 2 }}>
+      </div>
+      <div className={`${classes.grid} ${classes.halves}`}>
         <Paper withBorder p="md">
           <Stack gap="sm">
             <Title order={3}>{messages.topPostsTitle}</Title>
@@ -326,7 +327,7 @@ function PostsSection({ figures, workspaceId }: { figures: OverviewFigures['post
             )}
           </Stack>
         </Paper>
-      </SimpleGrid>
+      </div>
       <Paper withBorder p="md">
         <Stack gap="sm">
           <Title order={3}>{messages.clapsTitle}</Title>
@@ -385,12 +386,12 @@ function CatalogSection({ figures, workspaceId }: { figures: OverviewFigures['ca
   );
   return (
     <>
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+      <div className={`${classes.grid} ${classes.quarters}`}>
         <StatCard label={messages.productsTotal} figure={figures.products} />
         <StatCard label={messages.forSale} figure={figures.forSale} />
         <StatCard label={messages.notForSale} figure={figures.notForSale} />
         <CollectionsTotal figure={totalFigure} result={collections} />
-      </SimpleGrid>
+      </div>
       <Paper withBorder p="md">
         <Stack gap="sm">
           <Title order={3}>{messages.topCollectionsTitle}</Title>
