@@ -37,7 +37,7 @@ import {
   notificationSettingsResponseSchema,
 } from './contacts';
 import { type ContactPatch, type PostRequestItem, extensionsSchema, postRequestListSchema } from './extensions';
-import { type DownloadFormat, type DownloadProgress, type DownloadResult, filenameFromContentDisposition, readBody } from './download';
+import type { DownloadFormat, DownloadProgress, DownloadResult } from './download';
 import {
   type PostRequest,
   type PostRequestResponse,
@@ -429,6 +429,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           url,
         });
       }
+      // The body reader loads with the first download (off the first screens' budgets, docs/bundle.md).
+      const { filenameFromContentDisposition, readBody } = await import('./download');
       let body: Awaited<ReturnType<typeof readBody>>;
       try {
         body = await readBody(response, { onProgress, signal });

@@ -36,6 +36,7 @@ import type { ContactsImportJobSpec } from './import/import-contacts-dialog';
 import { CLEAR_FILTERS, CONTACT_PAGE_SIZES, contactFilter, contactSearchSchema, isFiltered, orderByOf, sortOf } from './contact-search';
 import { contactQueries } from './queries';
 import { contactFilterParser, loadFilterParser } from './filter-parser';
+import { SavedViewsStandIn, savedViewsNeeded } from '@/components/saved-views-stand-in';
 import { prefetchSpeculative } from '@/lib/query-client';
 
 // What the first paint does not show loads when it is needed: drawers and dialogs when they open, the menus at
@@ -130,9 +131,16 @@ export function ContactsPage() {
           </AfterInteraction>
         </Group>
       </Group>
-      <Suspense fallback={null}>
-        <SavedViews list="contacts" hidden={hidden} onHiddenChange={setHidden} />
-      </Suspense>
+      {savedViewsNeeded(workspaceId, 'contacts', searchParams) ? (
+        <Suspense fallback={null}>
+          <SavedViews list="contacts" hidden={hidden} onHiddenChange={setHidden} />
+        </Suspense>
+      ) : (
+        // No view to show: the row's code loads at the first interaction (a click on "Save view" is replayed).
+        <AfterInteraction fallback={<SavedViewsStandIn />}>
+          <SavedViews list="contacts" hidden={hidden} onHiddenChange={setHidden} />
+        </AfterInteraction>
+      )}
       <ContactFilters search={search} update={update} />
       {selectedIds.length ? (
         <Suspense fallback={null}>
