@@ -9,7 +9,6 @@
  * the header while it applies (point 1); both are marked `data-sticky-top` (see src/lib/reveal.ts).
  */
 import { ActionIcon, Button, Group } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Navigate, NavLink as RouterNavLink, Outlet, useLocation, useParams } from 'react-router';
@@ -113,7 +112,9 @@ function Shell() {
   };
   // Where the header's key tools say what a key just connected with allows (issue 14 point 4).
   const [keyNotice, setKeyNotice] = useState<HTMLDivElement | null>(null);
-  const [opened, { toggle, close }] = useDisclosure();
+  const [opened, setOpened] = useState(false);
+  const toggle = () => setOpened((open) => !open);
+  const close = () => setOpened(false);
   const jobs = useJobWatch(workspaceId);
   return (
     <div className={classes.shell} data-nav-open={opened || undefined}>
