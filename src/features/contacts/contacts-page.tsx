@@ -66,6 +66,8 @@ export function ContactsPage() {
   const [searchParams] = useSearchParams();
   if (searchParams.has('filter') && !contactFilterParser()) use(loadFilterParser());
   const [search, update] = useListSearch(contactSearchSchema);
+  // Saved views to show (or a view's `hide=` to apply): the row loads at once, else at the first interaction.
+  const viewsNeeded = savedViewsNeeded(workspaceId, 'contacts', searchParams);
   const filter = useMemo(() => contactFilter(search), [search]);
   const orderBy = useMemo(() => orderByOf(search.sort), [search.sort]);
   const params = useMemo(
@@ -131,7 +133,7 @@ export function ContactsPage() {
           </AfterInteraction>
         </Group>
       </Group>
-      {savedViewsNeeded(workspaceId, 'contacts', searchParams) ? (
+      {viewsNeeded ? (
         <Suspense fallback={null}>
           <SavedViews list="contacts" hidden={hidden} onHiddenChange={setHidden} />
         </Suspense>
