@@ -130,6 +130,7 @@ export default tseslint.config(
     'src/components/paged-list.tsx',
     'src/components/record-drawer.tsx',
     'src/components/saved-view-popups.tsx',
+    'src/components/saved-views-stand-in.tsx',
     'src/components/saved-views.tsx',
     'src/components/upsert-drawer.tsx',
     'src/features/collections/collection-drawer.tsx',

@@ -10,6 +10,7 @@
  *   `UPSTREAM_API_URL` (plugins/upstream-proxy.ts), `/healthz` says whether the upstream answers, and the
  *   OpenAPI document is `apiDocument()`, the direct mode's routes described without a database.
  */
+import '../src/api/zod-messages';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { FastifySchemaCompiler } from 'fastify';

@@ -7,6 +7,7 @@
  * failure is an `ApiError` (api-error.ts); an abort through a caller's `AbortSignal` rejects with the AbortError.
  * Framework-free: runs in the browser and in Node 20 (global `fetch`, `Blob`, `btoa`, `TextEncoder`).
  */
+import { loadZodMessages } from './load-zod-messages';
 import * as z from 'zod/mini';
 import { ApiNetworkError, ApiResponseError, apiErrorFromResponse, excerpt, isAbortError, isApiError, notJsonError, unexpectedShapeError } from './api-error';
 import { type Authorization, authorizationSchema } from './authorization';
@@ -36,7 +37,7 @@ import {
   notificationSettingsResponseSchema,
 } from './contacts';
 import { type ContactPatch, type PostRequestItem, extensionsSchema, postRequestListSchema } from './extensions';
-import { type DownloadFormat, type DownloadProgress, type DownloadResult, filenameFromContentDisposition, readBody } from './download';
+import type { DownloadFormat, DownloadProgress, DownloadResult } from './download';
 import {
   type PostRequest,
   type PostRequestResponse,
@@ -291,7 +292,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       throw notJsonError(response, text, call.endpoint, url);
     }
     const parsed = schema.safeParse(value);
-    if (!parsed.success) throw unexpectedShapeError(response, parsed.error.issues, call.endpoint, url);
+    if (!parsed.success) {
+      // zod's messages load on demand: the answer is checked again once they are in, so its issues are worded.
+      await loadZodMessages();
+      const worded = schema.safeParse(value);
+      throw unexpectedShapeError(response, (worded.error ?? parsed.error).issues, call.endpoint, url);
+    }
     return { data: parsed.data, status: response.status };
   }
 
@@ -423,6 +429,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           url,
         });
       }
+      // The body reader loads with the first download (off the first screens' budgets, docs/bundle.md).
+      const { filenameFromContentDisposition, readBody } = await import('./download');
       let body: Awaited<ReturnType<typeof readBody>>;
       try {
         body = await readBody(response, { onProgress, signal });

@@ -5,13 +5,11 @@
  * The contract is written with `zod/mini` (issue 16): the same zod 4 core, checks and issues as `zod`, as
  * functions (`z.optional(s)`, `s.check(z.maxLength(n))`) rather than methods, so a bundle carries only the
  * checks it uses (about 10 KB of gzip on the console's first screen instead of 25). `zod/mini` does not load a
- * locale by itself; the English one is configured here, so every issue message (which
- * src/api/validation-message.ts words from) is the same as with `zod`, in the browser and on the server.
+ * locale by itself; the English one is configured by src/api/zod-messages.ts (at the server's start, on demand in the
+ * console: load-zod-messages.ts), so every issue message (which src/api/validation-message.ts words from) is the
+ * same as with `zod`, in the browser and on the server.
  */
 import * as z from 'zod/mini';
-import en from 'zod/v4/locales/en.js';
-
-z.config(en());
 
 /** The only API version the service accepts; a request without `X-Api-Version` uses it (decisions.md section 5). */
 export const API_VERSION = '2026-07';

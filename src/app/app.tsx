@@ -5,10 +5,11 @@ import './global.css';
 import { type CSSVariablesResolver, MantineProvider, createTheme } from '@mantine/core';
 import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Suspense, lazy, useMemo, useState } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { i18n } from '@/i18n/i18n';
 import { I18nProvider, useT } from '@/i18n/react';
 import { useFirstInteraction } from '@/lib/first-interaction';
+import { loadZodMessages } from '@/api/load-zod-messages';
 import { createQueryClient } from '@/lib/query-client';
 import { AppRouter } from './router';
 
@@ -45,6 +46,10 @@ const cssVariablesResolver: CSSVariablesResolver = (current) => ({
  */
 function NotificationsOnDemand() {
   const interacted = useFirstInteraction();
+  // zod's messages (for forms' issues) come with the first interaction, before any form can be sent.
+  useEffect(() => {
+    if (interacted) void loadZodMessages();
+  }, [interacted]);
   const { notifications, queue } = useNotifications();
   const [needed, setNeeded] = useState(false);
   if (!needed && (interacted || notifications.length > 0 || queue.length > 0)) setNeeded(true);

@@ -9,9 +9,8 @@
  * the header while it applies (point 1); both are marked `data-sticky-top` (see src/lib/reveal.ts).
  */
 import { ActionIcon, Button, Group } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Suspense, lazy, useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useRef, useState } from 'react';
 import { Navigate, NavLink as RouterNavLink, Outlet, useLocation, useParams } from 'react-router';
 import { isAuthError } from '@/api/api-error';
 import { Loading } from '@/components/query-state';
@@ -131,7 +130,9 @@ function Shell() {
   };
   // Where the header's key tools say what a key just connected with allows (issue 14 point 4).
   const [keyNotice, setKeyNotice] = useState<HTMLDivElement | null>(null);
-  const [opened, { toggle, close }] = useDisclosure();
+  const [opened, setOpened] = useState(false);
+  const toggle = () => setOpened((open) => !open);
+  const close = useCallback(() => setOpened(false), []);
   const jobs = useJobWatch(workspaceId);
   // The narrow screen's menu closes on any navigation (a link in it, the back button, a link in the page).
   useEffect(close, [pathname, close]);

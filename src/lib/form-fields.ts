@@ -10,6 +10,7 @@
  */
 import * as z from 'zod/mini';
 import { formatIssues } from '@/api/validation-message';
+import '@/api/zod-messages';
 import { decimalExample, parseDecimal } from './decimal';
 import { type KeyValueRow, toRecord } from './key-value';
 

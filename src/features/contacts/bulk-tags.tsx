@@ -19,6 +19,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { contactTagsPatchSchema } from '@/api/contacts';
 import type { FilterNode } from '@/api/filter/ast';
 import { formatIssues } from '@/api/validation-message';
+import '@/api/zod-messages';
 import { ErrorMessage } from '@/components/error-message';
 import { TagsField } from '@/components/tags-field';
 import { useWorkspaceApi } from '@/lib/api';

@@ -15,6 +15,7 @@ import { AfterInteraction } from '@/components/after-interaction';
 import { DebouncedInput } from '@/components/debounced-input';
 import { CLEAR_FILTERS, type ContactSearch, contactFilter, facetFilter, isFiltered } from './contact-search';
 import { StateFacet } from './state-facet';
+import { loadFilterParser } from './filter-parser';
 
 // The tag picker's dropdown code (a popover) loads at the page's first interaction; a plain input stands in.
 const TagFacet = lazy(() => import('./tag-facet').then((m) => ({ default: m.TagFacet })));
@@ -43,7 +44,15 @@ export function ContactFilters({ search, update }: Props) {
         <TextInput label={t('contacts.createdFrom')} type="date" value={search.filter ? '' : (search.from ?? '')} onChange={(event) => facet({ from: event.currentTarget.value || undefined })} />
         <TextInput label={t('contacts.createdTo')} type="date" value={search.filter ? '' : (search.to ?? '')} onChange={(event) => facet({ to: event.currentTarget.value || undefined })} />
         <DebouncedInput label={t('contacts.colCity')} value={search.filter ? '' : search.city} onChange={(city) => facet({ city })} />
-        <Button variant="subtle" onClick={() => setAdvanced((open) => !open)} aria-expanded={advanced}>
+        <Button
+          variant="subtle"
+          onClick={() => {
+            // The parser reads the text once it is applied (filter-parser.ts): it loads with the box.
+            void loadFilterParser();
+            setAdvanced((open) => !open);
+          }}
+          aria-expanded={advanced}
+        >
           {t('shell.advanced')}
         </Button>
         {/* Always laid out, hidden while nothing is filtered, so setting a filter never moves the bar onto two rows (issue 14). */}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { printFilter } from '@/api/filter/print';
-import { contactSearchSchema, facetFilter, phoneSearchTerm } from './contact-search';
+import { contactFilter, contactSearchSchema, facetFilter, phoneSearchTerm } from './contact-search';
+import { contactFilterParser, loadFilterParser } from './filter-parser';
 
 const searchFor = (q: string) => {
   const filter = facetFilter(contactSearchSchema.parse({ q }));
@@ -40,5 +41,18 @@ describe('the search box filter', () => {
 
   it('keeps typed wildcards literal in every field', () => {
     expect(searchFor('10%_a')).toBe("name like '10\\%\\_a' or email like '10\\%\\_a'");
+  });
+});
+
+describe('the advanced filter, read with the parser loaded on demand', () => {
+  it('is not loaded until asked for, then accepts a valid filter and refuses an invalid one', async () => {
+    expect(contactFilterParser()).toBeUndefined();
+    expect(() => contactFilter(contactSearchSchema.parse({}))).not.toThrow();
+    await loadFilterParser();
+    const search = contactSearchSchema.parse({ filter: "city eq 'Oslo'" });
+    const filter = contactFilter(search);
+    expect(filter && printFilter(filter)).toBe("city eq 'Oslo'");
+    expect(contactSearchSchema.safeParse({ filter: 'city eq' }).success).toBe(false);
+    expect(contactSearchSchema.safeParse({ filter: "nosuchfield eq 'x'" }).success).toBe(false);
   });
 });

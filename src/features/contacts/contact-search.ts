@@ -5,11 +5,10 @@
  */
 import * as z from 'zod/mini';
 import { type FilterNode, and, between, compare, inList, literalLike } from '@/api/filter/ast';
-import { FilterFieldError, checkFilter } from '@/api/filter/check';
-import { contactFilterFields, contactSortFields } from '@/api/filter/fields';
+import { contactSortFields } from '@/api/filter/fields';
 import type { OrderByItem } from '@/api/filter/order-by';
-import { FilterSyntaxError, parseFilter } from '@/api/filter/parse';
 import { personSearchFilter, phoneSearchTerm } from '@/lib/person-filter';
+import { requireFilterParser } from './filter-parser';
 
 export const CONTACT_PAGE_SIZES = [10, 20, 50, 100] as const;
 
@@ -20,15 +19,12 @@ const sortSchema = z
     z.refine((text) => text.split(',').every((part) => /^[a-zA-Z]+:(asc|desc)$/.test(part) && contactSortFields.includes(part.split(':')[0]!))),
   );
 
-/** Parses only a filter the shared parser and field checks accept; anything else is refused by the schema. */
+/**
+ * Parses only a filter the shared parser and field checks accept; anything else is refused by the schema. The parser
+ * is loaded on demand (filter-parser.ts): the page waits for it whenever the address holds a filter.
+ */
 function isValidFilter(text: string): boolean {
-  try {
-    checkFilter(parseFilter(text), contactFilterFields);
-    return true;
-  } catch (error) {
-    if (error instanceof FilterSyntaxError || error instanceof FilterFieldError) return false;
-    throw error;
-  }
+  return requireFilterParser().isValidContactFilter(text);
 }
 
 const day = z.string().check(
@@ -102,7 +98,7 @@ export function facetFilter(search: ContactSearch): FilterNode | undefined {
 
 /** The filter the list requests: the advanced text when one is applied, else the facets. */
 export function contactFilter(search: ContactSearch): FilterNode | undefined {
-  return search.filter ? parseFilter(search.filter) : facetFilter(search);
+  return search.filter ? requireFilterParser().parseContactFilter(search.filter) : facetFilter(search);
 }
 
 /** True when any filter narrows the list. */

@@ -16,7 +16,8 @@ import { AfterInteraction } from '@/components/after-interaction';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RowSelectionState, SortingState } from '@tanstack/react-table';
-import { Suspense, lazy, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, lazy, use, useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { DataTable } from '@/components/data-table';
 import type { RecordDrawer as RecordDrawerType } from '@/components/record-drawer';
 import { PaginationBar } from '@/components/pagination-bar';
@@ -35,6 +36,8 @@ import { ImportButton } from './import/import-button';
 import type { ContactsImportJobSpec } from './import/import-contacts-dialog';
 import { CLEAR_FILTERS, CONTACT_PAGE_SIZES, contactFilter, contactSearchSchema, isFiltered, orderByOf, sortOf } from './contact-search';
 import { contactQueries } from './queries';
+import { contactFilterParser, loadFilterParser } from './filter-parser';
+import { SavedViewsStandIn, savedViewsNeeded } from '@/components/saved-views-stand-in';
 import { prefetchSpeculative } from '@/lib/query-client';
 
 // What the first paint does not show loads when it is needed: drawers and dialogs when they open, the menus at
@@ -62,7 +65,12 @@ export function ContactsPage() {
     await enqueueJob(connection, spec);
   };
   const queryClient = useQueryClient();
+  // An advanced filter in the address needs the `$filter` parser (loaded on demand, filter-parser.ts) to be read.
+  const [searchParams] = useSearchParams();
+  if (searchParams.has('filter') && !contactFilterParser()) use(loadFilterParser());
   const [search, update] = useListSearch(contactSearchSchema);
+  // Saved views to show (or a view's `hide=` to apply): the row loads at once, else at the first interaction.
+  const viewsNeeded = savedViewsNeeded(workspaceId, 'contacts', searchParams);
   const filter = useMemo(() => contactFilter(search), [search]);
   const orderBy = useMemo(() => orderByOf(search.sort), [search.sort]);
   const params = useMemo(
@@ -132,9 +140,16 @@ export function ContactsPage() {
         </Group>
       </Group>
       <FilterSheet active={isFiltered(search)}>
-        <Suspense fallback={null}>
-          <SavedViews list="contacts" hidden={hidden} onHiddenChange={setHidden} />
-        </Suspense>
+        {viewsNeeded ? (
+          <Suspense fallback={null}>
+            <SavedViews list="contacts" hidden={hidden} onHiddenChange={setHidden} />
+          </Suspense>
+        ) : (
+          // No view to show: the row's code loads at the first interaction (a click on "Save view" is replayed).
+          <AfterInteraction fallback={<SavedViewsStandIn />}>
+            <SavedViews list="contacts" hidden={hidden} onHiddenChange={setHidden} />
+          </AfterInteraction>
+        )}
         <ContactFilters search={search} update={update} />
       </FilterSheet>
       {selectedIds.length ? (

@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { checkFilter } from '@/api/filter/check';
 import { contactFilterFields, postFilterFields, productFilterFields } from '@/api/filter/fields';
 import { parseFilter } from '@/api/filter/parse';
 import { printFilter } from '@/api/filter/print';
 import { contactSearchSchema } from '@/features/contacts/contact-search';
+import { loadFilterParser } from '@/features/contacts/filter-parser';
 import { parseSearch } from '@/lib/list-search';
 import {
   collectionProductsHref, contactsListHref, daysBefore, forSaleFilter, inCollectionFilter, publishedSinceFilter, stateFilter, tagFilter, weekFilter,
@@ -11,6 +12,11 @@ import {
 import { weekBuckets } from './week-buckets';
 
 const week = { start: new Date('2026-11-23T00:00:00.000Z'), end: new Date('2026-11-30T00:00:00.000Z') };
+
+// The contacts schema reads `filter` with the parser it loads on demand.
+beforeAll(async () => {
+  await loadFilterParser();
+});
 
 describe('the overview\'s filters', () => {
   it('asks for a week as a half-open range of created instants', () => {

@@ -10,7 +10,7 @@
  * The charts (uPlot, overview-charts.tsx) load after the figures they draw, so the first screen does not wait for
  * them (scripts/first-screens.json, `/w/:id`).
  */
-import { Alert, Anchor, Button, Group, Loader, Paper, SimpleGrid, Stack, Text, Title, useComputedColorScheme } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Text, Title, useComputedColorScheme } from '@mantine/core';
 import { type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -23,6 +23,7 @@ import { useHistory } from '@/lib/post-history';
 import { collectionProductsHref, contactsListHref, tagFilter, weekFilter } from './figures';
 import { formatCount, formatDate, formatDateTime, formatDay, formatTime } from './format';
 import { messages } from './messages';
+import classes from './overview.module.css';
 import { CHART_POSTS, COLLECTIONS_COUNTED, type Figure, type OverviewFigures, figureOptions, loadFigures, overviewFigures } from './queries';
 import { weekBuckets } from './week-buckets';
 import type { ChartData } from './overview-charts';
@@ -154,7 +155,7 @@ function StatCard({ label, figure }: { label: string; figure: Figure<number> }) 
   const result = useQuery(figureOptions(figure));
   const id = useId();
   return (
-    <Paper withBorder p="md" role="group" aria-labelledby={id}>
+    <div className={classes.card} role="group" aria-labelledby={id}>
       <Text id={id} size="sm" c="dimmed">
         {label}
       </Text>
@@ -165,7 +166,7 @@ function StatCard({ label, figure }: { label: string; figure: Figure<number> }) 
           </Text>
         )}
       </FigureState>
-    </Paper>
+    </div>
   );
 }
 
@@ -196,12 +197,12 @@ function ContactsSection({ figures, workspaceId, weeks }: { figures: OverviewFig
   const values = weekValues.map((value) => value ?? null);
   return (
     <>
-      <SimpleGrid cols={{ base: 1, xs: 3 }}>
+      <div className={`${classes.grid} ${classes.thirds}`}>
         <StatCard label={messages.contactsTotal} figure={figures.total} />
         <StatCard label={messages.contactsActive} figure={figures.active} />
         <StatCard label={messages.contactsPending} figure={figures.pending} />
-      </SimpleGrid>
-      <Paper withBorder p="md">
+      </div>
+      <div className={classes.card}>
         <Stack gap="sm">
           <Title order={3}>{messages.weeksTitle}</Title>
           {settled && values.some((value) => value !== null) ? (
@@ -226,17 +227,17 @@ function ContactsSection({ figures, workspaceId, weeks }: { figures: OverviewFig
                     </FigureCell>
                   </td>
                   <td>
-                    <Anchor component={Link} to={links[index]!} size="sm" aria-label={messages.viewWeek(formatDate(week.start))}>
+                    <Link className={classes.link} to={links[index]!} aria-label={messages.viewWeek(formatDate(week.start))}>
                       {messages.viewThese}
-                    </Anchor>
+                    </Link>
                   </td>
                 </tr>
               ))}
             </tbody>
           </SimpleTable>
         </Stack>
-      </Paper>
-      <Paper withBorder p="md">
+      </div>
+      <div className={classes.card}>
         <Stack gap="sm">
           <Title order={3}>{messages.tagsTitle}</Title>
           <FigureState result={tags} figure={figures.tags} what={messages.tagsTitle}>
@@ -257,7 +258,7 @@ function ContactsSection({ figures, workspaceId, weeks }: { figures: OverviewFig
             }
           </FigureState>
         </Stack>
-      </Paper>
+      </div>
     </>
   );
 }
@@ -273,11 +274,11 @@ function PostsSection({ figures, workspaceId }: { figures: OverviewFigures['post
   const chronological = useMemo(() => (newest.data ?? []).toSorted((a, b) => Date.parse(a.publishedDate) - Date.parse(b.publishedDate)), [newest.data]);
   return (
     <>
-      <SimpleGrid cols={{ base: 1, xs: 3 }}>
+      <div className={`${classes.grid} ${classes.thirds}`}>
         <StatCard label={messages.postsLastMonth} figure={figures.lastMonth} />
-      </SimpleGrid>
-      <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <Paper withBorder p="md">
+      </div>
+      <div className={`${classes.grid} ${classes.halves}`}>
+        <div className={classes.card}>
           <Stack gap="sm">
             <Title order={3}>{messages.topPostsTitle}</Title>
             <FigureState result={top} figure={figures.topClaps} what={messages.topPostsTitle}>
@@ -301,8 +302,8 @@ function PostsSection({ figures, workspaceId }: { figures: OverviewFigures['post
               }
             </FigureState>
           </Stack>
-        </Paper>
-        <Paper withBorder p="md">
+        </div>
+        <div className={classes.card}>
           <Stack gap="sm">
             <Title order={3}>{messages.scheduledTitle}</Title>
             <Text size="xs" c="dimmed">
@@ -325,9 +326,9 @@ function PostsSection({ figures, workspaceId }: { figures: OverviewFigures['post
               <Text size="sm">{messages.scheduledEmpty}</Text>
             )}
           </Stack>
-        </Paper>
-      </SimpleGrid>
-      <Paper withBorder p="md">
+        </div>
+      </div>
+      <div className={classes.card}>
         <Stack gap="sm">
           <Title order={3}>{messages.clapsTitle}</Title>
           <FigureState result={newest} figure={figures.newest} what={messages.clapsTitle}>
@@ -366,7 +367,7 @@ function PostsSection({ figures, workspaceId }: { figures: OverviewFigures['post
             )}
           </FigureState>
         </Stack>
-      </Paper>
+      </div>
     </>
   );
 }
@@ -385,13 +386,13 @@ function CatalogSection({ figures, workspaceId }: { figures: OverviewFigures['ca
   );
   return (
     <>
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+      <div className={`${classes.grid} ${classes.quarters}`}>
         <StatCard label={messages.productsTotal} figure={figures.products} />
         <StatCard label={messages.forSale} figure={figures.forSale} />
         <StatCard label={messages.notForSale} figure={figures.notForSale} />
         <CollectionsTotal figure={totalFigure} result={collections} />
-      </SimpleGrid>
-      <Paper withBorder p="md">
+      </div>
+      <div className={classes.card}>
         <Stack gap="sm">
           <Title order={3}>{messages.topCollectionsTitle}</Title>
           <FigureState result={collections} figure={figures.collections} what={messages.topCollectionsTitle}>
@@ -411,9 +412,9 @@ function CatalogSection({ figures, workspaceId }: { figures: OverviewFigures['ca
                         return (
                           <tr key={collection.id}>
                             <th scope="row">
-                              <Anchor component={Link} to={collectionProductsHref(workspaceId, collection.id)} size="sm" aria-label={messages.viewCollection(title)}>
+                              <Link className={classes.link} to={collectionProductsHref(workspaceId, collection.id)} aria-label={messages.viewCollection(title)}>
                                 {title}
-                              </Anchor>
+                              </Link>
                             </th>
                             <td>
                               <FigureCell figure={counts[index]!} what={title}>
@@ -437,7 +438,7 @@ function CatalogSection({ figures, workspaceId }: { figures: OverviewFigures['ca
             }
           </FigureState>
         </Stack>
-      </Paper>
+      </div>
     </>
   );
 }
@@ -447,7 +448,7 @@ function CollectionsTotal({ figure, result }: { figure: Figure<number>; result: 
   const id = useId();
   const total = { ...result, data: result.data?.total } as UseQueryResult<number>;
   return (
-    <Paper withBorder p="md" role="group" aria-labelledby={id}>
+    <div className={classes.card} role="group" aria-labelledby={id}>
       <Text id={id} size="sm" c="dimmed">
         {messages.collectionsTotal}
       </Text>
@@ -458,7 +459,7 @@ function CollectionsTotal({ figure, result }: { figure: Figure<number>; result: 
           </Text>
         )}
       </FigureState>
-    </Paper>
+    </div>
   );
 }
 

@@ -27,6 +27,7 @@ import { type FilterNode, inList } from '@/api/filter/ast';
 import { printFilter, printFilterValue } from '@/api/filter/print';
 import type { Contact } from '@/api/contacts';
 import { formatIssues } from '@/api/validation-message';
+import '@/api/zod-messages';
 import { type CsvTable, csvText, normalizeName } from '@/lib/csv-table';
 import { messages } from './messages';
 

@@ -18,6 +18,7 @@
 import Papa from 'papaparse';
 import { type ProductUpsert, type ProductUpsertParsed, productUpsertSchema } from '@/api/catalog';
 import { formatIssues } from '@/api/validation-message';
+import '@/api/zod-messages';
 import { type CsvTable, normalizeName } from '@/lib/csv-table';
 import { type DecimalStyle, detectDecimalStyle, parseWithStyle } from '@/lib/decimal';
 

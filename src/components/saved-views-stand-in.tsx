@@ -1,0 +1,27 @@
+/**
+ * What a list page shows for its saved views row (saved-views.tsx) before the page's first interaction when the list
+ * has no saved view (issue 16's first-screen budgets, docs/bundle.md): the same "Views" label and "Save view" button,
+ * so the row's code (about 2.5 KB of gzip) loads with `AfterInteraction`, which replays a click on the stand-in's
+ * button on the real one. With views to show, or a view's link (`hide=`) to apply, the page loads the row at once.
+ */
+import { Button, Group, Text } from '@mantine/core';
+import { HIDE_PARAM, getViews } from '@/lib/saved-views';
+
+/** True when the row has something to show or do before any interaction: saved views of `list`, or `hide=` in `params`. */
+export function savedViewsNeeded(workspaceId: string, list: string, params: URLSearchParams): boolean {
+  return params.has(HIDE_PARAM) || getViews(workspaceId, list).length > 0;
+}
+
+/** The row as it looks without views: the label and the "Save view" button (same texts as saved-views.tsx). */
+export function SavedViewsStandIn() {
+  return (
+    <Group gap="xs" wrap="wrap" role="group" aria-label="Saved views">
+      <Text size="sm" c="dimmed" component="span">
+        Views
+      </Text>
+      <Button size="xs" variant="subtle">
+        Save view
+      </Button>
+    </Group>
+  );
+}
