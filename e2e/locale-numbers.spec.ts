@@ -68,8 +68,8 @@ test.describe('the CSV import in nb-NO', () => {
     const csv = ['externalId,title,price,originalPrice', 'loc-1,Kettle,"1,299.00","1.299,00"', 'loc-2,Cup,12.5,"12,5"', 'loc-3,Tray,7,8'].join('\r\n');
     await dialog.getByLabel('CSV file').setInputFiles({ name: 'prices.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     const formats = dialog.getByRole('group', { name: 'Number formats' });
-    await expect(formats).toContainText('price: decimal point (1,299.00)');
-    await expect(formats).toContainText('originalPrice: decimal comma (1.299,00)');
+    await expect(formats).toContainText('Price: decimal point (1,299.00)');
+    await expect(formats).toContainText('Original price: decimal comma (1.299,00)');
     await dialog.getByRole('button', { name: 'Import 3 rows' }).click();
     // The import runs as a background job (issue 20): its rows reach the service while the person goes on.
     await expect.poll(async () => (await apiProducts(request, ws.key, "externalId like 'loc-%'")).length, { timeout: 60_000 }).toBe(3);
