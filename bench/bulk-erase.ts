@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { cli, startService } from '../e2e/server';
+import { waitForFinishedJob } from './stored-jobs';
 
 const { values } = parseArgs({ options: { rows: { type: 'string', default: '2000' } } });
 
@@ -63,23 +64,7 @@ async function main() {
     await dialog.waitFor({ state: 'hidden', timeout: 600_000 });
     const found = (Date.now() - clicked) / 1000;
     const load = loadavg()[0]!;
-    // A string, not a function: tsx's transform would add helpers (`__name`) the page does not have.
-    type JobRow = { state: string; total: number; settled: number; runStartedAt: number; finishedAt: number; counts: Record<string, number> };
-    const job = await page.evaluate<JobRow>(`(async () => {
-      const read = () => new Promise((resolve, reject) => {
-        const open = indexedDB.open('workspace-admin.jobs');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const all = open.result.transaction('jobs').objectStore('jobs').getAll();
-          all.onsuccess = () => { open.result.close(); resolve(all.result); };
-        };
-      });
-      for (;;) {
-        const list = await read().catch(() => []);
-        if (list[0] && list[0].state === 'done') return list[0];
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    })()`);
+    const job = await waitForFinishedJob(page);
     const seconds = (job.finishedAt - job.runStartedAt) / 1000;
     const left = await fetch(`${server.baseURL}/api/contacts?%24limit=1`, { headers: { 'x-api-key': key } }).then((response) => response.json() as Promise<{ meta: { maxResults: number } }>);
     console.log(`One tab, ${count} erasures of a whole filter, RATE_LIMIT_PER_MINUTE=0, SQLite, load average ${load.toFixed(1)}:`);

@@ -30,6 +30,7 @@ import { chromium } from '@playwright/test';
 import { mulberry32 } from './seed-contacts';
 import { seededFile } from './seeded-file';
 import { type ServerProcess, readMemory, startServer } from './server-process';
+import { type StoredJob, readFirstJob } from './stored-jobs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -202,17 +203,7 @@ async function main() {
     if (values.profile) printProfile((await cdp.send('Profiler.stop')).profile);
 
     // The job: started from the plan, sampled from IndexedDB every 2 s.
-    type JobRow = { state: string; total: number; settled: number; counts: Record<string, number>; runStartedAt?: number; finishedAt?: number };
-    const readJob = () =>
-      page.evaluate<JobRow | null>(`new Promise((resolve) => {
-        const open = indexedDB.open('workspace-admin.jobs');
-        open.onerror = () => resolve(null);
-        open.onsuccess = () => {
-          const all = open.result.transaction('jobs').objectStore('jobs').getAll();
-          all.onsuccess = () => { open.result.close(); resolve(all.result[0] ?? null); };
-          all.onerror = () => { open.result.close(); resolve(null); };
-        };
-      })`);
+    const readJob = () => readFirstJob(page);
     const startStart = await now();
     await dialog.getByRole('button', { name: /^Start import/ }).click();
     await dialog.waitFor({ state: 'hidden', timeout: 300_000 });
@@ -221,7 +212,7 @@ async function main() {
     type Sample = { at: number; settled: number; created: number; heap: number; renderer: number; renderers: number };
     const samples: Sample[] = [];
     const deadline = Date.now() + (jobSeconds || 3600) * 1000;
-    let job: JobRow | null = null;
+    let job: StoredJob | null = null;
     for (;;) {
       job = await readJob();
       const renderers = rendererMemory();

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { cli, startService } from '../e2e/server';
+import { waitForFinishedJob } from './stored-jobs';
 
 const { values } = parseArgs({ options: { rows: { type: 'string', default: '5000' } } });
 
@@ -40,23 +41,7 @@ async function main() {
     await dialog.getByRole('button', { name: `Check ${rows.toLocaleString('en')} rows` }).click();
     await dialog.getByRole('button', { name: /^Start import/ }).click({ timeout: 120_000 });
     const load = loadavg()[0]!;
-    // A string, not a function: tsx's transform would add helpers (`__name`) the page does not have.
-    type JobRow = { state: string; total: number; settled: number; runStartedAt: number; finishedAt: number; counts: Record<string, number> };
-    const job = await page.evaluate<JobRow>(`(async () => {
-      const read = () => new Promise((resolve, reject) => {
-        const open = indexedDB.open('workspace-admin.jobs');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const all = open.result.transaction('jobs').objectStore('jobs').getAll();
-          all.onsuccess = () => { open.result.close(); resolve(all.result); };
-        };
-      });
-      for (;;) {
-        const list = await read().catch(() => []);
-        if (list[0] && list[0].state === 'done') return list[0];
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    })()`);
+    const job = await waitForFinishedJob(page);
     const seconds = (job.finishedAt - job.runStartedAt) / 1000;
     console.log(`One tab, ${job.total.toLocaleString('en')} creates, RATE_LIMIT_PER_MINUTE=0, SQLite, load average ${load.toFixed(1)}:`);
     console.log(`${job.counts.created?.toLocaleString('en')} created in ${seconds.toFixed(1)} s: ${Math.round(job.total / seconds).toLocaleString('en')} creates a second`);
