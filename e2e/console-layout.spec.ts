@@ -2,18 +2,8 @@
  * Layout (issue 14, point 10), against the real server: a notification never covers a drawer's close button,
  * and setting a filter never moves a filter bar onto a second row.
  */
-import type { Locator, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-
-/** True when the point at the middle of `target` hits `target` itself (nothing lies over it). */
-async function isUncovered(page: Page, target: Locator): Promise<boolean> {
-  const box = await target.boundingBox();
-  if (!box) return false;
-  return target.evaluate((element, point) => {
-    const hit = document.elementFromPoint(point.x, point.y);
-    return hit !== null && element.contains(hit);
-  }, { x: box.x + box.width / 2, y: box.y + box.height / 2 });
-}
+import type { Locator } from '@playwright/test';
+import { expect, isUncovered, test } from './fixtures';
 
 test('a notification shown over an open drawer leaves its close button free', async ({ page, state, connect }) => {
   const workspace = state.demo.workspaces[0]!;
@@ -26,7 +16,7 @@ test('a notification shown over an open drawer leaves its close button free', as
   const notice = page.getByRole('alert').filter({ hasText: 'Tags not changed' });
   await expect(notice).toBeVisible();
   const close = drawer.getByRole('button', { name: 'Close contact' });
-  expect(await isUncovered(page, close)).toBe(true);
+  expect(await isUncovered(close)).toBe(true);
   await close.click({ timeout: 5000 });
   await expect(drawer).toBeHidden();
 });

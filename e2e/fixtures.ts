@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { type Page, test as base, expect } from '@playwright/test';
+import { type Locator, type Page, test as base, expect } from '@playwright/test';
 import { cli } from './server';
 import { type E2eState, readState } from './state';
 
@@ -46,6 +46,16 @@ export function makeWorkspace(label: string, scope = 'all'): Workspace {
   const workspace = cli<{ id: string; name: string }>(state.databaseUrl, 'workspace', 'create', '--org', state.demo.organization.id, '--name', `${label} ${randomUUID().slice(0, 8)}`);
   const { key } = cli<{ key: string }>(state.databaseUrl, 'key', 'create', '--workspace', workspace.id, '--scope', scope);
   return { ...workspace, key };
+}
+
+/** True when the point at the middle of `target` hits `target` itself (nothing lies over it). */
+export async function isUncovered(target: Locator): Promise<boolean> {
+  const box = await target.boundingBox();
+  if (!box) return false;
+  return target.evaluate((element, point) => {
+    const hit = document.elementFromPoint(point.x, point.y);
+    return hit !== null && element.contains(hit);
+  }, { x: box.x + box.width / 2, y: box.y + box.height / 2 });
 }
 
 /** `E2E_SCREENSHOTS=1` keeps a screenshot of every page the axe pass checks, for a review of how it looks. */
