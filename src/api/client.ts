@@ -78,9 +78,11 @@ export type ApiClientOptions = {
 /**
  * Per-call options of the calls that take no list parameters: `signal` aborts the call; `priority` is its place in
  * the key's budget (default `person`; a refused `speculative` call rejects with `BudgetSkippedError`);
- * `idempotencyKey` is sent as `Idempotency-Key` on a POST or PATCH (decisions.md section 9).
+ * `idempotencyKey` is sent as `Idempotency-Key` on a POST or PATCH (decisions.md section 9); `queueSignal` withdraws
+ * the call while it still waits for the key's budget (it rejects with the signal's reason and is never sent), and
+ * leaves it alone once sent: a job that is paused or cancelled sends nothing more, yet hears every answer it asked for.
  */
-export type CallOptions = { signal?: AbortSignal; priority?: RequestPriority; idempotencyKey?: string };
+export type CallOptions = { signal?: AbortSignal; priority?: RequestPriority; idempotencyKey?: string; queueSignal?: AbortSignal };
 
 /** `GET /contacts` answer: `{ items: Contact[], meta: { maxResults } }`. */
 export type ContactList = z.infer<typeof contactListSchema>;
@@ -216,12 +218,20 @@ type Call = {
   priority?: RequestPriority | undefined;
   /** Sent as `Idempotency-Key` (decisions.md section 9). */
   idempotencyKey?: string | undefined;
+  /** Withdraws the call while it waits for the budget (`CallOptions.queueSignal`). */
+  queueSignal?: AbortSignal | undefined;
   /** Called with a 2xx answer's headers (`ListParams.onHeaders`). */
   onHeaders?: ((headers: Headers) => void) | undefined;
 };
 
-/** The per-call part of a `Call`: its signal, priority and Idempotency-Key. */
-const perCall = ({ signal, priority, idempotencyKey }: CallOptions) => ({ signal, priority, idempotencyKey });
+/** The per-call part of a `Call`: its signals, priority and Idempotency-Key. */
+const perCall = ({ signal, priority, idempotencyKey, queueSignal }: CallOptions) => ({ signal, priority, idempotencyKey, queueSignal });
+
+/** The signal that ends a wait for the budget: the call's own, or its `queueSignal`, whichever aborts first. */
+function waitSignal(call: Call): AbortSignal | undefined {
+  if (!call.queueSignal) return call.signal;
+  return call.signal ? AbortSignal.any([call.signal, call.queueSignal]) : call.queueSignal;
+}
 
 /** Base64 of the UTF-8 bytes of `text` (`btoa` alone accepts only Latin-1). */
 function base64Utf8(text: string): string {
@@ -265,10 +275,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (call.idempotencyKey !== undefined && call.method !== 'GET') headers['Idempotency-Key'] = call.idempotencyKey;
     if (call.signal) init.signal = call.signal;
     call.signal?.throwIfAborted();
+    call.queueSignal?.throwIfAborted();
 
     let response: Response;
     try {
-      response = budget ? await budget.run(call.priority ?? 'person', () => doFetch(url, init), call.signal) : await doFetch(url, init);
+      response = budget ? await budget.run(call.priority ?? 'person', () => doFetch(url, init), waitSignal(call)) : await doFetch(url, init);
     } catch (error) {
       if (isBudgetSkipped(error)) throw error;
       throw networkOrAbort(error, call, url);

@@ -214,10 +214,21 @@ export async function enqueueJob(connection: Pick<SavedConnection, 'workspaceId'
   return job.id;
 }
 
-/** Pauses job `jobId` (no new step starts; those in flight finish). No-op unless queued or running. */
+/**
+ * Stops this tab's run of job `jobId`, if this tab runs it, at once (another tab's runner hears the `changed`
+ * message): called after the state left `running`, so no step starts and no waiting write leaves in the meantime.
+ */
+function stopLocalRun(jobId: string, workspaceId: string) {
+  const current = runners.get(workspaceId)?.current;
+  if (current?.jobId === jobId) current.stop.abort();
+}
+
+/** Pauses job `jobId` (no new step starts, writes waiting for the budget are withdrawn; those in flight finish). No-op unless queued or running. */
 export async function pauseJob(jobId: string): Promise<void> {
   const job = await (await jobStore()).transition(jobId, ['queued', 'running'], 'paused', { waitingUntil: null });
-  if (job) publish({ type: 'changed', workspaceId: job.workspaceId, jobId });
+  if (!job) return;
+  stopLocalRun(jobId, job.workspaceId);
+  publish({ type: 'changed', workspaceId: job.workspaceId, jobId });
 }
 
 /** Resumes a paused job (it runs again where it stopped). No-op unless paused. */
@@ -228,10 +239,12 @@ export async function resumeJob(jobId: string): Promise<void> {
   publish({ type: 'changed', workspaceId: job.workspaceId, jobId });
 }
 
-/** Cancels a job: steps not yet sent are never sent; those in flight finish. No-op for a finished job. */
+/** Cancels a job: steps not yet sent (or still waiting for the budget) are never sent; those in flight finish. No-op for a finished job. */
 export async function cancelJob(jobId: string): Promise<void> {
   const job = await (await jobStore()).transition(jobId, ['queued', 'running', 'paused'], 'cancelled', { finishedAt: Date.now(), waitingUntil: null });
-  if (job) publish({ type: 'changed', workspaceId: job.workspaceId, jobId });
+  if (!job) return;
+  stopLocalRun(jobId, job.workspaceId);
+  publish({ type: 'changed', workspaceId: job.workspaceId, jobId });
 }
 
 /**

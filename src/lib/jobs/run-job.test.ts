@@ -240,6 +240,32 @@ describe('runJob', () => {
     expect(await store.sentSteps(job.id)).toHaveLength(1);
     budget.close();
   }, 30_000);
+
+  it('withdraws on stop (a cancel) the write still waiting for the budget: it is never sent and goes back to pending', async () => {
+    const budget = createRateBudget({ reserve: 0.2 });
+    const client = clientFor(limited, limited.b.key, { budget });
+    const job = await store.addJob(limited.b.id, {
+      kind: 'contacts-import',
+      title: 'Withdrawn',
+      steps: Array.from({ length: 12 }, (_, i) => ({ kind: 'create-contact' as const, body: contact(`RunnerWithdrawn${i}`) })),
+    });
+    const stop = new AbortController();
+    const running = runJob({ store, client, jobId: job.id, concurrency: 2, stop: stop.signal });
+    await expect.poll(async () => (await store.getJob(job.id))!.settled, { timeout: 10_000 }).toBe(8);
+    await expect.poll(() => budget.state().waiting.job, { timeout: 5_000 }).toBeGreaterThan(0);
+    const sentBefore = writes.length;
+    stop.abort();
+    expect(await running).toBe('stopped');
+    // No step is left unknown: what waited was not sent, and the service holds exactly the 8 settled.
+    expect(await store.sentSteps(job.id)).toHaveLength(0);
+    expect((await steps(job.id)).filter((step) => step.status === 'pending')).toHaveLength(4);
+    expect(budget.state().waiting.job).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(writes.length).toBe(sentBefore);
+    const people = createApiClient({ baseUrl: limited.baseUrl, apiKey: limited.b.key });
+    expect((await people.listContacts({ limit: 1, filter: compare('name', 'like', 'RunnerWithdrawn') })).meta.maxResults).toBe(8);
+    budget.close();
+  }, 30_000);
 });
 
 describe('runJob: a bulk erasure (issue 22 point 7)', () => {

@@ -22,8 +22,10 @@
  * (`KeyRefusedError`): the key is the person's to fix. Any other refusal is the step's `failed` outcome, with
  * the reason as a sentence (src/lib/error-sentence.ts), and the job goes on.
  *
- * Stopping (`stop` aborts: pause, cancel, a closing tab) starts no new step; steps already sent finish and are
- * stored, unless `abort` aborts too, which cancels requests in flight (their steps stay `sent`, checked on resume).
+ * Stopping (`stop` aborts: pause, cancel, a closing tab) starts no new step, and withdraws a step whose write still
+ * waits for the key's budget (it goes back to `pending`: nothing leaves after a cancel); steps already sent finish
+ * and are stored, unless `abort` aborts too, which cancels requests in flight (their steps stay `sent`, checked on
+ * resume).
  */
 import { isApiError } from '@/api/api-error';
 import type { ContactList } from '@/api/client';
@@ -38,7 +40,7 @@ import type { JobStore } from './job-store';
 import type { JobCounts, JobRecord, JobStep, StepOutcome, StepRecord } from './job-types';
 
 /** Options of every write a job sends (the shape of `CallOptions` in src/api/client.ts). */
-export type JobCallOptions = { signal?: AbortSignal; priority?: 'job'; idempotencyKey?: string };
+export type JobCallOptions = { signal?: AbortSignal; priority?: 'job'; idempotencyKey?: string; queueSignal?: AbortSignal };
 
 /** The part of the typed client a job uses (`ApiClient`, on the key's shared budget: `budgetedClient`). */
 export type JobClient = {
@@ -63,7 +65,7 @@ export type RunJobOptions = {
   jobId: string;
   /** Requests in flight at once (default 4). With a rate limit, the budget paces them anyway. */
   concurrency?: number | (() => number);
-  /** Aborting starts no new step; steps in flight finish and are stored. */
+  /** Aborting starts no new step and withdraws writes still waiting for the budget; steps in flight finish and are stored. */
   stop?: AbortSignal;
   /** Aborting also cancels the requests in flight (their steps stay `sent`). */
   abort?: AbortSignal;
@@ -159,7 +161,8 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
 
   const send = async (record: StepRecord, lost: boolean): Promise<StepOutcome> => {
     const step: JobStep = record.step;
-    const call: JobCallOptions = { priority: 'job', idempotencyKey: stepKey(jobId, record.index), ...(abort ? { signal: abort } : {}) };
+    const signals = { ...(abort ? { signal: abort } : {}), ...(stop ? { queueSignal: stop } : {}) };
+    const call: JobCallOptions = { priority: 'job', idempotencyKey: stepKey(jobId, record.index), ...signals };
     if (step.kind === 'create-contact') {
       if (lost) {
         const id = await lookUp(step.body);
@@ -176,13 +179,12 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
     }
     if (step.kind === 'erase-contact') {
       // No Idempotency-Key: section 9 gives it to POST and PATCH; a DELETE repeated answers 404, checked here.
-      const signal = abort ? { signal: abort } : {};
       try {
-        await client.eraseContact(step.contactId, { priority: 'job', ...signal });
+        await client.eraseContact(step.contactId, { priority: 'job', ...signals });
         return { kind: 'erased' };
       } catch (error) {
         if (!(isApiError(error) && error.status === 404)) throw error;
-        const found = await client.listContacts({ filter: compare('id', 'eq', step.contactId), limit: 1, priority: 'job', ...signal });
+        const found = await client.listContacts({ filter: compare('id', 'eq', step.contactId), limit: 1, priority: 'job', ...(abort ? { signal: abort } : {}) });
         if (found.items.length) {
           await loadErrorSentences();
           return { kind: 'failed', status: 404, reason: jobMessages.eraseNotDone(errorSentence(error)) };
@@ -212,6 +214,11 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
         outcome = await send(record, lost);
       } catch (error) {
         if (abort?.aborted) return;
+        if (stop?.aborted && error === stop.reason) {
+          // Withdrawn before it left: not sent, so a cancelled job's report says so and a resumed one sends it.
+          if (!lost) await store.writer.put({ ...record, status: 'pending' });
+          return;
+        }
         if (isApiError(error) && (error.status === 401 || error.status === 403)) {
           refused ??= new KeyRefusedError(error);
           return;
