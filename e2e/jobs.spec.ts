@@ -168,7 +168,7 @@ for (const how of ['reload', 'close'] as const) {
     const first = patches;
     let current = page;
     if (how === 'reload') {
-      patches = { count: 0 };
+      patches = { count: 0, throttled: 0, log: [] };
       page.on('dialog', (dialog) => void dialog.accept());
       await page.reload();
     } else {
