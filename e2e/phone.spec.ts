@@ -152,3 +152,60 @@ test('the public page reads at 320 px wide', async ({ page, state }) => {
   await expectNoSidewaysScroll(page);
   await page.screenshot({ path: 'test-results/phone-embed.png' });
 });
+
+/**
+ * Every control in the page is the element found at its own centre once scrolled into view: none sits behind
+ * another (a sticky header, a notification, a neighbour that overflows). Returns the covered ones, named.
+ */
+async function coveredControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const selector = 'button, a[href], input:not([type=hidden]), select, textarea, [role=button], [role=checkbox], [role=combobox], [role=tab], [role=switch], [role=radio]';
+    const covered: string[] = [];
+    for (const control of Array.from(document.querySelectorAll<HTMLElement>(selector))) {
+      if (!control.getClientRects().length || getComputedStyle(control).visibility === 'hidden' || control.closest('[aria-hidden=true]')) continue;
+      control.scrollIntoView({ block: 'center', inline: 'center' });
+      // The first line's box: a link that wraps has its bounding box's centre between its lines.
+      const box = control.getClientRects()[0]!;
+      if (box.width < 2 || box.height < 2) continue;
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      if (!hit || control.contains(hit) || Array.from((control as HTMLInputElement).labels ?? []).some((label) => label.contains(hit))) continue;
+      covered.push(`${control.getAttribute('aria-label') ?? control.textContent?.trim().slice(0, 40)} (under ${hit.tagName.toLowerCase()} "${hit.textContent?.trim().slice(0, 40)}")`);
+    }
+    window.scrollTo(0, 0);
+    return covered;
+  });
+}
+
+test('every list page on a phone: records first, as compact rows or cards, filters in a sheet, nothing wider than the screen or behind another control', async ({ page, connect, state }) => {
+  test.setTimeout(120_000);
+  const demo = state.demo.workspaces[0]!;
+  await connect(demo.key);
+  const pages = [
+    { section: 'Contacts', table: 'Contacts' },
+    { section: 'Products', table: 'Products' },
+    { section: 'Collections', table: 'Collections' },
+    { section: 'Posts', table: 'Published posts' },
+  ];
+  for (const { section, table: name } of pages) {
+    await goTo(page, section);
+    const table = page.getByRole('table', { name });
+    const first = table.locator('tbody tr').first();
+    await expect(first).toBeVisible();
+    // The first record is on the first screen, below the filters folded behind their button.
+    expect((await first.boundingBox())!.y + 40, `${section}: the first record is below the first screen`).toBeLessThan(844);
+    await expect(page.getByRole('button', { name: 'Filters', exact: true })).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    // Every cell of the first record is within the screen: no column waits off to the right.
+    for (const cell of await first.locator('th:visible, td:visible').all()) {
+      const box = (await cell.boundingBox())!;
+      expect(box.x + box.width, `${section}: a cell reaches past the screen`).toBeLessThanOrEqual(390 + 1);
+    }
+    expect(await coveredControls(page), `${section}: controls behind another`).toEqual([]);
+  }
+  // The posts' cards keep each post's controls, as touch targets.
+  const posts = page.getByRole('table', { name: 'Published posts' });
+  await expectTouchTargets(posts.getByRole('link', { name: /^Open / }));
+  await page.getByRole('button', { name: 'Filters', exact: true }).tap();
+  await expect(page.getByRole('search', { name: /filter/i })).toBeVisible();
+  await checkAccessibility(page, 'phone-posts');
+});

@@ -6,7 +6,7 @@
  * confirmation; and a month calendar marking the days with scheduled posts, so gaps in the plan show at a glance.
  * Loaded only when the tab is opened.
  */
-import { Alert, Badge, Button, Group, Indicator, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Indicator, Modal, Stack, Text, Title } from '@mantine/core';
 import { Calendar } from '@mantine/dates';
 import '@mantine/dates/styles.css';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -15,6 +15,7 @@ import type { PostRequestItem } from '@/api/extensions';
 import { inList } from '@/api/filter/ast';
 import { ErrorMessage } from '@/components/error-message';
 import { QueryView } from '@/components/query-state';
+import { SimpleTable } from '@/components/simple-table';
 import { showSaved } from '@/components/upsert-drawer';
 import { useWorkspaceApi } from '@/lib/api';
 import { useExtensions } from '@/lib/extensions';
@@ -130,7 +131,7 @@ export function PlannedPosts() {
           {data.items.length === 0 ? (
             <Text>{t('posts.plannedNone')}</Text>
           ) : (
-            <Table aria-label={t('posts.plannedTable')} striped>
+            <SimpleTable aria-label={t('posts.plannedTable')} striped cards>
               <thead>
                 <tr>
                   <th scope="col">{t('posts.colState')}</th>
@@ -147,7 +148,7 @@ export function PlannedPosts() {
                         {item.state === 'scheduled' ? t('posts.scheduled') : t('posts.suggested')}
                       </Badge>
                     </td>
-                    <td>{item.publishDate ? <time dateTime={item.publishDate}>{formatDateTime(item.publishDate)}</time> : t('posts.noTime')}</td>
+                    <td data-label={t('posts.colWhen')}>{item.publishDate ? <time dateTime={item.publishDate}>{formatDateTime(item.publishDate)}</time> : t('posts.noTime')}</td>
                     <td>{titleOf(item)}</td>
                     {canCancel ? (
                       <td>
@@ -159,7 +160,7 @@ export function PlannedPosts() {
                   </tr>
                 ))}
               </tbody>
-            </Table>
+            </SimpleTable>
           )}
           <PlanCalendar items={data.items} />
           {withdrawing ? <WithdrawDialog item={withdrawing} onClose={() => setWithdrawing(null)} /> : null}

@@ -16,6 +16,7 @@ import { Link, useSearchParams } from 'react-router';
 import type { Post, PublicPostSummary } from '@/api/posts';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { QueryView } from '@/components/query-state';
+import { FilterSheet } from '@/components/filter-sheet';
 import { SimpleTable } from '@/components/simple-table';
 import { isHttpUrl } from '@/embed/post-view';
 import { useWorkspaceApi } from '@/lib/api';
@@ -196,39 +197,41 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
       <Suspense fallback={null}>
         <SavedViews list="posts" />
       </Suspense>
-      <Group align="flex-end" wrap="wrap" gap="sm" role="search" aria-label={t('posts.filter')}>
-        <TextInput label={t('posts.searchText')} placeholder={t('posts.searchPlaceholder')} value={text} onChange={(event) => setText(event.currentTarget.value)} w={240} />
-        <TextInput
-          type="date"
-          label={t('posts.publishedFrom')}
-          value={search.from}
-          onChange={(event) => update({ from: event.currentTarget.value }, { resetPage: true })}
-          max={search.to || undefined}
-        />
-        <TextInput
-          type="date"
-          label={t('posts.publishedTo')}
-          value={search.to}
-          onChange={(event) => update({ to: event.currentTarget.value }, { resetPage: true })}
-          min={search.from || undefined}
-        />
-        <NativeSelect
-          label={t('posts.sortBy')}
-          value={search.sort}
-          onChange={(event) => update({ sort: event.currentTarget.value as PostSort }, { resetPage: true })}
-          data={Object.keys(POST_SORTS).map((value) => ({ value, label: t(SORT_LABEL_KEYS[value as PostSort]) }))}
-        />
-        <NativeSelect
-          label={t('posts.perPage')}
-          value={String(search.size)}
-          onChange={(event) => update({ size: Number(event.currentTarget.value) as PostsSearch['size'] }, { resetPage: true })}
-          data={POST_PAGE_SIZES.map(String)}
-        />
-        {/* Always laid out, hidden while nothing is filtered, so setting a filter never moves the bar onto two rows (issue 14). */}
-        <Button variant="subtle" onClick={() => update({ q: '', from: '', to: '' }, { resetPage: true })} style={{ visibility: filtered ? undefined : 'hidden' }}>
-          {t('posts.clearFilters')}
-        </Button>
-      </Group>
+      <FilterSheet active={filtered}>
+        <Group align="flex-end" wrap="wrap" gap="sm" role="search" aria-label={t('posts.filter')}>
+          <TextInput label={t('posts.searchText')} placeholder={t('posts.searchPlaceholder')} value={text} onChange={(event) => setText(event.currentTarget.value)} w={240} />
+          <TextInput
+            type="date"
+            label={t('posts.publishedFrom')}
+            value={search.from}
+            onChange={(event) => update({ from: event.currentTarget.value }, { resetPage: true })}
+            max={search.to || undefined}
+          />
+          <TextInput
+            type="date"
+            label={t('posts.publishedTo')}
+            value={search.to}
+            onChange={(event) => update({ to: event.currentTarget.value }, { resetPage: true })}
+            min={search.from || undefined}
+          />
+          <NativeSelect
+            label={t('posts.sortBy')}
+            value={search.sort}
+            onChange={(event) => update({ sort: event.currentTarget.value as PostSort }, { resetPage: true })}
+            data={Object.keys(POST_SORTS).map((value) => ({ value, label: t(SORT_LABEL_KEYS[value as PostSort]) }))}
+          />
+          <NativeSelect
+            label={t('posts.perPage')}
+            value={String(search.size)}
+            onChange={(event) => update({ size: Number(event.currentTarget.value) as PostsSearch['size'] }, { resetPage: true })}
+            data={POST_PAGE_SIZES.map(String)}
+          />
+          {/* Always laid out, hidden while nothing is filtered, so setting a filter never moves the bar onto two rows (issue 14). */}
+          <Button variant="subtle" onClick={() => update({ q: '', from: '', to: '' }, { resetPage: true })} style={{ visibility: filtered ? undefined : 'hidden' }}>
+            {t('posts.clearFilters')}
+          </Button>
+        </Group>
+      </FilterSheet>
       {isReversedRange(search) ? (
         <Text c="red.8" size="sm" role="alert">
           {t('posts.reversedRange')}
@@ -246,7 +249,7 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
             {data.items.length === 0 ? (
               <Text>{filtered ? t('posts.noMatch') : t('posts.none')}</Text>
             ) : (
-              <SimpleTable aria-label={t('posts.publishedTab')} striped>
+              <SimpleTable aria-label={t('posts.publishedTab')} striped cards>
                 <thead>
                   <tr>
                     <th scope="col">
@@ -317,7 +320,7 @@ function PostRow({ post }: { post: Post }) {
   const image = [post.imageUrl, ...post.mediaImageUrls].find(isHttpUrl);
   return (
     <tr>
-      <td style={{ width: 88 }}>
+      <td style={{ width: 88 }} data-card-hidden>
         <Thumbnail src={image} />
       </td>
       <th scope="row" style={{ fontWeight: 'normal', minWidth: 220 }}>
@@ -330,14 +333,10 @@ function PostRow({ post }: { post: Post }) {
           </Text>
         ) : null}
       </th>
-      <td style={{ whiteSpace: 'nowrap' }}>
+      <td data-nowrap data-label={t('posts.colPublished')}>
         <time dateTime={post.publishedDate}>{formatDateTime(post.publishedDate)}</time>
       </td>
-      <td>
-        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-          {t('posts.claps', { count: post.claps })}
-        </Text>
-      </td>
+      <td data-nowrap>{t('posts.claps', { count: post.claps })}</td>
       <td>
         <Anchor href={post.postUrl} target="_blank" rel="noreferrer" size="sm" aria-label={t('posts.openLabel', { title })}>
           {t('posts.open')}
