@@ -144,7 +144,7 @@ function FileStep({ error, onFile }: { error: string | null; onFile: (file: File
         <input id={id} type="file" accept=".csv,text/csv" onChange={(event) => onFile(event.currentTarget.files?.[0])} />
       </Stack>
       <Text size="sm">
-        <Anchor href={SAMPLE_URL} download="products-sample.csv">
+        <Anchor href={SAMPLE_URL} download="products-sample.csv" underline="always">
           {t('catalog-import.sample')}
         </Anchor>{' '}
         {t('catalog-import.sampleRest')}
