@@ -2,34 +2,38 @@
  * Delete for products and collections (issue 22 point 9; `DELETE /products/{id}`, `/collections/{id}`, our extension
  * `catalog-delete`, decisions.md section 10): a record's Delete button and the bar over a selection, both behind a
  * confirmation (DeleteDialog). Offered only where the service has `catalog-delete` (src/lib/extensions.ts); in a
- * record's drawer a service without it gets one line saying so. Texts: ./messages.ts, worded with the caller's noun.
+ * record's drawer a service without it gets one line saying so. Texts (issue 23): the `forms` catalog area, waited
+ * for here (`useArea`: callers render these under a `Suspense` boundary), each worded by `kind` (an ICU `select`,
+ * since bokmål declines the noun: «Slett produktet», «Slett 3 kolleksjoner»).
  */
 import { Button, Group, Text } from '@mantine/core';
 import { useState } from 'react';
+import { useArea, useT } from '@/i18n/react';
 import { useExtensions } from '@/lib/extensions';
 import { DeleteDialog } from './delete-dialog';
-import { componentMessages as t } from './messages';
 import { showSaved } from './upsert-drawer';
 
+/** What is deleted; the texts say what happens to its links (a product leaves its collections, a collection its products). */
+export type CatalogKind = 'product' | 'collection';
+
 type Common = {
-  /** `product`, `collection`. */
-  noun: string;
-  /** What happens to the links: `removed from its collections`. */
-  links: string;
+  kind: CatalogKind;
   remove: (id: string) => Promise<void>;
   /** Called with the ids deleted (after a refusal part-way, those before it). */
   onDeleted: (ids: string[]) => void;
 };
 
 /** A record's "Delete …" with its confirmation; the one-line note where the service cannot delete. */
-export function DeleteRecordButton({ id, name, canWrite, noun, links, remove, onDeleted }: Common & { id: string; name: string; canWrite: boolean }) {
+export function DeleteRecordButton({ id, name, canWrite, kind, remove, onDeleted }: Common & { id: string; name: string; canWrite: boolean }) {
+  useArea('forms');
+  const t = useT();
   const extensions = useExtensions();
   const [confirming, setConfirming] = useState(false);
   if (!extensions.known) return null;
   if (!extensions.has('catalog-delete')) {
     return (
       <Text size="xs" c="dimmed">
-        {t.deleteNotAllowed(noun)}
+        {t('forms.deleteNotAllowed', { kind })}
       </Text>
     );
   }
@@ -37,19 +41,19 @@ export function DeleteRecordButton({ id, name, canWrite, noun, links, remove, on
   return (
     <>
       <Button size="xs" variant="light" color="red" w="fit-content" onClick={() => setConfirming(true)}>
-        {t.deleteOne(noun)}
+        {t('forms.deleteOne', { kind })}
       </Button>
       {confirming ? (
         <DeleteDialog
-          title={t.deleteTitle(1, noun, name)}
-          text={t.deleteText(1, noun, links)}
-          confirmLabel={t.deleteConfirm(1, noun)}
+          title={t('forms.deleteTitleNamed', { name })}
+          text={t('forms.deleteText', { kind, count: 1 })}
+          confirmLabel={t('forms.deleteConfirm', { kind, count: 1 })}
           ids={[id]}
           remove={remove}
           onCancel={() => setConfirming(false)}
           onDone={(ids) => {
             setConfirming(false);
-            showSaved(t.deleted(ids.length, noun));
+            showSaved(t('forms.deleted', { kind, count: ids.length }));
             onDeleted(ids);
           }}
         />
@@ -59,28 +63,30 @@ export function DeleteRecordButton({ id, name, canWrite, noun, links, remove, on
 }
 
 /** The bar over a selection: the count, "Delete N …" with its confirmation, and Clear selection. */
-export function DeleteSelectionBar({ ids, noun, links, remove, onDeleted, onClear }: Common & { ids: string[]; onClear: () => void }) {
+export function DeleteSelectionBar({ ids, kind, remove, onDeleted, onClear }: Common & { ids: string[]; onClear: () => void }) {
+  useArea('forms');
+  const t = useT();
   const [confirming, setConfirming] = useState(false);
   return (
-    <Group gap="xs" role="region" aria-label={t.selectionRegion}>
-      <Text size="sm">{t.selected(ids.length)}</Text>
+    <Group gap="xs" role="region" aria-label={t('forms.selectionRegion')}>
+      <Text size="sm">{t('forms.selected', { count: ids.length })}</Text>
       <Button size="xs" variant="light" color="red" onClick={() => setConfirming(true)}>
-        {t.deleteSelected(ids.length, noun)}
+        {t('forms.deleteSelected', { kind, count: ids.length })}
       </Button>
       <Button size="xs" variant="subtle" onClick={onClear}>
-        {t.clearSelection}
+        {t('forms.clearSelection')}
       </Button>
       {confirming ? (
         <DeleteDialog
-          title={t.deleteTitle(ids.length, noun)}
-          text={t.deleteText(ids.length, noun, links)}
-          confirmLabel={t.deleteConfirm(ids.length, noun)}
+          title={t('forms.deleteTitle', { kind, count: ids.length })}
+          text={t('forms.deleteText', { kind, count: ids.length })}
+          confirmLabel={t('forms.deleteConfirm', { kind, count: ids.length })}
           ids={ids}
           remove={remove}
           onCancel={() => setConfirming(false)}
           onDone={(deleted) => {
             setConfirming(false);
-            showSaved(t.deleted(deleted.length, noun));
+            showSaved(t('forms.deleted', { kind, count: deleted.length }));
             onDeleted(deleted);
           }}
         />

@@ -2,10 +2,12 @@
  * Fields the product and collection upsert drawers share (issue 6), over a react-hook-form whose values include
  * `CatalogFormValues` (src/lib/catalog-form.ts): title and handle (the handle suggested from the title while it
  * is the suggestion, on a create), the description's HTML with its live preview that cannot run code, and the
- * custom properties (key-value editor with typed values).
+ * custom properties (key-value editor with typed values). Texts (issue 23): the `forms` catalog area, loaded by
+ * the UpsertDrawer these fields sit in.
  */
 import { Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { Controller, type UseFormReturn, useWatch } from 'react-hook-form';
+import { useT } from '@/i18n/react';
 import { type CatalogFormValues, suggestedHandle } from '@/lib/catalog-form';
 import { HtmlPreview } from './html-preview';
 import { KeyValueEditor } from './key-value-editor';
@@ -18,16 +20,17 @@ const shared = <Values extends CatalogFormValues>(form: CatalogForm<Values>) => 
 
 /** Title (required) and handle; `editing` turns the suggestion off (an edit keeps the record's handle). */
 export function TitleHandleFields<Values extends CatalogFormValues>({ form, editing }: { form: CatalogForm<Values>; editing: boolean }) {
+  const t = useT();
   const fields = shared(form);
   const names = suggestedHandle(fields);
   const suggested = useWatch({ control: fields.control, name: 'handleSuggested' });
   const { errors } = fields.formState;
   return (
     <>
-      <TextInput label="Title" required {...names.title} error={errors.title?.message} />
+      <TextInput label={t('forms.title')} required {...names.title} error={errors.title?.message} />
       <TextInput
-        label="Handle"
-        description={suggested && !editing ? 'Suggested from the title; the service adds -2, -3 when it is taken' : 'Lower-case letters, digits and single dashes'}
+        label={t('forms.handle')}
+        description={suggested && !editing ? t('forms.handleSuggested') : t('forms.handleRule')}
         {...names.handle}
         error={errors.handle?.message}
       />
@@ -37,24 +40,26 @@ export function TitleHandleFields<Values extends CatalogFormValues>({ form, edit
 
 /** The description's HTML in a monospace text area, and its sanitized preview in a sandboxed frame. */
 export function DescriptionFields<Values extends CatalogFormValues>({ form }: { form: CatalogForm<Values> }) {
+  const t = useT();
   const fields = shared(form);
   const html = useWatch({ control: fields.control, name: 'bodyHtml' });
+  const bodyHtml = fields.register('bodyHtml');
   return (
     <>
       <Textarea
-        label="Description (HTML)"
+        label={t('forms.description')}
         autosize
         minRows={3}
         maxRows={12}
-        {...fields.register('bodyHtml')}
+        {...bodyHtml}
         error={fields.formState.errors.bodyHtml?.message}
         styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
       />
       <Stack gap={4}>
         <Text size="sm" fw={500} component="div">
-          Description preview
+          {t('forms.descriptionPreview')}
         </Text>
-        <HtmlPreview html={html} label="Description preview" />
+        <HtmlPreview html={html} label={t('forms.descriptionPreview')} />
       </Stack>
     </>
   );
@@ -62,12 +67,13 @@ export function DescriptionFields<Values extends CatalogFormValues>({ form }: { 
 
 /** `customProperties` as key-value rows; a problem with the rows (or the service's 400 about them) shows below. */
 export function CustomPropertiesField<Values extends CatalogFormValues>({ form }: { form: CatalogForm<Values> }) {
+  const t = useT();
   const fields = shared(form);
   return (
     <Controller
       control={fields.control}
       name="customProperties"
-      render={({ field }) => <KeyValueEditor label="Custom properties" rows={field.value} onChange={field.onChange} error={fields.formState.errors.customProperties?.message} />}
+      render={({ field }) => <KeyValueEditor label={t('forms.customProperties')} rows={field.value} onChange={field.onChange} error={fields.formState.errors.customProperties?.message} />}
     />
   );
 }

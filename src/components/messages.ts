@@ -3,21 +3,6 @@
  * conversion (issue 23). Functions for texts with values.
  */
 export const componentMessages = {
-  cancel: 'Cancel',
-  deleting: (done: number, total: number) => `Deleted ${done} of ${total}…`,
-  deleteFailedAfter: (done: number, total: number) => `Stopped after deleting ${done} of ${total}.`,
-  selected: (count: number) => `${count} selected`,
-  clearSelection: 'Clear selection',
-  selectionRegion: 'Selection',
-  deleteOne: (noun: string) => `Delete ${noun}…`,
-  deleteSelected: (count: number, noun: string) => `Delete ${count} ${noun}${count === 1 ? '' : 's'}…`,
-  deleteTitle: (count: number, noun: string, name?: string) => (count === 1 && name ? `Delete “${name}”?` : `Delete ${count} ${noun}${count === 1 ? '' : 's'}?`),
-  deleteText: (count: number, noun: string, links: string) =>
-    `${count === 1 ? `This ${noun} is` : `These ${count} ${noun}s are`} deleted from the workspace and ${links}. This is final: a deleted ${noun} cannot be restored.`,
-  deleteConfirm: (count: number, noun: string) => (count === 1 ? `Delete ${noun}` : `Delete ${count} ${noun}s`),
-  deleted: (count: number, noun: string) => (count === 1 ? `Deleted the ${noun}.` : `Deleted ${count} ${noun}s.`),
-  deleteNotAllowed: (noun: string) => `This service does not allow deleting ${noun}s.`,
-  deleteNeedsScope: 'Deleting needs products:read-write',
   /** The Advanced filter box (issue 23 point 11: the raw `$filter` stays here, named as the API names it). */
   filterExpression: 'Filter expression ($filter)',
   filterExpressionHint: 'As the API takes it: field op value, joined by and / or. Edit and apply.',

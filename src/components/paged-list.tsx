@@ -24,8 +24,11 @@ import { QueryError } from './query-state';
 export type PagedListProps<Row extends RowData> = {
   /** The page's heading and the table's name: `Products`. */
   title: string;
-  /** One row's noun, for the count and the empty state: `product`. */
-  noun: string;
+  /**
+   * The page's own words (issue 23: a noun cannot be pluralized or declined by the list in every language): the
+   * count (`2 matching products`; `matching` when a filter narrows the list) and the empty states.
+   */
+  texts: { count: (total: number, matching: boolean) => string; noMatch: string; none: string };
   actions: ReactNode;
   filters: ReactNode;
   list: UseQueryResult<ListEnvelope<Row>>;
@@ -50,7 +53,7 @@ export type PagedListProps<Row extends RowData> = {
 };
 
 export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
-  const { title, noun, actions, filters, list, columns, getRowId, onRowClick, rowLink, primaryColumns, page, size, filtered, onClearFilters, onPageChange, onSizeChange, selection, onSelectionChange, rowLabel, selectionBar } = props;
+  const { title, texts, actions, filters, list, columns, getRowId, onRowClick, rowLink, primaryColumns, page, size, filtered, onClearFilters, onPageChange, onSizeChange, selection, onSelectionChange, rowLabel, selectionBar } = props;
   const total = list.data?.meta.maxResults;
   const failed = list.isError && !list.data;
   const shownPage = useShown(page, list.isPlaceholderData);
@@ -63,7 +66,7 @@ export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
         <div>
           <Title order={1}>{title}</Title>
           <Text size="sm" c="dimmed" aria-live="polite">
-            {total === undefined ? (waiting ? 'Waiting for the request budget…' : 'Loading…') : countText(total, filtered, noun, waiting && list.isPlaceholderData)}
+            {total === undefined ? (waiting ? 'Waiting for the request budget…' : 'Loading…') : countText(texts.count(total, filtered && !(waiting && list.isPlaceholderData)), waiting && list.isPlaceholderData)}
           </Text>
         </div>
         <Group gap="xs">{actions}</Group>
@@ -90,13 +93,13 @@ export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
               <Text>{NOT_LOADED}</Text>
             ) : filtered ? (
               <Stack align="center" gap="xs">
-                <Text>No {noun}s match these filters.</Text>
+                <Text>{texts.noMatch}</Text>
                 <Button variant="light" size="xs" onClick={onClearFilters}>
                   Clear filters
                 </Button>
               </Stack>
             ) : (
-              <Text>No {noun}s yet.</Text>
+              <Text>{texts.none}</Text>
             )
           }
         />

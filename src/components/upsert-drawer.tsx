@@ -10,10 +10,14 @@
  * close the user confirmed, and a confirmed Back (a blocked navigation) just proceeds, which closes the drawer.
  * `readOnly` shows the record's fields disabled with a Close button (a key that may read but not write). When the
  * drawer goes, focus returns to what had it when the drawer opened (the "New" button or the row's link).
+ *
+ * Texts (issue 23): the `forms` catalog area, which the drawer waits for itself (`useArea`, so it sits under a
+ * `Suspense` boundary, as every lazy drawer does); `title` and `submitLabel` come translated from the caller.
  */
 import { Alert, Button, Drawer, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { useArea, useT } from '@/i18n/react';
 import { useBlocker } from '@/lib/navigation-guard';
 import { ErrorDetails } from './error-message';
 import classes from './upsert-drawer.module.css';
@@ -48,6 +52,8 @@ export function showSaved(message: string) {
 }
 
 export function UpsertDrawer({ title, dirty, submitting, saved = false, submitLabel, error, failure, onSubmit, onClose, readOnly = false, children }: UpsertDrawerProps) {
+  useArea('forms');
+  const t = useT();
   const [confirming, setConfirming] = useState(false);
   const guarded = dirty && !submitting && !saved && !readOnly;
   const discarded = useRef(false);
@@ -86,11 +92,11 @@ export function UpsertDrawer({ title, dirty, submitting, saved = false, submitLa
   };
 
   return (
-    <Drawer opened onClose={requestClose} position="right" size="xl" title={title} closeButtonProps={{ 'aria-label': `Close ${title.toLowerCase()}` }}>
+    <Drawer opened onClose={requestClose} position="right" size="xl" title={title} closeButtonProps={{ 'aria-label': t('forms.closeTitled', { title: title.toLowerCase() }) }}>
       <form onSubmit={onSubmit} aria-label={title} noValidate>
         <Stack>
           {error ? (
-            <Alert ref={alert} color="red" role="alert" title="Not saved">
+            <Alert ref={alert} color="red" role="alert" title={t('forms.notSaved')}>
               {error}
               {failure ? <ErrorDetails error={failure} /> : null}
             </Alert>
@@ -106,27 +112,27 @@ export function UpsertDrawer({ title, dirty, submitting, saved = false, submitLa
             {readOnly ? (
               <Group justify="flex-end">
                 <Button variant="default" onClick={onClose}>
-                  Close
+                  {t('forms.close')}
                 </Button>
               </Group>
             ) : asking ? (
               <Group justify="space-between" role="alert">
                 <Text size="sm" fw={500}>
-                  Discard your changes?
+                  {t('forms.discardQuestion')}
                 </Text>
                 <Group gap="xs">
                   <Button variant="default" onClick={keepEditing} data-autofocus>
-                    Keep editing
+                    {t('forms.keepEditing')}
                   </Button>
                   <Button color="red" onClick={discard}>
-                    Discard changes
+                    {t('forms.discardChanges')}
                   </Button>
                 </Group>
               </Group>
             ) : (
               <Group justify="flex-end">
                 <Button variant="default" onClick={requestClose}>
-                  Cancel
+                  {t('forms.cancel')}
                 </Button>
                 <Button type="submit" loading={submitting}>
                   {submitLabel}

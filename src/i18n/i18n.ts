@@ -18,9 +18,11 @@ export { i18n };
  * included; `shell`: the workspace's header, navigation, tables and lists, loaded with the workspace layout; `bulk`:
  * the contacts' selection bar and bulk tags dialog, loaded with them; `sentences`: what is shown when something goes
  * wrong (the error sentences of src/lib/error-sentence.ts, the throttling notice, a missing scope), loaded only when
- * shown, so the first screens do not carry them.
+ * shown, so the first screens do not carry them. `forms`: the shared create-or-edit drawer (UpsertDrawer), the
+ * key-value editor, the catalog's shared fields and the delete confirmation, waited for by those components
+ * (`useArea`); `catalog-import`: the products' CSV import dialog and its row checks, loaded with the dialog.
  */
-export type Area = 'common' | 'connect' | 'contacts' | 'posts' | 'products' | 'collections' | 'workspaces' | 'embed' | 'sentences' | 'shell' | 'bulk';
+export type Area = 'common' | 'connect' | 'contacts' | 'posts' | 'products' | 'collections' | 'workspaces' | 'embed' | 'sentences' | 'shell' | 'bulk' | 'forms' | 'catalog-import';
 
 const catalogs = import.meta.glob<Messages>('./catalogs/*/*.json', { query: '?catalog', import: 'default' });
 

@@ -64,12 +64,13 @@ type Wire = {
 /**
  * The zod shape of the shared fields for `wire` (the contract's upsert shape) and, on an edit, the record:
  * the title is required (a create needs it, and the contract refuses an empty one); free text fields clear with
- * `''`; the handle and externalId cannot be emptied once set. `noun` words the missing-title message.
+ * `''`; the handle and externalId cannot be emptied once set. `needsTitle` is the missing-title message, in the
+ * language shown (the caller's catalog: `A product needs a title`).
  */
-export function catalogFormFields(wire: Wire, record: CatalogRecord | null | undefined, noun: string) {
+export function catalogFormFields(wire: Wire, record: CatalogRecord | null | undefined, needsTitle: string) {
   const title = (wire.title instanceof z.ZodMiniOptional ? wire.title.def.innerType : wire.title) as z.ZodMiniType<string, string>;
   return {
-    title: requiredText(title, `A ${noun} needs a title`),
+    title: requiredText(title, needsTitle),
     handle: optionalText(handleSchema, { was: record?.handle }),
     handleSuggested: z.boolean(),
     bodyHtml: optionalText(wire.bodyHtml.def.innerType, { was: record?.bodyHtml, clearable: true, keepSpaces: true }),

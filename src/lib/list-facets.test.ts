@@ -35,9 +35,8 @@ describe('list facets', () => {
     expect(z.object({ min: z.optional(amountParam) }).safeParse({ min: 'abc' }).success).toBe(false);
   });
 
-  it('counts with the right plural', () => {
-    expect(countText(1, false, 'product')).toBe('1 product');
-    expect(countText(2500, true, 'product')).toBe(`${(2500).toLocaleString()} matching products`);
-    expect(countText(0, false, 'collection')).toBe('0 collections');
+  it('says a count as the page words it, and when it is the last known one', () => {
+    expect(countText('1 product')).toBe('1 product');
+    expect(countText('2,500 matching products', true)).toBe('2,500 matching products (last known: waiting)');
   });
 });

@@ -11,11 +11,11 @@ import { type FilterNode, type FilterValue, between, compare, inList, literalLik
 export const LIST_PAGE_SIZES = [10, 20, 50, 100] as const;
 
 /**
- * A list's count line: `1 product`, `2,500 matching products` (plural by adding `s`); `lastKnown` (the list shows
- * an earlier answer while the person's request waits for the budget, issue 19) adds `, last known: waiting`.
+ * A list's count line: `count` as the page words it (`1 product`, `2,500 matching products`, in the language
+ * shown); `lastKnown` (the list shows an earlier answer while the person's request waits for the budget, issue 19)
+ * adds ` (last known: waiting)`.
  */
-export function countText(total: number, filtered: boolean, noun: string, lastKnown = false): string {
-  const count = `${total.toLocaleString()} ${filtered && !lastKnown ? 'matching ' : ''}${noun}${total === 1 ? '' : 's'}`;
+export function countText(count: string, lastKnown = false): string {
   return lastKnown ? `${count} (last known: waiting)` : count;
 }
 

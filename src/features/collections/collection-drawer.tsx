@@ -4,7 +4,8 @@
  * any request; the handle suggested from the title until the user types one; the description's HTML with a live
  * preview that cannot run code. Saving waits for the service, says "Collection created" (201) or "Collection
  * updated" (200), and the lists refetch; a 400 or 409 lands on its field. `readOnly` (a key without
- * products:read-write) shows a listed collection's fields disabled (issue 14).
+ * products:read-write) shows a listed collection's fields disabled (issue 14). Texts (issue 23): the `collections`
+ * catalog area (loaded with the page) and `forms` (the shared fields and frame).
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { SimpleGrid, TextInput } from '@mantine/core';
@@ -13,15 +14,16 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import type { Collection } from '@/api/catalog';
 import { CustomPropertiesField, DescriptionFields, TitleHandleFields } from '@/components/catalog-fields';
-import { collectionMessages } from './messages';
 import { UpsertDrawer, showSaved } from '@/components/upsert-drawer';
 import { DeleteRecordButton } from '@/components/catalog-delete';
+import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/api';
 import { applyServerErrors, withSentences } from '@/lib/form-errors';
 import { COLLECTION_FORM_FIELDS, type CollectionFormOutput, type CollectionFormValues, collectionFormSchema, collectionFormValues, toCollectionUpsert } from './collection-form';
 import { useUpsertCollection } from './mutations';
 
 export function CollectionDrawer({ collection, readOnly = false, onClose }: { collection: Collection | null; readOnly?: boolean; onClose: () => void }) {
+  const t = useT();
   const upsert = useUpsertCollection();
   const { api, workspaceId } = useWorkspaceApi();
   const queryClient = useQueryClient();
@@ -32,20 +34,23 @@ export function CollectionDrawer({ collection, readOnly = false, onClose }: { co
   const submit = form.handleSubmit(async (values) => {
     try {
       const result = await upsert.mutateAsync(toCollectionUpsert(values, collection));
-      showSaved(result.created ? 'Collection created' : 'Collection updated');
+      showSaved(result.created ? t('collections.savedNew') : t('collections.savedEdit'));
       onClose();
     } catch (error) {
       await applyServerErrors(error, form.setError, COLLECTION_FORM_FIELDS, { focus: true });
     }
   });
 
+  // The fields' registrations, outside the markup (field names are not texts a person reads).
+  const inputs = { source: form.register('source'), externalId: form.register('externalId') };
+
   return (
     <UpsertDrawer
-      title={collection ? (readOnly ? 'Collection' : 'Edit collection') : 'New collection'}
+      title={collection ? (readOnly ? t('collections.view') : t('collections.edit')) : t('collections.new')}
       dirty={isDirty}
       submitting={isSubmitting}
       saved={isSubmitSuccessful}
-      submitLabel={collection ? 'Save collection' : 'Create collection'}
+      submitLabel={collection ? t('collections.save') : t('collections.create')}
       error={errors.root?.message}
       failure={errors.root?.type === 'server' ? upsert.error : undefined}
       onSubmit={(event) => void submit(event)}
@@ -57,8 +62,7 @@ export function CollectionDrawer({ collection, readOnly = false, onClose }: { co
           id={collection.id}
           name={collection.title ?? collection.id}
           canWrite={!readOnly}
-          noun={collectionMessages.noun}
-          links={collectionMessages.links}
+          kind="collection"
           remove={(id) => api.deleteCollection(id)}
           onDeleted={() => {
             void queryClient.invalidateQueries({ queryKey: ['ws', workspaceId] });
@@ -68,8 +72,8 @@ export function CollectionDrawer({ collection, readOnly = false, onClose }: { co
       ) : null}
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TitleHandleFields form={form} editing={Boolean(collection)} />
-        <TextInput label="Source" {...form.register('source')} error={errors.source?.message} />
-        <TextInput label="External id" description="Your system’s id: saving the same external id again updates this collection" {...form.register('externalId')} error={errors.externalId?.message} />
+        <TextInput label={t('collections.source')} {...inputs.source} error={errors.source?.message} />
+        <TextInput label={t('collections.externalId')} description={t('collections.externalIdHint')} {...inputs.externalId} error={errors.externalId?.message} />
       </SimpleGrid>
       <DescriptionFields form={form} />
       <CustomPropertiesField form={form} />

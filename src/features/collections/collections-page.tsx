@@ -5,13 +5,14 @@
  * row opens it at its address, `/w/:workspaceId/collections/:collectionId` over the list (issue 14,
  * src/lib/record-route.ts). Writing needs `products:read-write` (the scope of `POST /collections`): without it
  * the button is disabled and says why, and a collection opens read-only. No sorting: `GET /collections` takes no
- * `$orderBy`.
+ * `$orderBy`. Texts (issue 23): the `collections` catalog area, loaded with the page (src/app/sections.ts).
  */
 import { Button } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import type { RowSelectionState } from '@tanstack/react-table';
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
+import { useT } from '@/i18n/react';
 import { PagedList } from '@/components/paged-list';
 import type { RecordDrawer as RecordDrawerType } from '@/components/record-drawer';
 import { useWorkspaceApi } from '@/lib/api';
@@ -20,23 +21,23 @@ import { useListSearch } from '@/lib/list-search';
 import { usePagedQuery } from '@/lib/paged-query';
 import { allows } from '@/lib/permissions';
 import { useRecordRoute } from '@/lib/record-route';
-import { collectionColumns } from './collection-columns';
+import { useCollectionColumns } from './collection-columns';
 import { CollectionFilters } from './collection-filters';
 import { CLEAR_COLLECTION_FILTERS, collectionFilter, collectionSearchSchema, isCollectionFiltered } from './collection-search';
-import { collectionMessages } from './messages';
 import { type CollectionListParams, collectionQueries } from './queries';
 
 const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
 const CollectionDrawer = lazy(() => import('./collection-drawer').then((m) => ({ default: m.CollectionDrawer })));
 // Loaded when a record opens; `lazy` loses the component's type parameters, which the cast restores.
 const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) => ({ default: m.RecordDrawer }))) as unknown as typeof RecordDrawerType;
-const columns = collectionColumns();
 const DeleteSelectionBar = lazy(() => import('@/components/catalog-delete').then((m) => ({ default: m.DeleteSelectionBar })));
 
 /** What a phone shows of each row (issue 23 point 6): the title and when it changed. */
 const PHONE_COLUMNS = ['title', 'updated'];
 
 export function CollectionsPage() {
+  const t = useT();
+  const columns = useCollectionColumns();
   const { api, workspaceId, connection } = useWorkspaceApi();
   const [search, update] = useListSearch(collectionSearchSchema);
   const filter = useMemo(() => collectionFilter(search), [search]);
@@ -55,12 +56,16 @@ export function CollectionsPage() {
   return (
     <>
       <PagedList
-        title="Collections"
-        noun="collection"
+        title={t('collections.title')}
+        texts={{
+          count: (count, matching) => t(matching ? 'collections.countMatching' : 'collections.count', { count }),
+          noMatch: t('collections.noMatch'),
+          none: t('collections.none'),
+        }}
         actions={
-          <DeferredTooltip position="bottom" label="Needs products:read-write" disabled={canWrite}>
+          <DeferredTooltip position="bottom" label={t('shell.needsScope', { scope: 'products:read-write' })} disabled={canWrite}>
             <Button onClick={() => setCreating(true)} disabled={!canWrite} data-disabled={!canWrite || undefined}>
-              New collection
+              {t('collections.new')}
             </Button>
           </DeferredTooltip>
         }
@@ -82,8 +87,7 @@ export function CollectionsPage() {
             <Suspense fallback={null}>
               <DeleteSelectionBar
                 ids={selectedIds}
-                noun={collectionMessages.noun}
-                links={collectionMessages.links}
+                kind="collection"
                 remove={(id) => api.deleteCollection(id)}
                 onClear={() => setSelection({})}
                 onDeleted={() => {

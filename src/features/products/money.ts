@@ -2,8 +2,11 @@
  * Prices of the products table and form (issue 6): amounts in major units with an ISO 4217 code (decisions.md
  * section 1), formatted with `Intl.NumberFormat` in their currency and the reader's locale (`199,50 kr` in nb-NO),
  * and the currency choices of the form from `Intl.supportedValuesOf('currency')`. Amounts typed into inputs are read
- * in the same locale by src/lib/decimal.ts (issue 14 point 6), which the CSV import also uses per column.
+ * in the same locale by src/lib/decimal.ts (issue 14 point 6), which the CSV import also uses per column. Prices
+ * stay in the browser's locale, not src/i18n/format.ts's language-and-region (issue 23): an input reads `199,5` in
+ * a German browser whichever language is shown, so the table shows `199,50 €` there too, never `€199.50` beside it.
  */
+import { currentLocale } from '@/i18n/i18n';
 
 const formats = new Map<string, Intl.NumberFormat>();
 
@@ -42,10 +45,10 @@ export function isMarkedDown(price: number | null, originalPrice: number | null)
 
 /**
  * The currency choices: every code `Intl.supportedValuesOf('currency')` lists, labelled `EUR · Euro` (names in
- * `locale`), plus `extra` codes the list lacks (a record's own currency), so an edit never loses its value.
+ * `locale`, by default the language shown), plus `extra` codes the list lacks (a record's own currency), so an edit never loses its value.
  */
 export function currencyOptions(extra: readonly string[] = [], locale?: string): { value: string; label: string }[] {
-  const names = new Intl.DisplayNames(locale, { type: 'currency' });
+  const names = new Intl.DisplayNames(locale ?? currentLocale(), { type: 'currency' });
   const codes = [...new Set([...Intl.supportedValuesOf('currency'), ...extra.filter(Boolean)])].sort();
   return codes.map((code) => {
     let name: string | undefined;

@@ -6,6 +6,7 @@
  * `Intl.supportedValuesOf('currency')`; collections are picked by title. Saving waits for the service, says
  * "Product created" (201) or "Product updated" (200), and the lists refetch; a 400 or 409 lands on its field.
  * `readOnly` (a key without products:read-write) shows a listed product's fields disabled (issue 14).
+ * Texts (issue 23): the `products` catalog area (loaded with the page) and `forms` (the shared fields and frame).
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Checkbox, MultiSelect, NativeSelect, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
@@ -17,9 +18,9 @@ import { useMemo, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { PRODUCT_STATUSES, type Product } from '@/api/catalog';
 import { CustomPropertiesField, DescriptionFields, TitleHandleFields } from '@/components/catalog-fields';
-import { productMessages } from './messages';
 import { UpsertDrawer, showSaved } from '@/components/upsert-drawer';
 import { DeleteRecordButton } from '@/components/catalog-delete';
+import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/api';
 import { applyServerErrors, withSentences } from '@/lib/form-errors';
 import { currencyOptions } from './money';
@@ -30,16 +31,18 @@ import classes from './products.module.css';
 
 /** The image at `url` when it is an http(s) URL, or a note when it cannot be loaded. */
 function ImagePreview({ url }: { url: string }) {
+  const t = useT();
   const [failed, setFailed] = useState(false);
   if (!/^https?:\/\/\S+$/i.test(url.trim())) return null;
-  if (failed) return <Text size="xs" c="dimmed">The image could not be loaded from this URL.</Text>;
-  return <img className={classes.imagePreview} src={url.trim()} alt="Preview" onError={() => setFailed(true)} />;
+  if (failed) return <Text size="xs" c="dimmed">{t('products.imageFailed')}</Text>;
+  return <img className={classes.imagePreview} src={url.trim()} alt={t('products.imagePreview')} onError={() => setFailed(true)} />;
 }
 
 /** The × of a chosen collection is named by its title (issue 23 point 8). */
 const removableCollection = pillRenderer((option) => componentMessages.removeValue(option.label));
 
 export function ProductDrawer({ product, defaultCurrency, readOnly = false, onClose }: { product: Product | null; defaultCurrency?: string | undefined; readOnly?: boolean; onClose: () => void }) {
+  const t = useT();
   const { api, workspaceId } = useWorkspaceApi();
   const queryClient = useQueryClient();
   const collections = useQuery(productQueries.collectionChoices(api, workspaceId));
@@ -59,7 +62,7 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
   const submit = form.handleSubmit(async (values) => {
     try {
       const result = await upsert.mutateAsync(toProductUpsert(values, product));
-      showSaved(result.created ? 'Product created' : 'Product updated');
+      showSaved(result.created ? t('products.created') : t('products.updated'));
       onClose();
     } catch (error) {
       await applyServerErrors(error, form.setError, PRODUCT_FORM_FIELDS, { focus: true });
@@ -70,13 +73,27 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
     <TextInput label={label} {...form.register(name)} error={errors[name]?.message} {...props} />
   );
 
+  // The fields' registrations, outside the markup (field names are not texts a person reads).
+  const inputs = {
+    status: form.register('status'),
+    isForSale: form.register('isForSale'),
+    type: text('type', t('products.type')),
+    vendor: text('vendor', t('products.vendor')),
+    source: text('source', t('products.source')),
+    price: text('price', t('products.price'), { inputMode: 'decimal' }),
+    originalPrice: text('originalPrice', t('products.originalPrice'), { inputMode: 'decimal', description: t('products.originalPriceHint') }),
+    url: text('url', t('products.url'), { type: 'url' }),
+    externalId: text('externalId', t('products.externalId'), { description: t('products.externalIdHint') }),
+    imageUrl: text('imageUrl', t('products.imageUrl'), { type: 'url' }),
+  };
+
   return (
     <UpsertDrawer
-      title={product ? (readOnly ? 'Product' : 'Edit product') : 'New product'}
+      title={product ? (readOnly ? t('products.view') : t('products.edit')) : t('products.new')}
       dirty={isDirty}
       submitting={isSubmitting}
       saved={isSubmitSuccessful}
-      submitLabel={product ? 'Save product' : 'Create product'}
+      submitLabel={product ? t('products.save') : t('products.create')}
       error={errors.root?.message}
       failure={errors.root?.type === 'server' ? upsert.error : undefined}
       onSubmit={(event) => void submit(event)}
@@ -88,8 +105,7 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
           id={product.id}
           name={product.title ?? product.id}
           canWrite={!readOnly}
-          noun={productMessages.noun}
-          links={productMessages.links}
+          kind="product"
           remove={(id) => api.deleteProduct(id)}
           onDeleted={() => {
             void queryClient.invalidateQueries({ queryKey: ['ws', workspaceId] });
@@ -99,56 +115,56 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
       ) : null}
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TitleHandleFields form={form} editing={Boolean(product)} />
-        <NativeSelect label="Status" data={PRODUCT_STATUSES.map((status) => ({ value: status, label: status }))} {...form.register('status')} error={errors.status?.message} />
-        {text('type', 'Type')}
-        {text('vendor', 'Vendor')}
-        {text('source', 'Source')}
-        {text('price', 'Price', { inputMode: 'decimal' })}
-        {text('originalPrice', 'Original price', { inputMode: 'decimal', description: 'Shown struck through when higher than the price' })}
+        <NativeSelect label={t('products.status')} data={PRODUCT_STATUSES.map((status) => ({ value: status, label: t('products.statusValue', { status }) }))} {...inputs.status} error={errors.status?.message} />
+        {inputs.type}
+        {inputs.vendor}
+        {inputs.source}
+        {inputs.price}
+        {inputs.originalPrice}
         <Controller
           control={form.control}
           name="currency"
           render={({ field }) => (
             <Select
-              label="Currency"
-              placeholder="Search by code or name"
+              label={t('products.currency')}
+              placeholder={t('products.currencySearch')}
               data={currencies}
               value={field.value || null}
               onChange={(value) => field.onChange(value ?? '')}
               onBlur={field.onBlur}
               searchable
               clearable
-              nothingFoundMessage="No such currency"
+              nothingFoundMessage={t('products.noSuchCurrency')}
               error={errors.currency?.message}
             />
           )}
         />
-        <Checkbox label="For sale" mt={{ sm: 30 }} {...form.register('isForSale')} />
-        {text('url', 'Product URL', { type: 'url' })}
-        {text('externalId', 'External id', { description: 'Your system’s id: saving the same external id again updates this product' })}
+        <Checkbox label={t('products.forSale')} mt={{ sm: 30 }} {...inputs.isForSale} />
+        {inputs.url}
+        {inputs.externalId}
       </SimpleGrid>
-      {text('imageUrl', 'Image URL', { type: 'url' })}
+      {inputs.imageUrl}
       <ImagePreview key={imageUrl} url={imageUrl} />
       <DescriptionFields form={form} />
       <Controller
         control={form.control}
         name="tags"
-        render={({ field }) => <TagsField label="Tags" value={field.value} onChange={field.onChange} onBlur={field.onBlur} clearable error={errors.tags?.message} />}
+        render={({ field }) => <TagsField label={t('products.tags')} value={field.value} onChange={field.onChange} onBlur={field.onBlur} clearable error={errors.tags?.message} />}
       />
       <Controller
         control={form.control}
         name="collectionIds"
         render={({ field }) => (
           <MultiSelect
-            label="Collections"
-            placeholder={field.value.length ? undefined : 'Search collections by title'}
+            label={t('products.collections')}
+            placeholder={field.value.length ? undefined : t('products.collectionsSearch')}
             data={collectionData}
             value={field.value}
             onChange={field.onChange}
             onBlur={field.onBlur}
             searchable
             clearable
-            nothingFoundMessage={collections.isPending ? 'Loading…' : 'No such collection'}
+            nothingFoundMessage={collections.isPending ? t('shell.loadingEllipsis') : t('products.noSuchCollection')}
             renderPill={removableCollection}
             error={errors.collectionIds?.message}
           />
@@ -160,8 +176,8 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
         render={({ field }) => (
           <TagsField
             removeName={componentMessages.removeValue}
-            label="External collection ids"
-            description="Collections by their external id, added to those chosen above"
+            label={t('products.externalCollections')}
+            description={t('products.externalCollectionsHint')}
             value={field.value}
             onChange={field.onChange}
             onBlur={field.onBlur}

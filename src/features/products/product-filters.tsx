@@ -1,7 +1,8 @@
 /**
  * The products filter bar (issue 6): title search, status, type, vendor, a price range (typed and shown in the
  * reader's locale, issue 14 point 6), one collection (picked by title from every collection of the workspace) and
- * tags (any of). Each change updates the URL, which is the list's state; typing is debounced.
+ * tags (any of). Each change updates the URL, which is the list's state; typing is debounced. Texts (issue 23): the
+ * `products` catalog area.
  */
 import { Button, Group, NativeSelect, Select } from '@mantine/core';
 import { TagsField } from '@/components/tags-field';
@@ -9,6 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PRODUCT_STATUSES } from '@/api/catalog';
 import { DebouncedInput } from '@/components/debounced-input';
+import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/api';
 import { formatDecimal, parseDecimal } from '@/lib/decimal';
 import { CLEAR_PRODUCT_FILTERS, type ProductSearch, isProductFiltered } from './product-search';
@@ -23,6 +25,7 @@ function amountOf(text: string): number | undefined {
 }
 
 export function ProductFilters({ search, update }: Props) {
+  const t = useT();
   const { api, workspaceId } = useWorkspaceApi();
   // Asked for when the person opens the collection field, or when the URL names one (issue 19: a page is one request).
   const [opened, setOpened] = useState(false);
@@ -32,36 +35,36 @@ export function ProductFilters({ search, update }: Props) {
   const data = search.collection && !choices.some((choice) => choice.value === search.collection) ? [...choices, { value: search.collection, label: search.collection }] : choices;
 
   return (
-    <div role="search" aria-label="Filter products">
+    <div role="search" aria-label={t('products.filterRegion')}>
       <Group align="flex-end" gap="sm" wrap="wrap">
-        <DebouncedInput label="Search" placeholder="Title" value={search.q} onChange={(q) => update({ q })} />
+        <DebouncedInput label={t('products.search')} placeholder={t('products.searchPlaceholder')} value={search.q} onChange={(q) => update({ q })} />
         <NativeSelect
-          label="Status"
-          data={[{ value: '', label: 'Any' }, ...PRODUCT_STATUSES.map((status) => ({ value: status, label: status[0]!.toUpperCase() + status.slice(1) }))]}
+          label={t('products.status')}
+          data={[{ value: '', label: t('products.any') }, ...PRODUCT_STATUSES.map((status) => ({ value: status, label: t('products.statusLabel', { status }) }))]}
           value={search.status ?? ''}
           onChange={(event) => update({ status: (event.currentTarget.value || undefined) as ProductSearch['status'] })}
           w={130}
         />
-        <DebouncedInput label="Type" value={search.type} onChange={(type) => update({ type })} width={140} />
-        <DebouncedInput label="Vendor" value={search.vendor} onChange={(vendor) => update({ vendor })} width={140} />
-        <DebouncedInput label="Price from" inputMode="decimal" value={search.min === undefined ? '' : formatDecimal(search.min)} onChange={(text) => update({ min: amountOf(text) })} width={110} />
-        <DebouncedInput label="Price to" inputMode="decimal" value={search.max === undefined ? '' : formatDecimal(search.max)} onChange={(text) => update({ max: amountOf(text) })} width={110} />
+        <DebouncedInput label={t('products.type')} value={search.type} onChange={(type) => update({ type })} width={140} />
+        <DebouncedInput label={t('products.vendor')} value={search.vendor} onChange={(vendor) => update({ vendor })} width={140} />
+        <DebouncedInput label={t('products.priceFrom')} inputMode="decimal" value={search.min === undefined ? '' : formatDecimal(search.min)} onChange={(text) => update({ min: amountOf(text) })} width={110} />
+        <DebouncedInput label={t('products.priceTo')} inputMode="decimal" value={search.max === undefined ? '' : formatDecimal(search.max)} onChange={(text) => update({ max: amountOf(text) })} width={110} />
         <Select
-          label="Collection"
-          placeholder="Any"
+          label={t('products.collection')}
+          placeholder={t('products.any')}
           data={data}
           value={search.collection ?? null}
           onChange={(collection) => update({ collection: collection ?? undefined })}
           searchable
           clearable
-          nothingFoundMessage={collections.isFetching ? 'Loading…' : 'No such collection'}
+          nothingFoundMessage={collections.isFetching ? t('shell.loadingEllipsis') : t('products.noSuchCollection')}
           onDropdownOpen={() => setOpened(true)}
           w={200}
         />
-        <TagsField label="Tags" placeholder={search.tags.length ? undefined : 'Any'} value={search.tags} onChange={(tags) => update({ tags })} clearable miw={180} maw={320} />
+        <TagsField label={t('products.tags')} placeholder={search.tags.length ? undefined : t('products.any')} value={search.tags} onChange={(tags) => update({ tags })} clearable miw={180} maw={320} />
         {/* Always laid out, hidden while nothing is filtered, so setting a filter never moves the bar onto two rows (issue 14). */}
         <Button variant="default" onClick={() => update(CLEAR_PRODUCT_FILTERS)} style={{ visibility: isProductFiltered(search) ? undefined : 'hidden' }}>
-          Clear filters
+          {t('shell.clearFilters')}
         </Button>
       </Group>
     </div>

@@ -5,10 +5,12 @@
  * - `productFormSchema`: each field checked by the contract's own field schema (`productUpsertSchema`, src/api/
  *   catalog.ts), so a negative price or a bad URL is refused before any request, in the service's wording;
  * - `toProductUpsert`: the `POST /products` body, with the product's `id` on an edit (decisions.md section 7).
+ * The form's own message (a missing title) is read from the `products` catalog when the schema is made (issue 23).
  */
 import * as z from 'zod/mini';
 import { PRODUCT_STATUSES, type Product, type ProductStatus, type ProductUpsert, productUpsertSchema } from '@/api/catalog';
 import { type CatalogFormValues, catalogFormFields, catalogFormValues, catalogUpsertBase } from '@/lib/catalog-form';
+import { t } from '@/i18n/i18n';
 import { formatDecimal } from '@/lib/decimal';
 import { listField, optionalAmount, optionalText } from '@/lib/form-fields';
 
@@ -71,7 +73,7 @@ export function productFormValues(product: Product | null | undefined, defaults:
  */
 export function productFormSchema(product?: Product | null) {
   return z.object({
-    ...catalogFormFields(wire, product, 'product'),
+    ...catalogFormFields(wire, product, t('products.needsTitle')),
     type: optionalText(wire.type.def.innerType, { was: product?.type, clearable: true }),
     status: wire.status.def.innerType,
     vendor: optionalText(wire.vendor.def.innerType, { was: product?.vendor, clearable: true }),

@@ -5,12 +5,14 @@
  * product's address, `/w/:workspaceId/products/:productId` over the list (issue 14, src/lib/record-route.ts);
  * "Import CSV" opens the import. Writing needs `products:read-write`: without it the button is disabled and says
  * why, and a product opens read-only. No sorting: `GET /products` takes no `$orderBy` (decisions.md section 6).
+ * Texts (issue 23): the `products` catalog area, loaded with the page (src/app/sections.ts).
  */
 import { Button } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import type { RowSelectionState } from '@tanstack/react-table';
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
+import { useT } from '@/i18n/react';
 import { PagedList } from '@/components/paged-list';
 import type { RecordDrawer as RecordDrawerType } from '@/components/record-drawer';
 import { useWorkspaceApi } from '@/lib/api';
@@ -20,23 +22,23 @@ import { usePagedQuery } from '@/lib/paged-query';
 import { allows } from '@/lib/permissions';
 import { useRecordRoute } from '@/lib/record-route';
 import { ImportProductsButton } from './import/import-products-button';
-import { productColumns } from './product-columns';
+import { useProductColumns } from './product-columns';
 import { ProductFilters } from './product-filters';
 import { CLEAR_PRODUCT_FILTERS, isProductFiltered, productFilter, productSearchSchema } from './product-search';
-import { productMessages } from './messages';
 import { type ProductListParams, productQueries } from './queries';
 
 const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
 const ProductDrawer = lazy(() => import('./product-drawer').then((m) => ({ default: m.ProductDrawer })));
 // Loaded when a record opens; `lazy` loses the component's type parameters, which the cast restores.
 const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) => ({ default: m.RecordDrawer }))) as unknown as typeof RecordDrawerType;
-const columns = productColumns();
 const DeleteSelectionBar = lazy(() => import('@/components/catalog-delete').then((m) => ({ default: m.DeleteSelectionBar })));
 
 /** What a phone shows of each row (issue 23 point 6): the picture, the title and the price. */
 const PHONE_COLUMNS = ['image', 'title', 'price'];
 
 export function ProductsPage() {
+  const t = useT();
+  const columns = useProductColumns();
   const { api, workspaceId, connection } = useWorkspaceApi();
   const [search, update] = useListSearch(productSearchSchema);
   const filter = useMemo(() => productFilter(search), [search]);
@@ -57,13 +59,17 @@ export function ProductsPage() {
   return (
     <>
       <PagedList
-        title="Products"
-        noun="product"
+        title={t('products.title')}
+        texts={{
+          count: (count, matching) => t(matching ? 'products.countMatching' : 'products.count', { count }),
+          noMatch: t('products.noMatch'),
+          none: t('products.none'),
+        }}
         actions={
           <>
-            <DeferredTooltip position="bottom" label="Needs products:read-write" disabled={canWrite}>
+            <DeferredTooltip position="bottom" label={t('shell.needsScope', { scope: 'products:read-write' })} disabled={canWrite}>
               <Button onClick={() => setCreating(true)} disabled={!canWrite} data-disabled={!canWrite || undefined}>
-                New product
+                {t('products.new')}
               </Button>
             </DeferredTooltip>
             <ImportProductsButton />
@@ -87,8 +93,7 @@ export function ProductsPage() {
             <Suspense fallback={null}>
               <DeleteSelectionBar
                 ids={selectedIds}
-                noun={productMessages.noun}
-                links={productMessages.links}
+                kind="product"
                 remove={(id) => api.deleteProduct(id)}
                 onClear={() => setSelection({})}
                 onDeleted={() => {

@@ -1,24 +1,29 @@
 /**
  * "Import CSV" on the products page (issue 6). The button is all the page loads: the dialog (Mantine Modal, the
- * mapping and report code, papaparse) is a lazy chunk fetched on the first click. Disabled, with the reason in a tooltip, for a key without products:read-write.
+ * mapping and report code, papaparse) is a lazy chunk fetched on the first click, with its texts (the
+ * `catalog-import` catalog area, issue 23). Disabled, with the reason in a tooltip, for a key without
+ * products:read-write. The button's own texts: the `products` area, loaded with the page.
  */
 import { Button } from '@mantine/core';
 import { Suspense, lazy, useState } from 'react';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
+import { loadArea } from '@/i18n/i18n';
+import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/api';
 import { allows } from '@/lib/permissions';
 
-const ImportProductsDialog = lazy(() => import('./import-products-dialog').then((m) => ({ default: m.ImportProductsDialog })));
+const ImportProductsDialog = lazy(() => Promise.all([import('./import-products-dialog'), loadArea('catalog-import')]).then(([m]) => ({ default: m.ImportProductsDialog })));
 
 export function ImportProductsButton() {
+  const t = useT();
   const { connection } = useWorkspaceApi();
   const canWrite = allows(connection.permissions, 'products:read-write');
   const [opened, setOpened] = useState(false);
   return (
     <>
-      <DeferredTooltip position="bottom" label="Needs products:read-write" disabled={canWrite}>
+      <DeferredTooltip position="bottom" label={t('shell.needsScope', { scope: 'products:read-write' })} disabled={canWrite}>
         <Button variant="default" onClick={() => setOpened(true)} disabled={!canWrite} data-disabled={!canWrite || undefined}>
-          Import CSV
+          {t('products.importCsv')}
         </Button>
       </DeferredTooltip>
       {opened ? (

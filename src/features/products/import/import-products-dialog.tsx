@@ -8,24 +8,29 @@
  * its report, created, updated, refused and failed rows each downloadable as CSV, on the Jobs page), and a reload
  * or a closed tab resumes it (issue 20 point 6). Rows that fail the cell rules or the contract's schema are
  * refused without a request and listed in the job's report with their reason (see product-csv.ts).
+ *
+ * Texts (issue 23): the `catalog-import` catalog area, loaded with this lazy chunk (import-products-button.tsx);
+ * numbers through Intl in the language shown (ICU plurals).
  */
 import Papa from 'papaparse';
 import { Alert, Anchor, Button, Group, Modal, NativeSelect, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useId, useMemo, useState } from 'react';
 import { SimpleTable } from '@/components/simple-table';
+import { currentLocale, t } from '@/i18n/i18n';
+import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/api';
 import type { JobStep, RefusedRow } from '@/lib/jobs/job-types';
-import { importMessages as im } from './messages';
 import {
   type ColumnMapping,
   IMPORT_FIELDS,
   type ImportFieldKey,
-  KIND_HINTS,
   autoMap,
   convertRow,
   describeStyle,
   detectNumberStyles,
+  fieldLabel,
+  kindHint,
   planImport,
   previewText,
 } from './product-csv';
@@ -39,7 +44,7 @@ type Loaded = { fileName: string; table: CsvTable; warnings: string[] };
 /** Reads a CSV file into a table with papaparse (in this dialog's lazy chunk: no screen's first bundle carries it). */
 async function readCsv(file: File): Promise<Loaded> {
   const parsed = Papa.parse<string[]>(await file.text(), { skipEmptyLines: false });
-  const warnings = parsed.errors.slice(0, 3).map((error) => `Row ${(error.row ?? 0) + 1}: ${error.message}`);
+  const warnings = parsed.errors.slice(0, 3).map((error) => t('catalog-import.parseWarning', { row: (error.row ?? 0) + 1, message: error.message }));
   return { fileName: file.name, table: toTable(parsed.data), warnings };
 }
 
@@ -56,14 +61,15 @@ function importSpec(loaded: Loaded, mapping: ColumnMapping) {
   for (const planned of plan) {
     if (planned.body) steps.push({ kind: 'upsert-product', body: planned.body, rows: [planned.row], label: planned.externalId ?? '' });
     else {
-      const values = Object.fromEntries(table.headers.map((header, index) => [header || `Column ${index + 1}`, cells.get(planned.row)?.[index] ?? '']));
+      const values = Object.fromEntries(table.headers.map((header, index) => [header || t('catalog-import.column', { index: index + 1 }), cells.get(planned.row)?.[index] ?? '']));
       refused.push({ row: planned.row, values, reason: planned.reason });
     }
   }
-  return { kind: 'products-import' as const, title: im.jobTitle(loaded.fileName), steps, report: { refused }, meta: { fileName: loaded.fileName } };
+  return { kind: 'products-import' as const, title: t('catalog-import.jobTitle', { file: loaded.fileName }), steps, report: { refused }, meta: { fileName: loaded.fileName } };
 }
 
 export function ImportProductsDialog({ onClose }: { onClose: () => void }) {
+  useT();
   const { connection } = useWorkspaceApi();
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
@@ -76,12 +82,12 @@ export function ImportProductsDialog({ onClose }: { onClose: () => void }) {
     if (!file) return;
     try {
       const next = await readCsv(file);
-      if (!next.table.headers.some(Boolean)) throw new Error('The file has no header row.');
-      if (!next.table.rows.length) throw new Error('The file has no rows under its header.');
+      if (!next.table.headers.some(Boolean)) throw new Error(t('catalog-import.noHeader'));
+      if (!next.table.rows.length) throw new Error(t('catalog-import.noRows'));
       setLoaded(next);
       setMapping(autoMap(next.table.headers));
     } catch (error) {
-      setFileError(`Could not read ${file.name}: ${error instanceof Error ? error.message : String(error)}`);
+      setFileError(t('catalog-import.couldNotRead', { file: file.name, reason: error instanceof Error ? error.message : String(error) }));
     }
   };
 
@@ -94,10 +100,15 @@ export function ImportProductsDialog({ onClose }: { onClose: () => void }) {
       await enqueueJob(connection, spec);
     } catch {
       setStarting(false);
-      setStartError(im.couldNotStart);
+      setStartError(t('catalog-import.couldNotStart'));
       return;
     }
-    notifications.show({ color: 'blue', message: im.started(current.fileName, spec.steps.length, spec.report.refused.length) });
+    const refused = spec.report.refused.length;
+    const message =
+      t('catalog-import.started', { count: spec.steps.length, file: current.fileName }) +
+      (refused ? t('catalog-import.startedRefused', { count: refused }) : '') +
+      t('catalog-import.startedEnd');
+    notifications.show({ color: 'blue', message });
     onClose();
   };
 
@@ -107,7 +118,7 @@ export function ImportProductsDialog({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <Modal opened onClose={onClose} title="Import products from CSV" size="xl" closeButtonProps={{ 'aria-label': 'Close import' }}>
+    <Modal opened onClose={onClose} title={t('catalog-import.title')} size="xl" closeButtonProps={{ 'aria-label': t('catalog-import.close') }}>
       {loaded ? (
         <MapStep loaded={loaded} mapping={mapping} onChange={setMapping} onBack={restart} onRun={() => void run(loaded)} starting={starting} error={startError} />
       ) : (
@@ -118,30 +129,28 @@ export function ImportProductsDialog({ onClose }: { onClose: () => void }) {
 }
 
 function FileStep({ error, onFile }: { error: string | null; onFile: (file: File | undefined) => void }) {
+  useT();
   const id = useId();
   return (
     <Stack>
       <Title order={3} size="h4">
-        1. Choose a file
+        {t('catalog-import.step1')}
       </Title>
-      <Text size="sm">
-        One product per row, with a header row. Rows are matched by externalId: an existing externalId updates that product, a new one creates a
-        product. Empty cells leave a field as it is.
-      </Text>
+      <Text size="sm">{t('catalog-import.fileHelp')}</Text>
       <Stack gap={4}>
         <Text component="label" htmlFor={id} size="sm" fw={500}>
-          CSV file
+          {t('catalog-import.fileLabel')}
         </Text>
         <input id={id} type="file" accept=".csv,text/csv" onChange={(event) => onFile(event.currentTarget.files?.[0])} />
       </Stack>
       <Text size="sm">
-        <Anchor href={SAMPLE_URL} download="products-sample.csv">
-          Download a sample CSV
+        <Anchor href={SAMPLE_URL} download="products-sample.csv" underline="always">
+          {t('catalog-import.sample')}
         </Anchor>{' '}
-        with every column the import understands.
+        {t('catalog-import.sampleRest')}
       </Text>
       {error ? (
-        <Alert color="red" role="alert" title="Cannot import this file">
+        <Alert color="red" role="alert" title={t('catalog-import.cannotImport')}>
           {error}
         </Alert>
       ) : null}
@@ -166,10 +175,17 @@ function MapStep({
   starting: boolean;
   error: string | null;
 }) {
+  useT();
   const { table } = loaded;
+  const locale = currentLocale();
   const options = useMemo(
-    () => [{ value: '', label: '— not imported —' }, ...table.headers.map((header, index) => ({ value: String(index), label: header || `Column ${index + 1}` }))],
-    [table.headers],
+    () => [
+      { value: '', label: t('catalog-import.notImportedOption') },
+      ...table.headers.map((header, index) => ({ value: String(index), label: header || t('catalog-import.column', { index: index + 1 }) })),
+    ],
+    // The labels are read in the language shown: a change of language builds them again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `locale` is what the texts depend on
+    [table.headers, locale],
   );
   const mapped = IMPORT_FIELDS.filter((field) => mapping[field.key] !== undefined);
   const used = new Set(Object.values(mapping));
@@ -189,14 +205,14 @@ function MapStep({
   return (
     <Stack>
       <Title order={3} size="h4">
-        2. Map columns
+        {t('catalog-import.step2')}
       </Title>
       <Text size="sm">
-        {loaded.fileName}: {table.rows.length.toLocaleString()} rows, {table.headers.length} columns.
-        {unused.length ? ` Not imported: ${unused.join(', ')}.` : ''}
+        {t('catalog-import.summary', { file: loaded.fileName, rows: table.rows.length, columns: table.headers.length })}
+        {unused.length ? t('catalog-import.notImported', { columns: unused.join(', ') }) : ''}
       </Text>
       {loaded.warnings.length ? (
-        <Alert color="yellow" title="The file has formatting problems">
+        <Alert color="yellow" title={t('catalog-import.formatProblems')}>
           {loaded.warnings.join(' · ')}
         </Alert>
       ) : null}
@@ -204,10 +220,10 @@ function MapStep({
         {IMPORT_FIELDS.map((field) => (
           <NativeSelect
             key={field.key}
-            label={im.fieldLabels[field.key] ?? field.key}
-            description={im.fieldHint(field.hint ?? (KIND_HINTS[field.kind] || undefined), field.key)}
+            label={fieldLabel(field.key)}
+            description={[field.hint?.() || kindHint(field.kind), t('catalog-import.apiField', { name: field.key })].filter(Boolean).join(' · ')}
             required={field.required}
-            error={field.required && missingKey ? im.missingKey : undefined}
+            error={field.required && missingKey ? t('catalog-import.missingKey') : undefined}
             data={options}
             value={mapping[field.key] === undefined ? '' : String(mapping[field.key])}
             onChange={(event) => set(field.key, event.currentTarget.value)}
@@ -216,18 +232,18 @@ function MapStep({
         ))}
       </SimpleGrid>
       <Text size="sm" fw={500} id={captionId}>
-        Preview of the first {preview.length} rows as they will be sent
+        {t('catalog-import.previewCaption', { count: preview.length })}
       </Text>
       <SimpleTable aria-labelledby={captionId} compact striped>
         <thead>
           <tr>
-            <th scope="col">Row</th>
+            <th scope="col">{t('catalog-import.colRow')}</th>
             {mapped.map((field) => (
               <th scope="col" key={field.key}>
-                {im.fieldLabels[field.key] ?? field.key}
+                {fieldLabel(field.key)}
               </th>
             ))}
-            <th scope="col">Check</th>
+            <th scope="col">{t('catalog-import.colCheck')}</th>
           </tr>
         </thead>
         <tbody>
@@ -237,22 +253,22 @@ function MapStep({
               {mapped.map((field) => (
                 <td key={field.key}>{converted.ok ? previewText(converted.body[field.key]) : (cells[mapping[field.key]!] ?? '').trim()}</td>
               ))}
-              <td>{converted.ok ? 'ok' : converted.reason}</td>
+              <td>{converted.ok ? t('catalog-import.ok') : converted.reason}</td>
             </tr>
           ))}
         </tbody>
       </SimpleTable>
       {numberColumns.length ? (
-        <Stack gap={2} role="group" aria-label="Number formats">
+        <Stack gap={2} role="group" aria-label={t('catalog-import.numberFormats')}>
           {numberColumns.map((field) => (
             <Text size="sm" key={field.key}>
-              {im.fieldLabels[field.key] ?? field.key}: {describeStyle(styles[field.key]!)}
+              {fieldLabel(field.key)}: {describeStyle(styles[field.key]!)}
             </Text>
           ))}
         </Stack>
       ) : null}
       <Text size="sm" c="dimmed">
-        {im.howItRuns}
+        {t('catalog-import.howItRuns')}
       </Text>
       {error ? (
         <Alert color="red" role="alert">
@@ -261,10 +277,10 @@ function MapStep({
       ) : null}
       <Group justify="flex-end">
         <Button variant="default" onClick={onBack}>
-          Choose another file
+          {t('catalog-import.back')}
         </Button>
         <Button onClick={onRun} disabled={missingKey} loading={starting}>
-          Import {table.rows.length.toLocaleString()} rows
+          {t('catalog-import.run', { count: table.rows.length })}
         </Button>
       </Group>
     </Stack>

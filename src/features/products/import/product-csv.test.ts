@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { productUpsertSchema } from '@/api/catalog';
 import { normalizeName, toTable } from '@/lib/csv-table';
 import {
-  IMPORT_FIELDS, NOT_SENT, type ReportRow, REPORT_COLUMNS, autoMap, buildReport, convertRow, countOutcomes, describeStyle, detectNumberStyles, planImport, reportCsv,
+  IMPORT_FIELDS, NOT_SENT, type ReportRow, REPORT_COLUMNS, autoMap, buildReport, convertRow, countOutcomes, describeStyle, detectNumberStyles, fieldLabel, kindHint, planImport, reportCsv,
 } from './product-csv';
+import { activateLocale } from '@/i18n/i18n';
 
 const HEADERS = ['External ID', 'Title', 'Price', 'Is For Sale', 'Tags', 'Custom Properties', 'Image_URL', 'Notes'];
 const mapping = autoMap(HEADERS);
@@ -194,5 +195,34 @@ describe('buildReport', () => {
       { row: 5, externalId: 'c', outcome: 'failed', productId: '', reason: 'title is required to create a product' },
       { row: 6, externalId: 'd', outcome: 'failed', productId: '', reason: NOT_SENT },
     ]);
+  });
+});
+
+describe('in bokmål (issue 23)', () => {
+  const table = toTable([
+    ['externalId', 'price', 'isForSale'],
+    ['a', '12,5', 'ja'],
+    ['b', '3,75', 'yes'],
+    ['b', 'x', ''],
+    ['', '1', ''],
+  ]);
+  it('gives the reasons a row is refused, the hints and the number formats in the language shown', async () => {
+    await activateLocale('nb');
+    try {
+      const plan = planImport(table, autoMap(table.headers));
+      expect(plan.map((planned) => planned.reason)).toEqual([
+        'isForSale: «ja» er ikke true/false, yes/no eller 1/0',
+        undefined,
+        'price: «x» er ikke et tall (denne kolonnen har desimalkomma)',
+        'externalId mangler',
+      ]);
+      expect(describeStyle({ decimal: ',', group: '.', from: 'locale' })).toBe('desimalkomma (1.299,00), som i nettleserens språk: ingen verdi avgjør det');
+      expect(fieldLabel('isForSale')).toBe('Til salgs');
+      expect(kindHint('list')).toBe('verdier skilt med ; eller |');
+      const repeated = toTable([['externalId'], ['k'], ['k']]);
+      expect(planImport(repeated, autoMap(repeated.headers))[1]!.reason).toBe('externalId «k» gjentar rad 2');
+    } finally {
+      await activateLocale('en');
+    }
   });
 });

@@ -14,12 +14,17 @@
  * the preview says which separator each column uses; true/false cells accept true/false, yes/no, 1/0 in any case; lists
  * (tags, collectionIds, externalCollectionIds) are split on `;` or `|` (never `,`, which CSV quoting makes
  * error-prone); customProperties is the text of a JSON object.
+ *
+ * Texts a person reads (the hints, the number formats in words, the reasons a row is refused) come from the
+ * `catalog-import` catalog area in the language shown, read at call time (issue 23); the report's column headers
+ * (REPORT_COLUMNS) are field names and stay as they are.
  */
 import Papa from 'papaparse';
 import { type ProductUpsert, type ProductUpsertParsed, productUpsertSchema } from '@/api/catalog';
 import { formatIssues } from '@/api/validation-message';
 import '@/api/zod-messages';
 import { type CsvTable, normalizeName } from '@/lib/csv-table';
+import { t } from '@/i18n/i18n';
 import { type DecimalStyle, detectDecimalStyle, parseWithStyle } from '@/lib/decimal';
 
 /** How a cell becomes a field value. */
@@ -27,24 +32,24 @@ export type FieldKind = 'text' | 'number' | 'boolean' | 'list' | 'json';
 
 /** A product field a column can feed: every field of the upsert request but `id` (an import is keyed by `externalId`). */
 export type ImportFieldKey = Exclude<keyof ProductUpsert, 'id'>;
-/** `hint` says what the cells must hold, shown beside the field's column choice. */
-export type ImportField = { key: ImportFieldKey; kind: FieldKind; required?: boolean; hint?: string };
+/** `hint` says what the cells must hold (in the language shown), shown beside the field's column choice. */
+export type ImportField = { key: ImportFieldKey; kind: FieldKind; required?: boolean; hint?: () => string };
 
 /** The fields offered for mapping, in the order shown; `externalId` first since it is required. */
 export const IMPORT_FIELDS: readonly ImportField[] = [
-  { key: 'externalId', kind: 'text', required: true, hint: 'the key of each row' },
+  { key: 'externalId', kind: 'text', required: true, hint: () => t('catalog-import.hintKey') },
   { key: 'title', kind: 'text' },
-  { key: 'handle', kind: 'text', hint: 'a lower-case slug' },
+  { key: 'handle', kind: 'text', hint: () => t('catalog-import.hintHandle') },
   { key: 'bodyHtml', kind: 'text' },
   { key: 'type', kind: 'text' },
-  { key: 'status', kind: 'text', hint: 'active, draft or archived' },
+  { key: 'status', kind: 'text', hint: () => t('catalog-import.hintStatus') },
   { key: 'vendor', kind: 'text' },
   { key: 'source', kind: 'text' },
-  { key: 'url', kind: 'text', hint: 'an http(s) URL' },
-  { key: 'imageUrl', kind: 'text', hint: 'an http(s) URL' },
+  { key: 'url', kind: 'text', hint: () => t('catalog-import.hintUrl') },
+  { key: 'imageUrl', kind: 'text', hint: () => t('catalog-import.hintUrl') },
   { key: 'price', kind: 'number' },
   { key: 'originalPrice', kind: 'number' },
-  { key: 'currency', kind: 'text', hint: 'an ISO code such as EUR' },
+  { key: 'currency', kind: 'text', hint: () => t('catalog-import.hintCurrency') },
   { key: 'isForSale', kind: 'boolean' },
   { key: 'tags', kind: 'list' },
   { key: 'collectionIds', kind: 'list' },
@@ -52,14 +57,63 @@ export const IMPORT_FIELDS: readonly ImportField[] = [
   { key: 'customProperties', kind: 'json' },
 ];
 
-/** What each kind of cell must hold, for fields without a `hint` of their own. */
-export const KIND_HINTS: Readonly<Record<FieldKind, string>> = {
-  text: '',
-  number: 'a number such as 1,299.50 or 1.299,50',
-  boolean: 'true/false, yes/no or 1/0',
-  list: 'values separated by ; or |',
-  json: 'a JSON object',
-};
+/** What each kind of cell must hold (in the language shown), for fields without a `hint` of their own; '' for text. */
+export function kindHint(kind: FieldKind): string {
+  switch (kind) {
+    case 'text':
+      return '';
+    case 'number':
+      return t('catalog-import.hintNumber');
+    case 'boolean':
+      return t('catalog-import.hintBoolean');
+    case 'list':
+      return t('catalog-import.hintList');
+    case 'json':
+      return t('catalog-import.hintJson');
+  }
+}
+
+/** A field's name as a person reads it (issue 23 point 11: plain words; the API's name is the hint), in the language shown. */
+export function fieldLabel(key: ImportFieldKey): string {
+  switch (key) {
+    case 'externalId':
+      return t('catalog-import.fieldExternalId');
+    case 'title':
+      return t('catalog-import.fieldTitle');
+    case 'handle':
+      return t('catalog-import.fieldHandle');
+    case 'bodyHtml':
+      return t('catalog-import.fieldBodyHtml');
+    case 'type':
+      return t('catalog-import.fieldType');
+    case 'status':
+      return t('catalog-import.fieldStatus');
+    case 'vendor':
+      return t('catalog-import.fieldVendor');
+    case 'source':
+      return t('catalog-import.fieldSource');
+    case 'url':
+      return t('catalog-import.fieldUrl');
+    case 'imageUrl':
+      return t('catalog-import.fieldImageUrl');
+    case 'price':
+      return t('catalog-import.fieldPrice');
+    case 'originalPrice':
+      return t('catalog-import.fieldOriginalPrice');
+    case 'currency':
+      return t('catalog-import.fieldCurrency');
+    case 'isForSale':
+      return t('catalog-import.fieldIsForSale');
+    case 'tags':
+      return t('catalog-import.fieldTags');
+    case 'collectionIds':
+      return t('catalog-import.fieldCollectionIds');
+    case 'externalCollectionIds':
+      return t('catalog-import.fieldExternalCollectionIds');
+    case 'customProperties':
+      return t('catalog-import.fieldCustomProperties');
+  }
+}
 
 /** Column index (0-based) feeding each mapped field; an unmapped field is absent. */
 export type ColumnMapping = Partial<Record<ImportFieldKey, number>>;
@@ -99,11 +153,10 @@ export function detectNumberStyles(table: CsvTable, mapping: ColumnMapping, loca
 
 /** A column's style in words, for the preview: `decimal comma (1.299,00)`, and why when the values did not decide. */
 export function describeStyle(style: DecimalStyle): string {
-  const words = style.decimal === ',' ? 'decimal comma (1.299,00)' : 'decimal point (1,299.00)';
-  return style.from === 'locale' ? `${words}, as in your browser’s language: no value tells` : words;
+  const words = style.decimal === ',' ? t('catalog-import.styleComma') : t('catalog-import.stylePoint');
+  return style.from === 'locale' ? t('catalog-import.styleFromLocale', { style: words }) : words;
 }
 
-const separatorName = (style: DecimalStyle) => (style.decimal === ',' ? 'a decimal comma' : 'a decimal point');
 const TRUE = new Set(['true', 'yes', '1']);
 const FALSE = new Set(['false', 'no', '0']);
 
@@ -117,14 +170,14 @@ function cellValue(key: ImportFieldKey, kind: FieldKind, text: string, style: De
       return text;
     case 'number': {
       const value = parseWithStyle(text, style);
-      if (value === null) throw new Error(`${key}: '${text}' is not a number (this column has ${separatorName(style)})`);
+      if (value === null) throw new Error(t('catalog-import.notANumber', { field: key, text, style: style.decimal === ',' ? 'comma' : 'point' }));
       return value;
     }
     case 'boolean': {
       const lower = text.toLowerCase();
       if (TRUE.has(lower)) return true;
       if (FALSE.has(lower)) return false;
-      throw new Error(`${key}: '${text}' is not true/false, yes/no or 1/0`);
+      throw new Error(t('catalog-import.notABoolean', { field: key, text }));
     }
     case 'list':
       return text
@@ -136,9 +189,9 @@ function cellValue(key: ImportFieldKey, kind: FieldKind, text: string, style: De
       try {
         value = JSON.parse(text);
       } catch {
-        throw new Error(`${key}: is not valid JSON`);
+        throw new Error(t('catalog-import.notJson', { field: key }));
       }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${key}: must be a JSON object`);
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(t('catalog-import.notAnObject', { field: key }));
       return value;
     }
   }
@@ -166,7 +219,7 @@ export function convertRow(cells: readonly string[], mapping: ColumnMapping, sty
     }
   }
   const externalId = typeof body.externalId === 'string' ? body.externalId : null;
-  if (externalId === null) problems.unshift('externalId is required');
+  if (externalId === null) problems.unshift(t('catalog-import.keyRequired'));
   if (!problems.length) {
     const parsed = productUpsertSchema.safeParse(body);
     if (parsed.success) return { ok: true, externalId: externalId!, body: parsed.data };
@@ -188,7 +241,7 @@ export function planImport(table: CsvTable, mapping: ColumnMapping, styles: Numb
     const converted = convertRow(cells, mapping, styles);
     if (!converted.ok) return { row, externalId: converted.externalId, reason: converted.reason };
     const earlier = firstRow.get(converted.externalId);
-    if (earlier !== undefined) return { row, externalId: converted.externalId, reason: `externalId '${converted.externalId}' repeats row ${earlier}` };
+    if (earlier !== undefined) return { row, externalId: converted.externalId, reason: t('catalog-import.keyRepeats', { key: converted.externalId, row: earlier }) };
     firstRow.set(converted.externalId, row);
     return { row, externalId: converted.externalId, body: converted.body };
   });
