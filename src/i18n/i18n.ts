@@ -18,9 +18,12 @@ export { i18n };
  * included; `shell`: the workspace's header, navigation, tables and lists, loaded with the workspace layout; `bulk`:
  * the contacts' selection bar and bulk tags dialog, loaded with them; `sentences`: what is shown when something goes
  * wrong (the error sentences of src/lib/error-sentence.ts, the throttling notice, a missing scope), loaded only when
- * shown, so the first screens do not carry them.
+ * shown, so the first screens do not carry them. The contacts page's lazy parts bring their own: `contact-record`
+ * (a contact's drawer, the new and edit forms, the erasure), `contacts-export` (the export menu and dialog),
+ * `contacts-import` (the import dialog).
  */
-export type Area = 'common' | 'connect' | 'contacts' | 'posts' | 'products' | 'collections' | 'workspaces' | 'embed' | 'sentences' | 'shell' | 'bulk';
+export type Area = 'common' | 'connect' | 'contacts' | 'posts' | 'products' | 'collections' | 'workspaces' | 'embed' | 'sentences' | 'shell' | 'bulk'
+  | 'contact-record' | 'contacts-export' | 'contacts-import';
 
 const catalogs = import.meta.glob<Messages>('./catalogs/*/*.json', { query: '?catalog', import: 'default' });
 
