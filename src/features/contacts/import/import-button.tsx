@@ -8,18 +8,21 @@ import { Button } from '@mantine/core';
 import { Suspense, lazy, useRef, useState } from 'react';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
 import type { ContactsImportJobSpec } from './import-contacts-dialog';
-import { importButtonMessages as messages } from './button-messages';
+import { useT } from '@/i18n/react';
+import { loadArea } from '@/i18n/i18n';
 
-const ImportContactsDialog = lazy(() => import('./import-contacts-dialog').then((m) => ({ default: m.ImportContactsDialog })));
+// The dialog's texts (the `contacts-import` catalog) come with it; the button's are the contacts page's (`contacts`).
+const ImportContactsDialog = lazy(() => Promise.all([import('./import-contacts-dialog'), loadArea('contacts-import')]).then(([m]) => ({ default: m.ImportContactsDialog })));
 
 export function ImportButton({ canImport, onStart }: { canImport: boolean; onStart?: (spec: ContactsImportJobSpec) => Promise<void> }) {
   const [opened, setOpened] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
+  const t = useT();
   return (
     <>
-      <DeferredTooltip position="bottom" label={messages.importNeedsWrite} disabled={canImport}>
+      <DeferredTooltip position="bottom" label={t('contacts.importNeedsWrite', { scope: 'feeds:read-write' })} disabled={canImport}>
         <Button ref={button} variant="default" onClick={() => setOpened(true)} disabled={!canImport} data-disabled={!canImport || undefined}>
-          {messages.importButton}
+          {t('contacts.import')}
         </Button>
       </DeferredTooltip>
       {opened ? (
