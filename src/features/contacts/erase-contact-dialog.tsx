@@ -22,7 +22,7 @@ export function EraseContactDialog({ contact, onCancel, onErased }: { contact: C
   const [typed, setTyped] = useState('');
   const matches = typed.trim() === word;
   return (
-    <Modal opened onClose={onCancel} title={t('contact-record.eraseTitle', { name: word })} centered>
+    <Modal opened onClose={onCancel} title={t('contact-record.eraseTitle', { name: word })} closeButtonProps={{ 'aria-label': t('contact-record.closeErase') }} centered>
       <form
         onSubmit={(event) => {
           event.preventDefault();

@@ -141,7 +141,8 @@ export function ExportButton({ filter, orderBy, total, selectedIds = NONE, table
   const count = exportSelection ? selectedIds.length : (total ?? 0);
   return (
     <>
-      <Menu position="bottom-end">
+      {/* No focus placeholder: Mantine's is a focusable role="presentation" child, which a menu may not hold (axe). */}
+      <Menu position="bottom-end" withInitialFocusPlaceholder={false}>
         <Menu.Target>
           <Button variant="default" disabled={!total && !selecting}>
             {t('contacts.export')}
