@@ -29,7 +29,8 @@ import type { Contact } from '@/api/contacts';
 import { formatIssues } from '@/api/validation-message';
 import '@/api/zod-messages';
 import { type CsvTable, csvText, normalizeName } from '@/lib/csv-table';
-import { t } from '@/i18n/i18n';
+import { currentLocale, t } from '@/i18n/i18n';
+import { messageSentences } from '@/lib/error-sentence';
 
 /** A field of the create request (src/api/contacts.ts `contactCreateSchema`): every one can be mapped. */
 export type ContactFieldKey = keyof ContactCreate;
@@ -261,7 +262,10 @@ export function cleanRow(cells: readonly string[], mapping: ContactMapping, opti
   if (!problems.length) {
     const parsed = contactCreateSchema.safeParse(body);
     if (parsed.success) return { ok: true, body: parsed.data };
-    problems.push(formatIssues(parsed.error.issues, 'row'));
+    // The contract's wording (`bio must be at most 5000 characters long`); in another language, its sentences
+    // (src/lib/error-sentence.ts, the `sentences` catalog loaded with the dialog).
+    const contract = formatIssues(parsed.error.issues, 'row');
+    problems.push(currentLocale() === 'en' ? contract : messageSentences(contract).join(' '));
   }
   return { ok: false, reason: problems.join('; ') };
 }

@@ -9,10 +9,13 @@ import { Suspense, lazy, useRef, useState } from 'react';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
 import type { ContactsImportJobSpec } from './import-contacts-dialog';
 import { useT } from '@/i18n/react';
-import { loadArea } from '@/i18n/i18n';
+import { loadArea, loadAreaSettled } from '@/i18n/i18n';
 
 // The dialog's texts (the `contacts-import` catalog) come with it; the button's are the contacts page's (`contacts`).
-const ImportContactsDialog = lazy(() => Promise.all([import('./import-contacts-dialog'), loadArea('contacts-import')]).then(([m]) => ({ default: m.ImportContactsDialog })));
+// `sentences` writes the contract's refusals of a row in the language shown (contact-import.ts `cleanRow`).
+const ImportContactsDialog = lazy(() =>
+  Promise.all([import('./import-contacts-dialog'), loadArea('contacts-import'), loadAreaSettled('sentences')]).then(([m]) => ({ default: m.ImportContactsDialog })),
+);
 
 export function ImportButton({ canImport, onStart }: { canImport: boolean; onStart?: (spec: ContactsImportJobSpec) => Promise<void> }) {
   const [opened, setOpened] = useState(false);
