@@ -158,21 +158,22 @@ async function brevoWorkbook(): Promise<Buffer> {
 test.describe('in a Norwegian browser', () => {
   test.use({ locale: 'nb-NO' });
 
-  test('plans an xlsx after choosing its sheet, with Norway as the phones’ default country', async ({ page, connect }) => {
+  test('plans an xlsx after choosing its sheet, with Norway as the phones’ default country, all in bokmål', async ({ page, connect }) => {
     await connect(ws.key);
-    const dialog = await openImport(page);
-    await dialog.getByLabel('CSV or Excel file').setInputFiles({ name: 'brevo.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: await brevoWorkbook() });
-    await expect(dialog.getByText(/brevo\.xlsx: 1 rows, 1 columns\./)).toBeVisible();
-    await dialog.getByRole('combobox', { name: 'Sheet' }).selectOption('Contacts');
-    await expect(dialog.getByText(/brevo\.xlsx: 5 rows, 4 columns\. +Recognised as a Brevo export\./)).toBeVisible();
-    await expect(dialog.getByRole('combobox', { name: 'Default country for phone numbers' })).toHaveValue('NO');
-    await expect(dialog.getByRole('combobox', { name: 'Phone', exact: true }).locator('option:checked')).toHaveText('SMS');
-    await dialog.getByRole('button', { name: 'Check 5 rows' }).click();
+    await page.getByRole('button', { name: 'Importer', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Importer kontakter' });
+    await dialog.getByLabel('CSV- eller Excel-fil').setInputFiles({ name: 'brevo.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: await brevoWorkbook() });
+    await expect(dialog.getByText(/brevo\.xlsx: 1 rad, 1 kolonne\./)).toBeVisible();
+    await dialog.getByRole('combobox', { name: 'Ark' }).selectOption('Contacts');
+    await expect(dialog.getByText(/brevo\.xlsx: 5 rader, 4 kolonner\. +Gjenkjent som en eksport fra Brevo\./)).toBeVisible();
+    await expect(dialog.getByRole('combobox', { name: 'Standardland for telefonnumre' })).toHaveValue('NO');
+    await expect(dialog.getByRole('combobox', { name: 'Telefon', exact: true }).locator('option:checked')).toHaveText('SMS');
+    await dialog.getByRole('button', { name: 'Kontroller 5 rader' }).click();
     const counts = dialog.getByRole('group', { name: 'Plan' });
-    await expect(counts).toContainText('1 new', { timeout: 30_000 });
-    await expect(counts).toContainText('2 already exist (2 get tags added, nothing else changes)');
-    await expect(counts).toContainText('1 refused');
-    await expect(dialog.getByRole('table', { name: 'Refused rows' }).locator('tbody tr')).toHaveText(["5email 'broken@' is not a valid email address"]);
+    await expect(counts).toContainText('1 ny', { timeout: 30_000 });
+    await expect(counts).toContainText('2 finnes fra før (2 får nye merkelapper, ellers endres ingenting)');
+    await expect(counts).toContainText('1 avvist');
+    await expect(dialog.getByRole('table', { name: 'Avviste rader' }).locator('tbody tr')).toHaveText(['5e-post «broken@» er ikke en gyldig e-postadresse']);
   });
 });
 

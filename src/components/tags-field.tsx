@@ -8,12 +8,13 @@
  *
  * Issue 23 point 8: the suggestion list closes when Enter takes a tag (it stayed open over the controls below,
  * where a tap picked a suggestion by accident) and opens again on the next letter typed or ArrowDown; the × of each
- * tag is named "Remove tag <tag>" (./removable-pill.tsx).
+ * tag is named "Remove tag <tag>" (./removable-pill.tsx). Texts: the `shell` catalog, in the language shown (issue 23).
  */
 import { TagsInput, type TagsInputProps } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { canonicalTags, caseVariantOf, suggestionsFor } from '@/lib/tag-match';
-import { componentMessages as m } from './messages';
+import { t } from '@/i18n/i18n';
+import { useT } from '@/i18n/react';
 import { pillRenderer, useCloseOnEnter } from './removable-pill';
 
 export type TagsFieldProps = Omit<TagsInputProps, 'data' | 'value' | 'onChange' | 'searchValue' | 'onSearchChange' | 'dropdownOpened' | 'renderPill'> & {
@@ -26,8 +27,11 @@ export type TagsFieldProps = Omit<TagsInputProps, 'data' | 'value' | 'onChange' 
 };
 
 const NO_TAGS: readonly string[] = [];
+/** The × of a tag: "Remove tag vip" ("Fjern merkelappen vip"). */
+export const removeTagName = (tag: string) => t('shell.removeTag', { tag });
 
-export function TagsField({ value, onChange, existing = NO_TAGS, description, onKeyDown, onDropdownOpen, onDropdownClose, removeName = m.removeTag, ...props }: TagsFieldProps) {
+export function TagsField({ value, onChange, existing = NO_TAGS, description, onKeyDown, onDropdownOpen, onDropdownClose, removeName = removeTagName, ...props }: TagsFieldProps) {
+  useT();
   const [search, setSearch] = useState('');
   const dropdown = useCloseOnEnter({ onDropdownOpen, onDropdownClose, onKeyDown });
   const match = caseVariantOf(search, existing);
@@ -48,7 +52,7 @@ export function TagsField({ value, onChange, existing = NO_TAGS, description, on
       }}
       renderPill={renderPill}
       selectFirstOptionOnChange={match !== null}
-      description={match ? m.existingTag(search.trim(), match) : description}
+      description={match ? t('shell.existingTag', { typed: search.trim(), existing: match }) : description}
     />
   );
 }

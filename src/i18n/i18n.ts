@@ -20,9 +20,12 @@ export { i18n };
  * wrong (the error sentences of src/lib/error-sentence.ts, the throttling notice, a missing scope), loaded only when
  * shown, so the first screens do not carry them. `forms`: the shared create-or-edit drawer (UpsertDrawer), the
  * key-value editor, the catalog's shared fields and the delete confirmation, waited for by those components
- * (`useArea`); `catalog-import`: the products' CSV import dialog and its row checks, loaded with the dialog.
+ * (`useArea`); `catalog-import`: the products' CSV import dialog and its row checks, loaded with the dialog. The
+ * contacts page's lazy parts bring their own: `contact-record` (a contact's drawer, the new and edit forms, the
+ * erasure), `contacts-export` (the export menu and dialog), `contacts-import` (the import dialog).
  */
-export type Area = 'common' | 'connect' | 'contacts' | 'posts' | 'products' | 'collections' | 'workspaces' | 'embed' | 'sentences' | 'shell' | 'bulk' | 'forms' | 'catalog-import';
+export type Area = 'common' | 'connect' | 'contacts' | 'posts' | 'products' | 'collections' | 'workspaces' | 'embed' | 'sentences' | 'shell' | 'bulk'
+  | 'forms' | 'catalog-import' | 'contact-record' | 'contacts-export' | 'contacts-import';
 
 const catalogs = import.meta.glob<Messages>('./catalogs/*/*.json', { query: '?catalog', import: 'default' });
 

@@ -164,6 +164,7 @@ const PREDICATES: Rule[] = [
   [/^must be at most (\d+) KiB as JSON$/, (m, noun) => t('sentences.errMaxKiB', { noun, max: m[1] })],
   [/^is nested too deeply$/, (_m, noun) => t('sentences.errNested', { noun })],
   [/^must be a number such as (.+)$/, (m, noun) => t('sentences.errNumberSuchAs', { noun, example: m[1] })],
+  [/^cannot be emptied\b.*$/, (_m, noun) => t('sentences.errCannotClear', { noun })],
   [/^must be (?:an? )?(string|number|boolean|array|object|integer|record)(?: value)?\b.*$/, (m, noun) => t('sentences.errWrongKind', { noun, kind: m[1] })],
   [/^has an invalid shape$/, (_m, noun) => t('sentences.errShape', { noun })],
   [/^needs a non-empty tagsToAdd or tagsToRemove$/, () => t('sentences.errTagsNeeded')],

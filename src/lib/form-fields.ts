@@ -14,7 +14,10 @@ import '@/api/zod-messages';
 import { decimalExample, parseDecimal } from './decimal';
 import { type KeyValueRow, toRecord } from './key-value';
 
-/** The message when a field the record had cannot be emptied through an upsert. */
+/**
+ * The message when a field the record had cannot be emptied through an upsert: a predicate in the service's wording,
+ * written as a sentence in the language shown by src/lib/error-sentence.ts (`sentences.errCannotClear`).
+ */
 export const CANNOT_CLEAR = 'cannot be emptied (the service keeps a value it is not sent); enter a new value';
 
 /** The service's wording for the issues of one field, without the field's name: `must not be less than 0`. */

@@ -10,7 +10,8 @@
  * contacts are found (bulk-erase-job.ts: progress, Cancel, nothing erased yet); should the filter now match another
  * number, the dialog says so and asks for that number instead. The erasure is handed to the durable job runner
  * (src/lib/jobs/, loaded only now) as one `erase-contact` step per id, ids only, and the dialog closes: the job
- * runs in the background, its report (ids only) on the Jobs page. Texts: ./messages.ts.
+ * runs in the background, its report (ids only) on the Jobs page. Texts: the `bulk` catalog, loaded with the
+ * selection bar (issue 23); durations and numbers through Intl in the language shown.
  */
 import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -21,13 +22,25 @@ import { rateLimitOf, savedReserve } from '@/lib/budgeted-client';
 import { type CollectProgress, isCancelled } from './bulk-tag-job';
 import { bulkEraseSpec, collectErasureIds, erasureEstimate, typedCountMatches } from './bulk-erase-job';
 import { type BulkSelection, CollectView, useNow } from './bulk-tags';
-import { bulkEraseMessages as m } from './messages';
+import { formatNumber } from '@/i18n/format';
+import { t as translate } from '@/i18n/i18n';
+import { useT } from '@/i18n/react';
+
+/** Minutes as the language shown says them (Intl units): `38 minutes`, `2.5 hours`, `40 seconds` (`38 minutter`). */
+function durationWords(minutes: number): string {
+  const [value, unit] = minutes < 1 ? [Math.max(1, Math.ceil(minutes * 60)), 'second'] : minutes < 120 ? [Math.ceil(minutes), 'minute'] : [Math.round(minutes / 6) / 10, 'hour'];
+  return formatNumber(value as number, { style: 'unit', unit: unit as string, unitDisplay: 'long', maximumFractionDigits: 1 });
+}
+
+/** The job's title, stored with the job (src/lib/jobs/), in the language shown when it is made. */
+const jobTitle = (count: number) => translate('bulk.eraseJobTitle', { count });
 
 /** The ids found for a filter whose count differed from the one the person confirmed: they confirm this count now. */
 type Found = { ids: string[]; was: number };
 
 export function BulkErase({ selection: current, onDone }: { selection: BulkSelection; onDone: () => void }) {
   const { api, connection } = useWorkspaceApi();
+  const t = useT();
   // The dialog keeps the selection it was opened with: the list behind it refreshes as jobs run.
   const [shown, setShown] = useState<BulkSelection | null>(null);
   const selection = shown ?? current;
@@ -42,7 +55,6 @@ export function BulkErase({ selection: current, onDone }: { selection: BulkSelec
   const fromFilter = selection.kind === 'matching';
   const size = selection.kind === 'ids' ? selection.ids.length : selection.total;
   const count = found ? found.ids.length : size;
-  const what = selection.kind === 'ids' ? m.whatSelected(size) : m.whatMatching(size);
   const limit = rateLimitOf(connection);
   const estimate = erasureEstimate(count, fromFilter && !found, limit, savedReserve());
   const confirmed = count > 0 && typedCountMatches(typed, count);
@@ -60,13 +72,13 @@ export function BulkErase({ selection: current, onDone }: { selection: BulkSelec
     setStarting(true);
     try {
       const { enqueueJob } = await import('@/lib/jobs/job-runner');
-      await enqueueJob(connection, bulkEraseSpec(ids, m.jobTitle(ids.length), fromFilter ? 'filter' : 'selection'));
+      await enqueueJob(connection, bulkEraseSpec(ids, jobTitle(ids.length), fromFilter ? 'filter' : 'selection'));
     } catch (error) {
       setStarting(false);
-      setFailure({ title: m.storeFailed, error });
+      setFailure({ title: t('bulk.eraseStoreFailed'), error });
       return;
     }
-    notifications.show({ color: 'blue', message: m.started(ids.length) });
+    notifications.show({ color: 'blue', message: t('bulk.eraseStarted', { count: ids.length }) });
     reset();
     onDone();
   };
@@ -83,7 +95,7 @@ export function BulkErase({ selection: current, onDone }: { selection: BulkSelec
       ids = await collectErasureIds({ client: api, filter: selection.filter, signal: controller.current.signal, onProgress: setProgress });
     } catch (error) {
       setProgress(null);
-      if (!isCancelled(error)) setFailure({ title: m.findFailed, error });
+      if (!isCancelled(error)) setFailure({ title: t('bulk.eraseFindFailed'), error });
       return;
     }
     setProgress(null);
@@ -104,9 +116,9 @@ export function BulkErase({ selection: current, onDone }: { selection: BulkSelec
   return (
     <>
       <Button variant="light" color="red" onClick={() => setShown(current)} disabled={!size}>
-        {m.open(what)}
+        {selection.kind === 'ids' ? t('bulk.eraseOpenSelected', { count: size }) : t('bulk.eraseOpenMatching', { count: size })}
       </Button>
-      <Modal opened={shown !== null} onClose={close} title={m.title(count)} closeButtonProps={{ 'aria-label': m.close }} size="lg">
+      <Modal opened={shown !== null} onClose={close} title={t('bulk.eraseTitle', { count })} closeButtonProps={{ 'aria-label': t('bulk.eraseClose') }} size="lg">
         <form
           onSubmit={(event) => {
             event.preventDefault();
@@ -114,26 +126,29 @@ export function BulkErase({ selection: current, onDone }: { selection: BulkSelec
           }}
         >
           <Stack gap="sm">
-            <Text size="sm">{m.what}</Text>
+            <Text size="sm">{t('bulk.eraseWhat')}</Text>
             <Text size="sm" fw={700}>
-              {m.final}
+              {t('bulk.eraseFinal')}
             </Text>
-            <Text size="sm">{selection.kind === 'ids' ? m.countSelected(count) : m.countMatching(count)}</Text>
+            <Text size="sm">{selection.kind === 'ids' ? t('bulk.eraseCountSelected', { count }) : t('bulk.eraseCountMatching', { count })}</Text>
             <Text size="sm">
-              {m.requests(estimate.requests, estimate.lookups)} {estimate.minutes === null || limit === null ? m.noLimit : m.time(estimate.minutes, estimate.perMinute!, limit)}
+              {estimate.lookups ? t('bulk.eraseRequestsLookups', { count: estimate.requests, lookups: estimate.lookups }) : t('bulk.eraseRequests', { count: estimate.requests })}{' '}
+              {estimate.minutes === null || limit === null
+                ? t('bulk.eraseNoLimit')
+                : t('bulk.eraseTime', { duration: durationWords(estimate.minutes), perMinute: estimate.perMinute!, limit })}
             </Text>
             <Text size="sm" c="dimmed">
-              {m.how}
+              {t('bulk.eraseHow')}
             </Text>
             {found ? (
               <Alert color="orange" role="alert" p="xs">
-                {found.ids.length ? m.changed(found.was, found.ids.length) : m.none}
+                {found.ids.length ? t('bulk.eraseChanged', { was: found.was, now: found.ids.length }) : t('bulk.eraseNone')}
               </Alert>
             ) : null}
             {count > 0 ? (
               <TextInput
-                label={m.confirmLabel(count)}
-                description={m.confirmDescription}
+                label={t('bulk.eraseConfirmLabel', { count })}
+                description={t('bulk.eraseConfirmDescription')}
                 value={typed}
                 onChange={(event) => setTyped(event.currentTarget.value)}
                 disabled={collecting || starting}
@@ -151,15 +166,15 @@ export function BulkErase({ selection: current, onDone }: { selection: BulkSelec
             <Group justify="flex-end">
               {collecting ? (
                 <Button color="red" variant="light" onClick={() => controller.current?.abort()}>
-                  {m.cancel}
+                  {t('bulk.eraseCancel')}
                 </Button>
               ) : (
                 <>
                   <Button variant="default" onClick={close}>
-                    {m.cancel}
+                    {t('bulk.eraseCancel')}
                   </Button>
                   <Button type="submit" color="red" disabled={!confirmed} loading={starting}>
-                    {m.button(count)}
+                    {t('bulk.eraseButton', { count })}
                   </Button>
                 </>
               )}

@@ -20,8 +20,8 @@ import { useExtensions } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
 import { StateBadge } from './contact-columns';
 import { Avatar } from '@/components/avatar';
+import { useT } from '@/i18n/react';
 import { useNotificationSettings, usePatchContactTags } from './mutations';
-import { contactMessages as t } from './messages';
 import { contactQueries } from './queries';
 
 const EditContactDrawer = lazy(() => import('./edit-contact-drawer').then((m) => ({ default: m.EditContactDrawer })));
@@ -44,10 +44,11 @@ function TagEditor({ contact }: { contact: Contact }) {
   const existing = useMemo(() => (tags.data ?? []).map((tag) => tag.name), [tags.data]);
   const patch = usePatchContactTags();
   const canWrite = allows(connection.permissions, 'contacts:read-write');
+  const t = useT();
   return (
     <TagsField
-      label="Tags"
-      description={canWrite ? 'Type to add (Enter), pick a suggestion, or remove with ×' : 'Needs contacts:read-write to edit'}
+      label={t('contact-record.tags')}
+      description={canWrite ? t('contact-record.tagsHint') : t('contact-record.tagsNeedScope')}
       existing={existing}
       value={contact.tags}
       disabled={!canWrite}
@@ -59,7 +60,7 @@ function TagEditor({ contact }: { contact: Contact }) {
         if (!tagsToAdd.length && !tagsToRemove.length) return;
         patch.mutate(
           { contactId: contact.id, tagsToAdd: tagsToAdd.length ? tagsToAdd : undefined, tagsToRemove: tagsToRemove.length ? tagsToRemove : undefined },
-          { onError: (error) => notifyError('Tags not changed', error) },
+          { onError: (error) => notifyError(t('contact-record.tagsNotChanged'), error) },
         );
       }}
     />
@@ -70,14 +71,15 @@ function BasicCredentialsForm() {
   const { workspaceId } = useWorkspaceApi();
   const [accessKey, setAccessKey] = useState('');
   const [secret, setSecret] = useState('');
+  const t = useT();
   return (
-    <Alert color="blue" title="Basic credentials needed">
+    <Alert color="blue" title={t('contact-record.basicTitle')}>
       <Stack gap="xs">
-        <Text size="sm">Notification settings use the workspace's access key and secret (not the API key). They are saved with this workspace's key.</Text>
-        <TextInput label="Access key" value={accessKey} onChange={(event) => setAccessKey(event.currentTarget.value)} autoComplete="off" />
-        <PasswordInput label="Secret" value={secret} onChange={(event) => setSecret(event.currentTarget.value)} autoComplete="off" />
+        <Text size="sm">{t('contact-record.basicText')}</Text>
+        <TextInput label={t('contact-record.accessKey')} value={accessKey} onChange={(event) => setAccessKey(event.currentTarget.value)} autoComplete="off" />
+        <PasswordInput label={t('contact-record.secret')} value={secret} onChange={(event) => setSecret(event.currentTarget.value)} autoComplete="off" />
         <Button size="xs" w="fit-content" disabled={!accessKey.trim() || !secret.trim()} onClick={() => updateConnection(workspaceId, { basic: { accessKey: accessKey.trim(), secret: secret.trim() } })}>
-          Save credentials
+          {t('contact-record.saveCredentials')}
         </Button>
       </Stack>
     </Alert>
@@ -87,19 +89,20 @@ function BasicCredentialsForm() {
 function NotificationSwitches({ contact }: { contact: Contact }) {
   const { connection } = useWorkspaceApi();
   const settings = useNotificationSettings();
+  const t = useT();
   if (!connection.basic) return <BasicCredentialsForm />;
   const change = (patch: { email?: boolean; sms?: boolean }) =>
     settings.mutate(
       { contactId: contact.id, ...patch },
       {
-        onSuccess: (updated) => notifications.show({ color: 'green', message: `Notification settings saved; the contact is ${updated.state}.` }),
-        onError: (error) => notifyError('Settings not saved', error),
+        onSuccess: (updated) => notifications.show({ color: 'green', message: t('contact-record.settingsSaved', { state: updated.state }) }),
+        onError: (error) => notifyError(t('contact-record.settingsNotSaved'), error),
       },
     );
   return (
     <Stack gap="xs">
-      <Switch label="Email notifications" checked={contact.notificationSettings.email} disabled={settings.isPending || !contact.email} onChange={(event) => change({ email: event.currentTarget.checked })} />
-      <Switch label="SMS notifications" checked={contact.notificationSettings.sms} disabled={settings.isPending || !contact.phone} onChange={(event) => change({ sms: event.currentTarget.checked })} />
+      <Switch label={t('contact-record.emailNotifications')} checked={contact.notificationSettings.email} disabled={settings.isPending || !contact.email} onChange={(event) => change({ email: event.currentTarget.checked })} />
+      <Switch label={t('contact-record.smsNotifications')} checked={contact.notificationSettings.sms} disabled={settings.isPending || !contact.phone} onChange={(event) => change({ sms: event.currentTarget.checked })} />
       {settings.isError ? (
         <Alert color="red" role="alert" p="xs">
           <ErrorMessage error={settings.error} />
@@ -116,6 +119,7 @@ function NotificationSwitches({ contact }: { contact: Contact }) {
 function ExtensionActions({ contact, onEdit, onErase }: { contact: Contact; onEdit: () => void; onErase: () => void }) {
   const { connection } = useWorkspaceApi();
   const extensions = useExtensions();
+  const t = useT();
   if (!extensions.known) return null;
   const canWrite = allows(connection.permissions, 'contacts:read-write');
   const canEdit = extensions.has('contact-update');
@@ -124,24 +128,25 @@ function ExtensionActions({ contact, onEdit, onErase }: { contact: Contact; onEd
     <Stack gap={4}>
       <Group gap="xs">
         {canEdit ? (
-          <Button size="xs" variant="default" onClick={onEdit} disabled={!canWrite} title={canWrite ? undefined : t.editNeedsScope} aria-label={`${t.edit} ${contact.name ?? t.unnamed}`}>
-            {t.edit}
+          <Button size="xs" variant="default" onClick={onEdit} disabled={!canWrite} title={canWrite ? undefined : t('contact-record.editNeedsScope')} aria-label={t('contact-record.editName', { name: contact.name ?? t('contact-record.unnamed') })}>
+            {t('contact-record.edit')}
           </Button>
         ) : null}
         {canErase ? (
-          <Button size="xs" variant="light" color="red" onClick={onErase} disabled={!canWrite} title={canWrite ? undefined : t.eraseNeedsScope}>
-            {t.erase}
+          <Button size="xs" variant="light" color="red" onClick={onErase} disabled={!canWrite} title={canWrite ? undefined : t('contact-record.eraseNeedsScope')}>
+            {t('contact-record.erase')}
           </Button>
         ) : null}
       </Group>
-      {canEdit ? null : <Text size="xs" c="dimmed">{t.editNotAllowed}</Text>}
-      {canErase ? null : <Text size="xs" c="dimmed">{t.eraseNotAllowed}</Text>}
+      {canEdit ? null : <Text size="xs" c="dimmed">{t('contact-record.editNotAllowed')}</Text>}
+      {canErase ? null : <Text size="xs" c="dimmed">{t('contact-record.eraseNotAllowed')}</Text>}
     </Stack>
   );
 }
 
 export function ContactDrawer({ contact, onClose }: { contact: Contact | null; onClose: () => void }) {
   const [mode, setMode] = useState<'view' | 'edit' | 'erase'>('view');
+  const t = useT();
   if (contact && mode === 'edit') {
     return (
       <Suspense fallback={null}>
@@ -156,14 +161,14 @@ export function ContactDrawer({ contact, onClose }: { contact: Contact | null; o
         <EraseContactDialog contact={contact} onCancel={() => setMode('view')} onErased={onClose} />
       </Suspense>
     ) : null}
-    <Drawer opened={contact !== null} onClose={onClose} position="right" size="md" title={contact?.name ?? 'Contact'} closeButtonProps={{ 'aria-label': 'Close contact' }}>
+    <Drawer opened={contact !== null} onClose={onClose} position="right" size="md" title={contact?.name ?? t('contact-record.contact')} closeButtonProps={{ 'aria-label': t('contact-record.close') }}>
       {contact ? (
         <Stack gap="md">
           <Group>
             <Avatar src={contact.image} name={contact.name} size={56} />
             <div>
               <Title order={3} size="h4">
-                {contact.name ?? '(no name)'}
+                {contact.name ?? t('contacts.noName')}
               </Title>
               <StateBadge state={contact.state} />
             </div>
@@ -171,21 +176,21 @@ export function ContactDrawer({ contact, onClose }: { contact: Contact | null; o
           <ExtensionActions contact={contact} onEdit={() => setMode('edit')} onErase={() => setMode('erase')} />
           <TagEditor contact={contact} />
           <Title order={4} size="h5">
-            Notifications
+            {t('contact-record.notifications')}
           </Title>
           <NotificationSwitches contact={contact} />
           <Title order={4} size="h5">
-            Details
+            {t('contact-record.details')}
           </Title>
-          <Field label="Email" value={contact.email} />
-          <Field label="Phone" value={contact.phone} />
-          <Field label="Address" value={[contact.address, contact.postalCode, contact.city, contact.region].filter(Boolean).join(', ')} />
-          <Field label="Bio" value={contact.bio} />
-          <Field label="Custom message" value={contact.customMessage} />
-          <Field label="Source" value={contact.source} />
-          <Field label="System source" value={contact.systemSource} />
+          <Field label={t('contact-record.fieldEmail')} value={contact.email} />
+          <Field label={t('contact-record.fieldPhone')} value={contact.phone} />
+          <Field label={t('contact-record.fieldAddress')} value={[contact.address, contact.postalCode, contact.city, contact.region].filter(Boolean).join(', ')} />
+          <Field label={t('contact-record.fieldBio')} value={contact.bio} />
+          <Field label={t('contact-record.fieldCustomMessage')} value={contact.customMessage} />
+          <Field label={t('contact-record.fieldSource')} value={contact.source} />
+          <Field label={t('contact-record.fieldSystemSource')} value={contact.systemSource} />
           <Field
-            label="Status tags"
+            label={t('contact-record.fieldStatusTags')}
             value={
               contact.statusTags && Object.keys(contact.statusTags).length ? (
                 <Group gap={4}>
@@ -198,10 +203,10 @@ export function ContactDrawer({ contact, onClose }: { contact: Contact | null; o
               ) : null
             }
           />
-          <Field label="Follows" value={contact.follows === null || contact.follows === undefined ? null : <Code>{JSON.stringify(contact.follows)}</Code>} />
-          <Field label="Created" value={<RelativeTime iso={contact.created} />} />
-          <Field label="Updated" value={<RelativeTime iso={contact.updated} />} />
-          <Field label="Id" value={<Code>{contact.id}</Code>} />
+          <Field label={t('contact-record.fieldFollows')} value={contact.follows === null || contact.follows === undefined ? null : <Code>{JSON.stringify(contact.follows)}</Code>} />
+          <Field label={t('contact-record.fieldCreated')} value={<RelativeTime iso={contact.created} />} />
+          <Field label={t('contact-record.fieldUpdated')} value={<RelativeTime iso={contact.updated} />} />
+          <Field label={t('contact-record.fieldId')} value={<Code>{contact.id}</Code>} />
         </Stack>
       ) : null}
     </Drawer>

@@ -42,11 +42,12 @@ import { prefetchSpeculative } from '@/lib/query-client';
 
 // What the first paint does not show loads when it is needed: drawers and dialogs when they open, the menus at
 // the page's first interaction (AfterInteraction; issue 16).
-const ContactDrawer = lazy(() => import('./contact-drawer').then((m) => ({ default: m.ContactDrawer })));
-const NewContactDrawer = lazy(() => import('./new-contact-drawer').then((m) => ({ default: m.NewContactDrawer })));
+// The record's, the forms' and the erasure's texts (the `contact-record` catalog) come with them (issue 23).
+const ContactDrawer = lazy(() => Promise.all([import('./contact-drawer'), loadArea('contact-record')]).then(([m]) => ({ default: m.ContactDrawer })));
+const NewContactDrawer = lazy(() => Promise.all([import('./new-contact-drawer'), loadArea('contact-record')]).then(([m]) => ({ default: m.NewContactDrawer })));
 // Its texts and the bulk dialog's (the `bulk` catalog, issue 23) come with it.
 const SelectionBar = lazy(() => Promise.all([import('./selection-bar'), loadArea('bulk')]).then(([m]) => ({ default: m.SelectionBar })));
-const ExportButton = lazy(() => import('./export-button').then((m) => ({ default: m.ExportButton })));
+const ExportButton = lazy(() => Promise.all([import('./export-button'), loadArea('contacts-export')]).then(([m]) => ({ default: m.ExportButton })));
 // Loaded when a record opens; `lazy` loses the component's type parameters, which the cast restores.
 const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) => ({ default: m.RecordDrawer }))) as unknown as typeof RecordDrawerType;
 const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));

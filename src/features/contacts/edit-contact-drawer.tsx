@@ -17,9 +17,9 @@ import { UpsertDrawer, showSaved } from '@/components/upsert-drawer';
 import { applyServerErrors, withSentences } from '@/lib/form-errors';
 import { keyValueField, optionalText } from '@/lib/form-fields';
 import { type KeyValueRow, rowsOf } from '@/lib/key-value';
-import { contactMessages as t } from './messages';
+import { useT } from '@/i18n/react';
 import { useUpdateContact } from './mutations';
-import { NEEDS_IDENTITY } from './new-contact-drawer';
+import { needsIdentity } from './new-contact-drawer';
 
 const shape = contactCreateSchema.shape;
 const TEXT_FIELDS = ['name', 'email', 'phone', 'image', 'bio', 'address', 'city', 'postalCode', 'region', 'source', 'systemSource', 'customMessage'] as const;
@@ -37,7 +37,7 @@ export function editContactSchema(contact: Contact) {
     .check(
       z.superRefine((values, ctx) => {
         const has = (value: unknown) => typeof value === 'string' && value.trim() !== '';
-        if (!has(values.name) && !has(values.email) && !has(values.phone)) ctx.addIssue({ code: 'custom', path: ['name'], message: NEEDS_IDENTITY });
+        if (!has(values.name) && !has(values.email) && !has(values.phone)) ctx.addIssue({ code: 'custom', path: ['name'], message: needsIdentity() });
       }),
     );
 }
@@ -64,6 +64,7 @@ const FIELDS = [...TEXT_FIELDS, 'statusTags'];
 
 export function EditContactDrawer({ contact, onClose }: { contact: Contact; onClose: () => void }) {
   const update = useUpdateContact();
+  const t = useT();
   const form = useForm<FormInput, unknown, Record<string, unknown>>({
     resolver: withSentences(zodResolver(editContactSchema(contact))) as never,
     defaultValues: editContactValues(contact),
@@ -78,7 +79,7 @@ export function EditContactDrawer({ contact, onClose }: { contact: Contact; onCl
     }
     try {
       const saved = await update.mutateAsync({ contactId: contact.id, patch });
-      showSaved(t.saved(saved.name ?? saved.email ?? saved.phone ?? t.unnamed));
+      showSaved(t('contact-record.saved', { name: saved.name ?? saved.email ?? saved.phone ?? t('contact-record.unnamed') }));
       onClose();
     } catch (error) {
       await applyServerErrors(error, form.setError, FIELDS, { focus: true });
@@ -86,39 +87,45 @@ export function EditContactDrawer({ contact, onClose }: { contact: Contact; onCl
   });
 
   const text = (name: TextField, label: string, props: Record<string, unknown> = {}) => (
-    <TextInput label={label} {...form.register(name)} error={errors[name]?.message} {...props} />
+    <TextInput key={name} label={label} {...form.register(name)} error={errors[name]?.message} {...props} />
   );
+
+  // Built outside the JSX: the field names and input types are code, not text a person reads.
+  const inputs = [
+    text('name', t('contact-record.fieldName')),
+    text('email', t('contact-record.fieldEmail'), { type: 'email' }),
+    text('phone', t('contact-record.fieldPhone'), { description: t('contact-record.phoneHint') }),
+    text('image', t('contact-record.fieldImage')),
+    text('address', t('contact-record.fieldAddress')),
+    text('city', t('contact-record.fieldCity')),
+    text('postalCode', t('contact-record.fieldPostalCode')),
+    text('region', t('contact-record.fieldRegion')),
+    text('source', t('contact-record.fieldSource')),
+    text('systemSource', t('contact-record.fieldSystemSource')),
+  ];
+  const registered = { bio: form.register('bio'), customMessage: form.register('customMessage') };
 
   return (
     <UpsertDrawer
-      title={t.editTitle}
+      title={t('contact-record.editTitle')}
       dirty={isDirty}
       submitting={isSubmitting}
       saved={isSubmitSuccessful}
-      submitLabel={t.saveChanges}
+      submitLabel={t('contact-record.saveChanges')}
       error={errors.root?.message}
       failure={errors.root?.type === 'server' ? update.error : undefined}
       onSubmit={(event) => void submit(event)}
       onClose={onClose}
     >
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        {text('name', t.fields.name)}
-        {text('email', t.fields.email, { type: 'email' })}
-        {text('phone', t.fields.phone, { description: t.fields.phoneHint })}
-        {text('image', t.fields.image)}
-        {text('address', t.fields.address)}
-        {text('city', t.fields.city)}
-        {text('postalCode', t.fields.postalCode)}
-        {text('region', t.fields.region)}
-        {text('source', t.fields.source)}
-        {text('systemSource', t.fields.systemSource)}
+        {inputs}
       </SimpleGrid>
-      <Textarea label={t.fields.bio} autosize minRows={2} {...form.register('bio')} error={errors.bio?.message} />
-      <Textarea label={t.fields.customMessage} autosize minRows={2} {...form.register('customMessage')} error={errors.customMessage?.message} />
+      <Textarea label={t('contact-record.fieldBio')} autosize minRows={2} {...registered.bio} error={errors.bio?.message} />
+      <Textarea label={t('contact-record.fieldCustomMessage')} autosize minRows={2} {...registered.customMessage} error={errors.customMessage?.message} />
       <Controller
         control={form.control}
         name="statusTags"
-        render={({ field }) => <KeyValueEditor label={t.fields.statusTags} rows={field.value} onChange={field.onChange} error={errors.statusTags?.message} />}
+        render={({ field }) => <KeyValueEditor label={t('contact-record.fieldStatusTags')} rows={field.value} onChange={field.onChange} error={errors.statusTags?.message} />}
       />
     </UpsertDrawer>
   );

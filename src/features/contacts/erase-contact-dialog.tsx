@@ -9,7 +9,7 @@ import { useState } from 'react';
 import type { Contact } from '@/api/contacts';
 import { ErrorMessage } from '@/components/error-message';
 import { showSaved } from '@/components/upsert-drawer';
-import { contactMessages as t } from './messages';
+import { useT } from '@/i18n/react';
 import { useEraseContact } from './mutations';
 
 /** What the person must type to erase `contact`: its name, else its email, phone or id. */
@@ -17,40 +17,41 @@ export const erasureWord = (contact: Contact) => contact.name?.trim() || contact
 
 export function EraseContactDialog({ contact, onCancel, onErased }: { contact: Contact; onCancel: () => void; onErased: () => void }) {
   const erase = useEraseContact();
+  const t = useT();
   const word = erasureWord(contact);
   const [typed, setTyped] = useState('');
   const matches = typed.trim() === word;
   return (
-    <Modal opened onClose={onCancel} title={t.eraseTitle(word)} centered>
+    <Modal opened onClose={onCancel} title={t('contact-record.eraseTitle', { name: word })} closeButtonProps={{ 'aria-label': t('contact-record.closeErase') }} centered>
       <form
         onSubmit={(event) => {
           event.preventDefault();
           if (!matches) return;
           erase.mutate(contact.id, {
             onSuccess: () => {
-              showSaved(t.erased(word));
+              showSaved(t('contact-record.erased', { name: word }));
               onErased();
             },
           });
         }}
       >
         <Stack gap="sm">
-          <Text size="sm">{t.eraseWhat}</Text>
+          <Text size="sm">{t('contact-record.eraseWhat')}</Text>
           <Text size="sm" fw={700}>
-            {t.eraseFinal}
+            {t('contact-record.eraseFinal')}
           </Text>
-          <TextInput label={t.eraseConfirmLabel(word)} description={t.eraseConfirmDescription} value={typed} onChange={(event) => setTyped(event.currentTarget.value)} autoComplete="off" data-autofocus />
+          <TextInput label={t('contact-record.eraseConfirmLabel', { name: word })} description={t('contact-record.eraseConfirmDescription')} value={typed} onChange={(event) => setTyped(event.currentTarget.value)} autoComplete="off" data-autofocus />
           {erase.isError ? (
-            <Alert color="red" role="alert" title={t.eraseFailed}>
+            <Alert color="red" role="alert" title={t('contact-record.eraseFailed')}>
               <ErrorMessage error={erase.error} />
             </Alert>
           ) : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={onCancel}>
-              {t.cancel}
+              {t('contact-record.cancel')}
             </Button>
             <Button type="submit" color="red" disabled={!matches} loading={erase.isPending}>
-              {t.eraseButton}
+              {t('contact-record.eraseButton')}
             </Button>
           </Group>
         </Stack>

@@ -11,6 +11,8 @@
  * the filter limits, or the list fetched whole once when that is fewer requests); when the file is more than the
  * service's answer as it is (several parts, rows or columns dropped) it is read, joined and written again in the
  * browser (export-rewrite.ts, loaded only then).
+ *
+ * Texts: the `contacts-export` catalog, loaded with this component (contacts-page.tsx).
  */
 import { Button, Group, Menu, Modal, Progress, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -26,7 +28,7 @@ import { saveFile } from '@/lib/save-file';
 import { exportColumns, missingFilters, planExport } from './export-plan';
 import { exportProgress, type ExportJob } from './export-progress';
 import { busyText, withBusyRetries } from './export-retry';
-import { contactsMessages as m } from './messages';
+import { useT } from '@/i18n/react';
 
 type Props = {
   filter: FilterNode | undefined;
@@ -43,6 +45,7 @@ const NONE: readonly string[] = [];
 
 export function ExportButton({ filter, orderBy, total, selectedIds = NONE, tableColumns = NONE, hiddenColumns = NONE }: Props) {
   const { api } = useWorkspaceApi();
+  const t = useT();
   const [job, setJob] = useState<(ExportJob & { part: number; parts: number; expected: number }) | null>(null);
   const controller = useRef<AbortController | null>(null);
   const [rowsChoice, setRowsChoice] = useState<'selected' | 'matching'>('selected');
@@ -98,10 +101,10 @@ export function ExportButton({ filter, orderBy, total, selectedIds = NONE, table
         file = { blob: await writeTable(rows, format), filename: results[0]!.filename, rows: rows.length - 1 };
       }
       saveFile(file.blob, file.filename);
-      notifications.show({ color: 'green', message: m.exported(file.rows ?? expected, file.filename) });
+      notifications.show({ color: 'green', message: t('contacts-export.exported', { count: file.rows ?? expected, filename: file.filename }) });
     } catch (error) {
-      if (isAbortError(error)) notifications.show({ message: m.exportCancelled });
-      else notifyError('Export failed', error);
+      if (isAbortError(error)) notifications.show({ message: t('contacts-export.cancelled') });
+      else notifyError(t('contacts-export.failed'), error);
     } finally {
       setRetryAt(null);
       setPosition(null);
@@ -133,49 +136,50 @@ export function ExportButton({ filter, orderBy, total, selectedIds = NONE, table
   };
 
   const shown = job ? exportProgress(job, job.expected, Date.now()) : null;
-  const partText = job && job.parts > 1 ? m.exportPart(job.part, job.parts) : '';
+  const partText = job && job.parts > 1 ? t('contacts-export.part', { part: job.part, parts: job.parts }) : '';
   const status = retryAt !== null ? busyText((retryAt - now) / 1000, position) : shown ? partText + shown.text : undefined;
   const count = exportSelection ? selectedIds.length : (total ?? 0);
   return (
     <>
-      <Menu position="bottom-end">
+      {/* No focus placeholder: Mantine's is a focusable role="presentation" child, which a menu may not hold (axe). */}
+      <Menu position="bottom-end" withInitialFocusPlaceholder={false}>
         <Menu.Target>
           <Button variant="default" disabled={!total && !selecting}>
-            Export
+            {t('contacts.export')}
           </Button>
         </Menu.Target>
         <Menu.Dropdown>
           {selecting ? (
             <>
-              <Menu.Label>{m.exportRows}</Menu.Label>
+              <Menu.Label>{t('contacts-export.rows')}</Menu.Label>
               <Menu.RadioGroup value={rowsChoice} onChange={(value) => setRowsChoice(value as 'selected' | 'matching')}>
-                <Menu.RadioItem value="selected">{m.exportSelected(selectedIds.length)}</Menu.RadioItem>
-                <Menu.RadioItem value="matching">{m.exportMatching(total ?? 0)}</Menu.RadioItem>
+                <Menu.RadioItem value="selected">{t('contacts-export.selected', { count: selectedIds.length })}</Menu.RadioItem>
+                <Menu.RadioItem value="matching">{t('contacts-export.matching', { count: total ?? 0 })}</Menu.RadioItem>
               </Menu.RadioGroup>
             </>
           ) : (
-            <Menu.Label>{total?.toLocaleString() ?? 0} matching contacts</Menu.Label>
+            <Menu.Label>{t('contacts-export.matchingLabel', { count: total ?? 0 })}</Menu.Label>
           )}
-          <Menu.Label>{m.exportColumns}</Menu.Label>
+          <Menu.Label>{t('contacts-export.columns')}</Menu.Label>
           <Menu.RadioGroup value={columnsChoice} onChange={(value) => setColumnsChoice(value as 'visible' | 'all')}>
-            <Menu.RadioItem value="visible">{m.exportVisible}</Menu.RadioItem>
-            <Menu.RadioItem value="all">{m.exportAllFields}</Menu.RadioItem>
+            <Menu.RadioItem value="visible">{t('contacts-export.visible')}</Menu.RadioItem>
+            <Menu.RadioItem value="all">{t('contacts-export.allFields')}</Menu.RadioItem>
           </Menu.RadioGroup>
           <Menu.Divider />
-          <Menu.Label>{m.exportFormat}</Menu.Label>
-          <Menu.Item onClick={() => void start('xlsx')}>Excel (.xlsx)</Menu.Item>
-          <Menu.Item onClick={() => void start('csv')}>CSV (.csv)</Menu.Item>
+          <Menu.Label>{t('contacts-export.format')}</Menu.Label>
+          <Menu.Item onClick={() => void start('xlsx')}>{t('contacts-export.formatXlsx')}</Menu.Item>
+          <Menu.Item onClick={() => void start('csv')}>{t('contacts-export.formatCsv')}</Menu.Item>
         </Menu.Dropdown>
       </Menu>
-      <Modal opened={job !== null} onClose={() => controller.current?.abort()} title={m.exportTitle(count)} closeButtonProps={{ 'aria-label': 'Cancel export' }}>
+      <Modal opened={job !== null} onClose={() => controller.current?.abort()} title={t('contacts-export.title', { count })} closeButtonProps={{ 'aria-label': t('contacts-export.closeLabel') }}>
         <Stack>
-          <Progress value={shown?.percent ?? 0} striped={shown?.estimated} animated={shown?.estimated} aria-label="Export progress" />
+          <Progress value={shown?.percent ?? 0} striped={shown?.estimated} animated={shown?.estimated} aria-label={t('contacts-export.progressLabel')} />
           <Text size="sm" aria-live="polite">
             {status}
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => controller.current?.abort()}>
-              Cancel
+              {t('contacts-export.cancel')}
             </Button>
           </Group>
         </Stack>

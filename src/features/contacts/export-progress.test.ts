@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { activateLocale } from '@/i18n/i18n';
 import { durationText } from '@/lib/duration';
 import { XLSX_BYTES_PER_ROW, exportProgress } from './export-progress';
+import { busyText } from './export-retry';
 
 describe('exportProgress', () => {
   it('shows CSV rows of the total, the percent and the time left at the rate so far', () => {
@@ -26,4 +28,16 @@ describe('durationText', () => {
     [120, 'about 2 min'],
     [3 * 3600 + 30 * 60, 'about 3 h 30 min'],
   ])('%s s reads %s', (seconds, text) => expect(durationText(seconds)).toBe(text));
+});
+
+describe('exportProgress in bokmål (issue 23)', () => {
+  afterAll(() => activateLocale('en'));
+
+  it('writes rows, percent and size through Intl in the language shown', async () => {
+    await activateLocale('nb');
+    const shown = exportProgress({ format: 'csv', bytes: 2 * 1024 * 1024, rows: 1250, startedAt: 0 }, 5000, 0);
+    expect(shown.text.replace(/[\u00a0\u202f]/g, ' ')).toBe('1 250 av 5 000 rader (25 %) · 2,0 MB');
+    expect(busyText(3, 2)).toBe('Eksporten din er nummer 2 i køen; prøver igjen om 3 s');
+    expect(busyText(3, 1)).toBe('Eksporten din er neste i køen; prøver igjen om 3 s');
+  });
 });

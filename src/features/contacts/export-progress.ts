@@ -5,8 +5,11 @@
  * - xlsx: the workbook is a zip, compressed as it streams, so its rows cannot be counted before it is complete. It
  *   shows the bytes received and a percent estimated from them at `XLSX_BYTES_PER_ROW` (measured: 157 bytes a row
  *   for 500 to 20,000 generated contacts), labelled as an estimate and held below 100% until the file is complete.
+ * Texts: the `contacts-export` catalog, numbers and percents through Intl in the language shown (issue 23).
  */
 import type { DownloadFormat } from '@/api/download';
+import { formatNumber } from '@/i18n/format';
+import { t } from '@/i18n/i18n';
 import { durationText } from '@/lib/duration';
 
 /** Bytes an xlsx export takes per contact, for the estimate (see the module's comment). */
@@ -14,24 +17,29 @@ export const XLSX_BYTES_PER_ROW = 160;
 
 export type ExportJob = { format: DownloadFormat; bytes: number; rows: number | null; startedAt: number };
 
-const sizeText = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.round(bytes / 1024).toLocaleString()} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+const sizeText = (bytes: number) =>
+  bytes < 1024 * 1024
+    ? t('contacts-export.sizeKb', { size: formatNumber(Math.round(bytes / 1024)) })
+    : t('contacts-export.sizeMb', { size: formatNumber(bytes / 1024 / 1024, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
+/** A fraction (0..1) as a whole percent rounded down: `25%` (`25 %` in nb-NO). */
+const percentText = (fraction: number) => formatNumber(Math.floor(fraction * 100) / 100, { style: 'percent', maximumFractionDigits: 0 });
 
 /** The progress line and the bar's percent for a job of `total` rows, at `now`. */
 export function exportProgress(job: ExportJob, total: number, now: number): { percent: number; text: string; estimated: boolean } {
   const elapsed = (now - job.startedAt) / 1000;
-  const left = (fraction: number) => (fraction > 0.02 && elapsed >= 1 && fraction < 1 ? ` · ${durationText((elapsed / fraction) * (1 - fraction))} left` : '');
+  const left = (fraction: number) => (fraction > 0.02 && elapsed >= 1 && fraction < 1 ? t('contacts-export.left', { duration: durationText((elapsed / fraction) * (1 - fraction)) }) : '');
   if (job.rows !== null) {
     const fraction = total ? Math.min(1, job.rows / total) : 0;
     return {
       percent: fraction * 100,
-      text: `${job.rows.toLocaleString()} of ${total.toLocaleString()} rows (${Math.floor(fraction * 100)}%) · ${sizeText(job.bytes)}${left(fraction)}`,
+      text: t('contacts-export.csvProgress', { rows: job.rows, total, percent: percentText(fraction), size: sizeText(job.bytes), left: left(fraction) }),
       estimated: false,
     };
   }
   const fraction = total ? Math.min(0.99, job.bytes / (total * XLSX_BYTES_PER_ROW)) : 0;
   return {
     percent: fraction * 100,
-    text: `${sizeText(job.bytes)} received · about ${Math.floor(fraction * 100)}% (estimated from the size: an Excel file is compressed, so its rows are counted only once complete)${left(fraction)}`,
+    text: t('contacts-export.xlsxProgress', { size: sizeText(job.bytes), percent: percentText(fraction), left: left(fraction) }),
     estimated: true,
   };
 }

@@ -4,10 +4,11 @@
  * export button waits the time it is told and tries again by itself, with a countdown and a way to cancel,
  * instead of failing. Our service queues those exports (issue 21 point 2, docs/exports.md): its 503 carries a
  * ticket and the queue position; each retry sends the ticket back so the export keeps its place, and the dialog
- * shows the position. Framework-free, so it is unit-tested without a browser.
+ * shows the position. Framework-free, so it is unit-tested without a browser; its texts are the `contacts-export`
+ * catalog's, in the language shown (issue 23).
  */
 import { isApiError } from '@/api/api-error';
-import { contactsMessages } from './messages';
+import { t } from '@/i18n/i18n';
 
 /** Tries after the first refusal before the export gives up and shows the error (10 minutes at 10 s each). */
 export const MAX_BUSY_RETRIES = 60;
@@ -32,7 +33,7 @@ export type BusyWait = { seconds: number; position: number | null };
  */
 export function busyText(seconds: number, position: number | null = null): string {
   const shown = Math.max(1, Math.ceil(seconds));
-  return position === null ? contactsMessages.exportBusy(shown) : contactsMessages.exportQueued(position, shown);
+  return position === null ? t('contacts-export.busy', { seconds: shown }) : t('contacts-export.queued', { position, seconds: shown });
 }
 
 /** Resolves after `ms` milliseconds; rejects with `signal`'s reason (the AbortError) as soon as it aborts. */

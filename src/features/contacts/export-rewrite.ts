@@ -16,6 +16,7 @@
 import Papa from 'papaparse';
 import type { DownloadFormat } from '@/api/download';
 import { CSV_MEDIA_TYPE, XLSX_MEDIA_TYPE } from '@/api/contacts';
+import { t } from '@/i18n/i18n';
 
 /** A cell as read: text from CSV; text, number, boolean or date from xlsx; null when empty. */
 export type Cell = string | number | boolean | Date | null;
@@ -37,7 +38,7 @@ export function combineTables(tables: readonly Cell[][][], options: { keepIds: R
   const ids = new Set<string>();
   const [first] = tables;
   const header = first?.[0]?.map((cell) => String(cell ?? ''));
-  if (!header) throw new Error('The export came back without a header row.');
+  if (!header) throw new Error(t('contacts-export.noHeader'));
   const wanted = options.columns ?? header;
   const rows: Cell[][] = [[...wanted]];
   for (const table of tables) {
@@ -45,7 +46,7 @@ export function combineTables(tables: readonly Cell[][][], options: { keepIds: R
     const names = own.map((cell) => String(cell ?? ''));
     const picks = wanted.map((column) => {
       const index = names.indexOf(column);
-      if (index < 0) throw new Error(`The export came back without the column “${column}”.`);
+      if (index < 0) throw new Error(t('contacts-export.noColumn', { column }));
       return index;
     });
     const idIndex = names.indexOf('id');

@@ -17,6 +17,8 @@ import { useMemo } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { NOTIFICATION_CHOICES, contactCreateSchema } from '@/api/contacts';
+import { t as translate } from '@/i18n/i18n';
+import { useT } from '@/i18n/react';
 import { KeyValueEditor } from '@/components/key-value-editor';
 import { TagsField } from '@/components/tags-field';
 import { UpsertDrawer } from '@/components/upsert-drawer';
@@ -32,8 +34,11 @@ const shape = contactCreateSchema.shape;
 const emptyAsUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const blank = <T extends z.ZodMiniType>(schema: T) => z.pipe(z.transform(emptyAsUndefined), schema as unknown as z.ZodMiniType<z.output<T>>);
 
-/** The message when none of name, email and phone is given (shown on the name field, which gets the focus). */
-export const NEEDS_IDENTITY = 'Give a name, an email or a phone number: a contact with none of them cannot be told apart or reached.';
+/**
+ * The message when none of name, email and phone is given (shown on the name field, which gets the focus), in the
+ * language shown: called when the form is checked (the `contact-record` catalog is loaded with the drawer).
+ */
+export const needsIdentity = () => translate('contact-record.needsIdentity');
 
 /** The form's schema: the contract's create fields, plus form-only shapes for statusTags and the choice. */
 export const newContactSchema = z
@@ -58,7 +63,7 @@ export const newContactSchema = z
   })
   .check(
     z.superRefine((values, ctx) => {
-      if (!values.name?.trim() && !values.email && !values.phone) ctx.addIssue({ code: 'custom', path: ['name'], message: NEEDS_IDENTITY });
+      if (!values.name?.trim() && !values.email && !values.phone) ctx.addIssue({ code: 'custom', path: ['name'], message: needsIdentity() });
     }),
   );
 type FormInput = z.input<typeof newContactSchema>;
@@ -76,12 +81,13 @@ export function NewContactDrawer({ onClose }: { onClose: () => void }) {
   const create = useCreateContact();
   const form = useForm<FormInput, unknown, z.output<typeof newContactSchema>>({ resolver: withSentences(zodResolver(newContactSchema)), defaultValues: DEFAULTS });
   const { errors, isDirty, isSubmitting } = form.formState;
+  const t = useT();
   const image = String(useWatch({ control: form.control, name: 'image' }) ?? '');
 
   const submit = form.handleSubmit(async (values) => {
     try {
       const created = await create.mutateAsync(values);
-      notifications.show({ color: 'green', message: `Created ${created.name ?? created.email ?? created.phone ?? 'the contact'} (${created.state}).` });
+      notifications.show({ color: 'green', message: t('contact-record.created', { name: created.name ?? created.email ?? created.phone ?? t('contact-record.theContact'), state: created.state }) });
       onClose();
     } catch (error) {
       await applyServerErrors(error, form.setError, FIELDS, { focus: true });
@@ -92,41 +98,62 @@ export function NewContactDrawer({ onClose }: { onClose: () => void }) {
     <TextInput label={label} {...form.register(name as 'name')} error={errors[name]?.message} {...props} />
   );
 
+  // Built outside the JSX: the field names and input types are code, not text a person reads.
+  const inputs = {
+    name: text('name', t('contact-record.fieldName'), { description: t('contact-record.nameHint') }),
+    email: text('email', t('contact-record.fieldEmail'), { type: 'email' }),
+    phone: text('phone', t('contact-record.fieldPhone'), { description: t('contact-record.phoneHint') }),
+    image: text('image', t('contact-record.fieldImage'), { style: { flex: 1 } }),
+    address: text('address', t('contact-record.fieldAddress')),
+    city: text('city', t('contact-record.fieldCity')),
+    postalCode: text('postalCode', t('contact-record.fieldPostalCode')),
+    region: text('region', t('contact-record.fieldRegion')),
+    source: text('source', t('contact-record.fieldSource')),
+    systemSource: text('systemSource', t('contact-record.fieldSystemSource')),
+  };
+  const registered = {
+    bio: form.register('bio'),
+    customMessage: form.register('customMessage'),
+    notificationSettings: form.register('notificationSettings'),
+    addDirectly: form.register('addDirectly'),
+    useEmailByDefault: form.register('useEmailByDefault'),
+  };
+
   return (
     <UpsertDrawer
-      title="New contact"
+      title={t('contact-record.newTitle')}
       dirty={isDirty}
       submitting={isSubmitting}
-      submitLabel="Create contact"
+      submitLabel={t('contact-record.create')}
       error={errors.root?.message}
       failure={errors.root?.type === 'server' ? create.error : undefined}
       onSubmit={(event) => void submit(event)}
       onClose={onClose}
     >
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        {text('name', 'Name', { description: 'A name, an email or a phone is needed' })}
-        {text('email', 'Email', { type: 'email' })}
-        {text('phone', 'Phone', { description: 'International form, like +47 123 45 678' })}
+        {inputs.name}
+        {inputs.email}
+        {inputs.phone}
         <Group align="flex-end" wrap="nowrap" gap="xs">
-          {text('image', 'Image URL', { style: { flex: 1 } })}
-          <Avatar src={image && /^https?:\/\//.test(image) ? image : null} alt="Image preview" size="md" radius="xl" />
+          {inputs.image}
+          <Avatar src={image && /^https?:\/\//.test(image) ? image : null} alt={t('contact-record.imagePreview')} size="md" radius="xl" />
         </Group>
-        {text('address', 'Address')}
-        {text('city', 'City')}
-        {text('postalCode', 'Postal code')}
-        {text('region', 'Region')}
-        {text('source', 'Source')}
-        {text('systemSource', 'System source')}
+        {inputs.address}
+        {inputs.city}
+        {inputs.postalCode}
+        {inputs.region}
+        {inputs.source}
+        {inputs.systemSource}
       </SimpleGrid>
-      <Textarea label="Bio" autosize minRows={2} {...form.register('bio')} error={errors.bio?.message} />
-      <Textarea label="Custom message" autosize minRows={2} {...form.register('customMessage')} error={errors.customMessage?.message} />
+      <Textarea label={t('contact-record.fieldBio')} autosize minRows={2} {...registered.bio} error={errors.bio?.message} />
+      <Textarea label={t('contact-record.fieldCustomMessage')} autosize minRows={2} {...registered.customMessage} error={errors.customMessage?.message} />
       <Controller
         control={form.control}
         name="tags"
         render={({ field }) => (
           <TagsField
             ref={field.ref}
-            label="Tags"
+            label={t('contact-record.tags')}
             existing={existing}
             value={field.value}
             onChange={field.onChange}
@@ -138,16 +165,16 @@ export function NewContactDrawer({ onClose }: { onClose: () => void }) {
       <Controller
         control={form.control}
         name="statusTags"
-        render={({ field }) => <KeyValueEditor label="Status tags" rows={field.value} onChange={field.onChange} error={errors.statusTags?.message} />}
+        render={({ field }) => <KeyValueEditor label={t('contact-record.fieldStatusTags')} rows={field.value} onChange={field.onChange} error={errors.statusTags?.message} />}
       />
       <NativeSelect
-        label="Notification settings"
-        {...form.register('notificationSettings')}
-        data={[{ value: '', label: 'Default (email when there is an email; sms when there is a phone)' }, ...NOTIFICATION_CHOICES.map((choice) => ({ value: choice, label: choice }))]}
+        label={t('contact-record.notificationSettings')}
+        {...registered.notificationSettings}
+        data={[{ value: '', label: t('contact-record.notificationDefault') }, ...NOTIFICATION_CHOICES.map((choice) => ({ value: choice, label: t('contact-record.notificationChoice', { choice }) }))]}
         error={errors.notificationSettings?.message}
       />
-      <Checkbox label="Add directly (active at once, no confirmation)" {...form.register('addDirectly')} />
-      <Checkbox label="Use email by default" {...form.register('useEmailByDefault')} />
+      <Checkbox label={t('contact-record.addDirectly')} {...registered.addDirectly} />
+      <Checkbox label={t('contact-record.useEmailByDefault')} {...registered.useEmailByDefault} />
     </UpsertDrawer>
   );
 }

@@ -13,7 +13,6 @@ import { useState } from 'react';
 import { useExtensions } from '@/lib/extensions';
 import { BulkErase } from './bulk-erase';
 import { BulkTags } from './bulk-tags';
-import { bulkEraseMessages } from './messages';
 import type { ContactListParams } from './queries';
 
 export type SelectionBarProps = {
@@ -66,7 +65,7 @@ export function SelectionBar({ selectedIds, rows, total, params, canTag, onClear
         canTag ? <BulkErase selection={selection} onDone={onClear} /> : null
       ) : (
         <Text size="sm" c="dimmed">
-          {bulkEraseMessages.notAllowed}
+          {t('bulk.eraseNotAllowed')}
         </Text>
       )}
       <Button variant="subtle" size="xs" onClick={onClear}>

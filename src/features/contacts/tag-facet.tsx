@@ -4,17 +4,17 @@
  * field says so (issue 13). Issue 19: the list is asked for when the person opens the field, not with the page.
  */
 import { formatNumber } from '@/i18n/format';
+import { t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import { MultiSelect } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { componentMessages } from '@/components/messages';
 import { pillRenderer, useCloseOnEnter } from '@/components/removable-pill';
 import { useWorkspaceApi } from '@/lib/api';
 import { contactQueries } from './queries';
 
 /** The × of a chosen tag is named by the tag, not by its label with the count (issue 23 point 8). */
-const removableTag = pillRenderer((option) => componentMessages.removeTag(option.value));
+const removableTag = pillRenderer((option) => translate('shell.removeTag', { tag: option.value }));
 
 export function TagFacet({ value, onChange }: { value: string[]; onChange: (tags: string[]) => void }) {
   const { api, workspaceId } = useWorkspaceApi();

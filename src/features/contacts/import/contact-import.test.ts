@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import Papa from 'papaparse';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { activateLocale } from '@/i18n/i18n';
 import { contactCreateSchema } from '@/api/contacts';
 import { parseFilter } from '@/api/filter/parse';
 import { printFilter } from '@/api/filter/print';
@@ -328,5 +329,21 @@ describe('refusedCsv', () => {
         for (const cells of data.slice(1, -1)) for (const cell of cells) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
       }),
     );
+  });
+});
+
+describe('in bokmål (issue 23)', () => {
+  afterAll(() => activateLocale('en'));
+
+  it('gives a refused row its reasons in the language shown, and keeps the refused-rows file’s headers machine-readable', async () => {
+    await activateLocale('nb');
+    expect(cleanRow(['ikke-epost'], { email: [0] }, NO)).toEqual({ ok: false, reason: 'e-post «ikke-epost» er ikke en gyldig e-postadresse' });
+    expect(cleanRow([''], { email: [0] }, NO)).toEqual({ ok: false, reason: 'mangler e-post, telefon og navn' });
+    // The contract's own refusal, written as a Norwegian sentence.
+    const long = cleanRow(['a@example.com', 'x'.repeat(5001)], { email: [0], bio: [1] }, NO);
+    expect(long.ok).toBe(false);
+    expect(long.ok ? '' : long.reason).toMatch(/^Biografien .*5[\s\u00a0]?000/);
+    expect(refusedCsv(['E-post'], [{ row: 2, values: { 'E-post': 'x' }, reason: 'mangler e-post, telefon og navn' }])).toBe('E-post,reason\r\nx,"mangler e-post, telefon og navn"\r\n');
+    expect(toJobSpec({ steps: [], refused: [], unchanged: [], counts: { new: 0, exists: 0, tagged: 0, unchanged: 0, refused: 0, merged: 0 } }, { fileName: 'kunder.csv' }).title).toBe('Importer kunder.csv');
   });
 });

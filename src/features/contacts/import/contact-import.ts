@@ -29,7 +29,8 @@ import type { Contact } from '@/api/contacts';
 import { formatIssues } from '@/api/validation-message';
 import '@/api/zod-messages';
 import { type CsvTable, csvText, normalizeName } from '@/lib/csv-table';
-import { messages } from './messages';
+import { currentLocale, t } from '@/i18n/i18n';
+import { messageSentences } from '@/lib/error-sentence';
 
 /** A field of the create request (src/api/contacts.ts `contactCreateSchema`): every one can be mapped. */
 export type ContactFieldKey = keyof ContactCreate;
@@ -238,30 +239,33 @@ export function cleanRow(cells: readonly string[], mapping: ContactMapping, opti
         const lower = text.toLowerCase();
         if (TRUE.has(lower)) body[field.key] = true;
         else if (FALSE.has(lower)) body[field.key] = false;
-        else problems.push(messages.badBoolean(field.key, text));
+        else problems.push(t('contacts-import.badBoolean', { field: field.key, value: text }));
         break;
       }
       case 'json':
         try {
           body[field.key] = JSON.parse(text);
         } catch {
-          problems.push(messages.badJson(field.key));
+          problems.push(t('contacts-import.badJson', { field: field.key }));
         }
         break;
       default:
-        if (field.key === 'email' && !contactCreateSchema.shape.email.safeParse(text).success) problems.push(messages.badEmail(text));
+        if (field.key === 'email' && !contactCreateSchema.shape.email.safeParse(text).success) problems.push(t('contacts-import.badEmail', { value: text }));
         else if (field.key === 'phone') {
           const phone = toE164(text, options.country);
-          if (phone === null) problems.push(messages.badPhone(text, options.country ?? '–'));
+          if (phone === null) problems.push(t('contacts-import.badPhone', { value: text, country: options.country ?? '–' }));
           else body.phone = phone;
         } else body[field.key] = text;
     }
   }
-  if (!problems.length && body.email === undefined && body.phone === undefined && body.name === undefined) problems.push(messages.needsKeyValue);
+  if (!problems.length && body.email === undefined && body.phone === undefined && body.name === undefined) problems.push(t('contacts-import.needsKeyValue'));
   if (!problems.length) {
     const parsed = contactCreateSchema.safeParse(body);
     if (parsed.success) return { ok: true, body: parsed.data };
-    problems.push(formatIssues(parsed.error.issues, 'row'));
+    // The contract's wording (`bio must be at most 5000 characters long`); in another language, its sentences
+    // (src/lib/error-sentence.ts, the `sentences` catalog loaded with the dialog).
+    const contract = formatIssues(parsed.error.issues, 'row');
+    problems.push(currentLocale() === 'en' ? contract : messageSentences(contract).join(' '));
   }
   return { ok: false, reason: problems.join('; ') };
 }
@@ -528,15 +532,20 @@ function* buildPlanInSteps(cleaned: CleanResult, existing: Existing): Generator<
   };
 }
 
+/** The refused-rows file's last column: machine-readable, the same in every language (`refusedCsv`). */
+export const REFUSED_REASON_COLUMN = 'reason';
+
 /**
  * The refused rows as CSV, ready to fix and import again: the file's headers plus a last column `reason`, one line
- * per refused row in file order, cells formula-guarded as the service's CSV export guards them (`phoneColumns`:
+ * per refused row in file order (the headers stay as the file had them and `reason` stays `reason` in every language,
+ * so the fixed file maps as the first did and the reason column is left unmapped; the reasons themselves are in the
+ * language shown), cells formula-guarded as the service's CSV export guards them (`phoneColumns`:
  * the columns mapped to phone, whose international numbers stay as they are; src/lib/csv-table.ts).
  */
 export function refusedCsv(headers: readonly string[], refused: readonly RefusedRow[], phoneColumns: ReadonlySet<number> = new Set()): string {
   const names = Object.keys(rowValues(headers, []));
   return csvText(
-    [...names, messages.refusedColumn],
+    [...names, REFUSED_REASON_COLUMN],
     refused.map((row) => [...names.map((name) => row.values[name] ?? ''), row.reason]),
     phoneColumns,
   );
@@ -552,7 +561,7 @@ export function minutesAtRate(requests: number, limitPerMinute: number | null): 
 export function toJobSpec(plan: ImportPlan, meta: { fileName: string; importTag?: string; source?: string }) {
   return {
     kind: 'contacts-import' as const,
-    title: messages.jobTitle(meta.fileName),
+    title: t('contacts-import.jobTitle', { fileName: meta.fileName }),
     steps: plan.steps,
     report: { refused: plan.refused, unchanged: plan.unchanged },
     meta: { ...meta, counts: plan.counts },

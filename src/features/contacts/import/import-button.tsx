@@ -8,18 +8,24 @@ import { Button } from '@mantine/core';
 import { Suspense, lazy, useRef, useState } from 'react';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
 import type { ContactsImportJobSpec } from './import-contacts-dialog';
-import { importButtonMessages as messages } from './button-messages';
+import { useT } from '@/i18n/react';
+import { loadArea, loadAreaSettled } from '@/i18n/i18n';
 
-const ImportContactsDialog = lazy(() => import('./import-contacts-dialog').then((m) => ({ default: m.ImportContactsDialog })));
+// The dialog's texts (the `contacts-import` catalog) come with it; the button's are the contacts page's (`contacts`).
+// `sentences` writes the contract's refusals of a row in the language shown (contact-import.ts `cleanRow`).
+const ImportContactsDialog = lazy(() =>
+  Promise.all([import('./import-contacts-dialog'), loadArea('contacts-import'), loadAreaSettled('sentences')]).then(([m]) => ({ default: m.ImportContactsDialog })),
+);
 
 export function ImportButton({ canImport, onStart }: { canImport: boolean; onStart?: (spec: ContactsImportJobSpec) => Promise<void> }) {
   const [opened, setOpened] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
+  const t = useT();
   return (
     <>
-      <DeferredTooltip position="bottom" label={messages.importNeedsWrite} disabled={canImport}>
+      <DeferredTooltip position="bottom" label={t('contacts.importNeedsWrite', { scope: 'feeds:read-write' })} disabled={canImport}>
         <Button ref={button} variant="default" onClick={() => setOpened(true)} disabled={!canImport} data-disabled={!canImport || undefined}>
-          {messages.importButton}
+          {t('contacts.import')}
         </Button>
       </DeferredTooltip>
       {opened ? (

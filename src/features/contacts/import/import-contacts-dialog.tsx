@@ -10,6 +10,8 @@
  *    counts, the requests the job will send and their time at the key's rate limit, the refused rows with their
  *    reasons (downloadable as CSV, to fix and import again). "Start import" hands the plan as a `JobSpec` to
  *    `onStart` (jobs-interface.md: the contacts page wires it to the job runner).
+ * Texts: the `contacts-import` catalog, loaded with this chunk (import-button.tsx); numbers, durations, country
+ * names and their order through Intl in the language shown (issue 23).
  */
 import { Alert, Button, Checkbox, Group, Modal, NativeSelect, Progress, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { getCountries, getCountryCallingCode, type CountryCode } from 'libphonenumber-js/min';
@@ -38,8 +40,36 @@ import {
   toJobSpec,
 } from './contact-import';
 import { findExisting } from './find-existing';
-import { messages } from './messages';
+import { compareNames, formatLocale, formatNumber } from '@/i18n/format';
+import { currentLocale, t as translate } from '@/i18n/i18n';
+import { useT } from '@/i18n/react';
 import { type ReadResult, isReadable, readImportFile } from './read-file';
+
+/** The catalog key of each contact field's plain name (issue 23 point 11); the API's name is the hint. */
+const FIELD_LABELS: Record<string, string> = {
+  email: 'contacts-import.fieldEmail',
+  phone: 'contacts-import.fieldPhone',
+  name: 'contacts-import.fieldName',
+  tags: 'contacts-import.fieldTags',
+  source: 'contacts-import.fieldSource',
+  address: 'contacts-import.fieldAddress',
+  city: 'contacts-import.fieldCity',
+  postalCode: 'contacts-import.fieldPostalCode',
+  region: 'contacts-import.fieldRegion',
+  bio: 'contacts-import.fieldBio',
+  image: 'contacts-import.fieldImage',
+  customMessage: 'contacts-import.fieldCustomMessage',
+  systemSource: 'contacts-import.fieldSystemSource',
+  notificationSettings: 'contacts-import.fieldNotificationSettings',
+  addDirectly: 'contacts-import.fieldAddDirectly',
+  useEmailByDefault: 'contacts-import.fieldUseEmailByDefault',
+  statusTags: 'contacts-import.fieldStatusTags',
+  follows: 'contacts-import.fieldFollows',
+};
+/** The catalog key of the hint for each kind of cell (none for text). */
+const KIND_HINTS: Record<string, string> = { boolean: 'contacts-import.hintBoolean', json: 'contacts-import.hintJson', list: 'contacts-import.hintList' };
+/** A field's plain name in the language shown, else its API name. */
+const fieldLabel = (key: string) => (FIELD_LABELS[key] ? translate(FIELD_LABELS[key]) : key);
 
 /** The mapping's fields that take several columns (a name in parts, tags from several cells). */
 const COLUMN_LISTS = ['name', 'tags'] as const;
@@ -65,6 +95,7 @@ function todayTag(): string {
 
 export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void; onStart?: (spec: ContactsImportJobSpec) => Promise<void> }) {
   const { api, workspaceId } = useWorkspaceApi();
+  const t = useT();
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [reading, setReading] = useState<{ name: string; rows: number } | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
@@ -81,14 +112,14 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
   const read = useCallback(async (file: File | undefined, sheet?: string) => {
     setFileError(null);
     if (!file) return;
-    if (!isReadable(file)) return setFileError(messages.couldNotRead(file.name, messages.notSpreadsheet));
+    if (!isReadable(file)) return setFileError(translate('contacts-import.couldNotRead', { name: file.name, reason: translate('contacts-import.notSpreadsheet') }));
     controller.current?.abort();
     controller.current = new AbortController();
     setReading({ name: file.name, rows: 0 });
     try {
       const result = await readImportFile(file, { sheet, signal: controller.current.signal, onRows: (rows) => setReading({ name: file.name, rows }) });
-      if (!result.table.headers.some(Boolean)) throw new Error(messages.noHeader);
-      if (!result.table.rows.length && !result.sheets?.length) throw new Error(messages.noRows);
+      if (!result.table.headers.some(Boolean)) throw new Error(translate('contacts-import.noHeader'));
+      if (!result.table.rows.length && !result.sheets?.length) throw new Error(translate('contacts-import.noRows'));
       const remembered = readLocal<ContactMapping | null>(mappingStorageKey(workspaceId, result.table.headers), null);
       // A transition: React renders the mapping step in slices of a few milliseconds, never one long task (issue 20 point 6).
       startTransition(() => {
@@ -97,7 +128,7 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
         setLoaded({ ...result, file, ...(sheet === undefined ? {} : { sheet }) });
       });
     } catch (error) {
-      if ((error as Error).name !== 'AbortError') setFileError(messages.couldNotRead(file.name, error instanceof Error ? error.message : String(error)));
+      if ((error as Error).name !== 'AbortError') setFileError(translate('contacts-import.couldNotRead', { name: file.name, reason: error instanceof Error ? error.message : String(error) }));
     } finally {
       setReading(null);
     }
@@ -151,7 +182,7 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
   const chooseSheet = useCallback((sheet: string) => file && void read(file, sheet), [file, read]);
   const step = planned ? 'plan' : loaded ? 'map' : 'file';
   return (
-    <Modal opened onClose={onClose} title={messages.dialogTitle} size="xl" closeButtonProps={{ 'aria-label': messages.closeImport }}>
+    <Modal opened onClose={onClose} title={t('contacts-import.dialogTitle')} size="xl" closeButtonProps={{ 'aria-label': t('contacts-import.closeImport') }}>
       {step === 'file' ? <FileStep error={fileError} reading={reading} onFile={(file) => void read(file)} /> : null}
       {step === 'map' && loaded ? (
         <MapStep
@@ -177,15 +208,16 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
 
 function FileStep({ error, reading, onFile }: { error: string | null; reading: { name: string; rows: number } | null; onFile: (file: File | undefined) => void }) {
   const id = useId();
+  const t = useT();
   return (
     <Stack>
       <Title order={3} size="h4">
-        {messages.fileStep}
+        {t('contacts-import.fileStep')}
       </Title>
-      <Text size="sm">{messages.fileIntro}</Text>
+      <Text size="sm">{t('contacts-import.fileIntro')}</Text>
       <Stack gap={4}>
         <Text component="label" htmlFor={id} size="sm" fw={500}>
-          {messages.fileLabel}
+          {t('contacts-import.fileLabel')}
         </Text>
         <input
           id={id}
@@ -197,11 +229,11 @@ function FileStep({ error, reading, onFile }: { error: string | null; reading: {
       </Stack>
       {reading ? (
         <Text size="sm" role="status">
-          {messages.reading(reading.name)} {reading.rows ? messages.readRows(reading.rows) : ''}
+          {t('contacts-import.reading', { name: reading.name })} {reading.rows ? t('contacts-import.readRows', { count: reading.rows }) : ''}
         </Text>
       ) : null}
       {error ? (
-        <Alert color="red" role="alert" title={messages.cannotImport}>
+        <Alert color="red" role="alert" title={t('contacts-import.cannotImport')}>
           {error}
         </Alert>
       ) : null}
@@ -211,18 +243,21 @@ function FileStep({ error, reading, onFile }: { error: string | null; reading: {
 
 /** Countries for the phones' default country, by name in the browser's language: `Norway (+47)`. */
 function useCountryOptions() {
+  useT();
+  const locale = currentLocale();
   return useMemo(() => {
     let names: Intl.DisplayNames | null = null;
     try {
-      names = new Intl.DisplayNames(undefined, { type: 'region' });
+      names = new Intl.DisplayNames(formatLocale(), { type: 'region' });
     } catch {
       names = null;
     }
     const countries = getCountries().map((code) => ({ value: code, label: `${names?.of(code) ?? code} (+${getCountryCallingCode(code)})` }));
-    const collator = new Intl.Collator();
-    countries.sort((a, b) => collator.compare(a.label, b.label));
-    return [{ value: '', label: messages.notMapped }, ...countries];
-  }, []);
+    countries.sort((a, b) => compareNames(a.label, b.label));
+    return [{ value: '', label: translate('contacts-import.notMapped') }, ...countries];
+    // The language shown is a dependency: the names and their order follow it (read through formatLocale above).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [locale]);
 }
 
 type MapStepProps = {
@@ -242,33 +277,34 @@ type MapStepProps = {
 function MapStep(props: MapStepProps) {
   const { loaded, mapping, work } = props;
   const busy = work !== null || props.reading;
+  const t = useT();
   return (
     <Stack>
       <MappingForm loaded={loaded} mapping={mapping} onMapping={props.onMapping} options={props.options} onOptions={props.onOptions} onSheet={props.onSheet} busy={busy} />
       {work ? (
         <Stack gap={4}>
-          <Progress value={(work.done / Math.max(1, work.total)) * 100} aria-label={messages.checking} />
+          <Progress value={(work.done / Math.max(1, work.total)) * 100} aria-label={t('contacts-import.checking')} />
           <Text size="sm" role="status">
-            {work.label === 'clean' ? messages.cleaningProgress(work.done, work.total) : messages.checkingProgress(work.done, work.total)}
+            {work.label === 'clean' ? t('contacts-import.cleaningProgress', { done: work.done, total: work.total }) : t('contacts-import.checkingProgress', { done: work.done, total: work.total })}
           </Text>
         </Stack>
       ) : null}
       {props.error ? (
-        <Alert color="red" role="alert" title={messages.lookupFailed}>
+        <Alert color="red" role="alert" title={t('contacts-import.lookupFailed')}>
           {props.error}
         </Alert>
       ) : null}
       {!canImport(mapping) ? (
         <Text size="sm" c="red">
-          {messages.needsKey}
+          {t('contacts-import.needsKey')}
         </Text>
       ) : null}
       <Group justify="flex-end">
         <Button variant="default" onClick={props.onBack}>
-          {messages.chooseAnother}
+          {t('contacts-import.chooseAnother')}
         </Button>
         <Button onClick={props.onPlan} disabled={!canImport(mapping) || busy} loading={work !== null}>
-          {messages.makePlan(loaded.table.rows.length)}
+          {t('contacts-import.makePlan', { count: loaded.table.rows.length })}
         </Button>
       </Group>
     </Stack>
@@ -282,8 +318,9 @@ function MapStep(props: MapStepProps) {
 const MappingForm = memo(function MappingForm(props: Pick<MapStepProps, 'loaded' | 'mapping' | 'onMapping' | 'options' | 'onOptions' | 'onSheet'> & { busy: boolean }) {
   const { loaded, mapping, onMapping, options, onOptions, busy } = props;
   const { table } = loaded;
-  const columnName = (index: number) => table.headers[index] || `Column ${index + 1}`;
-  const columnOptions = [{ value: '', label: messages.notMapped }, ...table.headers.map((_, index) => ({ value: String(index), label: columnName(index) }))];
+  const t = useT();
+  const columnName = (index: number) => table.headers[index] || t('contacts-import.column', { number: index + 1 });
+  const columnOptions = [{ value: '', label: t('contacts-import.notMapped') }, ...table.headers.map((_, index) => ({ value: String(index), label: columnName(index) }))];
   const countries = useCountryOptions();
   const used = new Set(Object.values(mapping).flat());
   const unused = table.headers.filter((header, index) => header && !used.has(index));
@@ -308,23 +345,24 @@ const MappingForm = memo(function MappingForm(props: Pick<MapStepProps, 'loaded'
   return (
     <>
       <Title order={3} size="h4">
-        {messages.mapStep}
+        {t('contacts-import.mapStep')}
       </Title>
       <Text size="sm">
-        {messages.fileSummary(loaded.file.name, table.rows.length, table.headers.length)} {loaded.encoding ? messages.encodingNote(loaded.encoding) : ''}{' '}
-        {format ? messages.recognised(format) : ''} {unused.length ? messages.notImported(unused) : ''}
+        {t('contacts-import.fileSummary', { name: loaded.file.name, rows: table.rows.length, columns: table.headers.length })}{' '}
+        {loaded.encoding ? t('contacts-import.encodingNote', { encoding: loaded.encoding }) : ''} {format ? t('contacts-import.recognised', { format }) : ''}{' '}
+        {unused.length ? t('contacts-import.notImported', { headers: unused.join(', ') }) : ''}
       </Text>
       {loaded.sheets && loaded.sheets.length > 1 ? (
         <NativeSelect
-          label={messages.sheetLabel}
-          data={loaded.sheets.map((sheet) => ({ value: sheet.name, label: messages.sheetRows(sheet.name, Math.max(0, sheet.rows - 1)) }))}
+          label={t('contacts-import.sheetLabel')}
+          data={loaded.sheets.map((sheet) => ({ value: sheet.name, label: t('contacts-import.sheetRows', { name: sheet.name, count: Math.max(0, sheet.rows - 1) }) }))}
           value={loaded.sheet ?? loaded.sheets[0]!.name}
           onChange={(event) => props.onSheet(event.currentTarget.value)}
           disabled={busy}
         />
       ) : null}
       {loaded.warnings.length ? (
-        <Alert color="yellow" title={messages.parseWarnings}>
+        <Alert color="yellow" title={t('contacts-import.parseWarnings')}>
           {loaded.warnings.join(' · ')}
         </Alert>
       ) : null}
@@ -332,8 +370,8 @@ const MappingForm = memo(function MappingForm(props: Pick<MapStepProps, 'loaded'
         {IMPORT_FIELDS.filter((field) => !field.multiple).map((field) => (
           <NativeSelect
             key={field.key}
-            label={messages.fieldLabels[field.key] ?? field.key}
-            description={[messages.fieldHints[field.kind], messages.fieldHint(field.key)].filter(Boolean).join(' · ')}
+            label={fieldLabel(field.key)}
+            description={[KIND_HINTS[field.kind] ? t(KIND_HINTS[field.kind]!) : '', t('contacts-import.fieldHint', { apiName: field.key })].filter(Boolean).join(' · ')}
             data={columnOptions}
             value={mapping[field.key]?.[0] === undefined ? '' : String(mapping[field.key]![0])}
             onChange={(event) => setSingle(field.key, event.currentTarget.value)}
@@ -345,8 +383,8 @@ const MappingForm = memo(function MappingForm(props: Pick<MapStepProps, 'loaded'
         {COLUMN_LISTS.map((key) => (
           <Checkbox.Group
             key={key}
-            label={key === 'name' ? messages.nameColumns : messages.tagColumns}
-            description={key === 'name' ? messages.nameColumnsHint : messages.tagColumnsHint}
+            label={key === 'name' ? t('contacts-import.nameColumns') : t('contacts-import.tagColumns')}
+            description={key === 'name' ? t('contacts-import.nameColumnsHint') : t('contacts-import.tagColumnsHint')}
             value={(mapping[key] ?? []).map(String)}
             onChange={(values) => setMany(key, values)}
           >
@@ -359,11 +397,11 @@ const MappingForm = memo(function MappingForm(props: Pick<MapStepProps, 'loaded'
         ))}
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-        <TextInput label={messages.importTag} description={messages.importTagHint} value={options.importTag} onChange={(event) => onOptions({ ...options, importTag: event.currentTarget.value })} size="xs" />
-        <TextInput label={messages.sourceDefault} description={messages.sourceDefaultHint} value={options.source} onChange={(event) => onOptions({ ...options, source: event.currentTarget.value })} size="xs" />
+        <TextInput label={t('contacts-import.importTag')} description={t('contacts-import.importTagHint')} value={options.importTag} onChange={(event) => onOptions({ ...options, importTag: event.currentTarget.value })} size="xs" />
+        <TextInput label={t('contacts-import.sourceDefault')} description={t('contacts-import.sourceDefaultHint')} value={options.source} onChange={(event) => onOptions({ ...options, source: event.currentTarget.value })} size="xs" />
         <NativeSelect
-          label={messages.country}
-          description={messages.countryHint}
+          label={t('contacts-import.country')}
+          description={t('contacts-import.countryHint')}
           data={countries}
           value={options.country}
           onChange={(event) => onOptions({ ...options, country: event.currentTarget.value as CountryCode | '' })}
@@ -371,18 +409,18 @@ const MappingForm = memo(function MappingForm(props: Pick<MapStepProps, 'loaded'
         />
       </SimpleGrid>
       <Text size="sm" fw={500} id={captionId}>
-        {messages.previewCaption(preview.length)}
+        {t('contacts-import.previewCaption', { count: preview.length })}
       </Text>
       <SimpleTable aria-labelledby={captionId} compact striped>
         <thead>
           <tr>
-            <th scope="col">{messages.previewRow}</th>
+            <th scope="col">{t('contacts-import.previewRow')}</th>
             {shown.map((key) => (
               <th scope="col" key={key}>
-                {messages.fieldLabels[key] ?? key}
+                {fieldLabel(key)}
               </th>
             ))}
-            <th scope="col">{messages.previewCheck}</th>
+            <th scope="col">{t('contacts-import.previewCheck')}</th>
           </tr>
         </thead>
         <tbody>
@@ -392,7 +430,7 @@ const MappingForm = memo(function MappingForm(props: Pick<MapStepProps, 'loaded'
               {shown.map((key) => (
                 <td key={key}>{cleaned.ok ? previewText(cleaned.body[key]) : ''}</td>
               ))}
-              <td>{cleaned.ok ? messages.ok : cleaned.reason}</td>
+              <td>{cleaned.ok ? t('contacts-import.ok') : cleaned.reason}</td>
             </tr>
           ))}
         </tbody>
@@ -409,14 +447,15 @@ function previewText(value: unknown): string {
   return String(value);
 }
 
-/** Minutes as the browser's language says them: `38 minutes`, `2.5 hours`. */
+/** Minutes as the language shown says them (Intl units): `38 minutes`, `2.5 hours` (`38 minutter`, `2,5 timer`). */
 function durationWords(minutes: number): string {
   const [value, unit] = minutes < 1 ? [Math.max(1, Math.ceil(minutes * 60)), 'second'] : minutes < 120 ? [Math.ceil(minutes), 'minute'] : [Math.round(minutes / 6) / 10, 'hour'];
-  return new Intl.NumberFormat(undefined, { style: 'unit', unit, unitDisplay: 'long', maximumFractionDigits: 1 }).format(value);
+  return formatNumber(value as number, { style: 'unit', unit: unit as string, unitDisplay: 'long', maximumFractionDigits: 1 });
 }
 
 function PlanStep({ loaded, planned, onBack, onStart, onClose }: { loaded: Loaded; planned: Planned; onBack: () => void; onStart?: (spec: ContactsImportJobSpec) => Promise<void>; onClose: () => void }) {
   const { plan, lookups, rateLimit } = planned;
+  const t = useT();
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<string | null>(null);
   const captionId = useId();
@@ -443,27 +482,29 @@ function PlanStep({ loaded, planned, onBack, onStart, onClose }: { loaded: Loade
   return (
     <Stack>
       <Title order={3} size="h4">
-        {messages.planStep}
+        {t('contacts-import.planStep')}
       </Title>
-      <Stack gap={2} role="group" aria-label={messages.planCounts}>
-        <Text fw={500}>{messages.planNew(plan.counts.new)}</Text>
-        <Text fw={500}>{messages.planExists(plan.counts.exists, plan.counts.tagged)}</Text>
-        <Text fw={500}>{messages.planRefused(plan.counts.refused)}</Text>
-        {plan.counts.merged ? <Text size="sm">{messages.planMerged(plan.counts.merged)}</Text> : null}
+      <Stack gap={2} role="group" aria-label={t('contacts-import.planCounts')}>
+        <Text fw={500}>{t('contacts-import.planNew', { count: plan.counts.new })}</Text>
+        <Text fw={500}>{t('contacts-import.planExists', { count: plan.counts.exists, tagged: plan.counts.tagged })}</Text>
+        <Text fw={500}>{t('contacts-import.planRefused', { count: plan.counts.refused })}</Text>
+        {plan.counts.merged ? <Text size="sm">{t('contacts-import.planMerged', { count: plan.counts.merged })}</Text> : null}
       </Stack>
       <Text size="sm">
-        {messages.planRequests(plan.steps.length)} {minutes === null ? messages.planNoLimit : messages.planTime(durationWords(minutes), rateLimit!)} {messages.planLookups(lookups)}
+        {t('contacts-import.planRequests', { count: plan.steps.length })}{' '}
+        {minutes === null ? t('contacts-import.planNoLimit') : t('contacts-import.planTime', { duration: durationWords(minutes), limit: rateLimit! })}{' '}
+        {t('contacts-import.planLookups', { count: lookups })}
       </Text>
       {plan.refused.length ? (
         <>
           <Text size="sm" fw={500} id={captionId}>
-            {messages.refusedCaption}
+            {t('contacts-import.refusedCaption')}
           </Text>
           <SimpleTable aria-labelledby={captionId} compact striped>
             <thead>
               <tr>
-                <th scope="col">{messages.previewRow}</th>
-                <th scope="col">{messages.refusedReason}</th>
+                <th scope="col">{t('contacts-import.previewRow')}</th>
+                <th scope="col">{t('contacts-import.refusedReason')}</th>
               </tr>
             </thead>
             <tbody>
@@ -477,33 +518,33 @@ function PlanStep({ loaded, planned, onBack, onStart, onClose }: { loaded: Loade
           </SimpleTable>
           {plan.refused.length > SHOWN_REFUSED ? (
             <Text size="sm" c="dimmed">
-              {messages.refusedMore(plan.refused.length - SHOWN_REFUSED)}
+              {t('contacts-import.refusedMore', { count: plan.refused.length - SHOWN_REFUSED })}
             </Text>
           ) : null}
         </>
       ) : null}
-      {!plan.steps.length ? <Text size="sm">{messages.nothingToDo}</Text> : null}
+      {!plan.steps.length ? <Text size="sm">{t('contacts-import.nothingToDo')}</Text> : null}
       {startError ? (
-        <Alert color="red" role="alert" title={messages.startFailed}>
+        <Alert color="red" role="alert" title={t('contacts-import.startFailed')}>
           {startError}
         </Alert>
       ) : null}
       <Group justify="flex-end">
         {plan.refused.length ? (
           <Button variant="default" onClick={download}>
-            {messages.downloadRefused}
+            {t('contacts-import.downloadRefused')}
           </Button>
         ) : null}
         <Button variant="default" onClick={onBack}>
-          {messages.back}
+          {t('contacts-import.back')}
         </Button>
         <Button onClick={() => void start()} disabled={!onStart || !plan.steps.length} loading={starting}>
-          {messages.start(plan.steps.length)}
+          {t('contacts-import.start', { count: plan.steps.length })}
         </Button>
       </Group>
       {!onStart ? (
         <Text size="sm" c="dimmed">
-          {messages.noRunner}
+          {t('contacts-import.noRunner')}
         </Text>
       ) : null}
     </Stack>

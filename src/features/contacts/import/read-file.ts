@@ -7,6 +7,7 @@
  */
 import type { CsvTable } from '@/lib/csv-table';
 import type { ReadMessage, SheetInfo } from './read-worker';
+import { t } from '@/i18n/i18n';
 
 export type ReadResult = { table: CsvTable; encoding?: string; sheets?: SheetInfo[]; warnings: string[] };
 
@@ -35,7 +36,7 @@ export function readImportFile(file: File, options: { sheet?: string; signal?: A
     signal?.addEventListener('abort', abort, { once: true });
     worker.onerror = (event) => {
       stop();
-      reject(new Error(event.message || 'the file reader stopped'));
+      reject(new Error(event.message || t('contacts-import.readerStopped')));
     };
     worker.onmessage = (event: MessageEvent<ReadMessage>) => {
       const message = event.data;
