@@ -146,8 +146,6 @@ export default tseslint.config(
     'src/features/products/product-drawer.tsx',
     'src/features/products/product-filters.tsx',
     'src/features/products/products-page.tsx',
-    'src/features/workspaces/workspace-switcher.tsx',
-    'src/features/workspaces/workspaces-page.tsx',
     ],
     rules: { 'i18next/no-literal-string': 'off' },
   },

@@ -18,9 +18,25 @@ export { i18n };
  * included; `shell`: the workspace's header, navigation, tables and lists, loaded with the workspace layout; `bulk`:
  * the contacts' selection bar and bulk tags dialog, loaded with them; `sentences`: what is shown when something goes
  * wrong (the error sentences of src/lib/error-sentence.ts, the throttling notice, a missing scope), loaded only when
- * shown, so the first screens do not carry them.
+ * shown, so the first screens do not carry them. `overview`: the workspace's home, loaded with its page; `people`: the
+ * header's search across workspaces, loaded with its dialog; `jobs`: the jobs page, the header's job progress and
+ * the titles and reports of durable jobs, loaded with the page, with the progress, and by the runner.
  */
-export type Area = 'common' | 'connect' | 'contacts' | 'posts' | 'products' | 'collections' | 'workspaces' | 'embed' | 'sentences' | 'shell' | 'bulk';
+export type Area =
+  | 'common'
+  | 'connect'
+  | 'contacts'
+  | 'posts'
+  | 'products'
+  | 'collections'
+  | 'workspaces'
+  | 'embed'
+  | 'sentences'
+  | 'shell'
+  | 'bulk'
+  | 'overview'
+  | 'people'
+  | 'jobs';
 
 const catalogs = import.meta.glob<Messages>('./catalogs/*/*.json', { query: '?catalog', import: 'default' });
 

@@ -16,11 +16,14 @@ import { AddKeyDialog } from '@/components/add-key-dialog';
 import { useConnections } from '@/lib/connections';
 import { listPath, useListMemory } from '@/lib/list-memory';
 import { allows } from '@/lib/permissions';
+import { useT } from '@/i18n/react';
 import { workspaceQueries } from './queries';
 
 type Option = { id: string; name: string; hasKey: boolean };
 
+/** The switcher (see the module comment); its texts are in the `shell` catalog, loaded with the workspace's layout. */
 export function WorkspaceSwitcher() {
+  const t = useT();
   const { api, workspaceId, connection } = useWorkspaceApi();
   const connections = useConnections();
   const navigate = useNavigate();
@@ -59,19 +62,19 @@ export function WorkspaceSwitcher() {
     <>
       <Combobox store={combobox} onOptionSubmit={choose} width={360} position="bottom-start">
         <Combobox.Target>
-          <Button variant="default" onClick={() => combobox.toggleDropdown()} aria-label={`Workspace: ${connection.workspaceName}. Switch workspace`}>
+          <Button variant="default" onClick={() => combobox.toggleDropdown()} aria-label={t('shell.switchWorkspace', { workspace: connection.workspaceName })}>
             {connection.workspaceName}
           </Button>
         </Combobox.Target>
         <Combobox.Dropdown>
-          <Combobox.Search value={search} onChange={(event) => setSearch(event.currentTarget.value)} placeholder="Search workspaces" aria-label="Search workspaces" />
-          <Combobox.Options aria-label="Workspaces" mah={320} style={{ overflowY: 'auto' }}>
+          <Combobox.Search value={search} onChange={(event) => setSearch(event.currentTarget.value)} placeholder={t('shell.searchWorkspaces')} aria-label={t('shell.searchWorkspaces')} />
+          <Combobox.Options aria-label={t('shell.sectionWorkspaces')} mah={320} style={{ overflowY: 'auto' }}>
             {list.isFetching && !list.data ? (
               <Combobox.Empty>
-                <Loader size="xs" aria-label="Loading workspaces" />
+                <Loader size="xs" aria-label={t('shell.loadingWorkspaces')} />
               </Combobox.Empty>
             ) : options.length === 0 ? (
-              <Combobox.Empty>No workspace matches</Combobox.Empty>
+              <Combobox.Empty>{t('shell.noWorkspaceMatches')}</Combobox.Empty>
             ) : (
               options.map((option) => (
                 <Combobox.Option value={option.id} key={option.id} active={option.id === workspaceId} aria-label={option.name}>
@@ -80,15 +83,15 @@ export function WorkspaceSwitcher() {
                       {option.name}
                     </Text>
                     {option.id === workspaceId ? (
-                      <Badge size="xs">current</Badge>
+                      <Badge size="xs">{t('shell.currentWorkspace')}</Badge>
                     ) : option.hasKey ? (
                       <Badge size="xs" variant="light" color="green">
-                        key saved
+                        {t('shell.keySaved')}
                       </Badge>
                     ) : (
                       <Group gap={4} wrap="nowrap">
                         <Badge size="xs" variant="outline" color="gray">
-                          Add key
+                          {t('shell.addKey')}
                         </Badge>
                         <Text
                           component="a"
@@ -97,9 +100,9 @@ export function WorkspaceSwitcher() {
                           target="_blank"
                           rel="noreferrer"
                           onClick={(event) => event.stopPropagation()}
-                          aria-label={`Public page of ${option.name}`}
+                          aria-label={t('shell.publicPageOf', { name: option.name })}
                         >
-                          public page
+                          {t('shell.publicPage')}
                         </Text>
                       </Group>
                     )}
@@ -111,14 +114,14 @@ export function WorkspaceSwitcher() {
           {canList && list.data && list.data.meta.maxResults > options.length ? (
             <Combobox.Footer>
               <Button variant="subtle" size="xs" fullWidth onClick={() => setLimit((l) => Math.min(l + 50, 100))} disabled={limit >= 100}>
-                {limit >= 100 ? `Showing 100 of ${list.data.meta.maxResults}: search to narrow` : `Show more (${list.data.meta.maxResults} in all)`}
+                {limit >= 100 ? t('shell.showingMax', { shown: 100, total: list.data.meta.maxResults }) : t('shell.showMore', { total: list.data.meta.maxResults })}
               </Button>
             </Combobox.Footer>
           ) : null}
           {!canList ? (
             <Combobox.Footer>
               <Text size="xs" c="dimmed">
-                This key lacks feeds:read-only, so only workspaces with saved keys are listed.
+                {t('shell.lacksFeeds')}
               </Text>
             </Combobox.Footer>
           ) : null}
