@@ -16,12 +16,12 @@ import { AddKeyDialog } from '@/components/add-key-dialog';
 import { useConnections } from '@/lib/connections';
 import { listPath, useListMemory } from '@/lib/list-memory';
 import { allows } from '@/lib/permissions';
-import { useT } from '@/i18n/react';
+import { WithArea, useT } from '@/i18n/react';
 import { workspaceQueries } from './queries';
 
 type Option = { id: string; name: string; hasKey: boolean };
 
-/** The switcher (see the module comment); its texts are in the `shell` catalog, loaded with the workspace's layout. */
+/** The switcher (see the module comment): its button's name in the `shell` catalog, its dropdown's in `workspaces`. */
 export function WorkspaceSwitcher() {
   const t = useT();
   const { api, workspaceId, connection } = useWorkspaceApi();
@@ -67,64 +67,72 @@ export function WorkspaceSwitcher() {
           </Button>
         </Combobox.Target>
         <Combobox.Dropdown>
-          <Combobox.Search value={search} onChange={(event) => setSearch(event.currentTarget.value)} placeholder={t('shell.searchWorkspaces')} aria-label={t('shell.searchWorkspaces')} />
-          <Combobox.Options aria-label={t('shell.sectionWorkspaces')} mah={320} style={{ overflowY: 'auto' }}>
-            {list.isFetching && !list.data ? (
-              <Combobox.Empty>
-                <Loader size="xs" aria-label={t('shell.loadingWorkspaces')} />
-              </Combobox.Empty>
-            ) : options.length === 0 ? (
-              <Combobox.Empty>{t('shell.noWorkspaceMatches')}</Combobox.Empty>
-            ) : (
-              options.map((option) => (
-                <Combobox.Option value={option.id} key={option.id} active={option.id === workspaceId} aria-label={option.name}>
-                  <Group justify="space-between" wrap="nowrap">
-                    <Text size="sm" truncate>
-                      {option.name}
-                    </Text>
-                    {option.id === workspaceId ? (
-                      <Badge size="xs">{t('shell.currentWorkspace')}</Badge>
-                    ) : option.hasKey ? (
-                      <Badge size="xs" variant="light" color="green">
-                        {t('shell.keySaved')}
-                      </Badge>
-                    ) : (
-                      <Group gap={4} wrap="nowrap">
-                        <Badge size="xs" variant="outline" color="gray">
-                          {t('shell.addKey')}
-                        </Badge>
-                        <Text
-                          component="a"
-                          size="xs"
-                          href={`/embed/${option.id}`}
-                          target="_blank"
-                          rel="noreferrer"
-                          onClick={(event) => event.stopPropagation()}
-                          aria-label={t('shell.publicPageOf', { name: option.name })}
-                        >
-                          {t('shell.publicPage')}
+          {/* The dropdown's texts (the `workspaces` catalog, issue 23) are fetched when it first opens: the header's first screens do not carry them. */}
+          <WithArea
+            area="workspaces"
+            render={() => (
+              <>
+              <Combobox.Search value={search} onChange={(event) => setSearch(event.currentTarget.value)} placeholder={t('workspaces.switcherSearch')} aria-label={t('workspaces.switcherSearch')} />
+              <Combobox.Options aria-label={t('shell.sectionWorkspaces')} mah={320} style={{ overflowY: 'auto' }}>
+                {list.isFetching && !list.data ? (
+                  <Combobox.Empty>
+                    <Loader size="xs" aria-label={t('workspaces.switcherLoading')} />
+                  </Combobox.Empty>
+                ) : options.length === 0 ? (
+                  <Combobox.Empty>{t('workspaces.switcherNoMatch')}</Combobox.Empty>
+                ) : (
+                  options.map((option) => (
+                    <Combobox.Option value={option.id} key={option.id} active={option.id === workspaceId} aria-label={option.name}>
+                      <Group justify="space-between" wrap="nowrap">
+                        <Text size="sm" truncate>
+                          {option.name}
                         </Text>
+                        {option.id === workspaceId ? (
+                          <Badge size="xs">{t('workspaces.switcherCurrent')}</Badge>
+                        ) : option.hasKey ? (
+                          <Badge size="xs" variant="light" color="green">
+                            {t('workspaces.switcherKeySaved')}
+                          </Badge>
+                        ) : (
+                          <Group gap={4} wrap="nowrap">
+                            <Badge size="xs" variant="outline" color="gray">
+                              {t('workspaces.addKey')}
+                            </Badge>
+                            <Text
+                              component="a"
+                              size="xs"
+                              href={`/embed/${option.id}`}
+                              target="_blank"
+                              rel="noreferrer"
+                              onClick={(event) => event.stopPropagation()}
+                              aria-label={t('workspaces.publicPageOf', { name: option.name })}
+                            >
+                              {t('workspaces.switcherPublicPage')}
+                            </Text>
+                          </Group>
+                        )}
                       </Group>
-                    )}
-                  </Group>
-                </Combobox.Option>
-              ))
+                    </Combobox.Option>
+                  ))
+                )}
+              </Combobox.Options>
+              {canList && list.data && list.data.meta.maxResults > options.length ? (
+                <Combobox.Footer>
+                  <Button variant="subtle" size="xs" fullWidth onClick={() => setLimit((l) => Math.min(l + 50, 100))} disabled={limit >= 100}>
+                    {limit >= 100 ? t('workspaces.switcherShowingMax', { shown: 100, total: list.data.meta.maxResults }) : t('workspaces.switcherShowMore', { total: list.data.meta.maxResults })}
+                  </Button>
+                </Combobox.Footer>
+              ) : null}
+              {!canList ? (
+                <Combobox.Footer>
+                  <Text size="xs" c="dimmed">
+                    {t('workspaces.switcherLacksFeeds')}
+                  </Text>
+                </Combobox.Footer>
+              ) : null}
+              </>
             )}
-          </Combobox.Options>
-          {canList && list.data && list.data.meta.maxResults > options.length ? (
-            <Combobox.Footer>
-              <Button variant="subtle" size="xs" fullWidth onClick={() => setLimit((l) => Math.min(l + 50, 100))} disabled={limit >= 100}>
-                {limit >= 100 ? t('shell.showingMax', { shown: 100, total: list.data.meta.maxResults }) : t('shell.showMore', { total: list.data.meta.maxResults })}
-              </Button>
-            </Combobox.Footer>
-          ) : null}
-          {!canList ? (
-            <Combobox.Footer>
-              <Text size="xs" c="dimmed">
-                {t('shell.lacksFeeds')}
-              </Text>
-            </Combobox.Footer>
-          ) : null}
+          />
         </Combobox.Dropdown>
       </Combobox>
       {adding ? (
