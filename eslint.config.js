@@ -130,8 +130,6 @@ export default tseslint.config(
     'src/components/saved-view-popups.tsx',
     'src/components/saved-views-stand-in.tsx',
     'src/components/saved-views.tsx',
-    'src/features/workspaces/workspace-switcher.tsx',
-    'src/features/workspaces/workspaces-page.tsx',
     ],
     rules: { 'i18next/no-literal-string': 'off' },
   },

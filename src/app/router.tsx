@@ -28,7 +28,7 @@ const WorkspaceLayout = lazy(() => withShell(import('./workspace-layout')).then(
 const ScopeGate = lazy(() => withShell(import('./workspace-layout')).then((m) => ({ default: m.ScopeGate })));
 
 /** The workspace's home (issue 24): the overview of its contacts, posts and catalog; each section checks its own scope. */
-const OverviewPage = lazy(() => import('@/features/overview/overview-page').then((m) => ({ default: m.OverviewPage })));
+const OverviewPage = lazy(() => Promise.all([import('@/features/overview/overview-page'), loadArea('overview')]).then(([m]) => ({ default: m.OverviewPage })));
 
 /** The post composer (issue 7): a page of the Posts section, not in the navigation, that needs posts:read-write. */
 const COMPOSER: Section = {

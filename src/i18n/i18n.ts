@@ -22,10 +22,31 @@ export { i18n };
  * key-value editor, the catalog's shared fields and the delete confirmation, waited for by those components
  * (`useArea`); `catalog-import`: the products' CSV import dialog and its row checks, loaded with the dialog. The
  * contacts page's lazy parts bring their own: `contact-record` (a contact's drawer, the new and edit forms, the
- * erasure), `contacts-export` (the export menu and dialog), `contacts-import` (the import dialog).
+ * erasure), `contacts-export` (the export menu and dialog), `contacts-import` (the import dialog). `overview`: the
+ * workspace's home, loaded with its page; `people`: the header's search across workspaces, loaded with its dialog;
+ * `jobs`: the jobs page, the header's job progress and the titles and reports of durable jobs, loaded with the page,
+ * with the progress, and by the runner.
  */
-export type Area = 'common' | 'connect' | 'contacts' | 'posts' | 'products' | 'collections' | 'workspaces' | 'embed' | 'sentences' | 'shell' | 'bulk'
-  | 'forms' | 'catalog-import' | 'contact-record' | 'contacts-export' | 'contacts-import';
+export type Area =
+  | 'common'
+  | 'connect'
+  | 'contacts'
+  | 'posts'
+  | 'products'
+  | 'collections'
+  | 'workspaces'
+  | 'embed'
+  | 'sentences'
+  | 'shell'
+  | 'bulk'
+  | 'forms'
+  | 'catalog-import'
+  | 'contact-record'
+  | 'contacts-export'
+  | 'contacts-import'
+  | 'overview'
+  | 'people'
+  | 'jobs';
 
 const catalogs = import.meta.glob<Messages>('./catalogs/*/*.json', { query: '?catalog', import: 'default' });
 

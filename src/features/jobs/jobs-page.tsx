@@ -7,45 +7,76 @@
  * it changed, as a durable job of its own. A bulk erasure's report lists ids only (erased, already erased, failed)
  * and its entry says why it has no undo: erasure is final (issue 22 point 7). Created contacts cannot be deleted
  * through the interface: an import's entry says so and links to the contacts carrying its tag. Every text comes
- * from src/lib/jobs/messages.ts.
+ * from the `jobs` catalog (issue 23, loaded with the page), a job's title in the language shown (job-title.ts).
  */
 import { Alert, Anchor, Box, Button, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useWorkspaceApi } from '@/lib/api';
+import { formatNumber } from '@/i18n/format';
+import { t as translate } from '@/i18n/i18n';
+import { useT } from '@/i18n/react';
 import { type ReportPart, loadReport, reportTableCsv } from '@/lib/jobs/job-report';
 import { cancelJob, canUndo, jobStore, pauseJob, resumeJob, undoJob } from '@/lib/jobs/job-runner';
-import { type JobRecord, isUnfinished } from '@/lib/jobs/job-types';
-import { jobMessages as m } from '@/lib/jobs/messages';
+import { jobTitle } from '@/lib/jobs/job-title';
+import { type JobKind, type JobRecord, type JobState, isUnfinished } from '@/lib/jobs/job-types';
+import { stopReasonText } from '@/lib/jobs/run-job';
 import { jobRate, useJobs, useNow } from '@/lib/jobs/use-jobs';
 import { saveFile } from '@/lib/save-file';
 
 const STATE_COLORS: Record<JobRecord['state'], string> = { queued: 'gray', running: 'blue', paused: 'yellow', cancelled: 'orange', done: 'green' };
 
-/** The parts of `job`'s report that have rows, with their counts and labels. */
+const STATE_KEYS: Record<JobState, string> = {
+  queued: 'jobs.stateQueued',
+  running: 'jobs.stateRunning',
+  paused: 'jobs.statePaused',
+  cancelled: 'jobs.stateCancelled',
+  done: 'jobs.stateDone',
+};
+const KIND_KEYS: Record<JobKind, string> = {
+  'contacts-import': 'jobs.kindContactsImport',
+  'bulk-tags': 'jobs.kindBulkTags',
+  'undo-tags': 'jobs.kindUndoTags',
+  'products-import': 'jobs.kindProductsImport',
+  'bulk-erase': 'jobs.kindBulkErase',
+};
+
+/** Time left as people say it, in the language shown: `75` seconds -> `about 1 min 15 s left` (as src/lib/duration.ts). */
+function timeLeftText(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return translate('jobs.leftSeconds', { seconds: s });
+  if (s < 3600) return s % 60 ? translate('jobs.leftMinutesSeconds', { minutes: Math.floor(s / 60), seconds: s % 60 }) : translate('jobs.leftMinutes', { minutes: s / 60 });
+  return translate('jobs.leftHours', { hours: Math.floor(s / 3600), minutes: Math.round((s % 3600) / 60) });
+}
+
+/** The parts of `job`'s report that have rows, with their counts, labels (`3 created`) and names (`created`), in the language shown. */
 function reportParts(job: JobRecord): { part: ReportPart; count: number; label: string; word: string }[] {
   const finished = !isUnfinished(job);
+  const t = translate;
   const parts: { part: ReportPart; count: number; label: string; word: string }[] = [
-    { part: 'created', count: job.counts.created, label: m.countCreated(job.counts.created), word: m.reportCreated },
-    { part: 'updated', count: job.counts.updated, label: m.countUpdated(job.counts.updated), word: m.reportUpdated },
-    { part: 'tagged', count: job.counts.tagged, label: m.countTagged(job.counts.tagged), word: m.reportTagged },
-    { part: 'erased', count: job.counts.erased ?? 0, label: m.countErased(job.counts.erased ?? 0), word: m.reportErased },
-    { part: 'alreadyErased', count: job.counts.alreadyErased ?? 0, label: m.countAlreadyErased(job.counts.alreadyErased ?? 0), word: m.reportAlreadyErased },
-    { part: 'unchanged', count: job.unchanged + job.counts.exists, label: m.countUnchanged(job.unchanged + job.counts.exists), word: m.reportUnchanged },
-    { part: 'refused', count: job.refused, label: m.countRefused(job.refused), word: m.reportRefused },
-    { part: 'failed', count: job.counts.failed, label: m.countFailed(job.counts.failed), word: m.reportFailed },
-    { part: 'notSent', count: finished ? job.total - job.settled : 0, label: m.countNotSent(job.total - job.settled), word: m.reportNotSent },
+    { part: 'created', count: job.counts.created, label: t('jobs.countCreated', { count: job.counts.created }), word: t('jobs.partCreated') },
+    { part: 'updated', count: job.counts.updated, label: t('jobs.countUpdated', { count: job.counts.updated }), word: t('jobs.partUpdated') },
+    { part: 'tagged', count: job.counts.tagged, label: t('jobs.countTagged', { count: job.counts.tagged }), word: t('jobs.partTagged') },
+    { part: 'erased', count: job.counts.erased ?? 0, label: t('jobs.countErased', { count: job.counts.erased ?? 0 }), word: t('jobs.partErased') },
+    { part: 'alreadyErased', count: job.counts.alreadyErased ?? 0, label: t('jobs.countAlreadyErased', { count: job.counts.alreadyErased ?? 0 }), word: t('jobs.partAlreadyErased') },
+    { part: 'unchanged', count: job.unchanged + job.counts.exists, label: t('jobs.countUnchanged', { count: job.unchanged + job.counts.exists }), word: t('jobs.partUnchanged') },
+    { part: 'refused', count: job.refused, label: t('jobs.countRefused', { count: job.refused }), word: t('jobs.partRefused') },
+    { part: 'failed', count: job.counts.failed, label: t('jobs.countFailed', { count: job.counts.failed }), word: t('jobs.partFailed') },
+    { part: 'notSent', count: finished ? job.total - job.settled : 0, label: t('jobs.countNotSent', { count: job.total - job.settled }), word: t('jobs.partNotSent') },
   ];
   return parts.filter((entry) => entry.count > 0);
 }
 
+/** Saves one part of `job`'s report as CSV, named after the job's title and the part (`Import-x.csv-created.csv`). */
 async function download(job: JobRecord, part: ReportPart, word: string) {
   const report = await loadReport(await jobStore(), job);
-  const name = `${job.title.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^-+|-+$/g, '') || 'job'}-${word.replace(/\s+/g, '-')}.csv`;
+  const name = `${jobTitle(job).replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^-+|-+$/g, '') || 'job'}-${word.replace(/\s+/g, '-')}.csv`;
   saveFile(new Blob([reportTableCsv(report[part])], { type: 'text/csv;charset=utf-8' }), name);
 }
 
 function JobEntry({ job, workspaceId, now }: { job: JobRecord; workspaceId: string; now: number }) {
+  const t = useT();
+  const title = jobTitle(job);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const act = (action: () => Promise<unknown>) => {
@@ -63,42 +94,46 @@ function JobEntry({ job, workspaceId, now }: { job: JobRecord; workspaceId: stri
       <Stack gap="xs">
         <Group justify="space-between" wrap="nowrap">
           <Title order={2} size="h4" id={headingId}>
-            {job.title}
+            {title}
           </Title>
           <Group gap="xs" wrap="nowrap">
             <Text size="xs" c="dimmed">
-              {m.kind[job.kind]}
+              {t(KIND_KEYS[job.kind])}
             </Text>
             <Text size="xs" fw={700} data-testid="job-state">
-              {m.state[job.state]}
+              {t(STATE_KEYS[job.state])}
             </Text>
           </Group>
         </Group>
-        <Progress value={(job.settled / Math.max(1, job.total)) * 100} aria-label={m.progressLabel(job.title)} color={STATE_COLORS[job.state]} />
+        <Progress value={(job.settled / Math.max(1, job.total)) * 100} aria-label={t('jobs.progressLabel', { title })} color={STATE_COLORS[job.state]} />
         <Text size="sm" aria-live={job.state === 'running' ? 'polite' : undefined}>
-          {[m.stepsDone(job.settled, job.total), perSecond ? m.rate(perSecond) : null, secondsLeft !== null && job.settled < job.total ? m.timeLeft(secondsLeft) : null]
+          {[
+            t('jobs.stepsDone', { settled: job.settled, total: job.total }),
+            perSecond ? t('jobs.rate', { rate: formatNumber(perSecond, { maximumFractionDigits: perSecond < 10 ? 1 : 0 }) }) : null,
+            secondsLeft !== null && job.settled < job.total ? timeLeftText(secondsLeft) : null,
+          ]
             .filter(Boolean)
             .join(' · ')}
         </Text>
         {wait ? (
           <Text size="sm" c="orange" role="status">
-            {m.waiting(wait)}
+            {t('jobs.waiting', { seconds: wait })}
           </Text>
         ) : null}
         {job.stopReason ? (
           <Alert color="red" role="alert" p="xs">
-            {m.stopped(job.stopReason)}
+            {stopReasonText(job.stopReason)}
           </Alert>
         ) : null}
         {isUnfinished(job) ? (
           <Text size="xs" c="dimmed">
-            {m.noRunner}
+            {t('jobs.noRunner')}
           </Text>
         ) : null}
         {reportParts(job).length ? (
-          <Group gap="xs" role="group" aria-label={`Report of ${job.title}`}>
+          <Group gap="xs" role="group" aria-label={t('jobs.reportOf', { title })}>
             {reportParts(job).map(({ part, label, word }) => (
-              <Button key={part} size="xs" variant="default" onClick={() => void download(job, part, word)} aria-label={m.download(`${word}: ${label}`)}>
+              <Button key={part} size="xs" variant="default" onClick={() => void download(job, part, word)} aria-label={t('jobs.download', { part: word, label })}>
                 {label}
               </Button>
             ))}
@@ -106,56 +141,56 @@ function JobEntry({ job, workspaceId, now }: { job: JobRecord; workspaceId: stri
         ) : null}
         {job.kind === 'contacts-import' && job.counts.created > 0 ? (
           <Text size="sm">
-            {m.createdCannotBeDeleted(importTag)}{' '}
+            {importTag ? t('jobs.createdWithTag', { tag: importTag }) : t('jobs.createdNoTag')}{' '}
             {importTag ? (
               <Anchor component={Link} to={`/w/${workspaceId}/contacts?tags=${encodeURIComponent(importTag)}`}>
-                {m.showImported(importTag)}
+                {t('jobs.showImported', { tag: importTag })}
               </Anchor>
             ) : null}
           </Text>
         ) : null}
         {job.kind === 'bulk-erase' ? (
           <Text size="sm" c="dimmed">
-            {m.erasureFinal}
+            {t('jobs.erasureFinal')}
           </Text>
         ) : null}
         {job.undoneBy ? (
           <Text size="sm" c="dimmed">
-            {m.undoneBy}
+            {t('jobs.undoneBy')}
           </Text>
         ) : null}
         <Group gap="xs">
           {job.state === 'running' || job.state === 'queued' ? (
             <Button size="xs" variant="default" loading={busy} onClick={() => act(() => pauseJob(job.id))}>
-              {m.pause}
+              {t('jobs.pause')}
             </Button>
           ) : null}
           {job.state === 'paused' ? (
             <Button size="xs" loading={busy} onClick={() => act(() => resumeJob(job.id))}>
-              {m.resume}
+              {t('jobs.resume')}
             </Button>
           ) : null}
           {isUnfinished(job) ? (
             <Button size="xs" color="red" variant="light" loading={busy} onClick={() => act(() => cancelJob(job.id))}>
-              {m.cancel}
+              {t('jobs.cancel')}
             </Button>
           ) : null}
           {canUndo(job) && !confirming ? (
             <Button size="xs" variant="default" onClick={() => setConfirming(true)}>
-              {m.undo}
+              {t('jobs.undo')}
             </Button>
           ) : null}
         </Group>
         {canUndo(job) && confirming ? (
-          <Alert color="yellow" p="xs" role="alertdialog" aria-label={m.undo}>
+          <Alert color="yellow" p="xs" role="alertdialog" aria-label={t('jobs.undo')}>
             <Stack gap="xs">
-              <Text size="sm">{m.undoConfirm(job.counts.tagged)}</Text>
+              <Text size="sm">{t('jobs.undoConfirm', { count: job.counts.tagged })}</Text>
               <Group gap="xs">
-                <Button size="xs" color="yellow" loading={busy} onClick={() => act(() => undoJob(job.id, m.undoTitle(job.title)).then(() => setConfirming(false)))}>
-                  {m.undo}
+                <Button size="xs" color="yellow" loading={busy} onClick={() => act(() => undoJob(job.id).then(() => setConfirming(false)))}>
+                  {t('jobs.undo')}
                 </Button>
                 <Button size="xs" variant="default" onClick={() => setConfirming(false)}>
-                  {m.cancel}
+                  {t('jobs.cancel')}
                 </Button>
               </Group>
             </Stack>
@@ -167,16 +202,17 @@ function JobEntry({ job, workspaceId, now }: { job: JobRecord; workspaceId: stri
 }
 
 export function JobsPage() {
+  const t = useT();
   const { workspaceId } = useWorkspaceApi();
   const jobs = useJobs(workspaceId);
   const now = useNow(Boolean(jobs?.some((job) => job.state === 'running')));
   return (
     <Stack>
-      <Title order={1}>{m.pageTitle}</Title>
+      <Title order={1}>{t('jobs.title')}</Title>
       <Text size="sm" c="dimmed">
-        {m.pageIntro}
+        {t('jobs.intro')}
       </Text>
-      {jobs === null ? null : jobs.length === 0 ? <Text>{m.noJobs}</Text> : jobs.map((job) => <JobEntry key={job.id} job={job} workspaceId={workspaceId} now={now} />)}
+      {jobs === null ? null : jobs.length === 0 ? <Text>{t('jobs.none')}</Text> : jobs.map((job) => <JobEntry key={job.id} job={job} workspaceId={workspaceId} now={now} />)}
     </Stack>
   );
 }

@@ -22,7 +22,8 @@ import { allows } from '@/lib/permissions';
 import { useHistory } from '@/lib/post-history';
 import { collectionProductsHref, contactsListHref, tagFilter, weekFilter } from './figures';
 import { formatCount, formatDate, formatDateTime, formatDay, formatTime } from './format';
-import { messages } from './messages';
+import { currentLocale } from '@/i18n/i18n';
+import { useT } from '@/i18n/react';
 import classes from './overview.module.css';
 import { CHART_POSTS, COLLECTIONS_COUNTED, type Figure, type OverviewFigures, figureOptions, loadFigures, overviewFigures } from './queries';
 import { weekBuckets } from './week-buckets';
@@ -38,6 +39,8 @@ const CHART_HEIGHT = 220;
 function Chart({ label, data }: { label: string; data: ChartData }) {
   const box = useRef<HTMLDivElement>(null);
   const scheme = useComputedColorScheme('light');
+  // The time axis's days are drawn in the language shown.
+  const locale = currentLocale();
   const latest = useRef(data);
   latest.current = data;
   const shape = JSON.stringify(data);
@@ -51,7 +54,7 @@ function Chart({ label, data }: { label: string; data: ChartData }) {
       cancelled = true;
       remove?.();
     };
-  }, [shape, scheme]);
+  }, [shape, scheme, locale]);
   return <div ref={box} role="img" aria-label={label} style={{ height: CHART_HEIGHT, width: '100%' }} />;
 }
 
@@ -131,6 +134,7 @@ function useLoad(figures: readonly Figure<unknown>[]) {
  * it, or "could not load" with a Retry; `children(data)` once read.
  */
 function FigureState<T>({ result, figure, what, children }: { result: UseQueryResult<T>; figure: Figure<T>; what: string; children: (data: T) => ReactNode }) {
+  const t = useT();
   const figures = useMemo(() => [figure as Figure<unknown>], [figure]);
   const [load, loading] = useLoad(figures);
   if (result.isSuccess) return children(result.data);
@@ -138,16 +142,16 @@ function FigureState<T>({ result, figure, what, children }: { result: UseQueryRe
     const skipped = isBudgetSkipped(result.error);
     return (
       <Stack gap={4} align="flex-start">
-        <Text size="sm" c="dimmed" title={skipped ? messages.skippedHelp : undefined}>
-          {skipped ? messages.skipped : messages.failed}
+        <Text size="sm" c="dimmed" title={skipped ? t('overview.skippedHelp') : undefined}>
+          {skipped ? t('overview.skipped') : t('overview.failed')}
         </Text>
-        <Button size="compact-xs" variant="light" onClick={load} aria-label={skipped ? messages.load(what) : messages.retry(what)}>
-          {messages.loadShort}
+        <Button size="compact-xs" variant="light" onClick={load} aria-label={skipped ? t('overview.load', { what }) : t('overview.retry', { what })}>
+          {t('overview.loadShort')}
         </Button>
       </Stack>
     );
   }
-  return <Loader size="sm" aria-label={messages.loading(what)} />;
+  return <Loader size="sm" aria-label={t('overview.loading', { what })} />;
 }
 
 /** A number with its label, as a labelled group (`getByRole('group', { name })`). */
@@ -172,6 +176,7 @@ function StatCard({ label, figure }: { label: string; figure: Figure<number> }) 
 
 /** A section of the overview: a titled region, or the reason the key cannot show it. */
 function Section({ title, scope, children }: { title: string; scope: Scope; children: () => ReactNode }) {
+  const t = useT();
   const { connection } = useWorkspaceApi();
   const id = useId();
   return (
@@ -180,55 +185,59 @@ function Section({ title, scope, children }: { title: string; scope: Scope; chil
         <Title order={2} id={id}>
           {title}
         </Title>
-        {allows(connection.permissions, scope) ? children() : <Alert color="gray">{messages.notAvailable(title, scope)}</Alert>}
+        {allows(connection.permissions, scope) ? children() : <Alert color="gray">{t('overview.notAvailable', { section: title, scope })}</Alert>}
       </Stack>
     </section>
   );
 }
 
 function ContactsSection({ figures, workspaceId, weeks }: { figures: OverviewFigures['contacts']; workspaceId: string; weeks: ReturnType<typeof weekBuckets> }) {
+  const t = useT();
   const navigate = useNavigate();
   const weekValues = useCachedValues(figures.weeks);
   const tags = useQuery(figureOptions(figures.tags));
   const links = useMemo(() => weeks.map((week) => contactsListHref(workspaceId, weekFilter(week))), [weeks, workspaceId]);
-  const labels = useMemo(() => weeks.map((week) => formatDay(week.start)), [weeks]);
+  // The chart's day labels follow the language shown.
+  const locale = currentLocale();
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const labels = useMemo(() => weeks.map((week) => formatDay(week.start)), [weeks, locale]);
   // The chart comes once every week has an answer (a number, or a skip that stays a gap, never a 0).
   const settled = useSettled(figures.weeks);
   const values = weekValues.map((value) => value ?? null);
   return (
     <>
       <div className={`${classes.grid} ${classes.thirds}`}>
-        <StatCard label={messages.contactsTotal} figure={figures.total} />
-        <StatCard label={messages.contactsActive} figure={figures.active} />
-        <StatCard label={messages.contactsPending} figure={figures.pending} />
+        <StatCard label={t('overview.contactsTotal')} figure={figures.total} />
+        <StatCard label={t('overview.contactsActive')} figure={figures.active} />
+        <StatCard label={t('overview.contactsPending')} figure={figures.pending} />
       </div>
       <div className={classes.card}>
         <Stack gap="sm">
-          <Title order={3}>{messages.weeksTitle}</Title>
+          <Title order={3}>{t('overview.weeksTitle')}</Title>
           {settled && values.some((value) => value !== null) ? (
-            <Chart label={messages.weeksChart} data={{ kind: 'bars', labels, values, onSelect: (index) => void navigate(links[index]!) }} />
+            <Chart label={t('overview.weeksChart')} data={{ kind: 'bars', labels, values, onSelect: (index) => void navigate(links[index]!) }} />
           ) : null}
-          <SimpleTable compact aria-label={messages.weeksTitle}>
-            <caption className="visually-hidden">{messages.weeksCaption}</caption>
+          <SimpleTable compact aria-label={t('overview.weeksTitle')}>
+            <caption className="visually-hidden">{t('overview.weeksCaption')}</caption>
             <thead>
               <tr>
-                <th scope="col">{messages.weekColumn}</th>
-                <th scope="col">{messages.newContactsColumn}</th>
-                <th scope="col">{messages.listColumn}</th>
+                <th scope="col">{t('overview.weekColumn')}</th>
+                <th scope="col">{t('overview.newContactsColumn')}</th>
+                <th scope="col">{t('overview.listColumn')}</th>
               </tr>
             </thead>
             <tbody>
               {weeks.map((week, index) => (
                 <tr key={week.start.toISOString()}>
-                  <th scope="row">{messages.weekOf(formatDate(week.start))}</th>
+                  <th scope="row">{t('overview.weekOf', { day: formatDate(week.start) })}</th>
                   <td>
-                    <FigureCell figure={figures.weeks[index]!} what={messages.weekOf(formatDate(week.start))}>
+                    <FigureCell figure={figures.weeks[index]!} what={t('overview.weekOf', { day: formatDate(week.start) })}>
                       {(value) => formatCount(value)}
                     </FigureCell>
                   </td>
                   <td>
-                    <Link className={classes.link} to={links[index]!} aria-label={messages.viewWeek(formatDate(week.start))}>
-                      {messages.viewThese}
+                    <Link className={classes.link} to={links[index]!} aria-label={t('overview.viewWeek', { day: formatDate(week.start) })}>
+                      {t('overview.viewThese')}
                     </Link>
                   </td>
                 </tr>
@@ -239,21 +248,21 @@ function ContactsSection({ figures, workspaceId, weeks }: { figures: OverviewFig
       </div>
       <div className={classes.card}>
         <Stack gap="sm">
-          <Title order={3}>{messages.tagsTitle}</Title>
-          <FigureState result={tags} figure={figures.tags} what={messages.tagsTitle}>
+          <Title order={3}>{t('overview.tagsTitle')}</Title>
+          <FigureState result={tags} figure={figures.tags} what={t('overview.tagsTitle')}>
             {(top) =>
               top.length ? (
                 <Group gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
                   {top.map((tag) => (
                     <li key={tag.name}>
-                      <Button component={Link} to={contactsListHref(workspaceId, tagFilter(tag.name))} variant="light" size="xs" aria-label={messages.tagLink(tag.name, formatCount(tag.count))}>
+                      <Button component={Link} to={contactsListHref(workspaceId, tagFilter(tag.name))} variant="light" size="xs" aria-label={t('overview.tagLink', { tag: tag.name, count: tag.count })}>
                         {tag.name} · {formatCount(tag.count)}
                       </Button>
                     </li>
                   ))}
                 </Group>
               ) : (
-                <Text size="sm">{messages.tagsEmpty}</Text>
+                <Text size="sm">{t('overview.tagsEmpty')}</Text>
               )
             }
           </FigureState>
@@ -264,6 +273,7 @@ function ContactsSection({ figures, workspaceId, weeks }: { figures: OverviewFig
 }
 
 function PostsSection({ figures, workspaceId }: { figures: OverviewFigures['posts']; workspaceId: string }) {
+  const t = useT();
   const top = useQuery(figureOptions(figures.topClaps));
   const newest = useQuery(figureOptions(figures.newest));
   const history = useHistory(workspaceId);
@@ -275,29 +285,29 @@ function PostsSection({ figures, workspaceId }: { figures: OverviewFigures['post
   return (
     <>
       <div className={`${classes.grid} ${classes.thirds}`}>
-        <StatCard label={messages.postsLastMonth} figure={figures.lastMonth} />
+        <StatCard label={t('overview.postsLastMonth')} figure={figures.lastMonth} />
       </div>
       <div className={`${classes.grid} ${classes.halves}`}>
         <div className={classes.card}>
           <Stack gap="sm">
-            <Title order={3}>{messages.topPostsTitle}</Title>
-            <FigureState result={top} figure={figures.topClaps} what={messages.topPostsTitle}>
+            <Title order={3}>{t('overview.topPostsTitle')}</Title>
+            <FigureState result={top} figure={figures.topClaps} what={t('overview.topPostsTitle')}>
               {(posts) =>
                 posts.length ? (
                   <ol style={{ margin: 0, paddingInlineStart: '1.25rem' }}>
                     {posts.map((post) => (
                       <li key={post.id}>
                         <Text size="sm" span fw={500}>
-                          {post.header || messages.untitled}
+                          {post.header || t('overview.untitled')}
                         </Text>{' '}
                         <Text size="sm" span c="dimmed">
-                          {messages.claps(formatCount(post.claps))}
+                          {t('overview.claps', { count: post.claps })}
                         </Text>
                       </li>
                     ))}
                   </ol>
                 ) : (
-                  <Text size="sm">{messages.topPostsEmpty}</Text>
+                  <Text size="sm">{t('overview.topPostsEmpty')}</Text>
                 )
               }
             </FigureState>
@@ -305,49 +315,49 @@ function PostsSection({ figures, workspaceId }: { figures: OverviewFigures['post
         </div>
         <div className={classes.card}>
           <Stack gap="sm">
-            <Title order={3}>{messages.scheduledTitle}</Title>
+            <Title order={3}>{t('overview.scheduledTitle')}</Title>
             <Text size="xs" c="dimmed">
-              {messages.scheduledHelp}
+              {t('overview.scheduledHelp')}
             </Text>
             {due.length ? (
               <ul style={{ margin: 0, paddingInlineStart: '1.25rem' }}>
                 {due.map((entry) => (
                   <li key={entry.requestId}>
                     <Text size="sm" span fw={500}>
-                      {entry.summary || messages.untitled}
+                      {entry.summary || t('overview.untitled')}
                     </Text>{' '}
                     <Text size="sm" span c="dimmed">
-                      <time dateTime={entry.publishDate!}>{messages.scheduledAt(formatDateTime(new Date(entry.publishDate!)))}</time>
+                      <time dateTime={entry.publishDate!}>{t('overview.scheduledAt', { when: formatDateTime(new Date(entry.publishDate!)) })}</time>
                     </Text>
                   </li>
                 ))}
               </ul>
             ) : (
-              <Text size="sm">{messages.scheduledEmpty}</Text>
+              <Text size="sm">{t('overview.scheduledEmpty')}</Text>
             )}
           </Stack>
         </div>
       </div>
       <div className={classes.card}>
         <Stack gap="sm">
-          <Title order={3}>{messages.clapsTitle}</Title>
-          <FigureState result={newest} figure={figures.newest} what={messages.clapsTitle}>
+          <Title order={3}>{t('overview.clapsTitle')}</Title>
+          <FigureState result={newest} figure={figures.newest} what={t('overview.clapsTitle')}>
             {() => (
               <>
                 {chronological.length ? (
                   <Chart
-                    label={messages.clapsChart}
+                    label={t('overview.clapsChart')}
                     data={{ kind: 'points', times: chronological.map((post) => Date.parse(post.publishedDate) / 1000), values: chronological.map((post) => post.claps) }}
                   />
                 ) : null}
                 <details>
-                  <summary>{messages.clapsCaption(CHART_POSTS)}</summary>
-                  <SimpleTable compact aria-label={messages.clapsTitle}>
+                  <summary>{t('overview.clapsCaption', { count: CHART_POSTS })}</summary>
+                  <SimpleTable compact aria-label={t('overview.clapsTitle')}>
                     <thead>
                       <tr>
-                        <th scope="col">{messages.publishedColumn}</th>
-                        <th scope="col">{messages.postColumn}</th>
-                        <th scope="col">{messages.clapsColumn}</th>
+                        <th scope="col">{t('overview.publishedColumn')}</th>
+                        <th scope="col">{t('overview.postColumn')}</th>
+                        <th scope="col">{t('overview.clapsColumn')}</th>
                       </tr>
                     </thead>
                     <tbody>
@@ -356,7 +366,7 @@ function PostsSection({ figures, workspaceId }: { figures: OverviewFigures['post
                           <td>
                             <time dateTime={post.publishedDate}>{formatDateTime(new Date(post.publishedDate))}</time>
                           </td>
-                          <td>{post.header || messages.untitled}</td>
+                          <td>{post.header || t('overview.untitled')}</td>
                           <td>{formatCount(post.claps)}</td>
                         </tr>
                       ))}
@@ -373,6 +383,7 @@ function PostsSection({ figures, workspaceId }: { figures: OverviewFigures['post
 }
 
 function CatalogSection({ figures, workspaceId }: { figures: OverviewFigures['catalog']; workspaceId: string }) {
+  const t = useT();
   const collections = useQuery(figureOptions(figures.collections));
   const first = useMemo(() => collections.data?.items ?? [], [collections.data]);
   const counts = useMemo(() => first.map((collection) => figures.inCollection(collection.id)), [first, figures]);
@@ -387,32 +398,32 @@ function CatalogSection({ figures, workspaceId }: { figures: OverviewFigures['ca
   return (
     <>
       <div className={`${classes.grid} ${classes.quarters}`}>
-        <StatCard label={messages.productsTotal} figure={figures.products} />
-        <StatCard label={messages.forSale} figure={figures.forSale} />
-        <StatCard label={messages.notForSale} figure={figures.notForSale} />
+        <StatCard label={t('overview.productsTotal')} figure={figures.products} />
+        <StatCard label={t('overview.forSale')} figure={figures.forSale} />
+        <StatCard label={t('overview.notForSale')} figure={figures.notForSale} />
         <CollectionsTotal figure={totalFigure} result={collections} />
       </div>
       <div className={classes.card}>
         <Stack gap="sm">
-          <Title order={3}>{messages.topCollectionsTitle}</Title>
-          <FigureState result={collections} figure={figures.collections} what={messages.topCollectionsTitle}>
+          <Title order={3}>{t('overview.topCollectionsTitle')}</Title>
+          <FigureState result={collections} figure={figures.collections} what={t('overview.topCollectionsTitle')}>
             {(page) =>
               page.items.length ? (
                 <>
-                  <SimpleTable compact aria-label={messages.topCollectionsTitle}>
+                  <SimpleTable compact aria-label={t('overview.topCollectionsTitle')}>
                     <thead>
                       <tr>
-                        <th scope="col">{messages.collectionColumn}</th>
-                        <th scope="col">{messages.productsColumn}</th>
+                        <th scope="col">{t('overview.collectionColumn')}</th>
+                        <th scope="col">{t('overview.productsColumn')}</th>
                       </tr>
                     </thead>
                     <tbody>
                       {ranked.map(({ collection, index }) => {
-                        const title = collection.title || messages.untitledCollection;
+                        const title = collection.title || t('overview.untitledCollection');
                         return (
                           <tr key={collection.id}>
                             <th scope="row">
-                              <Link className={classes.link} to={collectionProductsHref(workspaceId, collection.id)} aria-label={messages.viewCollection(title)}>
+                              <Link className={classes.link} to={collectionProductsHref(workspaceId, collection.id)} aria-label={t('overview.viewCollection', { title })}>
                                 {title}
                               </Link>
                             </th>
@@ -428,12 +439,12 @@ function CatalogSection({ figures, workspaceId }: { figures: OverviewFigures['ca
                   </SimpleTable>
                   {page.total > page.items.length ? (
                     <Text size="xs" c="dimmed">
-                      {messages.topCollectionsAmong(formatCount(COLLECTIONS_COUNTED), formatCount(page.total))}
+                      {t('overview.topCollectionsAmong', { counted: COLLECTIONS_COUNTED, total: page.total })}
                     </Text>
                   ) : null}
                 </>
               ) : (
-                <Text size="sm">{messages.topCollectionsEmpty}</Text>
+                <Text size="sm">{t('overview.topCollectionsEmpty')}</Text>
               )
             }
           </FigureState>
@@ -445,14 +456,15 @@ function CatalogSection({ figures, workspaceId }: { figures: OverviewFigures['ca
 
 /** The collections total, read from the same request as the first page of collections. */
 function CollectionsTotal({ figure, result }: { figure: Figure<number>; result: UseQueryResult<{ total: number }> }) {
+  const t = useT();
   const id = useId();
   const total = { ...result, data: result.data?.total } as UseQueryResult<number>;
   return (
     <div className={classes.card} role="group" aria-labelledby={id}>
       <Text id={id} size="sm" c="dimmed">
-        {messages.collectionsTotal}
+        {t('overview.collectionsTotal')}
       </Text>
-      <FigureState result={total} figure={figure} what={messages.collectionsTotal}>
+      <FigureState result={total} figure={figure} what={t('overview.collectionsTotal')}>
         {(value) => (
           <Text fz={28} fw={700} lh={1.2} data-figure>
             {formatCount(value)}
@@ -465,6 +477,7 @@ function CollectionsTotal({ figure, result }: { figure: Figure<number>; result: 
 
 /** `/w/:workspaceId`: the overview of the workspace on screen. */
 export function OverviewPage() {
+  const t = useT();
   const { api, workspaceId, connection } = useWorkspaceApi();
   const [now] = useState(() => new Date());
   const weeks = useMemo(() => weekBuckets(now), [now]);
@@ -491,10 +504,10 @@ export function OverviewPage() {
   return (
     <Stack gap="xl">
       <Group justify="space-between" align="center">
-        <Title order={1}>{messages.title}</Title>
+        <Title order={1}>{t('overview.title')}</Title>
         <Group gap="sm">
           <Text size="sm" c="dimmed" role="status">
-            {asOf ? <time dateTime={new Date(asOf).toISOString()}>{messages.asOf(formatTime(asOf))}</time> : messages.notYetRead}
+            {asOf ? <time dateTime={new Date(asOf).toISOString()}>{t('overview.asOf', { time: formatTime(asOf) })}</time> : t('overview.notYetRead')}
           </Text>
           <Button
             variant="default"
@@ -505,17 +518,17 @@ export function OverviewPage() {
               void refresh().finally(() => setRefreshing(false));
             }}
           >
-            {messages.refresh}
+            {t('overview.refresh')}
           </Button>
         </Group>
       </Group>
-      <Section title={messages.contacts} scope="contacts:read-only">
+      <Section title={t('overview.contacts')} scope="contacts:read-only">
         {() => <ContactsSection figures={figures.contacts} workspaceId={workspaceId} weeks={weeks} />}
       </Section>
-      <Section title={messages.posts} scope="posts:read-only">
+      <Section title={t('overview.posts')} scope="posts:read-only">
         {() => <PostsSection figures={figures.posts} workspaceId={workspaceId} />}
       </Section>
-      <Section title={messages.catalog} scope="products:read-only">
+      <Section title={t('overview.catalog')} scope="products:read-only">
         {() => <CatalogSection figures={figures.catalog} workspaceId={workspaceId} />}
       </Section>
     </Stack>

@@ -5,11 +5,14 @@
 import { ActionIcon } from '@mantine/core';
 import { Suspense, lazy, useState } from 'react';
 import { SearchIcon } from '@/components/icons';
-import { messages } from './messages';
+import { loadArea } from '@/i18n/i18n';
+import { useT } from '@/i18n/react';
 
-const PeopleSearchDialog = lazy(() => import('./people-search-dialog').then((m) => ({ default: m.PeopleSearchDialog })));
+// The dialog's texts (the `people` catalog, issue 23) are fetched beside its code.
+const PeopleSearchDialog = lazy(() => Promise.all([import('./people-search-dialog'), loadArea('people')]).then(([m]) => ({ default: m.PeopleSearchDialog })));
 
 export function PeopleSearchButton() {
+  const t = useT();
   const [opened, setOpened] = useState(false);
   const [loaded, setLoaded] = useState(false);
   return (
@@ -17,8 +20,8 @@ export function PeopleSearchButton() {
       <ActionIcon
         variant="default"
         size="lg"
-        aria-label={messages.open}
-        title={messages.open}
+        aria-label={t('shell.peopleSearch')}
+        title={t('shell.peopleSearch')}
         onClick={() => {
           setLoaded(true);
           setOpened(true);

@@ -19,15 +19,16 @@ import type { Contact } from '@/api/contacts';
 import { LazyErrorMessage } from '@/components/lazy-error-message';
 import { useConnections } from '@/lib/connections';
 import { saveFile } from '@/lib/save-file';
-import { messages } from './messages';
+import { t as translate } from '@/i18n/i18n';
+import { formatList } from '@/i18n/format';
+import { useT } from '@/i18n/react';
 import { type WorkspaceAnswer, findPerson, personCsv, personJson, searchWorkspaces } from './people-search';
 
-const count = new Intl.NumberFormat(undefined);
 /** How long a search's answer is reused for the same term, in ms (issue 19 point 2). */
 const SEARCH_FRESH_MS = 60_000;
 
 /** Who a contact is, in a few words: its name, else its email, else its phone. */
-const who = (contact: Pick<Contact, 'name' | 'email' | 'phone'>) => contact.name || contact.email || contact.phone || messages.noName;
+const who = (contact: Pick<Contact, 'name' | 'email' | 'phone'>) => contact.name || contact.email || contact.phone || translate('people.noName');
 
 /** The key of the saved workspaces, for the cache: their ids (never their keys). */
 function useWorkspaces() {
@@ -38,6 +39,7 @@ function useWorkspaces() {
 
 /** One workspace's results or why there are none. */
 function WorkspaceResults({ answer, onOpen, onPerson }: { answer: WorkspaceAnswer; onOpen: () => void; onPerson: (contact: Contact) => void }) {
+  const t = useT();
   const id = useId();
   return (
     <section aria-labelledby={id}>
@@ -47,22 +49,22 @@ function WorkspaceResults({ answer, onOpen, onPerson }: { answer: WorkspaceAnswe
         </Title>
         {answer.status === 'ok' ? (
           <Text size="xs" c="dimmed">
-            {messages.found(count.format(answer.total))}
+            {t('people.found', { count: answer.total })}
           </Text>
         ) : null}
       </Group>
       {answer.status === 'no-scope' ? (
         <Text size="sm" c="dimmed">
-          {messages.noScope}
+          {t('people.noScope')}
         </Text>
       ) : answer.status === 'error' ? (
         <Text size="sm" c="red">
-          {messages.failed}{' '}
+          {t('people.failed')}{' '}
           <LazyErrorMessage error={answer.error} />
         </Text>
       ) : answer.contacts.length === 0 ? (
         <Text size="sm" c="dimmed">
-          {messages.none}
+          {t('people.none')}
         </Text>
       ) : (
         <Stack gap={4} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
@@ -78,8 +80,8 @@ function WorkspaceResults({ answer, onOpen, onPerson }: { answer: WorkspaceAnswe
                   </Text>
                 </div>
                 {contact.email || contact.phone ? (
-                  <Button size="compact-xs" variant="light" onClick={() => onPerson(contact)} aria-label={messages.everything(who(contact))}>
-                    {messages.everythingShort}
+                  <Button size="compact-xs" variant="light" onClick={() => onPerson(contact)} aria-label={t('people.everything', { who: who(contact) })}>
+                    {t('people.everythingShort')}
                   </Button>
                 ) : null}
               </Group>
@@ -87,7 +89,7 @@ function WorkspaceResults({ answer, onOpen, onPerson }: { answer: WorkspaceAnswe
           ))}
           {answer.total > answer.contacts.length ? (
             <Text size="xs" c="dimmed" component="li">
-              {messages.more(count.format(answer.contacts.length), count.format(answer.total))}
+              {t('people.more', { shown: answer.contacts.length, total: answer.total })}
             </Text>
           ) : null}
         </Stack>
@@ -98,6 +100,7 @@ function WorkspaceResults({ answer, onOpen, onPerson }: { answer: WorkspaceAnswe
 
 /** "Everything about this person": where the records are, the deletion note, and the two downloads. */
 function PersonReport({ person, onBack }: { person: Contact; onBack: () => void }) {
+  const t = useT();
   const { connections, ids } = useWorkspaces();
   const subject = { email: person.email, phone: person.phone };
   const report = useQuery({
@@ -105,39 +108,39 @@ function PersonReport({ person, onBack }: { person: Contact; onBack: () => void 
     queryFn: ({ signal }) => findPerson(connections, subject, { signal }),
     staleTime: SEARCH_FRESH_MS,
   });
-  const what = [subject.email, subject.phone].filter(Boolean).join(' or ');
+  const what = formatList([subject.email, subject.phone].filter((value): value is string => Boolean(value)), 'disjunction');
   const stamp = new Date().toISOString().slice(0, 10);
   return (
     <Stack gap="sm">
       <Title order={2} size="h4">
-        {messages.reportTitle(who(person))}
+        {t('people.everything', { who: who(person) })}
       </Title>
-      <Text size="sm">{messages.reportMatch(what)}</Text>
+      <Text size="sm">{t('people.reportMatch', { what })}</Text>
       {report.isPending ? (
-        <Loader size="sm" aria-label={messages.reportLooking} />
+        <Loader size="sm" aria-label={t('people.reportLooking')} />
       ) : report.isError ? (
         <Alert color="red">
           <LazyErrorMessage error={report.error} />
         </Alert>
       ) : (
         <>
-          <PlaceList title={messages.reportFoundIn} answers={report.data.filter((a) => a.status === 'ok' && a.contacts.length > 0)} withCount />
-          <PlaceList title={messages.reportNotFoundIn} answers={report.data.filter((a) => a.status === 'ok' && a.contacts.length === 0)} />
-          <PlaceList title={messages.reportNotSearched} answers={report.data.filter((a) => a.status !== 'ok')} />
-          <Alert color="yellow">{messages.reportDeletion}</Alert>
+          <PlaceList title={t('people.reportFoundIn')} answers={report.data.filter((a) => a.status === 'ok' && a.contacts.length > 0)} withCount />
+          <PlaceList title={t('people.reportNotFoundIn')} answers={report.data.filter((a) => a.status === 'ok' && a.contacts.length === 0)} />
+          <PlaceList title={t('people.reportNotSearched')} answers={report.data.filter((a) => a.status !== 'ok')} />
+          <Alert color="yellow">{t('people.reportDeletion')}</Alert>
           <Group gap="xs">
-            <Button size="xs" onClick={() => saveFile(new Blob([personJson(subject, report.data, messages.reportDeletion)], { type: 'application/json' }), `person-${stamp}.json`)}>
-              {messages.downloadJson}
+            <Button size="xs" onClick={() => saveFile(new Blob([personJson(subject, report.data, t('people.reportDeletion'))], { type: 'application/json' }), `person-${stamp}.json`)}>
+              {t('people.downloadJson')}
             </Button>
             <Button size="xs" variant="default" onClick={() => saveFile(new Blob([personCsv(report.data)], { type: 'text/csv' }), `person-${stamp}.csv`)}>
-              {messages.downloadCsv}
+              {t('people.downloadCsv')}
             </Button>
           </Group>
         </>
       )}
       <Group>
         <Button size="xs" variant="subtle" onClick={onBack}>
-          {messages.back}
+          {t('people.back')}
         </Button>
       </Group>
     </Stack>
@@ -146,6 +149,7 @@ function PersonReport({ person, onBack }: { person: Contact; onBack: () => void 
 
 /** A titled list of workspaces (nothing when empty). */
 function PlaceList({ title, answers, withCount }: { title: string; answers: WorkspaceAnswer[]; withCount?: boolean }) {
+  const t = useT();
   const id = useId();
   if (!answers.length) return null;
   return (
@@ -158,7 +162,7 @@ function PlaceList({ title, answers, withCount }: { title: string; answers: Work
           <li key={answer.workspaceId}>
             <Text size="sm" span>
               {answer.workspaceName}
-              {withCount && answer.status === 'ok' ? ` (${messages.reportRecords(count.format(answer.contacts.length))})` : ''}
+              {withCount && answer.status === 'ok' ? ` (${t('people.reportRecords', { count: answer.contacts.length })})` : ''}
             </Text>
           </li>
         ))}
@@ -169,6 +173,7 @@ function PlaceList({ title, answers, withCount }: { title: string; answers: Work
 
 /** The dialog: the search field and its results, or one person's report. */
 export function PeopleSearchDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const t = useT();
   const { connections, ids } = useWorkspaces();
   const [text, setText] = useState('');
   const [submitted, setSubmitted] = useState('');
@@ -191,7 +196,7 @@ export function PeopleSearchDialog({ opened, onClose }: { opened: boolean; onClo
     [onClose],
   );
   return (
-    <Modal opened={opened} onClose={close} title={messages.title} size="lg" closeButtonProps={{ 'aria-label': messages.close }}>
+    <Modal opened={opened} onClose={close} title={t('people.title')} size="lg" closeButtonProps={{ 'aria-label': t('people.close') }}>
       {person ? (
         <PersonReport person={person} onBack={() => setPerson(null)} />
       ) : (
@@ -204,17 +209,17 @@ export function PeopleSearchDialog({ opened, onClose }: { opened: boolean; onClo
             }}
           >
             <TextInput
-              label={messages.field}
-              description={messages.fieldHelp(connections.length)}
+              label={t('people.field')}
+              description={t('people.fieldHelp', { count: connections.length })}
               value={text}
               onChange={(event) => setText(event.currentTarget.value)}
               data-autofocus
               type="search"
-              rightSection={results.isFetching ? <Loader size="xs" aria-label={messages.searching} /> : null}
+              rightSection={results.isFetching ? <Loader size="xs" aria-label={t('people.searching')} /> : null}
             />
           </form>
           {results.data && term ? (
-            <Stack gap="md" aria-label={messages.results} role="region" aria-busy={results.isFetching || undefined}>
+            <Stack gap="md" aria-label={t('people.results')} role="region" aria-busy={results.isFetching || undefined}>
               {results.data.map((answer) => (
                 <WorkspaceResults key={answer.workspaceId} answer={answer} onOpen={close} onPerson={setPerson} />
               ))}

@@ -16,11 +16,14 @@ import { AddKeyDialog } from '@/components/add-key-dialog';
 import { useConnections } from '@/lib/connections';
 import { listPath, useListMemory } from '@/lib/list-memory';
 import { allows } from '@/lib/permissions';
+import { WithArea, useT } from '@/i18n/react';
 import { workspaceQueries } from './queries';
 
 type Option = { id: string; name: string; hasKey: boolean };
 
+/** The switcher (see the module comment): its button's name in the `shell` catalog, its dropdown's in `workspaces`. */
 export function WorkspaceSwitcher() {
+  const t = useT();
   const { api, workspaceId, connection } = useWorkspaceApi();
   const connections = useConnections();
   const navigate = useNavigate();
@@ -59,69 +62,77 @@ export function WorkspaceSwitcher() {
     <>
       <Combobox store={combobox} onOptionSubmit={choose} width={360} position="bottom-start">
         <Combobox.Target>
-          <Button variant="default" onClick={() => combobox.toggleDropdown()} aria-label={`Workspace: ${connection.workspaceName}. Switch workspace`}>
+          <Button variant="default" onClick={() => combobox.toggleDropdown()} aria-label={t('shell.switchWorkspace', { workspace: connection.workspaceName })}>
             {connection.workspaceName}
           </Button>
         </Combobox.Target>
         <Combobox.Dropdown>
-          <Combobox.Search value={search} onChange={(event) => setSearch(event.currentTarget.value)} placeholder="Search workspaces" aria-label="Search workspaces" />
-          <Combobox.Options aria-label="Workspaces" mah={320} style={{ overflowY: 'auto' }}>
-            {list.isFetching && !list.data ? (
-              <Combobox.Empty>
-                <Loader size="xs" aria-label="Loading workspaces" />
-              </Combobox.Empty>
-            ) : options.length === 0 ? (
-              <Combobox.Empty>No workspace matches</Combobox.Empty>
-            ) : (
-              options.map((option) => (
-                <Combobox.Option value={option.id} key={option.id} active={option.id === workspaceId} aria-label={option.name}>
-                  <Group justify="space-between" wrap="nowrap">
-                    <Text size="sm" truncate>
-                      {option.name}
-                    </Text>
-                    {option.id === workspaceId ? (
-                      <Badge size="xs">current</Badge>
-                    ) : option.hasKey ? (
-                      <Badge size="xs" variant="light" color="green">
-                        key saved
-                      </Badge>
-                    ) : (
-                      <Group gap={4} wrap="nowrap">
-                        <Badge size="xs" variant="outline" color="gray">
-                          Add key
-                        </Badge>
-                        <Text
-                          component="a"
-                          size="xs"
-                          href={`/embed/${option.id}`}
-                          target="_blank"
-                          rel="noreferrer"
-                          onClick={(event) => event.stopPropagation()}
-                          aria-label={`Public page of ${option.name}`}
-                        >
-                          public page
+          {/* The dropdown's texts (the `workspaces` catalog, issue 23) are fetched when it first opens: the header's first screens do not carry them. */}
+          <WithArea
+            area="workspaces"
+            render={() => (
+              <>
+              <Combobox.Search value={search} onChange={(event) => setSearch(event.currentTarget.value)} placeholder={t('workspaces.switcherSearch')} aria-label={t('workspaces.switcherSearch')} />
+              <Combobox.Options aria-label={t('shell.sectionWorkspaces')} mah={320} style={{ overflowY: 'auto' }}>
+                {list.isFetching && !list.data ? (
+                  <Combobox.Empty>
+                    <Loader size="xs" aria-label={t('workspaces.switcherLoading')} />
+                  </Combobox.Empty>
+                ) : options.length === 0 ? (
+                  <Combobox.Empty>{t('workspaces.switcherNoMatch')}</Combobox.Empty>
+                ) : (
+                  options.map((option) => (
+                    <Combobox.Option value={option.id} key={option.id} active={option.id === workspaceId} aria-label={option.name}>
+                      <Group justify="space-between" wrap="nowrap">
+                        <Text size="sm" truncate>
+                          {option.name}
                         </Text>
+                        {option.id === workspaceId ? (
+                          <Badge size="xs">{t('workspaces.switcherCurrent')}</Badge>
+                        ) : option.hasKey ? (
+                          <Badge size="xs" variant="light" color="green">
+                            {t('workspaces.switcherKeySaved')}
+                          </Badge>
+                        ) : (
+                          <Group gap={4} wrap="nowrap">
+                            <Badge size="xs" variant="outline" color="gray">
+                              {t('workspaces.addKey')}
+                            </Badge>
+                            <Text
+                              component="a"
+                              size="xs"
+                              href={`/embed/${option.id}`}
+                              target="_blank"
+                              rel="noreferrer"
+                              onClick={(event) => event.stopPropagation()}
+                              aria-label={t('workspaces.publicPageOf', { name: option.name })}
+                            >
+                              {t('workspaces.switcherPublicPage')}
+                            </Text>
+                          </Group>
+                        )}
                       </Group>
-                    )}
-                  </Group>
-                </Combobox.Option>
-              ))
+                    </Combobox.Option>
+                  ))
+                )}
+              </Combobox.Options>
+              {canList && list.data && list.data.meta.maxResults > options.length ? (
+                <Combobox.Footer>
+                  <Button variant="subtle" size="xs" fullWidth onClick={() => setLimit((l) => Math.min(l + 50, 100))} disabled={limit >= 100}>
+                    {limit >= 100 ? t('workspaces.switcherShowingMax', { shown: 100, total: list.data.meta.maxResults }) : t('workspaces.switcherShowMore', { total: list.data.meta.maxResults })}
+                  </Button>
+                </Combobox.Footer>
+              ) : null}
+              {!canList ? (
+                <Combobox.Footer>
+                  <Text size="xs" c="dimmed">
+                    {t('workspaces.switcherLacksFeeds')}
+                  </Text>
+                </Combobox.Footer>
+              ) : null}
+              </>
             )}
-          </Combobox.Options>
-          {canList && list.data && list.data.meta.maxResults > options.length ? (
-            <Combobox.Footer>
-              <Button variant="subtle" size="xs" fullWidth onClick={() => setLimit((l) => Math.min(l + 50, 100))} disabled={limit >= 100}>
-                {limit >= 100 ? `Showing 100 of ${list.data.meta.maxResults}: search to narrow` : `Show more (${list.data.meta.maxResults} in all)`}
-              </Button>
-            </Combobox.Footer>
-          ) : null}
-          {!canList ? (
-            <Combobox.Footer>
-              <Text size="xs" c="dimmed">
-                This key lacks feeds:read-only, so only workspaces with saved keys are listed.
-              </Text>
-            </Combobox.Footer>
-          ) : null}
+          />
         </Combobox.Dropdown>
       </Combobox>
       {adding ? (

@@ -15,6 +15,8 @@ import { useWorkspaceApi } from '@/lib/api';
 import { type SavedConnection, useConnections } from '@/lib/connections';
 import { allows } from '@/lib/permissions';
 import { revealTop, useShown } from '@/lib/list-view';
+import { formatDate } from '@/i18n/format';
+import { useT } from '@/i18n/react';
 import { workspaceQueries } from './queries';
 import {
   WORKSPACE_PAGE_SIZES,
@@ -30,14 +32,20 @@ import { prefetchSpeculative } from '@/lib/query-client';
 // Saved views load after the first paint (issue 14 point 7).
 const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
 
-/** `feeds: read-write · posts: read-only`: a saved key's permissions in a few words. */
-function permissionSummary(connection: SavedConnection): string {
+/** `feeds: read-write · posts: read-only`: a saved key's permissions in a few words (the API's names); null with none. */
+function permissionSummary(connection: SavedConnection): string | null {
   const entries = Object.entries(connection.permissions);
-  return entries.length ? entries.map(([resource, level]) => `${resource}: ${level}`).join(' · ') : 'no scopes';
+  return entries.length ? entries.map(([resource, level]) => `${resource}: ${level}`).join(' · ') : null;
+}
+
+/** Where "Switch" opens a workspace: this page when its key may list workspaces, else its contacts. */
+function openingSection(connection: SavedConnection | undefined): string {
+  return connection && allows(connection.permissions, 'feeds:read-only') ? 'workspaces' : 'contacts';
 }
 
 /** The workspaces page (see the module comment). */
 export function WorkspacesPage() {
+  const t = useT();
   const { api, workspaceId } = useWorkspaceApi();
   const queryClient = useQueryClient();
   const connections = useConnections();
@@ -70,58 +78,57 @@ export function WorkspacesPage() {
   const origin = window.location.origin;
   return (
     <Stack>
-      <Title order={1}>Workspaces</Title>
+      <Title order={1}>{t('workspaces.title')}</Title>
       <Stack gap={4}>
-        <Text size="sm">Every workspace of the organization. Embed a workspace’s public posts on any site with its iframe snippet, like this one for the current workspace:</Text>
+        <Text size="sm">{t('workspaces.intro')}</Text>
         <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-          {iframeSnippet(origin, { id: workspaceId, name: saved.get(workspaceId)?.workspaceName ?? 'this workspace' })}
+          {iframeSnippet(origin, { id: workspaceId, name: saved.get(workspaceId)?.workspaceName ?? t('workspaces.thisWorkspace') })}
         </Code>
       </Stack>
       <Suspense fallback={null}>
         <SavedViews list="workspaces" />
       </Suspense>
-      <Group align="flex-end" gap="sm" role="search" aria-label="Filter workspaces">
-        <TextInput label="Search by name" value={text} onChange={(event) => setText(event.currentTarget.value)} w={260} />
+      <Group align="flex-end" gap="sm" role="search" aria-label={t('workspaces.filter')}>
+        <TextInput label={t('workspaces.searchByName')} value={text} onChange={(event) => setText(event.currentTarget.value)} w={260} />
         <NativeSelect
-          label="Sort by"
+          label={t('workspaces.sortBy')}
           value={search.sort}
           onChange={(event) => update({ sort: event.currentTarget.value as WorkspaceSort }, true)}
-          data={Object.entries(WORKSPACE_SORTS).map(([value, { label }]) => ({ value, label }))}
+          data={Object.entries(WORKSPACE_SORTS).map(([value, { labelKey }]) => ({ value, label: t(labelKey) }))}
         />
         <NativeSelect
-          label="Workspaces per page"
+          label={t('workspaces.perPage')}
           value={String(search.size)}
           onChange={(event) => update({ size: Number(event.currentTarget.value) as WorkspacesSearch['size'] }, true)}
           data={WORKSPACE_PAGE_SIZES.map(String)}
         />
       </Group>
-      <QueryView query={list} label="workspaces">
+      <QueryView query={list} label={t('workspaces.listLabel')}>
         {(data) => (
           <Stack ref={tableTop}>
             <Text size="sm" c="dimmed" aria-live="polite">
-              {data.meta.maxResults.toLocaleString()} {data.meta.maxResults === 1 ? 'workspace' : 'workspaces'}
-              {search.q ? ' match' : ''}
-              {pages > 1 ? ` · page ${Math.min(shownPage, pages)} of ${pages}` : ''}
-              {list.isPlaceholderData && shownPage !== search.page ? ` · loading page ${search.page}…` : ''}
+              {search.q ? t('workspaces.countMatching', { count: data.meta.maxResults }) : t('workspaces.count', { count: data.meta.maxResults })}
+              {pages > 1 ? ` · ${t('workspaces.pageOf', { page: Math.min(shownPage, pages), pages })}` : ''}
+              {list.isPlaceholderData && shownPage !== search.page ? ` · ${t('workspaces.loadingPage', { page: search.page })}` : ''}
             </Text>
             {data.items.length === 0 ? (
-              <Text>{search.q ? 'No workspace name contains these words.' : 'The organization has no workspaces.'}</Text>
+              <Text>{search.q ? t('workspaces.noMatch') : t('workspaces.none')}</Text>
             ) : (
-              <SimpleTable aria-label="Workspaces of the organization" striped>
+              <SimpleTable aria-label={t('workspaces.table')} striped>
                 <thead>
                   <tr>
-                    <th scope="col">Workspace</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Key on this device</th>
-                    <th scope="col">Open</th>
-                    <th scope="col">Public page</th>
+                    <th scope="col">{t('workspaces.columnWorkspace')}</th>
+                    <th scope="col">{t('workspaces.columnCreated')}</th>
+                    <th scope="col">{t('workspaces.columnKey')}</th>
+                    <th scope="col">{t('workspaces.columnOpen')}</th>
+                    <th scope="col">{t('workspaces.columnPublic')}</th>
                   </tr>
                 </thead>
                 <tbody>
                   {data.items.map((workspace) => {
                     const connection = saved.get(workspace.id);
                     const current = workspace.id === workspaceId;
-                    const target = connection && allows(connection.permissions, 'feeds:read-only') ? 'workspaces' : 'contacts';
+                    const target = openingSection(connection);
                     return (
                       <tr key={workspace.id}>
                         <th scope="row" style={{ fontWeight: 'normal' }}>
@@ -135,39 +142,39 @@ export function WorkspacesPage() {
                               </Text>
                               {current ? (
                                 <Text size="xs" c="dimmed">
-                                  current workspace
+                                  {t('workspaces.current')}
                                 </Text>
                               ) : null}
                             </div>
                           </Group>
                         </th>
                         <td style={{ whiteSpace: 'nowrap' }}>
-                          <time dateTime={workspace.created}>{new Date(workspace.created).toLocaleDateString(undefined, { dateStyle: 'medium' })}</time>
+                          <time dateTime={workspace.created}>{formatDate(workspace.created)}</time>
                         </td>
                         <td>
                           {connection ? (
                             <Stack gap={2}>
                               <Badge color="green" variant="light">
-                                Key saved
+                                {t('workspaces.keySaved')}
                               </Badge>
                               <Text size="xs" c="dimmed">
-                                {permissionSummary(connection)}
+                                {permissionSummary(connection) ?? t('workspaces.noScopes')}
                               </Text>
                             </Stack>
                           ) : (
                             <Badge color="gray" variant="outline">
-                              No key
+                              {t('workspaces.noKey')}
                             </Badge>
                           )}
                         </td>
                         <td>
                           {current ? (
                             <Text size="sm" c="dimmed">
-                              Open now
+                              {t('workspaces.openNow')}
                             </Text>
                           ) : connection ? (
-                            <Button component={Link} to={`/w/${workspace.id}/${target}`} size="xs" variant="light" aria-label={`Switch to ${workspace.name}`}>
-                              Switch
+                            <Button component={Link} to={`/w/${workspace.id}/${target}`} size="xs" variant="light" aria-label={t('workspaces.switchTo', { name: workspace.name })}>
+                              {t('workspaces.switch')}
                             </Button>
                           ) : (
                             <Button
@@ -175,21 +182,21 @@ export function WorkspacesPage() {
                               to={`/connect?workspace=${encodeURIComponent(workspace.id)}&reason=missing&return=${encodeURIComponent(`/w/${workspace.id}/workspaces`)}`}
                               size="xs"
                               variant="default"
-                              aria-label={`Add a key for ${workspace.name}`}
+                              aria-label={t('workspaces.addKeyFor', { name: workspace.name })}
                             >
-                              Add key
+                              {t('workspaces.addKey')}
                             </Button>
                           )}
                         </td>
                         <td>
                           <Group gap="xs" wrap="wrap">
-                            <Anchor style={{ whiteSpace: 'nowrap' }} href={`/embed/${encodeURIComponent(workspace.id)}`} target="_blank" rel="noreferrer" size="sm" aria-label={`Public page of ${workspace.name}`}>
-                              Public page
+                            <Anchor style={{ whiteSpace: 'nowrap' }} href={`/embed/${encodeURIComponent(workspace.id)}`} target="_blank" rel="noreferrer" size="sm" aria-label={t('workspaces.publicPageOf', { name: workspace.name })}>
+                              {t('workspaces.publicPage')}
                             </Anchor>
                             <CopyButton value={iframeSnippet(origin, workspace)} timeout={2000}>
                               {({ copied, copy }) => (
-                                <Button size="xs" variant={copied ? 'filled' : 'default'} color={copied ? 'teal' : undefined} onClick={copy} aria-label={`${copied ? 'Copied' : 'Copy'} the iframe snippet for ${workspace.name}`}>
-                                  {copied ? 'Copied' : 'Copy iframe'}
+                                <Button size="xs" variant={copied ? 'filled' : 'default'} color={copied ? 'teal' : undefined} onClick={copy} aria-label={copied ? t('workspaces.copiedSnippetFor', { name: workspace.name }) : t('workspaces.copySnippetFor', { name: workspace.name })}>
+                                  {copied ? t('workspaces.copied') : t('workspaces.copy')}
                                 </Button>
                               )}
                             </CopyButton>
@@ -202,7 +209,7 @@ export function WorkspacesPage() {
               </SimpleTable>
             )}
             {pages > 1 ? (
-              <nav aria-label="Pages of workspaces">
+              <nav aria-label={t('workspaces.pages')}>
                 <Pagination
                   total={pages}
                   value={Math.min(shownPage, pages)}
@@ -210,8 +217,8 @@ export function WorkspacesPage() {
                     update({ page });
                     revealTop(tableTop.current);
                   }}
-                  getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
-                  getControlProps={(control) => ({ 'aria-label': { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' }[control] })}
+                  getItemProps={(page) => ({ 'aria-label': t('workspaces.page', { page }) })}
+                  getControlProps={(control) => ({ 'aria-label': { first: t('shell.firstPage'), previous: t('shell.previousPage'), next: t('shell.nextPage'), last: t('shell.lastPage') }[control] })}
                 />
               </nav>
             ) : null}

@@ -3,15 +3,16 @@
  * zod so a bad URL falls back to defaults.
  */
 import * as z from 'zod/mini';
+import { t } from '@/i18n/i18n';
 import type { WorkspaceOrder } from './queries';
 
-/** Sort choices: label and `$orderBy`. */
+/** Sort choices: the catalog key of the label (issue 23) and `$orderBy`. */
 export const WORKSPACE_SORTS = {
-  'name-asc': { label: 'Name A to Z', orderBy: 'name asc' },
-  'name-desc': { label: 'Name Z to A', orderBy: 'name desc' },
-  'created-desc': { label: 'Newest first', orderBy: 'created desc' },
-  'created-asc': { label: 'Oldest first', orderBy: 'created asc' },
-} as const satisfies Record<string, { label: string; orderBy: WorkspaceOrder }>;
+  'name-asc': { labelKey: 'workspaces.sortNameAsc', orderBy: 'name asc' },
+  'name-desc': { labelKey: 'workspaces.sortNameDesc', orderBy: 'name desc' },
+  'created-desc': { labelKey: 'workspaces.sortNewest', orderBy: 'created desc' },
+  'created-asc': { labelKey: 'workspaces.sortOldest', orderBy: 'created asc' },
+} as const satisfies Record<string, { labelKey: string; orderBy: WorkspaceOrder }>;
 export type WorkspaceSort = keyof typeof WORKSPACE_SORTS;
 
 export const WORKSPACE_PAGE_SIZES = [10, 20, 50] as const;
@@ -39,9 +40,12 @@ export function workspacesSearchParams(search: WorkspacesSearch): URLSearchParam
   return params;
 }
 
-/** The `<iframe>` snippet that embeds a workspace's public page on another site. */
+/**
+ * The `<iframe>` snippet that embeds a workspace's public page on another site; its `title` ("Posts from …") in the
+ * language shown when it is copied (the `workspaces` catalog).
+ */
 export function iframeSnippet(origin: string, workspace: { id: string; name: string }): string {
   const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   const src = `${origin.replace(/\/$/, '')}/embed/${encodeURIComponent(workspace.id)}`;
-  return `<iframe src="${attr(src)}" title="${attr(`Posts from ${workspace.name}`)}" width="100%" height="640" style="border:0;max-width:680px" loading="lazy"></iframe>`;
+  return `<iframe src="${attr(src)}" title="${attr(t('workspaces.iframeTitle', { name: workspace.name }))}" width="100%" height="640" style="border:0;max-width:680px" loading="lazy"></iframe>`;
 }

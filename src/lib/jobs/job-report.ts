@@ -4,12 +4,16 @@
  * each a table that downloads as CSV. A bulk erasure's rows hold the contact's id only (issue 22 point 7: no
  * personal data kept). Framework-free (unit-tested); papaparse writes the CSV, loaded with the jobs page only.
  *
+ * The notes a person reads (a recovered answer, "already as asked", "already erased") are in the language shown when
+ * the report is built, from the `jobs` catalog (loaded with the jobs page); the column names are the records' field
+ * names, as the import files and the interface spell them. A step's `reason` is stored as it was written.
+ *
  * CSV: a header row, CRLF lines, RFC 4180 quoting, and `'` before a cell a spreadsheet would read as a formula
  * (OWASP "CSV injection", papaparse's `escapeFormulae`), as the products import's report (product-csv.ts).
  */
 import Papa from 'papaparse';
 import type { JobStore } from './job-store';
-import { jobMessages } from './messages';
+import { t } from '@/i18n/i18n';
 import type { JobRecord, JobSpec, JobStep, StepRecord } from './job-types';
 
 export type ReportPart = 'created' | 'updated' | 'tagged' | 'erased' | 'alreadyErased' | 'unchanged' | 'refused' | 'failed' | 'notSent';
@@ -42,18 +46,19 @@ export function buildReport(steps: Iterable<StepRecord>, handed: NonNullable<Job
     const id = record.step.kind === 'patch-tags' || record.step.kind === 'erase-contact' ? record.step.contactId : '';
     const outcome = record.outcome;
     if (!outcome) parts.notSent.push({ id, ...fields });
-    else if (outcome.kind === 'created') parts.created.push({ ...fields, id: outcome.id, ...(outcome.recovered ? { note: 'answer lost, found by look-up' } : {}) });
+    else if (outcome.kind === 'created') parts.created.push({ ...fields, id: outcome.id, ...(outcome.recovered ? { note: t('jobs.noteRecovered') } : {}) });
     else if (outcome.kind === 'updated') parts.updated.push({ ...fields, id: outcome.id });
     else if (outcome.kind === 'tagged') parts.tagged.push({ id, ...fields });
     else if (outcome.kind === 'erased') {
-      if (outcome.already) parts.alreadyErased.push({ id, note: jobMessages.alreadyErasedNote });
+      if (outcome.already) parts.alreadyErased.push({ id, note: t('jobs.noteAlreadyErased') });
       else parts.erased.push({ id });
     }
     else if (outcome.kind === 'exists') parts.unchanged.push({ ...fields, id: outcome.id ?? '', reason: outcome.reason });
     else parts.failed.push({ id, ...fields, status: String(outcome.status), reason: outcome.reason });
   }
-  for (const row of handed.unchanged ?? []) parts.unchanged.push({ rows: String(row), reason: 'already as asked' });
-  for (const record of handed.unchangedRecords ?? []) parts.unchanged.push({ id: record.id, contact: record.label, reason: 'already as asked' });
+  const asAsked = t('jobs.noteAsAsked');
+  for (const row of handed.unchanged ?? []) parts.unchanged.push({ rows: String(row), reason: asAsked });
+  for (const record of handed.unchangedRecords ?? []) parts.unchanged.push({ id: record.id, contact: record.label, reason: asAsked });
   for (const refused of handed.refused ?? []) parts.refused.push({ rows: String(refused.row), reason: refused.reason, ...refused.values });
   const table = (rows: Record<string, string>[]): ReportTable => {
     const columns: string[] = [];

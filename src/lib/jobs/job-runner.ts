@@ -23,7 +23,8 @@ import { budgetedClient, rateLimitOf } from '@/lib/budgeted-client';
 import { JOBS_CHANNEL, type JobMessage, runnerLockName } from './job-names';
 import { type JobStore, createStore } from './job-store';
 import type { JobKind, JobRecord, JobSpec, JobStep } from './job-types';
-import { KeyRefusedError, runJob } from './run-job';
+import { KeyRefusedError, STOPPED_PREFIX, runJob } from './run-job';
+import { renderTitle, titleFromMeta, undoTitle } from './job-title';
 
 let storePromise: Promise<JobStore> | null = null;
 
@@ -149,7 +150,8 @@ async function serve(workspaceId: string, runner: Runner): Promise<never> {
         },
       });
     } catch (error) {
-      const reason = error instanceof KeyRefusedError ? error.message : `The job stopped: ${error instanceof Error ? error.message : String(error)}`;
+      // Stored as English text (records of every age hold it); the jobs page shows it in the language shown (stopText).
+      const reason = error instanceof KeyRefusedError ? error.message : `${STOPPED_PREFIX}${error instanceof Error ? error.message : String(error)}`;
       await store.transition(job.id, ['running', 'queued'], 'paused', { stopReason: reason, waitingUntil: null }).catch(() => null);
     } finally {
       unlisten();
@@ -208,7 +210,8 @@ export function startJobRunner(workspaceId: string): void {
  */
 export async function enqueueJob(connection: Pick<SavedConnection, 'workspaceId'>, spec: JobSpec): Promise<string> {
   const store = await jobStore();
-  const job = await store.addJob(connection.workspaceId, spec);
+  const titleMessage = spec.titleMessage ?? titleFromMeta(spec.kind, spec.meta, spec.steps.length) ?? undefined;
+  const job = await store.addJob(connection.workspaceId, titleMessage ? { ...spec, titleMessage } : spec);
   startJobRunner(connection.workspaceId);
   publish({ type: 'changed', workspaceId: connection.workspaceId, jobId: job.id });
   return job.id;
@@ -271,16 +274,17 @@ export function canUndo(job: JobRecord): boolean {
 }
 
 /**
- * Starts the undo of job `jobId` as a durable job of its own (kind `undo-tags`, titled by `title`), and records
- * it on the job so it is undone once. Resolves to the undo job's id; rejects with a `RangeError` when the job
- * cannot be undone (`canUndo`).
+ * Starts the undo of job `jobId` as a durable job of its own (kind `undo-tags`, titled "Undo: " and the job's title:
+ * job-title.ts `undoTitle`, in the language shown wherever it is read), and records it on the job so it is undone
+ * once. Resolves to the undo job's id; rejects with a `RangeError` when the job cannot be undone (`canUndo`).
  */
-export async function undoJob(jobId: string, title: string): Promise<string> {
+export async function undoJob(jobId: string): Promise<string> {
   const store = await jobStore();
   const job = await store.getJob(jobId);
   if (!job || !canUndo(job)) throw new RangeError('This job has no tag changes left to undo');
   const steps = await undoSteps(store, jobId);
-  const id = await enqueueJob(job, { kind: 'undo-tags', title, steps, meta: { undoOf: jobId } });
+  const titleMessage = undoTitle(job);
+  const id = await enqueueJob(job, { kind: 'undo-tags', title: renderTitle(titleMessage) ?? `Undo: ${job.title}`, titleMessage, steps, meta: { undoOf: jobId } });
   await store.annotate(jobId, { undoneBy: id });
   publish({ type: 'changed', workspaceId: job.workspaceId, jobId });
   return id;

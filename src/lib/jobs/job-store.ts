@@ -147,6 +147,7 @@ export async function createStore(db?: JobsDb): Promise<JobStore> {
         workspaceId,
         kind: spec.kind,
         title: spec.title,
+        ...(spec.titleMessage ? { titleMessage: spec.titleMessage } : {}),
         state: spec.steps.length ? 'queued' : 'done',
         total: spec.steps.length,
         settled: 0,

@@ -6,6 +6,7 @@
  */
 import type { ContactCreate } from '@/api/contacts';
 import type { ProductUpsert } from '@/api/catalog';
+import type { JobTitle } from './job-title';
 
 /**
  * One write of a job. `rows`: the 1-based data rows of the source file that this step stands for (imports).
@@ -35,8 +36,16 @@ export type UnchangedRecord = { id: string; label: string };
  */
 export type JobSpec = {
   kind: JobKind;
-  /** Shown in the header and on the jobs page, e.g. "Import contacts.csv". */
+  /**
+   * Shown in the header and on the jobs page, e.g. "Import contacts.csv", in the language shown when the job was
+   * made: what shows when the job has no `titleMessage` (and the name of its report's files).
+   */
   title: string;
+  /**
+   * The title as a catalog key and values, rendered in the language shown (job-title.ts, issue 23). When left out,
+   * `enqueueJob` derives it from `kind` and `meta` where it can (`titleFromMeta`).
+   */
+  titleMessage?: JobTitle;
   steps: JobStep[];
   report?: { refused?: RefusedRow[]; unchanged?: number[]; unchangedRecords?: UnchangedRecord[] };
   /** E.g. `{ importTag: 'import-2026-11-25', fileName: 'contacts.csv' }`; `undoOf` is set by the runner on an undo. */
@@ -88,6 +97,8 @@ export type JobRecord = {
   workspaceId: string;
   kind: JobKind;
   title: string;
+  /** The title as a catalog key and values (job-title.ts); absent on records stored before titles had keys. */
+  titleMessage?: JobTitle;
   state: JobState;
   total: number;
   settled: number;

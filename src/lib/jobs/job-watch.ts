@@ -6,6 +6,7 @@
  * for the tab that runs it, and answers true so the shell shows the job's progress.
  */
 import { useEffect, useState } from 'react';
+import { loadArea } from '@/i18n/i18n';
 import { JOBS_CHANNEL, JOBS_DB, type JobMessage } from './job-names';
 
 /** True when the jobs database holds a queued, running or paused job of `workspaceId`. False when there is no database. */
@@ -43,8 +44,12 @@ export function hasUnfinishedJob(workspaceId: string): Promise<boolean> {
   });
 }
 
-/** Loads the runner and starts it for `workspaceId` (job-runner.ts's `startJobRunner`). */
+/**
+ * Loads the runner and starts it for `workspaceId` (job-runner.ts's `startJobRunner`), and fetches the `jobs`
+ * catalog (issue 23) beside it, so the header's progress (job-indicator.tsx) shows as soon as its code is in.
+ */
 function loadRunner(workspaceId: string): void {
+  void loadArea('jobs').catch(() => undefined);
   void import('./job-runner').then((runner) => runner.startJobRunner(workspaceId));
 }
 

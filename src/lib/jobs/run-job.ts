@@ -20,7 +20,8 @@
  * id looked up), except the service's "in progress" answer to a repeated Idempotency-Key, which waits and tries
  * again. A 429 waits for its `Retry-After` (else 1 s doubling to 60 s). 401 or 403 stops the job
  * (`KeyRefusedError`): the key is the person's to fix. Any other refusal is the step's `failed` outcome, with
- * the reason as a sentence (src/lib/error-sentence.ts), and the job goes on.
+ * the reason as a sentence (src/lib/error-sentence.ts), and the job goes on. A step's reason is stored with its
+ * outcome in the language shown when the step ended (issue 23); a stop's reason in English (`stopReasonText`).
  *
  * Stopping (`stop` aborts: pause, cancel, a closing tab) starts no new step, and withdraws a step whose write still
  * waits for the key's budget (it goes back to `pending`: nothing leaves after a cancel); steps already sent finish
@@ -32,7 +33,7 @@ import type { ContactList } from '@/api/client';
 import type { ContactCreate, ContactTagsPatch } from '@/api/contacts';
 import type { ProductUpsert } from '@/api/catalog';
 import { type FilterNode, compare, or } from '@/api/filter/ast';
-import { jobMessages } from './messages';
+import { loadAreaSettled, t } from '@/i18n/i18n';
 import { errorSentence, loadErrorSentences } from '@/lib/error-sentence';
 import { sleepUnlessAborted } from '@/lib/run-pool';
 import { backoffSeconds } from '@/lib/throttle';
@@ -51,12 +52,27 @@ export type JobClient = {
   listContacts(params: { filter?: FilterNode; limit?: number; signal?: AbortSignal; priority?: 'job' }): Promise<ContactList>;
 };
 
+/**
+ * The stored reason of a job the service's refusal of its key stopped (`JobRecord.stopReason`): English text, as
+ * records of every age hold it; `stopReasonText` shows it in the language shown.
+ */
+export const KEY_REFUSED_REASON = 'The service refused the workspace key. Connect with a valid key, then resume the job.';
+/** The start of the stored reason of a job stopped by any other error, the error's message following it. */
+export const STOPPED_PREFIX = 'The job stopped: ';
+
 /** The service refused the key (401 or 403): the job stops, paused with this error's message as its reason. */
 export class KeyRefusedError extends Error {
   constructor(cause: unknown) {
-    super('The service refused the workspace key. Connect with a valid key, then resume the job.', { cause });
+    super(KEY_REFUSED_REASON, { cause });
     this.name = 'KeyRefusedError';
   }
+}
+
+/** A stored `stopReason` as a sentence in the language shown (the `jobs` catalog); an unknown one as stored. */
+export function stopReasonText(reason: string): string {
+  if (reason === KEY_REFUSED_REASON) return t('jobs.keyRefused');
+  if (reason.startsWith(STOPPED_PREFIX)) return t('jobs.stoppedBy', { detail: reason.slice(STOPPED_PREFIX.length) });
+  return reason;
 }
 
 export type RunJobOptions = {
@@ -186,8 +202,9 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
         if (!(isApiError(error) && error.status === 404)) throw error;
         const found = await client.listContacts({ filter: compare('id', 'eq', step.contactId), limit: 1, priority: 'job', ...(abort ? { signal: abort } : {}) });
         if (found.items.length) {
-          await loadErrorSentences();
-          return { kind: 'failed', status: 404, reason: jobMessages.eraseNotDone(errorSentence(error)) };
+          await Promise.all([loadErrorSentences(), loadAreaSettled('jobs')]);
+          // Stored with the outcome, in the language shown when the step ended (as every step's reason).
+          return { kind: 'failed', status: 404, reason: t('jobs.eraseNotDone', { sentence: errorSentence(error) }) };
         }
         return { kind: 'erased', already: true };
       }

@@ -1,0 +1,69 @@
+/**
+ * A durable job's title in the language shown (issue 23). A job's record is stored in IndexedDB when the job is
+ * made and may be read days later in the other language, so the record keeps its title as a catalog key and values
+ * (`JobRecord.titleMessage`, `JobTitle`), rendered at each read by `jobTitle`, beside the title text in the language
+ * it was made in (`JobRecord.title`: file names of reports, and records stored before titles had keys, which show
+ * that text as stored).
+ *
+ * The keys are a stored format: one stored today must keep its meaning (rename none; a key the catalog no longer
+ * holds falls back to the stored text). Values are kept raw (a file name, a count, tag names, the title of the job
+ * an undo reverses), so numbers and plurals are formatted in the language shown. Texts: the `jobs` catalog, which
+ * the jobs page, the header's progress and the runner load.
+ */
+import { t } from '@/i18n/i18n';
+import type { JobKind, JobRecord } from './job-types';
+
+/** A title as stored: a `jobs` catalog key and its values; a value may be another title (an undo's original). */
+export type JobTitle = { key: string; values: Record<string, string | number | string[] | JobTitle> };
+
+const isTitle = (value: unknown): value is JobTitle =>
+  typeof value === 'object' && value !== null && typeof (value as JobTitle).key === 'string' && typeof (value as JobTitle).values === 'object' && (value as JobTitle).values !== null;
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+
+/**
+ * The title of a new job from its kind and `meta` (as the callers set them: `fileName` for imports, `requested` for
+ * an erasure, `tagsToAdd`/`tagsToRemove`/`matched` for bulk tags), or null when `meta` lacks what it needs (the
+ * job then shows the text it was given). An undo's title is made by `undoTitle`.
+ */
+export function titleFromMeta(kind: JobKind, meta: Record<string, unknown> | undefined, steps: number): JobTitle | null {
+  const m = meta ?? {};
+  if ((kind === 'contacts-import' || kind === 'products-import') && typeof m.fileName === 'string') return { key: 'jobs.titleImport', values: { fileName: m.fileName } };
+  if (kind === 'bulk-erase') return { key: 'jobs.titleErase', values: { count: typeof m.requested === 'number' ? m.requested : steps } };
+  if (kind === 'bulk-tags') {
+    const added = strings(m.tagsToAdd);
+    const removed = strings(m.tagsToRemove);
+    const count = typeof m.matched === 'number' ? m.matched : steps;
+    if (added.length && removed.length) return { key: 'jobs.titleTagsBoth', values: { added, removed, count } };
+    if (added.length) return { key: 'jobs.titleTagsAdd', values: { added, count } };
+    if (removed.length) return { key: 'jobs.titleTagsRemove', values: { removed, count } };
+  }
+  return null;
+}
+
+/** The title of the undo of `job`: "Undo: " and the job's own title (kept as its key, so it follows the language too). */
+export function undoTitle(job: Pick<JobRecord, 'title' | 'titleMessage'>): JobTitle {
+  return { key: 'jobs.titleUndo', values: { title: job.titleMessage ?? job.title } };
+}
+
+/** `title` rendered in the language shown: nested titles rendered, tag names joined; null when its key is unknown. */
+export function renderTitle(title: JobTitle): string | null {
+  const values: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(title.values)) {
+    if (isTitle(value)) {
+      const inner = renderTitle(value);
+      if (inner === null) return null;
+      values[name] = inner;
+    } else values[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  const text = t(title.key, values);
+  return text === title.key ? null : text;
+}
+
+/**
+ * A job's title as shown: its stored key and values in the language shown, else the text it was stored with
+ * (records made before titles had keys, or a key the catalog does not hold).
+ */
+export function jobTitle(job: Pick<JobRecord, 'title' | 'titleMessage'>): string {
+  return (isTitle(job.titleMessage) && renderTitle(job.titleMessage)) || job.title;
+}
