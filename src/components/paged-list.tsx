@@ -6,14 +6,15 @@
  *
  * Issue 14, point 1: the pagination bar describes the rows on screen (while another page loads behind them, it
  * says which), and paging scrolls back to the top of the table. `rowLink` makes each row's title a link to its
- * record (point 2 and 5).
+ * record (point 2 and 5). Texts: the `shell` catalog area (issue 23), the count an ICU plural per noun.
  */
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { RowData } from '@tanstack/react-table';
 import { type ReactNode, useRef } from 'react';
 import type { ListEnvelope } from '@/api/common';
-import { LIST_PAGE_SIZES, NOT_LOADED, countText } from '@/lib/list-facets';
+import { useT } from '@/i18n/react';
+import { LIST_PAGE_SIZES, type ListNoun, countText, notLoadedText } from '@/lib/list-facets';
 import { useRequestsWaiting } from '@/lib/use-rate-budget';
 import { revealTop, useShown } from '@/lib/list-view';
 import { FilterSheet } from './filter-sheet';
@@ -24,8 +25,8 @@ import { QueryError } from './query-state';
 export type PagedListProps<Row extends RowData> = {
   /** The page's heading and the table's name: `Products`. */
   title: string;
-  /** One row's noun, for the count and the empty state: `product`. */
-  noun: string;
+  /** What the rows are, for the count and the empty state: `product`. */
+  noun: ListNoun;
   actions: ReactNode;
   filters: ReactNode;
   list: UseQueryResult<ListEnvelope<Row>>;
@@ -50,6 +51,7 @@ export type PagedListProps<Row extends RowData> = {
 };
 
 export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
+  const t = useT();
   const { title, noun, actions, filters, list, columns, getRowId, onRowClick, rowLink, primaryColumns, page, size, filtered, onClearFilters, onPageChange, onSizeChange, selection, onSelectionChange, rowLabel, selectionBar } = props;
   const total = list.data?.meta.maxResults;
   const failed = list.isError && !list.data;
@@ -63,7 +65,7 @@ export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
         <div>
           <Title order={1}>{title}</Title>
           <Text size="sm" c="dimmed" aria-live="polite">
-            {total === undefined ? (waiting ? 'Waiting for the request budget…' : 'Loading…') : countText(total, filtered, noun, waiting && list.isPlaceholderData)}
+            {total === undefined ? (waiting ? t('shell.waitingForBudget') : t('shell.loadingEllipsis')) : countText(total, filtered, noun, waiting && list.isPlaceholderData)}
           </Text>
         </div>
         <Group gap="xs">{actions}</Group>
@@ -87,16 +89,16 @@ export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
           rowLabel={rowLabel}
           empty={
             failed ? (
-              <Text>{NOT_LOADED}</Text>
+              <Text>{notLoadedText()}</Text>
             ) : filtered ? (
               <Stack align="center" gap="xs">
-                <Text>No {noun}s match these filters.</Text>
+                <Text>{noun === 'product' ? t('shell.noMatchingProducts') : t('shell.noMatchingCollections')}</Text>
                 <Button variant="light" size="xs" onClick={onClearFilters}>
-                  Clear filters
+                  {t('shell.clearFilters')}
                 </Button>
               </Stack>
             ) : (
-              <Text>No {noun}s yet.</Text>
+              <Text>{noun === 'product' ? t('shell.noProducts') : t('shell.noCollections')}</Text>
             )
           }
         />

@@ -18,9 +18,11 @@ export { i18n };
  * included; `shell`: the workspace's header, navigation, tables and lists, loaded with the workspace layout; `bulk`:
  * the contacts' selection bar and bulk tags dialog, loaded with them; `sentences`: what is shown when something goes
  * wrong (the error sentences of src/lib/error-sentence.ts, the throttling notice, a missing scope), loaded only when
- * shown, so the first screens do not carry them.
+ * shown, so the first screens do not carry them; `tools`: the shared pop-ups loaded when first opened (the header's key
+ * menu and connected notice, a saved view's menu and naming dialog, the add-key dialog, a record drawer's loading and
+ * not-found states, the `$filter` editor), each loading it with its own code.
  */
-export type Area = 'common' | 'connect' | 'contacts' | 'posts' | 'products' | 'collections' | 'workspaces' | 'embed' | 'sentences' | 'shell' | 'bulk';
+export type Area = 'common' | 'connect' | 'contacts' | 'posts' | 'products' | 'collections' | 'workspaces' | 'embed' | 'sentences' | 'shell' | 'bulk' | 'tools';
 
 const catalogs = import.meta.glob<Messages>('./catalogs/*/*.json', { query: '?catalog', import: 'default' });
 

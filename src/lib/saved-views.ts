@@ -9,6 +9,7 @@
  * tab. Names are trimmed, 1 to 60 characters, unique per list (case-insensitive); a list keeps at most 50 views.
  */
 import { useCallback, useSyncExternalStore } from 'react';
+import { t } from '@/i18n/i18n';
 import { readLocal, writeLocal } from './local-state';
 
 export type SavedView = { id: string; name: string; search: string; created: string };
@@ -62,12 +63,15 @@ export function hiddenOf(text: string): string[] {
   return [...new Set(text.split(',').map((id) => id.trim()).filter(Boolean))].slice(0, 50);
 }
 
-/** Why `name` cannot name a view of this list (blank, too long, taken by another view), or null when it can. */
+/**
+ * Why `name` cannot name a view of this list (blank, too long, taken by another view), or null when it can: a text
+ * of the `tools` catalog area, in the language shown (loaded with the naming dialog, saved-view-popups.tsx).
+ */
 export function nameProblem(views: readonly SavedView[], name: string, except?: string): string | null {
   const trimmed = name.trim();
-  if (!trimmed) return 'Enter a name for the view';
-  if (trimmed.length > MAX_VIEW_NAME) return `Use at most ${MAX_VIEW_NAME} characters`;
-  if (views.some((view) => view.id !== except && view.name.toLowerCase() === trimmed.toLowerCase())) return `A view named ${trimmed} already exists`;
+  if (!trimmed) return t('tools.viewNameMissing');
+  if (trimmed.length > MAX_VIEW_NAME) return t('tools.viewNameTooLong', { max: MAX_VIEW_NAME });
+  if (views.some((view) => view.id !== except && view.name.toLowerCase() === trimmed.toLowerCase())) return t('tools.viewNameTaken', { name: trimmed });
   return null;
 }
 
@@ -76,7 +80,7 @@ export function saveView(workspaceId: string, list: string, name: string, search
   const views = getViews(workspaceId, list);
   const problem = nameProblem(views, name);
   if (problem) throw new Error(problem);
-  if (views.length >= MAX_VIEWS) throw new Error(`A list keeps at most ${MAX_VIEWS} views; delete one first`);
+  if (views.length >= MAX_VIEWS) throw new Error(t('tools.viewsFull', { max: MAX_VIEWS }));
   const view = { id: crypto.randomUUID(), name: name.trim(), search, created: new Date().toISOString() };
   write(workspaceId, list, [...views, view]);
   return view;
