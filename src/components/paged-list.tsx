@@ -6,7 +6,8 @@
  *
  * Issue 14, point 1: the pagination bar describes the rows on screen (while another page loads behind them, it
  * says which), and paging scrolls back to the top of the table. `rowLink` makes each row's title a link to its
- * record (point 2 and 5). Texts: the `shell` catalog area (issue 23), the count an ICU plural per noun.
+ * record (point 2 and 5). Texts: the `lists` catalog area (issue 23; the products and collections sections load it
+ * with their pages, src/app/sections.ts), the count an ICU plural per noun.
  */
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
@@ -65,7 +66,7 @@ export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
         <div>
           <Title order={1}>{title}</Title>
           <Text size="sm" c="dimmed" aria-live="polite">
-            {total === undefined ? (waiting ? t('shell.waitingForBudget') : t('shell.loadingEllipsis')) : countText(total, filtered, noun, waiting && list.isPlaceholderData)}
+            {total === undefined ? (waiting ? t('lists.waitingForBudget') : t('shell.loadingEllipsis')) : countText(total, filtered, noun, waiting && list.isPlaceholderData)}
           </Text>
         </div>
         <Group gap="xs">{actions}</Group>
@@ -92,13 +93,13 @@ export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
               <Text>{notLoadedText()}</Text>
             ) : filtered ? (
               <Stack align="center" gap="xs">
-                <Text>{noun === 'product' ? t('shell.noMatchingProducts') : t('shell.noMatchingCollections')}</Text>
+                <Text>{noun === 'product' ? t('lists.noMatchingProducts') : t('lists.noMatchingCollections')}</Text>
                 <Button variant="light" size="xs" onClick={onClearFilters}>
                   {t('shell.clearFilters')}
                 </Button>
               </Stack>
             ) : (
-              <Text>{noun === 'product' ? t('shell.noProducts') : t('shell.noCollections')}</Text>
+              <Text>{noun === 'product' ? t('lists.noProducts') : t('lists.noCollections')}</Text>
             )
           }
         />

@@ -20,9 +20,10 @@ export { i18n };
  * wrong (the error sentences of src/lib/error-sentence.ts, the throttling notice, a missing scope), loaded only when
  * shown, so the first screens do not carry them; `tools`: the shared pop-ups loaded when first opened (the header's key
  * menu and connected notice, a saved view's menu and naming dialog, the add-key dialog, a record drawer's loading and
- * not-found states, the `$filter` editor), each loading it with its own code.
+ * not-found states, the `$filter` editor), each loading it with its own code; `lists`: the server-paged list pages
+ * (products, collections: counts, empty states, their forms' missing title), loaded with those sections.
  */
-export type Area = 'common' | 'connect' | 'contacts' | 'posts' | 'products' | 'collections' | 'workspaces' | 'embed' | 'sentences' | 'shell' | 'bulk' | 'tools';
+export type Area = 'common' | 'connect' | 'contacts' | 'posts' | 'products' | 'collections' | 'workspaces' | 'embed' | 'sentences' | 'shell' | 'bulk' | 'tools' | 'lists';
 
 const catalogs = import.meta.glob<Messages>('./catalogs/*/*.json', { query: '?catalog', import: 'default' });
 

@@ -3,4 +3,4 @@ import { activateLocale } from './i18n';
 // The server's zod messages (the console loads them on demand: src/api/load-zod-messages.ts).
 import '@/api/zod-messages';
 
-await activateLocale('en', { needed: ['common', 'connect', 'contacts', 'posts', 'products', 'collections', 'workspaces', 'embed', 'sentences', 'shell', 'bulk', 'tools'] });
+await activateLocale('en', { needed: ['common', 'connect', 'contacts', 'posts', 'products', 'collections', 'workspaces', 'embed', 'sentences', 'shell', 'bulk', 'tools', 'lists'] });

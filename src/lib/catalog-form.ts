@@ -13,6 +13,7 @@ import type { UseFormReturn } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { handleSchema } from '@/api/catalog';
 import { slugify } from '@/api/slug';
+import { t } from '@/i18n/i18n';
 import { keyValueField, optionalText, requiredText } from './form-fields';
 import { type KeyValueRow, rowsOf } from './key-value';
 
@@ -64,12 +65,13 @@ type Wire = {
 /**
  * The zod shape of the shared fields for `wire` (the contract's upsert shape) and, on an edit, the record:
  * the title is required (a create needs it, and the contract refuses an empty one); free text fields clear with
- * `''`; the handle and externalId cannot be emptied once set. `noun` words the missing-title message.
+ * `''`; the handle and externalId cannot be emptied once set. `noun` words the missing-title message, a sentence in
+ * the language shown when the schema is made (the `lists` catalog area, loaded with the products and collections pages, issue 23), which the form shows as it is.
  */
-export function catalogFormFields(wire: Wire, record: CatalogRecord | null | undefined, noun: string) {
+export function catalogFormFields(wire: Wire, record: CatalogRecord | null | undefined, noun: 'product' | 'collection') {
   const title = (wire.title instanceof z.ZodMiniOptional ? wire.title.def.innerType : wire.title) as z.ZodMiniType<string, string>;
   return {
-    title: requiredText(title, `A ${noun} needs a title`),
+    title: requiredText(title, noun === 'product' ? t('lists.productNeedsTitle') : t('lists.collectionNeedsTitle')),
     handle: optionalText(handleSchema, { was: record?.handle }),
     handleSuggested: z.boolean(),
     bodyHtml: optionalText(wire.bodyHtml.def.innerType, { was: record?.bodyHtml, clearable: true, keepSpaces: true }),
