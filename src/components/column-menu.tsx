@@ -14,7 +14,8 @@ export function ColumnMenu({ columns, hidden, onChange }: { columns: ColumnChoic
           {t('shell.columns')}
         </Button>
       </Popover.Target>
-      <Popover.Dropdown aria-label={t('shell.visibleColumns')}>
+      {/* Named by its button ("Columns"): Mantine labels the pop-up by its target. */}
+      <Popover.Dropdown>
         <Stack gap="xs">
           {columns.map((column) => (
             <Checkbox

@@ -9,7 +9,15 @@ import { type FormEvent, useState } from 'react';
 import { t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/api';
-import { type SavedView, deleteView } from '@/lib/saved-views';
+import { MAX_VIEWS, MAX_VIEW_NAME, type SavedView, ViewNameError, type ViewNameProblem, deleteView } from '@/lib/saved-views';
+
+/** A view name's problem (lib/saved-views.ts) in the language shown; `name`: the name as typed, trimmed. */
+export function problemText(problem: ViewNameProblem, name: string): string {
+  if (problem === 'missing') return translate('tools.viewNameMissing');
+  if (problem === 'too-long') return translate('tools.viewNameTooLong', { max: MAX_VIEW_NAME });
+  if (problem === 'taken') return translate('tools.viewNameTaken', { name });
+  return translate('tools.viewsFull', { max: MAX_VIEWS });
+}
 
 /** The menu of `view` of `list`: Rename (`onRename`), Copy link (`link`, its absolute URL), Delete. */
 export function ViewMenu({ view, list, link, onRename }: { view: SavedView; list: string; link: string; onRename: () => void }) {
@@ -43,9 +51,9 @@ export function ViewMenu({ view, list, link, onRename }: { view: SavedView; list
 
 /**
  * A dialog asking for a view's name: saving the current view, or renaming the view named `renaming`; `check` gives
- * the problem with a name, shown on the field.
+ * the problem with a name, shown on the field in words.
  */
-export function NameDialog({ renaming, initial, check, onSubmit, onClose }: { renaming?: string | undefined; initial: string; check: (name: string) => string | null; onSubmit: (name: string) => void; onClose: () => void }) {
+export function NameDialog({ renaming, initial, check, onSubmit, onClose }: { renaming?: string | undefined; initial: string; check: (name: string) => ViewNameProblem | null; onSubmit: (name: string) => void; onClose: () => void }) {
   const t = useT();
   const title = renaming === undefined ? t('tools.saveViewTitle') : t('tools.renameViewTitle', { name: renaming });
   const [name, setName] = useState(initial);
@@ -53,12 +61,12 @@ export function NameDialog({ renaming, initial, check, onSubmit, onClose }: { re
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const problem = check(name);
-    if (problem) setError(problem);
+    if (problem) setError(problemText(problem, name.trim()));
     else {
       try {
         onSubmit(name);
       } catch (failure) {
-        setError(failure instanceof Error ? failure.message : String(failure));
+        setError(failure instanceof ViewNameError ? problemText(failure.problem, name.trim()) : failure instanceof Error ? failure.message : String(failure));
       }
     }
   };

@@ -1,8 +1,7 @@
-import { activateLocale } from '@/i18n/i18n';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { printFilter } from '@/api/filter/print';
-import { amountParam, anyOfFilter, commaListParam, containsFilter, countText, dayParam, dayRangeFilter, localDayBound, rangeFilter } from './list-facets';
+import { amountParam, anyOfFilter, commaListParam, containsFilter, dayParam, dayRangeFilter, localDayBound, rangeFilter } from './list-facets';
 
 const printed = (node: ReturnType<typeof rangeFilter>) => (node ? printFilter(node) : undefined);
 
@@ -34,22 +33,5 @@ describe('list facets', () => {
     expect(amountParam.safeParse('12.5').data).toBe(12.5);
     expect(amountParam.safeParse('-1').success).toBe(false);
     expect(z.object({ min: z.optional(amountParam) }).safeParse({ min: 'abc' }).success).toBe(false);
-  });
-
-  it('counts with the right plural', () => {
-    expect(countText(1, false, 'product')).toBe('1 product');
-    expect(countText(2500, true, 'product')).toBe(`${(2500).toLocaleString()} matching products`);
-    expect(countText(0, false, 'collection')).toBe('0 collections');
-    expect(countText(3, true, 'collection', true)).toBe('3 collections (last known: waiting)');
-  });
-
-  it('counts in bokmål, the number through Intl (issue 23)', async () => {
-    await activateLocale('nb', { needed: ['lists'] });
-    try {
-      expect(countText(2500, true, 'product')).toBe(`${new Intl.NumberFormat('nb-NO').format(2500)} produkter passer`);
-      expect(countText(1, false, 'collection')).toBe('1 kolleksjon');
-    } finally {
-      await activateLocale('en');
-    }
   });
 });

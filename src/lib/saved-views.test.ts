@@ -1,5 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { activateLocale } from '@/i18n/i18n';
+import { describe, expect, it } from 'vitest';
 import { hiddenOf, nameProblem, viewSearch } from './saved-views';
 
 const view = (id: string, name: string) => ({ id, name, search: '', created: '2026-07-01T10:00:00.000Z' });
@@ -16,20 +15,13 @@ describe('viewSearch', () => {
 describe('nameProblem', () => {
   const views = [view('1', 'Active'), view('2', 'Oslo')];
   it.each([
-    ['', 'Enter a name for the view'],
-    ['   ', 'Enter a name for the view'],
-    ['x'.repeat(61), 'Use at most 60 characters'],
-    [' active ', 'A view named active already exists'],
+    ['', 'missing'],
+    ['   ', 'missing'],
+    ['x'.repeat(61), 'too-long'],
+    [' active ', 'taken'],
   ])('refuses %j: %s', (name, problem) => {
     expect(nameProblem(views, name)).toBe(problem);
   });
-
-  it('says the problem in the language shown (issue 23)', async () => {
-    await activateLocale('nb', { needed: ['tools'] });
-    expect(nameProblem(views, '')).toBe('Skriv et navn på visningen');
-    expect(nameProblem(views, 'OSLO')).toBe('Det finnes allerede en visning som heter «OSLO»');
-  });
-  afterAll(() => activateLocale('en'));
 
   it('accepts a new name, and a view keeping its own name on a rename', () => {
     expect(nameProblem(views, 'Pending')).toBeNull();

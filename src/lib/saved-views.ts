@@ -9,7 +9,6 @@
  * tab. Names are trimmed, 1 to 60 characters, unique per list (case-insensitive); a list keeps at most 50 views.
  */
 import { useCallback, useSyncExternalStore } from 'react';
-import { t } from '@/i18n/i18n';
 import { readLocal, writeLocal } from './local-state';
 
 export type SavedView = { id: string; name: string; search: string; created: string };
@@ -64,33 +63,45 @@ export function hiddenOf(text: string): string[] {
 }
 
 /**
- * Why `name` cannot name a view of this list (blank, too long, taken by another view), or null when it can: a text
- * of the `tools` catalog area, in the language shown (loaded with the naming dialog, saved-view-popups.tsx).
+ * What keeps a name from naming a view (`missing`, `too-long`: over `MAX_VIEW_NAME`, `taken` by another view of the
+ * list), or that the list is `full` (`MAX_VIEWS`). Words for it are the naming dialog's (saved-view-popups.tsx,
+ * issue 23), so the first screens that read views do not carry them.
  */
-export function nameProblem(views: readonly SavedView[], name: string, except?: string): string | null {
+export type ViewNameProblem = 'missing' | 'too-long' | 'taken' | 'full';
+
+/** Thrown by `saveView` and `renameView`: `problem` says why. */
+export class ViewNameError extends Error {
+  constructor(readonly problem: ViewNameProblem) {
+    super(`view name problem: ${problem}`);
+    this.name = 'ViewNameError';
+  }
+}
+
+/** Why `name` cannot name a view of this list (blank, too long, taken by another view), or null when it can. */
+export function nameProblem(views: readonly SavedView[], name: string, except?: string): ViewNameProblem | null {
   const trimmed = name.trim();
-  if (!trimmed) return t('tools.viewNameMissing');
-  if (trimmed.length > MAX_VIEW_NAME) return t('tools.viewNameTooLong', { max: MAX_VIEW_NAME });
-  if (views.some((view) => view.id !== except && view.name.toLowerCase() === trimmed.toLowerCase())) return t('tools.viewNameTaken', { name: trimmed });
+  if (!trimmed) return 'missing';
+  if (trimmed.length > MAX_VIEW_NAME) return 'too-long';
+  if (views.some((view) => view.id !== except && view.name.toLowerCase() === trimmed.toLowerCase())) return 'taken';
   return null;
 }
 
-/** Saves `search` as a new view called `name`; throws an Error with `nameProblem`'s message, or when the list is full. */
+/** Saves `search` as a new view called `name`; throws a ViewNameError with `nameProblem`'s problem, or `full`. */
 export function saveView(workspaceId: string, list: string, name: string, search: string): SavedView {
   const views = getViews(workspaceId, list);
   const problem = nameProblem(views, name);
-  if (problem) throw new Error(problem);
-  if (views.length >= MAX_VIEWS) throw new Error(t('tools.viewsFull', { max: MAX_VIEWS }));
+  if (problem) throw new ViewNameError(problem);
+  if (views.length >= MAX_VIEWS) throw new ViewNameError('full');
   const view = { id: crypto.randomUUID(), name: name.trim(), search, created: new Date().toISOString() };
   write(workspaceId, list, [...views, view]);
   return view;
 }
 
-/** Renames the view `id`; throws an Error with `nameProblem`'s message. */
+/** Renames the view `id`; throws a ViewNameError with `nameProblem`'s problem. */
 export function renameView(workspaceId: string, list: string, id: string, name: string): void {
   const views = getViews(workspaceId, list);
   const problem = nameProblem(views, name, id);
-  if (problem) throw new Error(problem);
+  if (problem) throw new ViewNameError(problem);
   write(workspaceId, list, views.map((view) => (view.id === id ? { ...view, name: name.trim() } : view)));
 }
 
