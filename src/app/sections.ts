@@ -28,6 +28,6 @@ export const SECTIONS: Section[] = [
   { path: 'products', label: 'Products', labelKey: 'shell.sectionProducts', scope: 'products:read-only', Page: lazy(() => withTexts(['products', 'lists'], import('@/features/products/products-page')).then((m) => ({ default: m.ProductsPage }))), records: true },
   { path: 'collections', label: 'Collections', labelKey: 'shell.sectionCollections', scope: 'products:read-only', Page: lazy(() => withTexts(['collections', 'lists'], import('@/features/collections/collections-page')).then((m) => ({ default: m.CollectionsPage }))), records: true },
   { path: 'posts', label: 'Posts', labelKey: 'shell.sectionPosts', scope: 'posts:read-only', Page: lazy(() => withTexts(['posts', 'embed'], import('@/features/posts/posts-page')).then((m) => ({ default: m.PostsPage }))) },
-  { path: 'jobs', label: 'Jobs', labelKey: 'shell.sectionJobs', scope: null, Page: lazy(() => import('@/features/jobs/jobs-page').then((m) => ({ default: m.JobsPage }))) },
+  { path: 'jobs', label: 'Jobs', labelKey: 'shell.sectionJobs', scope: null, Page: lazy(() => withTexts('tools', import('@/features/jobs/jobs-page')).then((m) => ({ default: m.JobsPage }))) },
   { path: 'workspaces', label: 'Workspaces', labelKey: 'shell.sectionWorkspaces', scope: 'feeds:read-only', Page: lazy(() => withTexts('workspaces', import('@/features/workspaces/workspaces-page')).then((m) => ({ default: m.WorkspacesPage }))) },
 ];

@@ -9,7 +9,7 @@ import { type FormEvent, useState } from 'react';
 import { t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/api';
-import { MAX_VIEWS, MAX_VIEW_NAME, type SavedView, ViewNameError, type ViewNameProblem, deleteView } from '@/lib/saved-views';
+import { MAX_VIEWS, MAX_VIEW_NAME, type SavedView, type ViewNameProblem, deleteView } from '@/lib/saved-views';
 
 /** A view name's problem (lib/saved-views.ts) in the language shown; `name`: the name as typed, trimmed. */
 export function problemText(problem: ViewNameProblem, name: string): string {
@@ -66,7 +66,8 @@ export function NameDialog({ renaming, initial, check, onSubmit, onClose }: { re
       try {
         onSubmit(name);
       } catch (failure) {
-        setError(failure instanceof ViewNameError ? problemText(failure.problem, name.trim()) : failure instanceof Error ? failure.message : String(failure));
+        const problem = failure instanceof Error ? failure.message : String(failure);
+        setError(['missing', 'too-long', 'taken', 'full'].includes(problem) ? problemText(problem as ViewNameProblem, name.trim()) : problem);
       }
     }
   };

@@ -69,14 +69,6 @@ export function hiddenOf(text: string): string[] {
  */
 export type ViewNameProblem = 'missing' | 'too-long' | 'taken' | 'full';
 
-/** Thrown by `saveView` and `renameView`: `problem` says why. */
-export class ViewNameError extends Error {
-  constructor(readonly problem: ViewNameProblem) {
-    super(`view name problem: ${problem}`);
-    this.name = 'ViewNameError';
-  }
-}
-
 /** Why `name` cannot name a view of this list (blank, too long, taken by another view), or null when it can. */
 export function nameProblem(views: readonly SavedView[], name: string, except?: string): ViewNameProblem | null {
   const trimmed = name.trim();
@@ -86,22 +78,22 @@ export function nameProblem(views: readonly SavedView[], name: string, except?: 
   return null;
 }
 
-/** Saves `search` as a new view called `name`; throws a ViewNameError with `nameProblem`'s problem, or `full`. */
+/** Saves `search` as a new view called `name`; throws an Error whose message is `nameProblem`'s problem, or `full`. */
 export function saveView(workspaceId: string, list: string, name: string, search: string): SavedView {
   const views = getViews(workspaceId, list);
   const problem = nameProblem(views, name);
-  if (problem) throw new ViewNameError(problem);
-  if (views.length >= MAX_VIEWS) throw new ViewNameError('full');
+  if (problem) throw new Error(problem);
+  if (views.length >= MAX_VIEWS) throw new Error('full');
   const view = { id: crypto.randomUUID(), name: name.trim(), search, created: new Date().toISOString() };
   write(workspaceId, list, [...views, view]);
   return view;
 }
 
-/** Renames the view `id`; throws a ViewNameError with `nameProblem`'s problem. */
+/** Renames the view `id`; throws an Error whose message is `nameProblem`'s problem. */
 export function renameView(workspaceId: string, list: string, id: string, name: string): void {
   const views = getViews(workspaceId, list);
   const problem = nameProblem(views, name, id);
-  if (problem) throw new ViewNameError(problem);
+  if (problem) throw new Error(problem);
   write(workspaceId, list, views.map((view) => (view.id === id ? { ...view, name: name.trim() } : view)));
 }
 
