@@ -3,7 +3,8 @@
  * permissions in a menu, with a way to manage keys; and, just after connecting with a pasted key (issue 14 point 4),
  * what that key allows (a click connected it, so the page has had its first interaction by then). The light/dark
  * toggle and the API reference link beside them are in the shell at once (src/app/color-scheme-toggle.tsx,
- * workspace-layout.tsx).
+ * workspace-layout.tsx). Texts: the `tools` catalog area, which the layout loads with this module (issue 23).
+ * The permissions table names resources and levels as the API does (`contacts`, `read-write`: docs/glossary.md).
  */
 import { ActionIcon, Alert, Anchor, NativeSelect, Popover, Stack, Text } from '@mantine/core';
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
@@ -12,6 +13,8 @@ import { KeyIcon } from '@/components/icons';
 import { PeopleSearchButton } from '@/features/people-search/people-search-button';
 import { SimpleTable } from '@/components/simple-table';
 import { Link, useLocation } from 'react-router';
+import { formatNumber } from '@/i18n/format';
+import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/api';
 import { saveReserve, savedReserve } from '@/lib/budgeted-client';
 import type { SavedConnection } from '@/lib/connections';
@@ -24,13 +27,14 @@ const RESERVES = [0, 0.1, 0.2, 0.3, 0.5];
  * saved on this device (src/lib/budgeted-client.ts).
  */
 function ReserveSetting() {
+  const t = useT();
   const [reserve, setReserve] = useState(savedReserve);
   return (
     <NativeSelect
       size="xs"
-      label="Kept for your clicks while jobs run"
-      description="A share of this key's requests a minute"
-      data={RESERVES.map((share) => ({ value: String(share), label: `${Math.round(share * 100)}%` }))}
+      label={t('tools.reserveLabel')}
+      description={t('tools.reserveHint')}
+      data={RESERVES.map((share) => ({ value: String(share), label: formatNumber(share, { style: 'percent' }) }))}
       value={String(reserve)}
       onChange={(event) => {
         const share = Number(event.currentTarget.value);
@@ -46,35 +50,36 @@ const JobIndicator = lazy(() => import('@/features/jobs/jobs-page').then((m) => 
 
 /** The key's organization and permissions, and a way to manage keys (a dialog, since it holds a table). */
 function AccountMenu() {
+  const t = useT();
   const { connection } = useWorkspaceApi();
   return (
     <Popover width={300} position="bottom-end" shadow="md">
       <Popover.Target>
-        <ActionIcon variant="default" size="lg" aria-label="Key and permissions">
+        <ActionIcon variant="default" size="lg" aria-label={t('shell.keyAndPermissions')}>
           <KeyIcon />
         </ActionIcon>
       </Popover.Target>
-      <Popover.Dropdown aria-label="Key and permissions">
+      <Popover.Dropdown aria-label={t('shell.keyAndPermissions')}>
         <Stack gap="xs">
           <Text size="xs" c="dimmed">
-            Organization
+            {t('tools.organization')}
           </Text>
           <Text size="sm" fw={500}>
             {connection.organizationName}
           </Text>
-          <SimpleTable compact aria-label="Permissions of this key">
+          <SimpleTable compact aria-label={t('tools.keyPermissions')}>
             <tbody>
               {PERMISSION_RESOURCES.map((resource) => (
                 <tr key={resource}>
                   <th scope="row">{resource}</th>
-                  <td>{connection.permissions[resource] ?? 'none'}</td>
+                  <td>{connection.permissions[resource] ?? t('tools.permissionNone')}</td>
                 </tr>
               ))}
             </tbody>
           </SimpleTable>
           <ReserveSetting />
           <Anchor component={Link} to="/connect" size="sm">
-            Manage keys
+            {t('tools.manageKeys')}
           </Anchor>
         </Stack>
       </Popover.Dropdown>
@@ -88,14 +93,15 @@ function AccountMenu() {
  * another page.
  */
 function ConnectedNotice({ connection, slot }: { connection: SavedConnection; slot: HTMLElement }) {
+  const t = useT();
   const { pathname } = useLocation();
   const shownAt = useRef(pathname);
   useEffect(() => {
     if (shownAt.current !== pathname) dismissAnnouncement();
   }, [pathname]);
   return createPortal(
-    <Alert color="green" role="status" title={`Connected to ${connection.workspaceName}`} withCloseButton closeButtonLabel="Dismiss" onClose={dismissAnnouncement} mb="md">
-      This key allows {permissionSummary(connection.permissions)}.
+    <Alert color="green" role="status" title={t('tools.connectedTo', { workspace: connection.workspaceName })} withCloseButton closeButtonLabel={t('tools.dismiss')} onClose={dismissAnnouncement} mb="md">
+      {t('tools.keyAllows', { permissions: permissionSummary(connection.permissions) })}
     </Alert>,
     slot,
   );

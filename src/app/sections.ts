@@ -25,9 +25,9 @@ const withTexts = <M>(areas: Area | Area[], module: Promise<M>) =>
 
 export const SECTIONS: Section[] = [
   { path: 'contacts', label: 'Contacts', labelKey: 'shell.sectionContacts', scope: 'contacts:read-only', Page: lazy(() => withTexts('contacts', import('@/features/contacts/contacts-page')).then((m) => ({ default: m.ContactsPage }))), records: true },
-  { path: 'products', label: 'Products', labelKey: 'shell.sectionProducts', scope: 'products:read-only', Page: lazy(() => withTexts('products', import('@/features/products/products-page')).then((m) => ({ default: m.ProductsPage }))), records: true },
-  { path: 'collections', label: 'Collections', labelKey: 'shell.sectionCollections', scope: 'products:read-only', Page: lazy(() => withTexts('collections', import('@/features/collections/collections-page')).then((m) => ({ default: m.CollectionsPage }))), records: true },
+  { path: 'products', label: 'Products', labelKey: 'shell.sectionProducts', scope: 'products:read-only', Page: lazy(() => withTexts(['products', 'lists'], import('@/features/products/products-page')).then((m) => ({ default: m.ProductsPage }))), records: true },
+  { path: 'collections', label: 'Collections', labelKey: 'shell.sectionCollections', scope: 'products:read-only', Page: lazy(() => withTexts(['collections', 'lists'], import('@/features/collections/collections-page')).then((m) => ({ default: m.CollectionsPage }))), records: true },
   { path: 'posts', label: 'Posts', labelKey: 'shell.sectionPosts', scope: 'posts:read-only', Page: lazy(() => withTexts(['posts', 'embed'], import('@/features/posts/posts-page')).then((m) => ({ default: m.PostsPage }))) },
-  { path: 'jobs', label: 'Jobs', labelKey: 'shell.sectionJobs', scope: null, Page: lazy(() => withTexts('jobs', import('@/features/jobs/jobs-page')).then((m) => ({ default: m.JobsPage }))) },
+  { path: 'jobs', label: 'Jobs', labelKey: 'shell.sectionJobs', scope: null, Page: lazy(() => withTexts(['jobs', 'tools'], import('@/features/jobs/jobs-page')).then((m) => ({ default: m.JobsPage }))) },
   { path: 'workspaces', label: 'Workspaces', labelKey: 'shell.sectionWorkspaces', scope: 'feeds:read-only', Page: lazy(() => withTexts('workspaces', import('@/features/workspaces/workspaces-page')).then((m) => ({ default: m.WorkspacesPage }))) },
 ];

@@ -29,6 +29,7 @@ import { useExtensions } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
 import { useJobWatch } from '@/lib/jobs/job-watch';
 import { LanguageChooser } from '@/components/language-chooser';
+import { loadArea } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { OVERVIEW_LABEL_KEY, PEOPLE_SEARCH_LABEL_KEY, SECTIONS } from './sections';
@@ -40,7 +41,8 @@ export { ScopeGate } from './scope-gate';
 const WorkspaceSwitcher = lazy(() => import('@/features/workspaces/workspace-switcher').then((m) => ({ default: m.WorkspaceSwitcher })));
 /** The skip link's target: the page's `<main>`. */
 const MAIN_CONTENT_ID = 'main-content';
-const HeaderTools = lazy(() => import('./header-tools').then((m) => ({ default: m.HeaderTools })));
+// Its texts (the `tools` catalog area, issue 23) load with it.
+const HeaderTools = lazy(() => Promise.all([import('./header-tools'), loadArea('tools')]).then(([m]) => ({ default: m.HeaderTools })));
 
 
 /** Asks the service once, on connecting, which extensions it has (issue 22 point 6; src/lib/extensions.ts). */

@@ -3,12 +3,14 @@
  * no key for, instead of a detour to /connect. Pasting a key and pressing "Connect" is one click: the key is checked
  * with `GET /authorization` against the same API as the workspace on screen, must belong to the chosen workspace
  * (otherwise nothing is saved and the dialog says whose key it is), is saved (for the session, or on this device),
- * and the workspace opens, its shell saying what the key allows (lib/key-announcement.ts).
+ * and the workspace opens, its shell saying what the key allows (lib/key-announcement.ts). Its texts are in the
+ * `tools` catalog area, fetched when the dialog opens (nothing shows until then).
  */
 import { Alert, Anchor, Button, Checkbox, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { WithArea } from '@/i18n/react';
+import { t as translate } from '@/i18n/i18n';
+import { WithArea, useT } from '@/i18n/react';
 import { LazyErrorMessage } from './lazy-error-message';
 import { checkKey, keyRefusal } from '@/lib/connect-key';
 import { type SavedConnection, saveConnection } from '@/lib/connections';
@@ -26,7 +28,12 @@ export type AddKeyDialogProps = {
   onConnected: (connection: SavedConnection) => void;
 };
 
-export function AddKeyDialog({ workspace, baseUrl, returnTo, onClose, onConnected }: AddKeyDialogProps) {
+export function AddKeyDialog(props: AddKeyDialogProps) {
+  return <WithArea area="tools" render={() => <Dialog {...props} />} />;
+}
+
+function Dialog({ workspace, baseUrl, returnTo, onClose, onConnected }: AddKeyDialogProps) {
+  const t = useT();
   const [apiKey, setApiKey] = useState('');
   const [remember, setRemember] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -36,14 +43,14 @@ export function AddKeyDialog({ workspace, baseUrl, returnTo, onClose, onConnecte
   const connect = async () => {
     setFailure(null);
     if (!apiKey.trim()) {
-      setFailure({ text: 'Paste an API key first.' });
+      setFailure({ text: translate('tools.pasteKeyFirst') });
       return;
     }
     setBusy(true);
     try {
       const connection = await checkKey({ baseUrl, apiKey: apiKey.trim(), remember });
       if (connection.workspaceId !== workspace.id) {
-        setFailure({ text: `This key belongs to ${connection.workspaceName}, not ${workspace.name}. Nothing was saved.` });
+        setFailure({ text: translate('tools.keyOfOther', { owner: connection.workspaceName, workspace: workspace.name }) });
         return;
       }
       saveConnection(connection);
@@ -57,40 +64,40 @@ export function AddKeyDialog({ workspace, baseUrl, returnTo, onClose, onConnecte
   };
 
   return (
-    <Modal opened onClose={onClose} title={`Add a key for ${workspace.name}`} closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened onClose={onClose} title={t('tools.addKeyFor', { workspace: workspace.name })} closeButtonProps={{ 'aria-label': t('tools.close') }}>
       <form
         onSubmit={(event) => {
           event.preventDefault();
           void connect();
         }}
-        aria-label={`Add a key for ${workspace.name}`}
+        aria-label={t('tools.addKeyFor', { workspace: workspace.name })}
       >
         <Stack>
-          <Text size="sm">This browser has no key for {workspace.name} yet. Paste one of its API keys: it is checked before anything is saved.</Text>
-          <PasswordInput label="API key" autoComplete="off" value={apiKey} onChange={(event) => setApiKey(event.currentTarget.value)} data-autofocus />
-          <Checkbox label="Remember on this device" checked={remember} onChange={(event) => setRemember(event.currentTarget.checked)} />
+          <Text size="sm">{t('tools.noKeyYet', { workspace: workspace.name })}</Text>
+          <PasswordInput label={t('tools.apiKey')} autoComplete="off" value={apiKey} onChange={(event) => setApiKey(event.currentTarget.value)} data-autofocus />
+          <Checkbox label={t('tools.rememberDevice')} checked={remember} onChange={(event) => setRemember(event.currentTarget.checked)} />
           {failure ? (
-            <Alert color="red" role="alert" title="Could not connect">
+            <Alert color="red" role="alert" title={t('tools.couldNotConnect')}>
               {'text' in failure ? (
                 failure.text
               ) : (
                 <>
                   <WithArea area="sentences" render={() => <LazyErrorMessage error={failure.error} sentence={keyRefusal(failure.error)} />} />
-                  <Text size="sm">Nothing was saved.</Text>
+                  <Text size="sm">{t('tools.nothingSaved')}</Text>
                 </>
               )}
             </Alert>
           ) : null}
           <Group justify="space-between">
             <Anchor component={Link} to={`/connect?workspace=${encodeURIComponent(workspace.id)}&return=${encodeURIComponent(returnTo)}`} size="sm">
-              More options (Basic credentials, another API)
+              {t('tools.moreOptions')}
             </Anchor>
             <Group gap="xs">
               <Button variant="default" onClick={onClose}>
-                Cancel
+                {t('shell.cancel')}
               </Button>
               <Button type="submit" loading={busy}>
-                Connect
+                {t('tools.connect')}
               </Button>
             </Group>
           </Group>

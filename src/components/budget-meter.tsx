@@ -4,10 +4,12 @@
  * this tab's requests are waiting. Shows nothing until the service has sent its `X-RateLimit-*` headers (a service
  * without them is paced by its 429s alone, which the throttle notice tells).
  */
+import { useT } from '@/i18n/react';
 import { useBudgetState, useWorkspaceBudget } from '@/lib/use-rate-budget';
 import classes from './budget-meter.module.css';
 
 export function BudgetMeter() {
+  const t = useT();
   const { state, now } = useBudgetState(useWorkspaceBudget());
   const { limit, remaining, resetAt, throttledUntil, waiting } = state;
   if (limit === null || remaining === null) return null;
@@ -16,12 +18,12 @@ export function BudgetMeter() {
   const queued = waiting.person + waiting.job;
   const empty = remaining === 0 || throttledUntil > now;
   const label = empty
-    ? `Request budget used up: waiting ${wait} s${queued ? `, ${queued} waiting` : ''}`
-    : `${remaining} of ${limit} requests left this minute${refill ? `, refills in ${refill} s` : ''}`;
+    ? t('shell.budgetUsedUp', { wait, queued })
+    : t('shell.budgetLeft', { remaining, limit, refill });
   return (
-    <div className={classes.meter} data-empty={empty || undefined} role="meter" aria-label="Requests left" aria-valuemin={0} aria-valuemax={limit} aria-valuenow={remaining} aria-valuetext={label} title={label}>
+    <div className={classes.meter} data-empty={empty || undefined} role="meter" aria-label={t('shell.requestsLeft')} aria-valuemin={0} aria-valuemax={limit} aria-valuenow={remaining} aria-valuetext={label} title={label}>
       <span className={classes.bar} style={{ width: `${Math.round((remaining / limit) * 100)}%` }} />
-      <span className={classes.text}>{empty ? `Wait ${wait} s` : `${remaining}/${limit}`}</span>
+      <span className={classes.text}>{empty ? t('shell.budgetWait', { wait }) : `${remaining}/${limit}`}</span>
     </div>
   );
 }

@@ -1,14 +1,15 @@
 /**
  * The "Advanced" `$filter` editor (issue 5): shows the filter the list sends, lets the user edit it, checks
  * what they type live with the shared parser and the endpoint's field table, shows an error at its position,
- * and applies only valid text.
+ * and applies only valid text. Its texts are in the `tools` catalog area, fetched with it (it sits under the
+ * `Suspense` of its lazy import). The parser's own messages (src/api/filter/) are English, as the API's are.
  */
 import { Button, Code, Group, Stack, Text, Textarea } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { FilterFieldError, checkFilter } from '@/api/filter/check';
 import type { FieldTable } from '@/api/filter/fields';
 import { FilterSyntaxError, parseFilter } from '@/api/filter/parse';
-import { componentMessages } from './messages';
+import { useArea, useT } from '@/i18n/react';
 
 type Check = { ok: true } | { ok: false; message: string; position: number | null };
 
@@ -26,6 +27,8 @@ export function checkFilterText(text: string, fields: FieldTable): Check {
 }
 
 export function FilterTextInput({ value, fields, onApply }: { value: string; fields: FieldTable; onApply: (text: string) => void }) {
+  useArea('tools');
+  const t = useT();
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
   const check = useMemo(() => checkFilterText(text, fields), [text, fields]);
@@ -33,8 +36,8 @@ export function FilterTextInput({ value, fields, onApply }: { value: string; fie
   return (
     <Stack gap={4}>
       <Textarea
-        label={componentMessages.filterExpression}
-        description={componentMessages.filterExpressionHint}
+        label={t('tools.filterExpression')}
+        description={t('tools.filterExpressionHint')}
         value={text}
         onChange={(event) => setText(event.currentTarget.value)}
         autosize
@@ -51,7 +54,7 @@ export function FilterTextInput({ value, fields, onApply }: { value: string; fie
         }}
       />
       {!check.ok && check.position !== null ? (
-        <Text size="xs" component="div" aria-label="Where the error is">
+        <Text size="xs" component="div" aria-label={t('tools.errorPosition')}>
           <Code block>
             {text}
             {'\n'}
@@ -61,11 +64,11 @@ export function FilterTextInput({ value, fields, onApply }: { value: string; fie
       ) : null}
       <Group gap="xs">
         <Button size="xs" disabled={!check.ok || !changed} onClick={() => onApply(text.trim())}>
-          Apply filter
+          {t('tools.applyFilter')}
         </Button>
         {changed ? (
           <Button size="xs" variant="subtle" onClick={() => setText(value)}>
-            Reset
+            {t('tools.reset')}
           </Button>
         ) : null}
       </Group>

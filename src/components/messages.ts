@@ -3,9 +3,6 @@
  * conversion (issue 23). Functions for texts with values.
  */
 export const componentMessages = {
-  /** The Advanced filter box (issue 23 point 11: the raw `$filter` stays here, named as the API names it). */
-  filterExpression: 'Filter expression ($filter)',
-  filterExpressionHint: 'As the API takes it: field op value, joined by and / or. Edit and apply.',
   /** The accessible name of the × on a tag (issue 23 point 8). */
   removeTag: (tag: string) => `Remove tag ${tag}`,
   /** The accessible name of the × on any other chosen value (a collection, a contact). */

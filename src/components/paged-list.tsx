@@ -6,14 +6,17 @@
  *
  * Issue 14, point 1: the pagination bar describes the rows on screen (while another page loads behind them, it
  * says which), and paging scrolls back to the top of the table. `rowLink` makes each row's title a link to its
- * record (point 2 and 5).
+ * record (point 2 and 5). Texts: the page's own words (`texts`) and the `lists` catalog area (issue 23; the products
+ * and collections sections load it with their pages, src/app/sections.ts).
  */
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { RowData } from '@tanstack/react-table';
 import { type ReactNode, useRef } from 'react';
 import type { ListEnvelope } from '@/api/common';
-import { LIST_PAGE_SIZES, NOT_LOADED, countText } from '@/lib/list-facets';
+import { useT } from '@/i18n/react';
+import { LIST_PAGE_SIZES } from '@/lib/list-facets';
+import { countText, notLoadedText } from '@/lib/list-count';
 import { useRequestsWaiting } from '@/lib/use-rate-budget';
 import { revealTop, useShown } from '@/lib/list-view';
 import { FilterSheet } from './filter-sheet';
@@ -53,6 +56,7 @@ export type PagedListProps<Row extends RowData> = {
 };
 
 export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
+  const t = useT();
   const { title, texts, actions, filters, list, columns, getRowId, onRowClick, rowLink, primaryColumns, page, size, filtered, onClearFilters, onPageChange, onSizeChange, selection, onSelectionChange, rowLabel, selectionBar } = props;
   const total = list.data?.meta.maxResults;
   const failed = list.isError && !list.data;
@@ -66,7 +70,7 @@ export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
         <div>
           <Title order={1}>{title}</Title>
           <Text size="sm" c="dimmed" aria-live="polite">
-            {total === undefined ? (waiting ? 'Waiting for the request budget…' : 'Loading…') : countText(texts.count(total, filtered && !(waiting && list.isPlaceholderData)), waiting && list.isPlaceholderData)}
+            {total === undefined ? (waiting ? t('lists.waitingForBudget') : t('shell.loadingEllipsis')) : countText(texts.count(total, filtered && !(waiting && list.isPlaceholderData)), waiting && list.isPlaceholderData)}
           </Text>
         </div>
         <Group gap="xs">{actions}</Group>
@@ -90,12 +94,12 @@ export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
           rowLabel={rowLabel}
           empty={
             failed ? (
-              <Text>{NOT_LOADED}</Text>
+              <Text>{notLoadedText()}</Text>
             ) : filtered ? (
               <Stack align="center" gap="xs">
                 <Text>{texts.noMatch}</Text>
                 <Button variant="light" size="xs" onClick={onClearFilters}>
-                  Clear filters
+                  {t('shell.clearFilters')}
                 </Button>
               </Stack>
             ) : (

@@ -5,16 +5,20 @@
  * id), else the last version shown while a look-up runs (a row that left the page after an edit stays on screen).
  * Found, it renders `children(record)` (the feature's drawer); otherwise it shows "Opening contact…" while the
  * look-up runs, "Contact not found" (naming the id) when the look-up answers `null`, or the look-up's error with
- * a retry.
+ * a retry. Those states' texts are in the `tools` catalog area, fetched when one is first shown.
  */
 import { Button, Drawer, Stack, Text } from '@mantine/core';
-import { type QueryKey, type UseQueryOptions, useQuery } from '@tanstack/react-query';
+import { type QueryKey, type UseQueryOptions, type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
+import { WithArea, useT } from '@/i18n/react';
 import { Loading, QueryError } from './query-state';
 
+/** The nouns of the records with addresses (src/lib/record-route.ts). */
+export type RecordNoun = 'contact' | 'product' | 'collection';
+
 export type RecordDrawerProps<T extends { id: string }, Key extends QueryKey> = {
-  /** The record's noun, lower case: `contact`. */
-  noun: string;
+  /** Which kind of record: `contact`. */
+  noun: RecordNoun;
   id: string;
   /** The rows of the list page on screen. */
   rows: readonly T[] | undefined;
@@ -32,25 +36,27 @@ export function RecordDrawer<T extends { id: string }, Key extends QueryKey>({ n
   if (current && current !== last) setLast(current);
   const record = current ?? (last?.id === id ? last : undefined);
   if (record) return children(record);
+  return <WithArea area="tools" render={() => <NoRecord noun={noun} id={id} query={query} onClose={onClose} />} />;
+}
 
+/** The drawer while the record is looked up, when the look-up failed, or when the service has no such record. */
+function NoRecord({ noun, id, query, onClose }: { noun: RecordNoun; id: string; query: UseQueryResult<unknown>; onClose: () => void }) {
+  const t = useT();
   const missing = query.data === null;
-  const Noun = noun[0]!.toUpperCase() + noun.slice(1);
-  const title = missing ? `${Noun} not found` : query.isError ? `${Noun} not loaded` : `Opening ${noun}…`;
+  const title = missing ? t('tools.recordNotFound', { noun }) : query.isError ? t('tools.recordNotLoaded', { noun }) : t('tools.recordOpening', { noun });
   return (
-    <Drawer opened onClose={onClose} position="right" size="md" title={title} closeButtonProps={{ 'aria-label': `Close ${noun}` }}>
+    <Drawer opened onClose={onClose} position="right" size="md" title={title} closeButtonProps={{ 'aria-label': t('tools.recordClose', { noun }) }}>
       {missing ? (
         <Stack align="flex-start">
-          <Text role="alert">
-            This workspace has no {noun} with the id “{id}”. It may have been deleted, or the address belongs to another workspace.
-          </Text>
+          <Text role="alert">{t('tools.recordMissing', { noun, id })}</Text>
           <Button variant="default" onClick={onClose}>
-            Back to the list
+            {t('tools.backToList')}
           </Button>
         </Stack>
       ) : query.isError ? (
         <QueryError error={query.error} onRetry={() => void query.refetch()} />
       ) : (
-        <Loading label={`Loading ${noun}`} />
+        <Loading label={t('tools.recordLoading', { noun })} />
       )}
     </Drawer>
   );

@@ -5,6 +5,7 @@
  * button on the real one. With views to show, or a view's link (`hide=`) to apply, the page loads the row at once.
  */
 import { Button, Group, Text } from '@mantine/core';
+import { useT } from '@/i18n/react';
 import { HIDE_PARAM, getViews } from '@/lib/saved-views';
 
 /** True when the row has something to show or do before any interaction: saved views of `list`, or `hide=` in `params`. */
@@ -14,13 +15,14 @@ export function savedViewsNeeded(workspaceId: string, list: string, params: URLS
 
 /** The row as it looks without views: the label and the "Save view" button (same texts as saved-views.tsx). */
 export function SavedViewsStandIn() {
+  const t = useT();
   return (
-    <Group gap="xs" wrap="wrap" role="group" aria-label="Saved views">
+    <Group gap="xs" wrap="wrap" role="group" aria-label={t('shell.savedViews')}>
       <Text size="sm" c="dimmed" component="span">
-        Views
+        {t('shell.views')}
       </Text>
       <Button size="xs" variant="subtle">
-        Save view
+        {t('shell.saveView')}
       </Button>
     </Group>
   );

@@ -13,12 +13,16 @@
 import { ActionIcon, Button, Group, Text } from '@mantine/core';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
+import { loadArea } from '@/i18n/i18n';
+import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/api';
 import { HIDE_PARAM, type SavedView, hiddenOf, nameProblem, renameView, saveView, useSavedViews, viewSearch } from '@/lib/saved-views';
 import { AfterInteraction } from './after-interaction';
 
-const ViewMenu = lazy(() => import('./saved-view-popups').then((m) => ({ default: m.ViewMenu })));
-const NameDialog = lazy(() => import('./saved-view-popups').then((m) => ({ default: m.NameDialog })));
+// The pop-ups' texts (the `tools` catalog area) load with their code.
+const popups = () => Promise.all([import('./saved-view-popups'), loadArea('tools')]).then(([m]) => m);
+const ViewMenu = lazy(() => popups().then((m) => ({ default: m.ViewMenu })));
+const NameDialog = lazy(() => popups().then((m) => ({ default: m.NameDialog })));
 
 export type SavedViewsProps = {
   /** The list page: its path under the workspace, `contacts`, `products`, `collections`, `posts` or `workspaces`. */
@@ -32,6 +36,7 @@ export type SavedViewsProps = {
 type Naming = { mode: 'save' } | { mode: 'rename'; view: SavedView };
 
 export function SavedViews({ list, hidden = [], onHiddenChange }: SavedViewsProps) {
+  const t = useT();
   const { workspaceId } = useWorkspaceApi();
   const location = useLocation();
   const [params, setParams] = useSearchParams();
@@ -54,9 +59,9 @@ export function SavedViews({ list, hidden = [], onHiddenChange }: SavedViewsProp
   const pathOf = (view: SavedView) => `/w/${workspaceId}/${list}${view.search ? `?${view.search}` : ''}`;
 
   return (
-    <Group gap="xs" wrap="wrap" role="group" aria-label="Saved views">
+    <Group gap="xs" wrap="wrap" role="group" aria-label={t('shell.savedViews')}>
       <Text size="sm" c="dimmed" component="span">
-        Views
+        {t('shell.views')}
       </Text>
       {views.map((view) => {
         const isCurrent = view.search === current;
@@ -67,7 +72,7 @@ export function SavedViews({ list, hidden = [], onHiddenChange }: SavedViewsProp
             </Button>
             <AfterInteraction
               fallback={
-                <ActionIcon variant="subtle" size="md" aria-label={`Options of the view ${view.name}`}>
+                <ActionIcon variant="subtle" size="md" aria-label={t('shell.viewOptions', { name: view.name })}>
                   <span aria-hidden="true">⋯</span>
                 </ActionIcon>
               }
@@ -78,12 +83,12 @@ export function SavedViews({ list, hidden = [], onHiddenChange }: SavedViewsProp
         );
       })}
       <Button size="xs" variant="subtle" onClick={() => setNaming({ mode: 'save' })}>
-        Save view
+        {t('shell.saveView')}
       </Button>
       {naming ? (
         <Suspense fallback={null}>
           <NameDialog
-            title={naming.mode === 'save' ? 'Save the current view' : `Rename the view ${naming.view.name}`}
+            renaming={naming.mode === 'rename' ? naming.view.name : undefined}
             initial={naming.mode === 'save' ? '' : naming.view.name}
             check={(name) => nameProblem(views, name, naming.mode === 'rename' ? naming.view.id : undefined)}
             onSubmit={(name) => {

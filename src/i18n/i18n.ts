@@ -25,7 +25,10 @@ export { i18n };
  * erasure), `contacts-export` (the export menu and dialog), `contacts-import` (the import dialog). `overview`: the
  * workspace's home, loaded with its page; `people`: the header's search across workspaces, loaded with its dialog;
  * `jobs`: the jobs page, the header's job progress and the titles and reports of durable jobs, loaded with the page,
- * with the progress, and by the runner.
+ * with the progress, and by the runner; `tools`: the shared pop-ups loaded when first opened (the header's key menu
+ * and connected notice, a saved view's menu and naming dialog, the add-key dialog, a record drawer's loading and
+ * not-found states, the `$filter` editor), each loading it with its own code; `lists`: the server-paged list pages
+ * (products, collections: counts, empty states, their forms' missing title), loaded with those sections.
  */
 export type Area =
   | 'common'
@@ -46,7 +49,9 @@ export type Area =
   | 'contacts-import'
   | 'overview'
   | 'people'
-  | 'jobs';
+  | 'jobs'
+  | 'tools'
+  | 'lists';
 
 const catalogs = import.meta.glob<Messages>('./catalogs/*/*.json', { query: '?catalog', import: 'default' });
 

@@ -4,5 +4,5 @@ import { activateLocale } from './i18n';
 import '@/api/zod-messages';
 
 await activateLocale('en', {
-  needed: ['common', 'connect', 'contacts', 'posts', 'products', 'collections', 'workspaces', 'embed', 'sentences', 'shell', 'bulk', 'forms', 'catalog-import', 'contact-record', 'contacts-export', 'contacts-import', 'overview', 'people', 'jobs'],
+  needed: ['common', 'connect', 'contacts', 'posts', 'products', 'collections', 'workspaces', 'embed', 'sentences', 'shell', 'bulk', 'forms', 'catalog-import', 'contact-record', 'contacts-export', 'contacts-import', 'overview', 'people', 'jobs', 'tools', 'lists'],
 });

@@ -13,6 +13,7 @@ import type { UseFormReturn } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { handleSchema } from '@/api/catalog';
 import { slugify } from '@/api/slug';
+import { t } from '@/i18n/i18n';
 import { keyValueField, optionalText, requiredText } from './form-fields';
 import { type KeyValueRow, rowsOf } from './key-value';
 
@@ -64,8 +65,8 @@ type Wire = {
 /**
  * The zod shape of the shared fields for `wire` (the contract's upsert shape) and, on an edit, the record:
  * the title is required (a create needs it, and the contract refuses an empty one); free text fields clear with
- * `''`; the handle and externalId cannot be emptied once set. `needsTitle` is the missing-title message, in the
- * language shown (the caller's catalog: `A product needs a title`).
+ * `''`; the handle and externalId cannot be emptied once set. `needsTitle` is the missing-title message, a sentence
+ * in the language shown (the caller's catalog: `A product needs a title.`), which the form shows as it is.
  */
 export function catalogFormFields(wire: Wire, record: CatalogRecord | null | undefined, needsTitle: string) {
   const title = (wire.title instanceof z.ZodMiniOptional ? wire.title.def.innerType : wire.title) as z.ZodMiniType<string, string>;

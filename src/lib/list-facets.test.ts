@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { printFilter } from '@/api/filter/print';
-import { amountParam, anyOfFilter, commaListParam, containsFilter, countText, dayParam, dayRangeFilter, localDayBound, rangeFilter } from './list-facets';
+import { amountParam, anyOfFilter, commaListParam, containsFilter, dayParam, dayRangeFilter, localDayBound, rangeFilter } from './list-facets';
 
 const printed = (node: ReturnType<typeof rangeFilter>) => (node ? printFilter(node) : undefined);
 
@@ -33,10 +33,5 @@ describe('list facets', () => {
     expect(amountParam.safeParse('12.5').data).toBe(12.5);
     expect(amountParam.safeParse('-1').success).toBe(false);
     expect(z.object({ min: z.optional(amountParam) }).safeParse({ min: 'abc' }).success).toBe(false);
-  });
-
-  it('says a count as the page words it, and when it is the last known one', () => {
-    expect(countText('1 product')).toBe('1 product');
-    expect(countText('2,500 matching products', true)).toBe('2,500 matching products (last known: waiting)');
   });
 });

@@ -10,18 +10,6 @@ import { type FilterNode, type FilterValue, between, compare, inList, literalLik
 /** Page sizes offered by the lists, all within the default `$limit` cap of 100 (decisions.md section 6). */
 export const LIST_PAGE_SIZES = [10, 20, 50, 100] as const;
 
-/**
- * A list's count line: `count` as the page words it (`1 product`, `2,500 matching products`, in the language
- * shown); `lastKnown` (the list shows an earlier answer while the person's request waits for the budget, issue 19)
- * adds ` (last known: waiting)`.
- */
-export function countText(count: string, lastKnown = false): string {
-  return lastKnown ? `${count} (last known: waiting)` : count;
-}
-
-/** What a list's table says when its list failed to load, in place of "No ... match" (issue 19: never a false empty list). */
-export const NOT_LOADED = 'This list could not be loaded: see the message above.';
-
 /** `page` (1-based) and `size` (one of `LIST_PAGE_SIZES`, default 20), for a list's search schema. */
 export const pageParams = {
   page: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1_000_000)), 1),

@@ -62,27 +62,34 @@ export function hiddenOf(text: string): string[] {
   return [...new Set(text.split(',').map((id) => id.trim()).filter(Boolean))].slice(0, 50);
 }
 
+/**
+ * What keeps a name from naming a view (`missing`, `too-long`: over `MAX_VIEW_NAME`, `taken` by another view of the
+ * list), or that the list is `full` (`MAX_VIEWS`). Words for it are the naming dialog's (saved-view-popups.tsx,
+ * issue 23), so the first screens that read views do not carry them.
+ */
+export type ViewNameProblem = 'missing' | 'too-long' | 'taken' | 'full';
+
 /** Why `name` cannot name a view of this list (blank, too long, taken by another view), or null when it can. */
-export function nameProblem(views: readonly SavedView[], name: string, except?: string): string | null {
+export function nameProblem(views: readonly SavedView[], name: string, except?: string): ViewNameProblem | null {
   const trimmed = name.trim();
-  if (!trimmed) return 'Enter a name for the view';
-  if (trimmed.length > MAX_VIEW_NAME) return `Use at most ${MAX_VIEW_NAME} characters`;
-  if (views.some((view) => view.id !== except && view.name.toLowerCase() === trimmed.toLowerCase())) return `A view named ${trimmed} already exists`;
+  if (!trimmed) return 'missing';
+  if (trimmed.length > MAX_VIEW_NAME) return 'too-long';
+  if (views.some((view) => view.id !== except && view.name.toLowerCase() === trimmed.toLowerCase())) return 'taken';
   return null;
 }
 
-/** Saves `search` as a new view called `name`; throws an Error with `nameProblem`'s message, or when the list is full. */
+/** Saves `search` as a new view called `name`; throws an Error whose message is `nameProblem`'s problem, or `full`. */
 export function saveView(workspaceId: string, list: string, name: string, search: string): SavedView {
   const views = getViews(workspaceId, list);
   const problem = nameProblem(views, name);
   if (problem) throw new Error(problem);
-  if (views.length >= MAX_VIEWS) throw new Error(`A list keeps at most ${MAX_VIEWS} views; delete one first`);
+  if (views.length >= MAX_VIEWS) throw new Error('full');
   const view = { id: crypto.randomUUID(), name: name.trim(), search, created: new Date().toISOString() };
   write(workspaceId, list, [...views, view]);
   return view;
 }
 
-/** Renames the view `id`; throws an Error with `nameProblem`'s message. */
+/** Renames the view `id`; throws an Error whose message is `nameProblem`'s problem. */
 export function renameView(workspaceId: string, list: string, id: string, name: string): void {
   const views = getViews(workspaceId, list);
   const problem = nameProblem(views, name, id);

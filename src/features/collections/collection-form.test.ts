@@ -24,7 +24,7 @@ function submit(values: CollectionFormValues, original?: Collection) {
 
 describe('the collection form', () => {
   it('needs a title', () => {
-    expect(submit(collectionFormValues(null)).errors).toEqual({ title: 'A collection needs a title' });
+    expect(submit(collectionFormValues(null)).errors).toEqual({ title: 'A collection needs a title.' });
   });
 
   it('creates with the title and leaves the suggested handle to the service', () => {

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { activateLocale } from '@/i18n/i18n';
 import { postRequestSchema } from '@/api/posts';
 import { COMPOSER_DEFAULTS, type ComposerValues, composerErrorMap, composerSchema, formFieldOf, isBlank, localToUtcIso, parseDraft, serverErrorFields, toPostRequest } from './composer-form';
 
@@ -52,16 +53,27 @@ describe('composer form', () => {
 
   it.each<[string, Partial<ComposerValues>, string[]]>([
     ['a post without content', {}, ['text: A post needs content: write a text or a header, or add an image.']],
-    ['a schedule without a time', { action: 'schedule', header: 'x' }, ['publishDate: Pick the date and time to publish at']],
-    ['a schedule in the past', { action: 'schedule', header: 'x', publishDate: '2001-01-01 10:00:00' }, ['publishDate: must be in the future: this time has already passed']],
+    ['a schedule without a time', { action: 'schedule', header: 'x' }, ['publishDate: Pick the date and time to publish at.']],
+    ['a schedule in the past', { action: 'schedule', header: 'x', publishDate: '2001-01-01 10:00:00' }, ['publishDate: The publish time must be in the future: this time has already passed.']],
     ['a bad image URL', { header: 'x', imageUrl: 'ftp://x' }, ['imageUrl: must be an absolute http(s) URL']],
     ['a bad media URL', { header: 'x', mediaImageUrls: [{ url: 'nope' }] }, ['mediaImageUrls.0.url: must be an absolute http(s) URL']],
     ['a link title without a URL', { header: 'x', ctaLink: { url: '', title: 'T', description: '', imageUrl: '' } }, ['ctaLink.url: must be an absolute http(s) URL']],
-    ['a button without a text', { header: 'x', button: { text: '', url: 'https://example.com' } }, ['button.text: A button needs a text']],
-    ['an author image without a name', { header: 'x', author: { name: '', imageUrl: 'https://example.com/a.png' } }, ['author.name: An author needs a name']],
+    ['a button without a text', { header: 'x', button: { text: '', url: 'https://example.com' } }, ['button.text: A button needs a text.']],
+    ['an author image without a name', { header: 'x', author: { name: '', imageUrl: 'https://example.com/a.png' } }, ['author.name: An author needs a name.']],
     ['a text over the contract limit', { text: 'a'.repeat(10_001) }, ['text: must be at most 10,000 characters long']],
+    ['too many media images', { header: 'x', mediaImageUrls: Array.from({ length: 21 }, (_, i) => ({ url: `https://example.com/${i}.png` })) }, ['mediaImageUrls: At most 20 media images are allowed.']],
   ])('refuses %s before sending', (_name, patch, expected) => {
     expect(issuesOf(values(patch))).toEqual(expected);
+  });
+
+  describe('in Norwegian (issue 23)', () => {
+    afterAll(() => activateLocale('en'));
+    it('writes its own messages in bokmål, read when validating', async () => {
+      await activateLocale('nb', { needed: ['posts'] });
+      expect(issuesOf(values({ action: 'schedule', header: 'x', publishDate: '2001-01-01 10:00:00' }))).toEqual(['publishDate: Publiseringstidspunktet må være fram i tid: dette tidspunktet har allerede passert.']);
+      expect(issuesOf(values({ action: 'schedule', header: 'x' }))).toEqual(['publishDate: Velg dato og klokkeslett for publiseringen.']);
+      expect(issuesOf(values({}))).toEqual(['text: Et innlegg trenger innhold: skriv en tekst eller en overskrift, eller legg til et bilde.']);
+    });
   });
 
   it('accepts a suggestion without a time and a schedule in the future', () => {

@@ -14,6 +14,7 @@
  */
 import dayjs from 'dayjs';
 import * as z from 'zod/mini';
+import { t } from '@/i18n/i18n';
 import { zonedToUtc } from './zoned-time';
 import { POST_ACTIONS, type PostRequest, authorSchema, buttonSchema, ctaLinkSchema, postRequestSchema } from '@/api/posts';
 
@@ -47,7 +48,7 @@ const composerObject = z.object({
   header: wire.header.def.innerType,
   text: wire.text.def.innerType,
   imageUrl: blankOr(httpUrl),
-  mediaImageUrls: z.array(z.object({ url: httpUrl })).check(z.maxLength(MEDIA_MAX, { error: `at most ${MEDIA_MAX} media images` })),
+  mediaImageUrls: z.array(z.object({ url: httpUrl })).check(z.maxLength(MEDIA_MAX, { error: () => t('posts.formTooManyImages', { max: MEDIA_MAX }) })),
   /** Local date-time from the picker, `YYYY-MM-DD HH:mm:ss` in the user's time zone; `''` for none. */
   publishDate: z.string(),
   ctaLink: z.object({
@@ -164,12 +165,16 @@ export function formFieldOf(path: readonly PropertyKey[]): ComposerField {
   }
 }
 
-/** Friendlier wording of the contract's messages, for the form (the service's own messages stay as sent). */
+/**
+ * Friendlier wording of the contract's messages, for the form (the service's own messages stay as sent): the form's
+ * own sentences in the language shown (the `posts` catalog area, issue 23); the contract's predicates (`is required`)
+ * are written as sentences in that language by the resolver's `withSentences` (src/lib/form-errors.ts).
+ */
 function formMessage(issue: z.core.$ZodIssue): string {
-  if (issue.path.length === 0) return 'A post needs content: write a text or a header, or add an image.';
-  if (issue.path[0] === 'button' && issue.path[1] === 'text') return 'A button needs a text';
-  if (issue.path[0] === 'author' && issue.path[1] === 'name') return 'An author needs a name';
-  if (issue.path[0] === 'ctaLink' && issue.path[1] === 'url' && issue.code === 'invalid_type') return 'A call-to-action link needs a URL';
+  if (issue.path.length === 0) return t('posts.formNeedsContent');
+  if (issue.path[0] === 'button' && issue.path[1] === 'text') return t('posts.formButtonNeedsText');
+  if (issue.path[0] === 'author' && issue.path[1] === 'name') return t('posts.formAuthorNeedsName');
+  if (issue.path[0] === 'ctaLink' && issue.path[1] === 'url' && issue.code === 'invalid_type') return t('posts.formLinkNeedsUrl');
   return issue.message.replace(/^Invalid input: expected string, received undefined$/, 'is required');
 }
 
@@ -177,13 +182,13 @@ function formMessage(issue: z.core.$ZodIssue): string {
  * The form schema: the fields above, then the cross-field rules of the contract, checked by running
  * `postRequestSchema` on the body the form would send; plus a schedule time in the future (the service's rule,
  * checked here before sending). `now` is read at validation time. `timeZone`: the zone the publish time is read
- * in (default the browser's).
+ * in (default the browser's). Messages are read at validation time, in the language shown.
  */
 export const composerSchemaFor = (timeZone?: string) => composerObject.check(z.superRefine((values, ctx) => {
   if (values.action === 'schedule') {
     const iso = localToUtcIso(values.publishDate, timeZone);
-    if (!iso) ctx.addIssue({ code: 'custom', path: ['publishDate'], message: 'Pick the date and time to publish at' });
-    else if (new Date(iso).getTime() <= Date.now()) ctx.addIssue({ code: 'custom', path: ['publishDate'], message: 'must be in the future: this time has already passed' });
+    if (!iso) ctx.addIssue({ code: 'custom', path: ['publishDate'], message: t('posts.formPickPublishTime') });
+    else if (new Date(iso).getTime() <= Date.now()) ctx.addIssue({ code: 'custom', path: ['publishDate'], message: t('posts.formPublishTimePassed') });
   }
   const parsed = postRequestSchema.safeParse(toPostRequest(values, timeZone));
   if (parsed.success) return;
@@ -255,10 +260,13 @@ export function isBlank(values: ComposerValues): boolean {
   return JSON.stringify(values) === JSON.stringify(COMPOSER_DEFAULTS);
 }
 
-/** A short description of a post for the history: its header, else the start of its text, else `(image)`. */
+/**
+ * A short description of a post for the history: its header, else the start of its text, else `(image only)` in the
+ * language shown when the post is sent (the history keeps it as written).
+ */
 export function postSummary(values: Pick<ComposerValues, 'header' | 'text'>): string {
   const base = values.header.trim() || values.text.trim().replace(/\s+/g, ' ');
-  if (!base) return '(image only)';
+  if (!base) return t('posts.imageOnly');
   return base.length > 60 ? `${base.slice(0, 59)}…` : base;
 }
 

@@ -47,7 +47,7 @@ describe('the product form', () => {
 
   it('refuses a negative price and a missing title before any request', () => {
     const { errors } = submit({ ...productFormValues(null), title: '  ', price: '-5' });
-    expect(errors).toEqual({ title: 'A product needs a title', price: 'must not be less than 0' });
+    expect(errors).toEqual({ title: 'A product needs a title.', price: 'must not be less than 0' });
   });
 
   it.each([
