@@ -4,7 +4,7 @@
  *   assistive technology (`aria-hidden`, `tabIndex -1`: Backspace in the field removes the last pill); here the
  *   button keeps `tabIndex -1` (the field's Backspace stays the keyboard road) but is announced and found by its
  *   name, such as "Remove tag lead". It is the `renderPill` of a `TagsInput` or `MultiSelect`; `name(option)` gives
- *   the remove button's name from the option's value and label (texts in ./messages.ts).
+ *   the remove button's name from the option's value and label.
  * - `useCloseOnEnter()`: props that close a `TagsInput`'s or `MultiSelect`'s suggestion list when Enter takes a
  *   value (Mantine keeps it open, over the controls below it, where a tap picked a suggestion by accident). The
  *   list opens again as Mantine opens it (typing in a `MultiSelect`, ArrowDown, focus) and, for a `TagsInput`, on

@@ -13,7 +13,6 @@ import type { UseFormReturn } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { handleSchema } from '@/api/catalog';
 import { slugify } from '@/api/slug';
-import { t } from '@/i18n/i18n';
 import { keyValueField, optionalText, requiredText } from './form-fields';
 import { type KeyValueRow, rowsOf } from './key-value';
 

@@ -10,7 +10,6 @@
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Checkbox, MultiSelect, NativeSelect, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
-import { componentMessages } from '@/components/messages';
 import { pillRenderer } from '@/components/removable-pill';
 import { TagsField } from '@/components/tags-field';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -20,6 +19,7 @@ import { PRODUCT_STATUSES, type Product } from '@/api/catalog';
 import { CustomPropertiesField, DescriptionFields, TitleHandleFields } from '@/components/catalog-fields';
 import { UpsertDrawer, showSaved } from '@/components/upsert-drawer';
 import { DeleteRecordButton } from '@/components/catalog-delete';
+import { t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/api';
 import { applyServerErrors, withSentences } from '@/lib/form-errors';
@@ -39,7 +39,8 @@ function ImagePreview({ url }: { url: string }) {
 }
 
 /** The × of a chosen collection is named by its title (issue 23 point 8). */
-const removableCollection = pillRenderer((option) => componentMessages.removeValue(option.label));
+const removeName = (label: string) => translate('products.removeValue', { label });
+const removableCollection = pillRenderer((option) => removeName(option.label));
 
 export function ProductDrawer({ product, defaultCurrency, readOnly = false, onClose }: { product: Product | null; defaultCurrency?: string | undefined; readOnly?: boolean; onClose: () => void }) {
   const t = useT();
@@ -175,7 +176,7 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
         name="externalCollectionIds"
         render={({ field }) => (
           <TagsField
-            removeName={componentMessages.removeValue}
+            removeName={removeName}
             label={t('products.externalCollections')}
             description={t('products.externalCollectionsHint')}
             value={field.value}
