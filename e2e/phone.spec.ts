@@ -185,6 +185,7 @@ test('every list page on a phone: records first, as compact rows or cards, filte
     { section: 'Products', table: 'Products' },
     { section: 'Collections', table: 'Collections' },
     { section: 'Posts', table: 'Published posts' },
+    { section: 'Workspaces', table: 'Workspaces of the organization' },
   ];
   for (const { section, table: name } of pages) {
     await goTo(page, section);
@@ -202,6 +203,9 @@ test('every list page on a phone: records first, as compact rows or cards, filte
     }
     expect(await coveredControls(page), `${section}: controls behind another`).toEqual([]);
   }
+  // The workspaces' cards keep Switch, Add key, the public page and the snippet's copy, as touch targets.
+  await expectTouchTargets(page.getByRole('table', { name: 'Workspaces of the organization' }).getByRole('button'));
+  await goTo(page, 'Posts');
   // The posts' cards keep each post's controls, as touch targets.
   const posts = page.getByRole('table', { name: 'Published posts' });
   await expectTouchTargets(posts.getByRole('link', { name: /^Open / }));

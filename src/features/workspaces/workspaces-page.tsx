@@ -10,6 +10,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { QueryView } from '@/components/query-state';
+import { FilterSheet } from '@/components/filter-sheet';
 import { SimpleTable } from '@/components/simple-table';
 import { useWorkspaceApi } from '@/lib/api';
 import { type SavedConnection, useConnections } from '@/lib/connections';
@@ -88,21 +89,23 @@ export function WorkspacesPage() {
       <Suspense fallback={null}>
         <SavedViews list="workspaces" />
       </Suspense>
-      <Group align="flex-end" gap="sm" role="search" aria-label={t('workspaces.filter')}>
-        <TextInput label={t('workspaces.searchByName')} value={text} onChange={(event) => setText(event.currentTarget.value)} w={260} />
-        <NativeSelect
-          label={t('workspaces.sortBy')}
-          value={search.sort}
-          onChange={(event) => update({ sort: event.currentTarget.value as WorkspaceSort }, true)}
-          data={Object.entries(WORKSPACE_SORTS).map(([value, { labelKey }]) => ({ value, label: t(labelKey) }))}
-        />
-        <NativeSelect
-          label={t('workspaces.perPage')}
-          value={String(search.size)}
-          onChange={(event) => update({ size: Number(event.currentTarget.value) as WorkspacesSearch['size'] }, true)}
-          data={WORKSPACE_PAGE_SIZES.map(String)}
-        />
-      </Group>
+      <FilterSheet active={Boolean(search.q)}>
+        <Group align="flex-end" gap="sm" role="search" aria-label={t('workspaces.filter')}>
+          <TextInput label={t('workspaces.searchByName')} value={text} onChange={(event) => setText(event.currentTarget.value)} w={260} />
+          <NativeSelect
+            label={t('workspaces.sortBy')}
+            value={search.sort}
+            onChange={(event) => update({ sort: event.currentTarget.value as WorkspaceSort }, true)}
+            data={Object.entries(WORKSPACE_SORTS).map(([value, { labelKey }]) => ({ value, label: t(labelKey) }))}
+          />
+          <NativeSelect
+            label={t('workspaces.perPage')}
+            value={String(search.size)}
+            onChange={(event) => update({ size: Number(event.currentTarget.value) as WorkspacesSearch['size'] }, true)}
+            data={WORKSPACE_PAGE_SIZES.map(String)}
+          />
+        </Group>
+      </FilterSheet>
       <QueryView query={list} label={t('workspaces.listLabel')}>
         {(data) => (
           <Stack ref={tableTop}>
@@ -114,7 +117,7 @@ export function WorkspacesPage() {
             {data.items.length === 0 ? (
               <Text>{search.q ? t('workspaces.noMatch') : t('workspaces.none')}</Text>
             ) : (
-              <SimpleTable aria-label={t('workspaces.table')} striped>
+              <SimpleTable aria-label={t('workspaces.table')} striped cards>
                 <thead>
                   <tr>
                     <th scope="col">{t('workspaces.columnWorkspace')}</th>
@@ -148,10 +151,10 @@ export function WorkspacesPage() {
                             </div>
                           </Group>
                         </th>
-                        <td style={{ whiteSpace: 'nowrap' }}>
+                        <td data-nowrap data-label={t('workspaces.columnCreated')}>
                           <time dateTime={workspace.created}>{formatDate(workspace.created)}</time>
                         </td>
-                        <td>
+                        <td data-label={t('workspaces.columnKey')}>
                           {connection ? (
                             <Stack gap={2}>
                               <Badge color="green" variant="light">
