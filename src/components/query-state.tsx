@@ -32,9 +32,10 @@ export function Loading({ label }: { label?: string }) {
   );
 }
 
-/** A query's three states in one place: a loader, the error with a retry, or `children(data)`. */
+/** A query's three states in one place: a loader (named "Loading <label>" in the language shown), the error with a retry, or `children(data)`. */
 export function QueryView<Data>({ query, label, children }: { query: UseQueryResult<Data>; label: string; children: (data: Data) => ReactNode }) {
-  if (query.isPending) return <Loading label={`Loading ${label}`} />;
+  const t = useT();
+  if (query.isPending) return <Loading label={t('common.loadingWhat', { what: label })} />;
   if (query.isError) return <QueryError error={query.error} onRetry={() => void query.refetch()} />;
   return children(query.data);
 }

@@ -61,7 +61,7 @@ describe('messageSentences', () => {
   it('turns the service\'s real validation messages into sentences (the messages come from the shared contract)', () => {
     expect(messageSentences(wire(contactTagsPatchSchema, { tagsToAdd: ['x'.repeat(65)] }))).toEqual(['A tag can be at most 64 characters.']);
     expect(messageSentences(wire(contactTagsPatchSchema, {}))).toEqual(['Choose at least one tag to add or remove.']);
-    expect(messageSentences(wire(contactCreateSchema, { name: 'x'.repeat(1001) }))).toEqual(['The name can be at most 1000 characters.']);
+    expect(messageSentences(wire(contactCreateSchema, { name: 'x'.repeat(1001) }))).toEqual(['The name can be at most 1,000 characters.']);
     expect(messageSentences(wire(contactCreateSchema, { follows: 1, bogus: true }))).toEqual(['The service does not accept the field “bogus” here.']);
   });
 });

@@ -125,6 +125,8 @@ export function fieldNoun(path: string): { noun: string; plural: string } {
 }
 
 const quote = (text: string) => t('sentences.quoted', { text });
+/** A count in a service message (`10,000`, English digits) as a number, for Intl to write in the language shown. */
+const count = (digits: string | undefined) => Number((digits ?? '').replace(/,/g, ''));
 /** `a, b, c` -> `a, b or c` (`a, b eller c`), through Intl.ListFormat. */
 const orList = (text: string) => {
   const items = text.split(', ').filter(Boolean);
@@ -142,12 +144,12 @@ type Rule = [RegExp, (match: RegExpExecArray, noun: string, plural: string) => s
 
 /** Predicates after a field path: validation-message.ts wordings first, then hosted services' class-validator ones. */
 const PREDICATES: Rule[] = [
-  [/^must be at most ([\d,]+) characters(?: long)?$|^must be shorter than or equal to (\d+) characters$/, (m, noun) => t('sentences.errMaxChars', { noun, max: m[1] ?? m[2] })],
-  [/^must be at least (\d+) characters(?: long)?$|^must be longer than or equal to (\d+) characters$/, (m, noun) => t('sentences.errMinChars', { noun, min: m[1] ?? m[2] })],
+  [/^must be at most ([\d,]+) characters(?: long)?$|^must be shorter than or equal to (\d+) characters$/, (m, noun) => t('sentences.errMaxChars', { noun, max: count(m[1] ?? m[2]) })],
+  [/^must be at least (\d+) characters(?: long)?$|^must be longer than or equal to (\d+) characters$/, (m, noun) => t('sentences.errMinChars', { noun, min: count(m[1] ?? m[2]) })],
   [/^must not be empty$|^should not be empty$/, (_m, noun) => t('sentences.errEmpty', { noun })],
   [/^is required(.*)$/, (m, noun) => t('sentences.errRequired', { noun, rest: m[1] })],
   [/^(?:must contain )?at most (\d+) items$|^must contain no more than (\d+) elements$/, (m, _noun, plural) => t('sentences.errMaxItems', { plural, max: m[1] ?? m[2] })],
-  [/^must contain at least (\d+) items$|^must contain at least (\d+) elements$/, (m, _noun, plural) => t('sentences.errMinItems', { plural, min: m[1] ?? m[2] })],
+  [/^must contain at least (\d+) items$|^must contain at least (\d+) elements$/, (m, _noun, plural) => t('sentences.errMinItems', { plural, min: count(m[1] ?? m[2]) })],
   [/^must not be greater than (\S+)$/, (m, noun) => t('sentences.errMax', { noun, max: m[1] })],
   [/^must not be less than (\S+)$/, (m, noun) => t('sentences.errMin', { noun, min: m[1] })],
   [/^must be one of(?: the following values:)? (.+)$/, (m, noun) => t('sentences.errOneOf', { noun, values: orList(m[1]!) })],
@@ -160,7 +162,7 @@ const PREDICATES: Rule[] = [
   [/^must be in the future\b(.*)$/, (m, noun) => t('sentences.errFuture', { noun, rest: m[1] })],
   [/^is not allowed with publish\b.*$/, (_m, noun) => t('sentences.errNotWithPublish', { noun })],
   [/^must be a non-negative integer$/, (_m, noun) => t('sentences.errWholeNumber', { noun })],
-  [/^must have at most (\d+) keys$/, (m, noun) => t('sentences.errMaxKeys', { noun, max: m[1] })],
+  [/^must have at most (\d+) keys$/, (m, noun) => t('sentences.errMaxKeys', { noun, max: count(m[1]) })],
   [/^must be at most (\d+) KiB as JSON$/, (m, noun) => t('sentences.errMaxKiB', { noun, max: m[1] })],
   [/^is nested too deeply$/, (_m, noun) => t('sentences.errNested', { noun })],
   [/^must be a number such as (.+)$/, (m, noun) => t('sentences.errNumberSuchAs', { noun, example: m[1] })],
