@@ -33,7 +33,8 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { DateTimePicker } from '@mantine/dates';
+import { DateTimePicker, DatesProvider } from '@mantine/dates';
+import 'dayjs/locale/nb';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
@@ -69,7 +70,7 @@ import { MediaField } from './media-field';
 import { postQueries } from './queries';
 import { RecipientsField } from './recipients-field';
 import { formatDateTime, formatLocale, formatNumber } from '@/i18n/format';
-import { t as translate } from '@/i18n/i18n';
+import { currentLocale, t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import { RenderedPost } from './rendered-post';
 import { browserTimeZone, formatZoned, isTimeZone, timeZoneNames, utcToZoned } from './zoned-time';
@@ -288,23 +289,26 @@ function Composer() {
                       control={control}
                       name="publishDate"
                       render={({ field, fieldState }) => (
-                        <DateTimePicker
-                          label={action === 'schedule' ? t('posts.publishAt') : t('posts.suggestedAt')}
-                          description={t('posts.publishAtHint', { zone: timeZone })}
-                          clearable
-                          valueFormat="D MMM YYYY, HH:mm"
-                          minDate={utcToZoned(Date.now(), timeZone).slice(0, 10)}
-                          value={field.value || null}
-                          onChange={(next) => field.onChange(next ?? '')}
-                          onBlur={field.onBlur}
-                          error={fieldState.error?.message}
-                          required={action === 'schedule'}
-                          timePickerProps={{ hoursInputLabel: t('posts.hours'), minutesInputLabel: t('posts.minutes') }}
-                          ariaLabels={{ nextMonth: t('posts.nextMonth'), previousMonth: t('posts.previousMonth'), nextYear: t('posts.nextYear'), previousYear: t('posts.previousYear'), nextDecade: t('posts.nextDecade'), previousDecade: t('posts.previousDecade'), monthLevelControl: t('posts.chooseMonth'), yearLevelControl: t('posts.chooseYear') }}
-                          submitButtonProps={{ 'aria-label': t('posts.confirmDate') }}
-                          clearButtonProps={{ 'aria-label': t('posts.clearDate') }}
-                          w={260}
-                        />
+                        // Month and day names in the language shown (dayjs's bokmål locale, issue 23).
+                        <DatesProvider settings={{ locale: currentLocale() }}>
+                          <DateTimePicker
+                            label={action === 'schedule' ? t('posts.publishAt') : t('posts.suggestedAt')}
+                            description={t('posts.publishAtHint', { zone: timeZone })}
+                            clearable
+                            valueFormat="D MMM YYYY, HH:mm"
+                            minDate={utcToZoned(Date.now(), timeZone).slice(0, 10)}
+                            value={field.value || null}
+                            onChange={(next) => field.onChange(next ?? '')}
+                            onBlur={field.onBlur}
+                            error={fieldState.error?.message}
+                            required={action === 'schedule'}
+                            timePickerProps={{ hoursInputLabel: t('posts.hours'), minutesInputLabel: t('posts.minutes') }}
+                            ariaLabels={{ nextMonth: t('posts.nextMonth'), previousMonth: t('posts.previousMonth'), nextYear: t('posts.nextYear'), previousYear: t('posts.previousYear'), nextDecade: t('posts.nextDecade'), previousDecade: t('posts.previousDecade'), monthLevelControl: t('posts.chooseMonth'), yearLevelControl: t('posts.chooseYear') }}
+                            submitButtonProps={{ 'aria-label': t('posts.confirmDate') }}
+                            clearButtonProps={{ 'aria-label': t('posts.clearDate') }}
+                            w={260}
+                          />
+                        </DatesProvider>
                       )}
                     />
                     <Select

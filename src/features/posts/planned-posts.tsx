@@ -7,7 +7,8 @@
  * Loaded only when the tab is opened.
  */
 import { Alert, Badge, Button, Group, Indicator, Modal, Stack, Text, Title } from '@mantine/core';
-import { Calendar } from '@mantine/dates';
+import { Calendar, DatesProvider } from '@mantine/dates';
+import 'dayjs/locale/nb';
 import '@mantine/dates/styles.css';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -21,7 +22,7 @@ import { useWorkspaceApi } from '@/lib/api';
 import { useExtensions } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
 import { formatDateTime } from '@/i18n/format';
-import { t as translate } from '@/i18n/i18n';
+import { currentLocale, t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import { postQueries } from './queries';
 
@@ -87,22 +88,24 @@ function PlanCalendar({ items }: { items: PostRequestItem[] }) {
       <Title order={2} size="h4" mb="xs">
         {t('posts.calendarTitle')}
       </Title>
-      <Calendar
-        static
-        renderDay={(date) => {
-          const count = counts.get(date) ?? 0;
-          const day = Number(date.slice(8, 10));
-          return count ? (
-            <Indicator size={16} label={count} color="blue" offset={-2} title={t('posts.dayCount', { count })}>
-              <span data-scheduled-day={date} aria-label={`${day}: ${t('posts.dayCount', { count })}`}>
-                {day}
-              </span>
-            </Indicator>
-          ) : (
-            <span>{day}</span>
-          );
-        }}
-      />
+      <DatesProvider settings={{ locale: currentLocale() }}>
+        <Calendar
+          static
+          renderDay={(date) => {
+            const count = counts.get(date) ?? 0;
+            const day = Number(date.slice(8, 10));
+            return count ? (
+              <Indicator size={16} label={count} color="blue" offset={-2} title={t('posts.dayCount', { count })}>
+                <span data-scheduled-day={date} aria-label={`${day}: ${t('posts.dayCount', { count })}`}>
+                  {day}
+                </span>
+              </Indicator>
+            ) : (
+              <span>{day}</span>
+            );
+          }}
+        />
+      </DatesProvider>
     </section>
   );
 }
