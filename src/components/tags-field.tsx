@@ -29,6 +29,8 @@ export type TagsFieldProps = Omit<TagsInputProps, 'data' | 'value' | 'onChange' 
 const NO_TAGS: readonly string[] = [];
 /** The × of a tag: "Remove tag vip" ("Fjern merkelappen vip"). */
 export const removeTagName = (tag: string) => t('shell.removeTag', { tag });
+/** The × of any other chosen value, by its label (a collection, a contact): "Remove Summer" ("Fjern Summer"). */
+export const removeValueName = (label: string) => t('shell.removeValue', { label });
 
 export function TagsField({ value, onChange, existing = NO_TAGS, description, onKeyDown, onDropdownOpen, onDropdownClose, removeName = removeTagName, ...props }: TagsFieldProps) {
   useT();

@@ -6,7 +6,7 @@
  */
 import { MultiSelect, Stack, Text } from '@mantine/core';
 import { pillRenderer, useCloseOnEnter } from '@/components/removable-pill';
-import { TagsField } from '@/components/tags-field';
+import { TagsField, removeTagName, removeValueName } from '@/components/tags-field';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -14,7 +14,6 @@ import type { Contact } from '@/api/contacts';
 import { useWorkspaceApi } from '@/lib/api';
 import { allows } from '@/lib/permissions';
 import { formatNumber } from '@/i18n/format';
-import { t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import type { RecipientContact } from './composer-form';
 import { postQueries } from './queries';
@@ -35,8 +34,8 @@ type Props = {
 
 /** The recipients part of the composer: tag and contact pickers, and a sentence saying who will see the post. */
 /** The × of a chosen tag is named by the tag, of a contact by its label (issue 23 point 8). */
-const removableTag = pillRenderer((option) => translate('posts.removeTag', { tag: option.value }));
-const removableContact = pillRenderer((option) => translate('posts.removeRecipient', { label: option.label }));
+const removableTag = pillRenderer((option) => removeTagName(option.value));
+const removableContact = pillRenderer((option) => removeValueName(option.label));
 
 export function RecipientsField({ tags, contacts, onTagsChange, onContactsChange, error }: Props) {
   const { api, workspaceId, connection } = useWorkspaceApi();

@@ -11,7 +11,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Checkbox, MultiSelect, NativeSelect, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { pillRenderer } from '@/components/removable-pill';
-import { TagsField } from '@/components/tags-field';
+import { TagsField, removeValueName } from '@/components/tags-field';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
@@ -19,7 +19,6 @@ import { PRODUCT_STATUSES, type Product } from '@/api/catalog';
 import { CustomPropertiesField, DescriptionFields, TitleHandleFields } from '@/components/catalog-fields';
 import { UpsertDrawer, showSaved } from '@/components/upsert-drawer';
 import { DeleteRecordButton } from '@/components/catalog-delete';
-import { t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/api';
 import { applyServerErrors, withSentences } from '@/lib/form-errors';
@@ -39,8 +38,7 @@ function ImagePreview({ url }: { url: string }) {
 }
 
 /** The × of a chosen collection is named by its title (issue 23 point 8). */
-const removeName = (label: string) => translate('products.removeValue', { label });
-const removableCollection = pillRenderer((option) => removeName(option.label));
+const removableCollection = pillRenderer((option) => removeValueName(option.label));
 
 export function ProductDrawer({ product, defaultCurrency, readOnly = false, onClose }: { product: Product | null; defaultCurrency?: string | undefined; readOnly?: boolean; onClose: () => void }) {
   const t = useT();
@@ -176,7 +174,7 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
         name="externalCollectionIds"
         render={({ field }) => (
           <TagsField
-            removeName={removeName}
+            removeName={removeValueName}
             label={t('products.externalCollections')}
             description={t('products.externalCollectionsHint')}
             value={field.value}
