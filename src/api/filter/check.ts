@@ -10,16 +10,74 @@ import { parseFilter } from './parse';
 import { printFilterValue } from './print';
 
 /**
+ * What a value must be, in a `FilterFieldProblem`: a type, or a range of a type (issue 12 points 3 and 4; the ranges'
+ * ends are `NUMBER_RANGES` numbers and `DATE_RANGE` ISO texts).
+ */
+export type FilterExpectation =
+  | { kind: 'string' | 'number' | 'date' | 'boolean' }
+  | { kind: 'integerRange' | 'numberRange'; min: number; max: number }
+  | { kind: 'dateRange'; min: string; max: string };
+
+/**
+ * How a filter that parses does not fit the endpoint's fields, as data (decisions.md section 6):
+ * `FilterFieldError.message` is its English sentence for the API's answers, and the console words it in the
+ * language it shows (issue 23). `got` is the value as the filter writes it (`'abc'`, `1.5`).
+ */
+export type FilterFieldProblem =
+  | { code: 'unknownField'; field: string; filterable: readonly string[] }
+  | { code: 'likeNotText'; field: string }
+  | { code: 'operatorNotForType'; field: string; operator: string; type: FieldType }
+  | { code: 'nullOnlyEqNe'; field: string }
+  | { code: 'valueType'; field: string; expects: FilterExpectation; got: string };
+
+function expectationText(expects: FilterExpectation): string {
+  switch (expects.kind) {
+    case 'string':
+      return 'a string';
+    case 'number':
+      return 'a number';
+    case 'date':
+      return 'an ISO 8601 date';
+    case 'boolean':
+      return 'true or false';
+    case 'integerRange':
+      return `an integer from ${expects.min} to ${expects.max}`;
+    case 'numberRange':
+      return `a number from ${expects.min} to ${expects.max}`;
+    case 'dateRange':
+      return `a date between ${expects.min} and ${expects.max} (UTC)`;
+  }
+}
+
+/** The English sentence of a problem, as the service answers it (unprefixed). */
+export function filterFieldMessage(problem: FilterFieldProblem): string {
+  switch (problem.code) {
+    case 'unknownField':
+      return `unknown field '${problem.field}'; ${problem.filterable.length > 0 ? `filterable fields are ${problem.filterable.join(', ')}` : 'this endpoint has no filterable fields'}`;
+    case 'likeNotText':
+      return `like applies to text fields, not '${problem.field}'`;
+    case 'operatorNotForType':
+      return `operator '${problem.operator}' does not apply to ${problem.type} field '${problem.field}'; ${TYPE_RULES[problem.type].hint}`;
+    case 'nullOnlyEqNe':
+      return 'null can only be compared with eq or ne';
+    case 'valueType':
+      return `field '${problem.field}' expects ${expectationText(problem.expects)}, got ${problem.got}`;
+  }
+}
+
+/**
  * A filter that parses but does not fit the endpoint's fields (decisions.md section 6).
- * `field` is the field the problem is about. Messages are unprefixed.
+ * `field` is the field the problem is about; `problem` says what is wrong as data. Messages are unprefixed.
  */
 export class FilterFieldError extends Error {
   override readonly name = 'FilterFieldError';
   readonly field: string;
+  readonly problem: FilterFieldProblem;
 
-  constructor(message: string, field: string) {
-    super(message);
-    this.field = field;
+  constructor(problem: FilterFieldProblem) {
+    super(filterFieldMessage(problem));
+    this.field = problem.field;
+    this.problem = problem;
   }
 }
 
@@ -40,16 +98,16 @@ type Operation = ComparisonOperator | 'in' | 'between';
 
 const ORDERING: readonly Operation[] = ['eq', 'ne', 'gt', 'ge', 'lt', 'le', 'in', 'between'];
 
-/** Which operations each field type allows, and how to name the type in messages. */
-const TYPE_RULES: Record<FieldType, { operations: readonly Operation[]; expects: string; hint: string }> = {
-  string: { operations: [...ORDERING, 'like'], expects: 'a string', hint: '' },
-  integer: { operations: ORDERING, expects: 'a number', hint: '' },
-  decimal: { operations: ORDERING, expects: 'a number', hint: '' },
-  date: { operations: ORDERING, expects: 'an ISO 8601 date', hint: '' },
-  boolean: { operations: ['eq', 'ne', 'in'], expects: 'true or false', hint: 'use eq, ne or in' },
+/** Which operations each field type allows, what its values must be, and the hint when an operator does not apply. */
+const TYPE_RULES: Record<FieldType, { operations: readonly Operation[]; expects: FilterExpectation; hint: string }> = {
+  string: { operations: [...ORDERING, 'like'], expects: { kind: 'string' }, hint: '' },
+  integer: { operations: ORDERING, expects: { kind: 'number' }, hint: '' },
+  decimal: { operations: ORDERING, expects: { kind: 'number' }, hint: '' },
+  date: { operations: ORDERING, expects: { kind: 'date' }, hint: '' },
+  boolean: { operations: ['eq', 'ne', 'in'], expects: { kind: 'boolean' }, hint: 'use eq, ne or in' },
   'string-array': {
     operations: ['eq', 'ne', 'in'],
-    expects: 'a string',
+    expects: { kind: 'string' },
     hint: 'use eq (has), ne (has not) or in (has any)',
   },
 };
@@ -91,25 +149,19 @@ export function checkFilter(node: FilterNode, fields: FieldTable): void {
 }
 
 function checkComparison(fields: FieldTable, field: string, operation: Operation, values: readonly FilterValue[]): void {
-  const fail = (message: string) => new FilterFieldError(message, field);
-  if (!Object.hasOwn(fields, field)) {
-    const names = Object.keys(fields);
-    throw fail(`unknown field '${field}'; ${names.length > 0 ? `filterable fields are ${names.join(', ')}` : 'this endpoint has no filterable fields'}`);
-  }
+  if (!Object.hasOwn(fields, field)) throw new FilterFieldError({ code: 'unknownField', field, filterable: Object.keys(fields) });
   const type = fields[field]!;
   const rules = TYPE_RULES[type];
-  if (operation === 'like' && type !== 'string') throw fail(`like applies to text fields, not '${field}'`);
-  if (!rules.operations.includes(operation)) {
-    throw fail(`operator '${operation}' does not apply to ${type} field '${field}'; ${rules.hint}`);
-  }
+  if (operation === 'like' && type !== 'string') throw new FilterFieldError({ code: 'likeNotText', field });
+  if (!rules.operations.includes(operation)) throw new FilterFieldError({ code: 'operatorNotForType', field, operator: operation, type });
   for (const value of values) {
     if (value === null) {
-      if (operation !== 'eq' && operation !== 'ne') throw fail('null can only be compared with eq or ne');
+      if (operation !== 'eq' && operation !== 'ne') throw new FilterFieldError({ code: 'nullOnlyEqNe', field });
     } else if (!valueFits(type, value)) {
-      throw fail(`field '${field}' expects ${rules.expects}, got ${describe(value)}`);
+      throw new FilterFieldError({ code: 'valueType', field, expects: rules.expects, got: describe(value) });
     } else {
       const outside = outOfRange(type, value);
-      if (outside) throw fail(`field '${field}' expects ${outside}, got ${describe(value)}`);
+      if (outside) throw new FilterFieldError({ code: 'valueType', field, expects: outside, got: describe(value) });
     }
   }
 }
@@ -130,14 +182,14 @@ function valueFits(type: FieldType, value: string | number | boolean): boolean {
 }
 
 /** What the field expects when `value` (of the right type) is outside what it can hold, or null. */
-function outOfRange(type: FieldType, value: string | number | boolean): string | null {
+function outOfRange(type: FieldType, value: string | number | boolean): FilterExpectation | null {
   if (type === 'integer' || type === 'decimal') {
     const { min, max } = NUMBER_RANGES[type];
     const number = value as number;
-    if (type === 'integer' && !Number.isInteger(number)) return `an integer from ${min} to ${max}`;
-    if (number < min || number > max) return `${type === 'integer' ? 'an integer' : 'a number'} from ${min} to ${max}`;
+    if (type === 'integer' && !Number.isInteger(number)) return { kind: 'integerRange', min, max };
+    if (number < min || number > max) return { kind: type === 'integer' ? 'integerRange' : 'numberRange', min, max };
   }
-  if (type === 'date' && !isInDateRange(filterInstant(value as string))) return `a date between ${DATE_RANGE.min} and ${DATE_RANGE.max} (UTC)`;
+  if (type === 'date' && !isInDateRange(filterInstant(value as string))) return { kind: 'dateRange', min: DATE_RANGE.min, max: DATE_RANGE.max };
   return null;
 }
 

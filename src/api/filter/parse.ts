@@ -29,18 +29,61 @@ export const FILTER_LIMITS = {
 } as const;
 
 /**
+ * What is wrong with a `$filter` text, as data (decisions.md section 6): `FilterSyntaxError.message` is its English
+ * sentence for the API's answers, and the console words the same problem in the language it shows (issue 23).
+ * `position` is a 0-based index into the text (UTF-16 code units); `max` is the `FILTER_LIMITS` value passed.
+ */
+export type FilterSyntaxProblem =
+  | { code: 'tooLong'; max: number }
+  | { code: 'empty' }
+  | { code: 'unterminatedString'; position: number }
+  | { code: 'invalidNumber'; text: string; position: number }
+  | { code: 'unexpectedEnd'; position: number }
+  | { code: 'unexpectedToken'; text: string; position: number }
+  | { code: 'tooDeep'; max: number }
+  | { code: 'tooManyComparisons'; max: number }
+  | { code: 'inListTooLong'; max: number; position: number };
+
+/** The English sentence of a problem, as the service answers it (unprefixed; the server adds `$filter: `). */
+export function filterSyntaxMessage(problem: FilterSyntaxProblem): string {
+  switch (problem.code) {
+    case 'tooLong':
+      return `filter is longer than ${problem.max} characters`;
+    case 'empty':
+      return 'empty filter';
+    case 'unterminatedString':
+      return `unterminated string starting at position ${problem.position}`;
+    case 'invalidNumber':
+      return `invalid number '${problem.text}' at position ${problem.position}`;
+    case 'unexpectedEnd':
+      return `unexpected end of input at position ${problem.position}`;
+    case 'unexpectedToken':
+      return `unexpected token '${problem.text}' at position ${problem.position}`;
+    case 'tooDeep':
+      return `filter is nested deeper than ${problem.max} levels`;
+    case 'tooManyComparisons':
+      return `filter has more than ${problem.max} comparisons`;
+    case 'inListTooLong':
+      return `'in' list has more than ${problem.max} values at position ${problem.position}`;
+  }
+}
+
+/**
  * The only error `parseFilter` throws (decisions.md section 6).
+ * `problem` says what is wrong as data, and `message` in English (`filterSyntaxMessage`).
  * `position` is the 0-based index into the input (UTF-16 code units) where the problem starts;
  * `token` is the offending source text, or `null` at the end of input and for whole-filter
  * errors (empty, too long). Messages are unprefixed; the server adds `$filter: `.
  */
 export class FilterSyntaxError extends Error {
   override readonly name = 'FilterSyntaxError';
+  readonly problem: FilterSyntaxProblem;
   readonly position: number;
   readonly token: string | null;
 
-  constructor(message: string, position: number, token: string | null) {
-    super(message);
+  constructor(problem: FilterSyntaxProblem, position: number, token: string | null) {
+    super(filterSyntaxMessage(problem));
+    this.problem = problem;
     this.position = position;
     this.token = token;
   }
@@ -62,10 +105,10 @@ export class FilterSyntaxError extends Error {
  */
 export function parseFilter(text: string): FilterNode {
   if (text.length > FILTER_LIMITS.maxLength) {
-    throw new FilterSyntaxError(`filter is longer than ${FILTER_LIMITS.maxLength} characters`, FILTER_LIMITS.maxLength, null);
+    throw new FilterSyntaxError({ code: 'tooLong', max: FILTER_LIMITS.maxLength }, FILTER_LIMITS.maxLength, null);
   }
   const parser = new Parser(text);
-  if (parser.peek().type === 'end') throw new FilterSyntaxError('empty filter', 0, null);
+  if (parser.peek().type === 'end') throw new FilterSyntaxError({ code: 'empty' }, 0, null);
   return parser.parseFilter();
 }
 
@@ -135,7 +178,7 @@ class Tokenizer {
     for (;;) {
       const close = text.indexOf("'", i);
       if (close === -1) {
-        throw new FilterSyntaxError(`unterminated string starting at position ${start}`, start, text.slice(start));
+        throw new FilterSyntaxError({ code: 'unterminatedString', position: start }, start, text.slice(start));
       }
       // No database stores U+0000 in text (PostgreSQL refuses it), so a filter cannot ask for it either.
       const nul = text.indexOf('\0', i);
@@ -155,7 +198,7 @@ class Tokenizer {
     if (tail !== undefined) throw unexpected({ type: 'word', text: raw + tail, pos: start });
     const value = Number(raw);
     if (!Number.isFinite(value)) {
-      throw new FilterSyntaxError(`invalid number '${raw}' at position ${start}`, start, raw);
+      throw new FilterSyntaxError({ code: 'invalidNumber', text: raw, position: start }, start, raw);
     }
     this.pos += raw.length;
     return { type: 'value', text: raw, pos: start, value: value === 0 ? 0 : value }; // -0 -> 0
@@ -169,9 +212,9 @@ function match(pattern: RegExp, text: string, at: number): string | undefined {
 
 function unexpected(token: Token): FilterSyntaxError {
   if (token.type === 'end') {
-    return new FilterSyntaxError(`unexpected end of input at position ${token.pos}`, token.pos, null);
+    return new FilterSyntaxError({ code: 'unexpectedEnd', position: token.pos }, token.pos, null);
   }
-  return new FilterSyntaxError(`unexpected token '${token.text}' at position ${token.pos}`, token.pos, token.text);
+  return new FilterSyntaxError({ code: 'unexpectedToken', text: token.text, position: token.pos }, token.pos, token.text);
 }
 
 function isKeyword(token: Token, keyword: string): boolean {
@@ -244,7 +287,7 @@ class Parser {
   /** Counts one nesting level, checked before recursing so deep input cannot overflow the stack. */
   private enter(token: Token): void {
     if (++this.depth > FILTER_LIMITS.maxDepth) {
-      throw new FilterSyntaxError(`filter is nested deeper than ${FILTER_LIMITS.maxDepth} levels`, token.pos, token.text);
+      throw new FilterSyntaxError({ code: 'tooDeep', max: FILTER_LIMITS.maxDepth }, token.pos, token.text);
     }
   }
 
@@ -253,7 +296,7 @@ class Parser {
     const fieldToken = this.tokens.next();
     if (fieldToken.type !== 'word' || FILTER_KEYWORDS.has(fieldToken.text.toLowerCase())) throw unexpected(fieldToken);
     if (++this.comparisons > FILTER_LIMITS.maxComparisons) {
-      throw new FilterSyntaxError(`filter has more than ${FILTER_LIMITS.maxComparisons} comparisons`, fieldToken.pos, fieldToken.text);
+      throw new FilterSyntaxError({ code: 'tooManyComparisons', max: FILTER_LIMITS.maxComparisons }, fieldToken.pos, fieldToken.text);
     }
     const field = fieldToken.text;
 
@@ -278,7 +321,7 @@ class Parser {
       this.tokens.next();
       if (values.length === FILTER_LIMITS.maxInValues) {
         const { pos, text } = this.tokens.peek();
-        throw new FilterSyntaxError(`'in' list has more than ${FILTER_LIMITS.maxInValues} values at position ${pos}`, pos, text || null);
+        throw new FilterSyntaxError({ code: 'inListTooLong', max: FILTER_LIMITS.maxInValues, position: pos }, pos, text || null);
       }
       values.push(this.parseValue());
     }

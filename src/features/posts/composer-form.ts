@@ -261,12 +261,11 @@ export function isBlank(values: ComposerValues): boolean {
 }
 
 /**
- * A short description of a post for the history: its header, else the start of its text, else `(image only)` in the
- * language shown when the post is sent (the history keeps it as written).
+ * A short description of a post for the history: its header, else the start of its text, else empty (an image-only
+ * post), which the history words when it shows it, in the language shown then (issue 23).
  */
 export function postSummary(values: Pick<ComposerValues, 'header' | 'text'>): string {
   const base = values.header.trim() || values.text.trim().replace(/\s+/g, ' ');
-  if (!base) return t('posts.imageOnly');
   return base.length > 60 ? `${base.slice(0, 59)}…` : base;
 }
 

@@ -634,7 +634,7 @@ function RequestHistory({ workspaceId }: { workspaceId: string }) {
                   <Code>{entry.requestId}</Code>
                 </td>
                 <td>
-                  {entry.summary}
+                  {entry.summary || t('posts.imageOnly')}
                   {entry.recipients ? ` ${t('posts.historyPrivate')}` : ''}
                 </td>
               </tr>

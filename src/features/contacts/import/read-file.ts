@@ -6,7 +6,7 @@
  * rejects with the worker's error message, or with the AbortError when `signal` aborts (the worker is stopped).
  */
 import type { CsvTable } from '@/lib/csv-table';
-import type { ReadMessage, SheetInfo } from './read-worker';
+import type { ParseProblem, ReadMessage, SheetInfo } from './read-worker';
 import { t } from '@/i18n/i18n';
 
 export type ReadResult = { table: CsvTable; encoding?: string; sheets?: SheetInfo[]; warnings: string[] };
@@ -56,14 +56,19 @@ export function readImportFile(file: File, options: { sheet?: string; signal?: A
           break;
         case 'done':
           stop();
-          resolve({ ...result, table, warnings: message.errors });
+          resolve({ ...result, table, warnings: message.problems.map(problemText) });
           break;
         case 'error':
           stop();
-          reject(new Error(message.message));
+          reject(new Error(t(message.format === 'xlsx' ? 'contacts-import.notWorkbook' : 'contacts-import.fileUnreadable', { detail: message.detail })));
           break;
       }
     };
     worker.postMessage(sheet === undefined ? { file } : { file, sheet });
   });
+}
+
+/** A Papa Parse problem in words (the codes of Papa Parse 5's `ParseError`); an unknown code gets a general sentence. */
+function problemText({ code, row }: ParseProblem): string {
+  return t('contacts-import.parseProblem', { code, row: row ?? 0, hasRow: row === null ? 'no' : 'yes' });
 }

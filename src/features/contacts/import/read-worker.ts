@@ -9,7 +9,9 @@
  * - xlsx: read-excel-file's Web Worker build (16 KB of gzip, loaded only when an xlsx file is read) reads every
  *   sheet; the chosen sheet's rows (the first by default) are sent, cells as text (dates as ISO dates).
  * Messages out: `{ type: 'meta', encoding?, sheets? }`, then `{ type: 'rows', rows }` per chunk (at most
- * ROWS_PER_MESSAGE rows, so no message takes long to receive), then `{ type: 'done', errors }` or `{ type: 'error', message }`.
+ * ROWS_PER_MESSAGE rows, so no message takes long to receive), then `{ type: 'done', problems }` or
+ * `{ type: 'error', format, detail }`. No text here is for people: problems are Papa Parse's codes with a 1-based row,
+ * and read-file.ts words them and the error in the language shown (issue 23; the worker has no catalogs).
  */
 import Papa from 'papaparse';
 
@@ -18,8 +20,10 @@ export type SheetInfo = { name: string; rows: number };
 export type ReadMessage =
   | { type: 'meta'; encoding?: string; sheets?: SheetInfo[] }
   | { type: 'rows'; rows: string[][] }
-  | { type: 'done'; errors: string[] }
-  | { type: 'error'; message: string };
+  | { type: 'done'; problems: ParseProblem[] }
+  | { type: 'error'; format: 'csv' | 'xlsx'; detail: string };
+/** A Papa Parse error (`MissingQuotes`, `InvalidQuotes`, `UndetectableDelimiter`, ...) and its 1-based row, if any. */
+export type ParseProblem = { code: string; row: number | null };
 
 const ROWS_PER_MESSAGE = 2000;
 const scope = self as unknown as { postMessage(message: ReadMessage): void; onmessage: ((event: MessageEvent<ReadRequest>) => void) | null };
@@ -52,21 +56,21 @@ function sendRows(rows: string[][]) {
 async function readCsv(file: File) {
   const encoding = await detectEncoding(file);
   post({ type: 'meta', encoding });
-  const errors: string[] = [];
+  const problems: ParseProblem[] = [];
   await new Promise<void>((resolve, reject) => {
     Papa.parse<string[]>(file, {
       encoding,
       chunkSize: 1024 * 1024,
       skipEmptyLines: false,
       chunk(results) {
-        for (const error of results.errors) if (errors.length < 3) errors.push(`Row ${(error.row ?? 0) + 1}: ${error.message}`);
+        for (const error of results.errors) if (problems.length < 3) problems.push({ code: error.code, row: error.row === undefined ? null : error.row + 1 });
         sendRows(results.data);
       },
       complete: () => resolve(),
       error: (error) => reject(error),
     });
   });
-  post({ type: 'done', errors });
+  post({ type: 'done', problems });
 }
 
 /** A cell of read-excel-file as text: empty for null, a date as `YYYY-MM-DD` (with the time when it has one). */
@@ -85,11 +89,12 @@ async function readXlsx(file: File, sheet?: string) {
   post({ type: 'meta', sheets: sheets.map(({ sheet: name, data }) => ({ name, rows: data.length })) });
   const chosen = sheets.find(({ sheet: name }) => name === sheet) ?? sheets[0];
   sendRows((chosen?.data ?? []).map((row) => row.map(cellText)));
-  post({ type: 'done', errors: [] });
+  post({ type: 'done', problems: [] });
 }
 
 scope.onmessage = (event) => {
   const { file, sheet } = event.data;
-  const read = /\.xlsx$/i.test(file.name) ? readXlsx(file, sheet) : readCsv(file);
-  read.catch((error: unknown) => post({ type: 'error', message: error instanceof Error ? error.message : String(error) }));
+  const format = /\.xlsx$/i.test(file.name) ? 'xlsx' : 'csv';
+  const read = format === 'xlsx' ? readXlsx(file, sheet) : readCsv(file);
+  read.catch((error: unknown) => post({ type: 'error', format, detail: error instanceof Error ? error.message : String(error) }));
 };
