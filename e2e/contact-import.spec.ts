@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
-import { type StartedServer, startService } from './server';
+import { type StartedServer, startService, fetchApi } from './server';
 import { type Workspace, checkAccessibility, expect, makeWorkspace, test } from './fixtures';
 
 let ws: Workspace;
@@ -18,7 +18,7 @@ let baseURL: string;
 
 /** Sends `body` to the API of the test workspace; the parsed JSON. */
 async function api(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${baseURL}/api${path}`, {
+  const response = await fetchApi(`${baseURL}/api${path}`, {
     method,
     headers: { 'x-api-key': ws.key, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
-import { cli } from './server';
+import { cli, fetchApi } from './server';
 import { type E2eState, readState } from './state';
 import { checkAccessibility, expect, test } from './fixtures';
 
@@ -15,7 +15,7 @@ const CITIES = ['Oslo', 'Bergen', 'Tromsø'];
 
 /** Calls the API of the test server with the workspace's key. */
 async function api(state: E2eState, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${state.baseURL}/api${path}`, {
+  const response = await fetchApi(`${state.baseURL}/api${path}`, {
     method,
     headers: { 'x-api-key': ws.key, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,

@@ -5,7 +5,7 @@
  * and typing drive the page; the mouse is never used.
  */
 import type { Locator, Page } from '@playwright/test';
-import { cli } from './server';
+import { cli, fetchApi } from './server';
 import { type E2eState, readState } from './state';
 import { checkAccessibility, expect, test } from './fixtures';
 
@@ -13,7 +13,7 @@ let ws: { id: string; key: string };
 
 /** POST on the API with the workspace's key. */
 async function apiPost(state: E2eState, path: string, body: unknown) {
-  const response = await fetch(`${state.baseURL}/api${path}`, { method: 'POST', headers: { 'x-api-key': ws.key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetchApi(`${state.baseURL}/api${path}`, { method: 'POST', headers: { 'x-api-key': ws.key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   expect(response.status, await response.text()).toBe(201);
 }
 

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { type Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
-import { type StartedServer, cli, startService } from './server';
+import { type StartedServer, cli, startService, fetchApi } from './server';
 import { type E2eState, readState } from './state';
 import { checkAccessibility, expect, test } from './fixtures';
 
@@ -22,7 +22,7 @@ test.beforeAll(() => {
 
 /** GET on the API of `baseURL` with the workspace's key; the parsed JSON. */
 async function apiGet(baseURL: string, path: string) {
-  const response = await fetch(`${baseURL}/api${path}`, { headers: { 'x-api-key': ws.key } });
+  const response = await fetchApi(`${baseURL}/api${path}`, { headers: { 'x-api-key': ws.key } });
   expect(response.status).toBe(200);
   return response.json();
 }

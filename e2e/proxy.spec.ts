@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { HOSTED_KEY, HOSTED_WORKSPACE, type HostedStandIn, startHostedStandIn } from '../server/test/hosted-stand-in';
 import { type Workspace, expect, makeWorkspace, test } from './fixtures';
-import { type StartedServer, startService } from './server';
+import { type StartedServer, startService, fetchApi } from './server';
 import { readState } from './state';
 
 const NO_DATABASE = '/nonexistent/proxy-mode-opens-no-database.sqlite';
@@ -24,7 +24,7 @@ test.beforeAll(async () => {
   hostedProxy = await startService(NO_DATABASE, { UPSTREAM_API_URL: hosted.baseUrl });
   ws = makeWorkspace('Proxy Spec');
   for (let i = 0; i < 5; i++) {
-    const response = await fetch(`${state.baseURL}/api/contacts`, {
+    const response = await fetchApi(`${state.baseURL}/api/contacts`, {
       method: 'POST',
       headers: { 'x-api-key': ws.key, 'content-type': 'application/json' },
       body: JSON.stringify({ name: `Proxied Person ${i}`, email: `proxied${i}@proxy.test`, tags: ['spec'] }),
@@ -55,7 +55,7 @@ test('connects, lists contacts, edits a tag and exports a CSV, all through the p
   await expect
     .poll(async () => {
       const filter = encodeURIComponent("email eq 'proxied3@proxy.test'");
-      const response = await fetch(`${state.baseURL}/api/contacts?%24filter=${filter}`, { headers: { 'x-api-key': ws.key } });
+      const response = await fetchApi(`${state.baseURL}/api/contacts?%24filter=${filter}`, { headers: { 'x-api-key': ws.key } });
       return ((await response.json()) as { items: { tags: string[] }[] }).items[0]?.tags;
     })
     .toEqual(['spec', 'via-proxy']);

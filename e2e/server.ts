@@ -60,3 +60,18 @@ export async function startService(databaseUrl: string, env: Record<string, stri
       }),
   };
 }
+
+/**
+ * `fetch` for a test's own calls to a test server, sent again once when the connection closed before any answer
+ * (undici's `UND_ERR_SOCKET`, "other side closed"): Node's fetch may pick a kept-alive connection in the instant the
+ * server closes it as idle, and such a request never reached the service, so sending it again cannot write twice.
+ */
+export async function fetchApi(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    if (code !== 'UND_ERR_SOCKET') throw error;
+    return fetch(url, init);
+  }
+}

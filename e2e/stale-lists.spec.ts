@@ -6,10 +6,11 @@
 import type { Page } from '@playwright/test';
 import { readState } from './state';
 import { type Workspace, expect, makeWorkspace, test } from './fixtures';
+import { fetchApi } from './server';
 
 /** POST on the API of the test server with `key`. */
 async function apiPost(key: string, path: string, body: unknown) {
-  const response = await fetch(`${readState().baseURL}/api${path}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetchApi(`${readState().baseURL}/api${path}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   expect(response.status, await response.text()).toBe(201);
 }
 

@@ -41,9 +41,9 @@ export async function collectErasureIds(options: Omit<CollectOptions, 'source'> 
 }
 
 /** The durable job of an erasure of `ids` (kind `bulk-erase`), titled `title`: ids only (issue 22 point 7). */
-export function bulkEraseSpec(ids: readonly string[], title: string, source: 'selection' | 'filter'): JobSpec {
+export function bulkEraseSpec(ids: readonly string[], source: 'selection' | 'filter'): JobSpec {
   const unique = [...new Set(ids)];
-  return { kind: 'bulk-erase', title, steps: unique.map((contactId) => ({ kind: 'erase-contact', contactId })), meta: { source, requested: unique.length } };
+  return { kind: 'bulk-erase', steps: unique.map((contactId) => ({ kind: 'erase-contact', contactId })), meta: { source, requested: unique.length } };
 }
 
 /**

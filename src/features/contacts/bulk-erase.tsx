@@ -23,7 +23,6 @@ import { type CollectProgress, isCancelled } from './bulk-tag-job';
 import { bulkEraseSpec, collectErasureIds, erasureEstimate, typedCountMatches } from './bulk-erase-job';
 import { type BulkSelection, CollectView, useNow } from './bulk-tags';
 import { formatNumber } from '@/i18n/format';
-import { t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 
 /** Minutes as the language shown says them (Intl units): `38 minutes`, `2.5 hours`, `40 seconds` (`38 minutter`). */
@@ -31,9 +30,6 @@ function durationWords(minutes: number): string {
   const [value, unit] = minutes < 1 ? [Math.max(1, Math.ceil(minutes * 60)), 'second'] : minutes < 120 ? [Math.ceil(minutes), 'minute'] : [Math.round(minutes / 6) / 10, 'hour'];
   return formatNumber(value as number, { style: 'unit', unit: unit as string, unitDisplay: 'long', maximumFractionDigits: 1 });
 }
-
-/** The job's title, stored with the job (src/lib/jobs/), in the language shown when it is made. */
-const jobTitle = (count: number) => translate('bulk.eraseJobTitle', { count });
 
 /** The ids found for a filter whose count differed from the one the person confirmed: they confirm this count now. */
 type Found = { ids: string[]; was: number };
@@ -72,7 +68,7 @@ export function BulkErase({ selection: current, onDone }: { selection: BulkSelec
     setStarting(true);
     try {
       const { enqueueJob } = await import('@/lib/jobs/job-runner');
-      await enqueueJob(connection, bulkEraseSpec(ids, jobTitle(ids.length), fromFilter ? 'filter' : 'selection'));
+      await enqueueJob(connection, bulkEraseSpec(ids, fromFilter ? 'filter' : 'selection'));
     } catch (error) {
       setStarting(false);
       setFailure({ title: t('bulk.eraseStoreFailed'), error });

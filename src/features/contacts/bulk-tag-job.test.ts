@@ -74,7 +74,7 @@ describe('bulk tags on the job runner', () => {
     const collected = await collectBulkTargets({ client: api, source: { filter: compare('tags', 'eq', 'wave') }, onProgress: (p) => progress.push(p) });
     expect(collected.targets).toHaveLength(130);
     expect(progress.at(-1)).toMatchObject({ done: 130, total: 130 });
-    const job = await runSpec(bulkTagSpec(collected, { tagsToAdd: ['surfed', 'done'], tagsToRemove: ['wave'] }, 'Surf'));
+    const job = await runSpec(bulkTagSpec(collected, { tagsToAdd: ['surfed', 'done'], tagsToRemove: ['wave'] }));
     expect(job.counts).toMatchObject({ tagged: 130, failed: 0 });
     expect(await countWith('wave')).toBe(0);
     expect(await countWith('surfed')).toBe(130);
@@ -86,7 +86,7 @@ describe('bulk tags on the job runner', () => {
     const ids = await seed(6, (i) => (i < 3 ? ['gold'] : i === 5 ? Array.from({ length: 100 }, (_, n) => `t${n}`) : i === 4 ? ['silver'] : []));
     const collected = await collectBulkTargets({ client: api, source: { ids: [...ids, '00000000-0000-4000-8000-000000000000'] } });
     expect(collected).toMatchObject({ missing: 1 });
-    const spec = bulkTagSpec(collected, { tagsToAdd: ['gold', 'silver'], tagsToRemove: [] }, 'Gold');
+    const spec = bulkTagSpec(collected, { tagsToAdd: ['gold', 'silver'], tagsToRemove: [] });
     expect(spec.report?.unchangedRecords).toEqual([]);
     expect(spec.steps.find((step) => step.kind === 'patch-tags' && step.contactId === ids[4])).toMatchObject({ tagsToAdd: ['gold'], tagsToRemove: [] });
     expect(spec.steps.find((step) => step.kind === 'patch-tags' && step.contactId === ids[0])).toMatchObject({ tagsToAdd: ['silver'] });
@@ -96,7 +96,7 @@ describe('bulk tags on the job runner', () => {
     await store.eachStep(job.id, (step) => step.outcome?.kind === 'failed' && failed.push(`${step.step.kind === 'patch-tags' ? step.step.contactId : ''}: ${step.outcome.reason}`));
     expect(failed).toEqual([`${ids[5]}: A contact can have at most 100 tags.`]);
 
-    const again = bulkTagSpec(await collectBulkTargets({ client: api, source: { ids: ids.slice(0, 3) } }), { tagsToAdd: ['gold'], tagsToRemove: [] }, 'Gold again');
+    const again = bulkTagSpec(await collectBulkTargets({ client: api, source: { ids: ids.slice(0, 3) } }), { tagsToAdd: ['gold'], tagsToRemove: [] });
     expect(again.steps).toEqual([]);
     expect(again.report?.unchangedRecords).toHaveLength(3);
   });
@@ -127,7 +127,7 @@ describe('bulk tags on the job runner', () => {
   it('undoes exactly: tags a contact had before stay, tags the job added go, tags it removed come back', async () => {
     const ids = await seed(4, (i) => [['keep', 'old'], ['keep', 'new'], ['other'], ['new', 'old']][i]!);
     const before = await tagsOf(ids);
-    const job = await runSpec(bulkTagSpec(await collectBulkTargets({ client: api, source: { ids } }), { tagsToAdd: ['new'], tagsToRemove: ['old'] }, 'Swap'));
+    const job = await runSpec(bulkTagSpec(await collectBulkTargets({ client: api, source: { ids } }), { tagsToAdd: ['new'], tagsToRemove: ['old'] }));
     expect(job.counts.tagged).toBe(3); // the second already had 'new' and lacked 'old'
     expect((await tagsOf(ids)).get(ids[0]!)).toEqual(['keep', 'new']);
     expect((await tagsOf(ids)).get(ids[3]!)).toEqual(['new']);

@@ -159,7 +159,7 @@ export function isCancelled(error: unknown): boolean {
  * The durable job of a bulk tag change (kind `bulk-tags`): one `patch-tags` step per target the change alters,
  * with only the tags that alter it; the others in `report.unchangedRecords`; `meta` keeps the change as asked.
  */
-export function bulkTagSpec(collected: Collected, change: TagChange, title: string): JobSpec {
+export function bulkTagSpec(collected: Collected, change: TagChange): JobSpec {
   const steps: JobStep[] = [];
   const unchangedRecords: { id: string; label: string }[] = [];
   for (const target of collected.targets) {
@@ -169,7 +169,6 @@ export function bulkTagSpec(collected: Collected, change: TagChange, title: stri
   }
   return {
     kind: 'bulk-tags',
-    title,
     steps,
     report: { unchangedRecords },
     meta: { tagsToAdd: [...change.tagsToAdd], tagsToRemove: [...change.tagsToRemove], matched: collected.targets.length, missing: collected.missing },

@@ -8,7 +8,7 @@
  * (src/lib/jobs/, loaded only now) as one tag patch per contact it alters, and closes: the job goes on in the
  * background, its progress in the header, its report, pause, cancel and undo on the Jobs page, and a reload or a
  * closed tab resumes it. The dialog promises nothing more (issue 19 point 6). Texts: the `contacts` catalog (issue 23);
- * the job's stored title is written in the language shown when the job is made (`bulkJobTitle`, the `bulk` catalog).
+ * the job's title is worded by the runner from the change (src/lib/jobs/job-title.ts, the `jobs` catalog).
  */
 import { t } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
@@ -40,15 +40,6 @@ function startedText(count: number, unchanged: number, missing: number): string 
 export type BulkSelection = { kind: 'ids'; ids: string[] } | { kind: 'matching'; filter: FilterNode | undefined; total: number };
 
 /** The epoch ms, refreshed every 250 ms while `active` (for the countdown). */
-/**
- * The bulk tag job's title, stored with the job and shown on the Jobs page (issues 13 and 20), in the language shown
- * when the job is made: `Add vip, remove lead on 3 contacts` (`Legg til vip, fjern lead på 3 kontakter`).
- */
-export function bulkJobTitle(add: readonly string[], remove: readonly string[], count: number): string {
-  const changes = [add.length ? t('bulk.jobAdd', { tags: add.join(', ') }) : '', remove.length ? t('bulk.jobRemove', { tags: remove.join(', ') }) : ''].filter(Boolean).join(', ');
-  return t('bulk.jobOn', { changes, count }).replace(/^./, (c) => c.toUpperCase());
-}
-
 export function useNow(active: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -127,7 +118,7 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
         signal: controller.current.signal,
         onProgress: setProgress,
       });
-      spec = bulkTagSpec(collected, { tagsToAdd, tagsToRemove }, bulkJobTitle(tagsToAdd, tagsToRemove, collected.targets.length));
+      spec = bulkTagSpec(collected, { tagsToAdd, tagsToRemove });
       if (!spec.steps.length) {
         setProgress(null);
         setNothing(collected.targets.length);

@@ -24,6 +24,7 @@ import { JOBS_CHANNEL, type JobMessage, runnerLockName } from './job-names';
 import { type JobStore, createStore } from './job-store';
 import type { JobKind, JobRecord, JobSpec, JobStep } from './job-types';
 import { KeyRefusedError, STOPPED_PREFIX, runJob } from './run-job';
+import { loadAreaSettled } from '@/i18n/i18n';
 import { renderTitle, titleFromMeta, undoTitle } from './job-title';
 
 let storePromise: Promise<JobStore> | null = null;
@@ -211,7 +212,12 @@ export function startJobRunner(workspaceId: string): void {
 export async function enqueueJob(connection: Pick<SavedConnection, 'workspaceId'>, spec: JobSpec): Promise<string> {
   const store = await jobStore();
   const titleMessage = spec.titleMessage ?? titleFromMeta(spec.kind, spec.meta, spec.steps.length) ?? undefined;
-  const job = await store.addJob(connection.workspaceId, titleMessage ? { ...spec, titleMessage } : spec);
+  let title = spec.title;
+  if (title === undefined && titleMessage) {
+    await loadAreaSettled('jobs');
+    title = renderTitle(titleMessage) ?? undefined;
+  }
+  const job = await store.addJob(connection.workspaceId, { ...spec, ...(title !== undefined ? { title } : {}), ...(titleMessage ? { titleMessage } : {}) });
   startJobRunner(connection.workspaceId);
   publish({ type: 'changed', workspaceId: connection.workspaceId, jobId: job.id });
   return job.id;
@@ -284,7 +290,7 @@ export async function undoJob(jobId: string): Promise<string> {
   if (!job || !canUndo(job)) throw new RangeError('This job has no tag changes left to undo');
   const steps = await undoSteps(store, jobId);
   const titleMessage = undoTitle(job);
-  const id = await enqueueJob(job, { kind: 'undo-tags', title: renderTitle(titleMessage) ?? `Undo: ${job.title}`, titleMessage, steps, meta: { undoOf: jobId } });
+  const id = await enqueueJob(job, { kind: 'undo-tags', titleMessage, steps, meta: { undoOf: jobId } });
   await store.annotate(jobId, { undoneBy: id });
   publish({ type: 'changed', workspaceId: job.workspaceId, jobId });
   return id;

@@ -146,7 +146,7 @@ export async function createStore(db?: JobsDb): Promise<JobStore> {
         id,
         workspaceId,
         kind: spec.kind,
-        title: spec.title,
+        title: spec.title ?? spec.kind,
         ...(spec.titleMessage ? { titleMessage: spec.titleMessage } : {}),
         state: spec.steps.length ? 'queued' : 'done',
         total: spec.steps.length,

@@ -37,10 +37,11 @@ export type UnchangedRecord = { id: string; label: string };
 export type JobSpec = {
   kind: JobKind;
   /**
-   * Shown in the header and on the jobs page, e.g. "Import contacts.csv", in the language shown when the job was
-   * made: what shows when the job has no `titleMessage` (and the name of its report's files).
+   * The title as text, e.g. "Import contacts.csv", in the language shown when the job is made: what shows when the
+   * job has no `titleMessage`. Leave it out: `enqueueJob` renders `titleMessage` (job-title.ts, the `jobs` catalog),
+   * so each title is worded in one place; `JobStore.addJob` stores the kind for a spec that has neither.
    */
-  title: string;
+  title?: string;
   /**
    * The title as a catalog key and values, rendered in the language shown (job-title.ts, issue 23). When left out,
    * `enqueueJob` derives it from `kind` and `meta` where it can (`titleFromMeta`).

@@ -561,7 +561,6 @@ export function minutesAtRate(requests: number, limitPerMinute: number | null): 
 export function toJobSpec(plan: ImportPlan, meta: { fileName: string; importTag?: string; source?: string }) {
   return {
     kind: 'contacts-import' as const,
-    title: t('contacts-import.jobTitle', { fileName: meta.fileName }),
     steps: plan.steps,
     report: { refused: plan.refused, unchanged: plan.unchanged },
     meta: { ...meta, counts: plan.counts },

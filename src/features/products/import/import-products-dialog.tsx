@@ -65,7 +65,7 @@ function importSpec(loaded: Loaded, mapping: ColumnMapping) {
       refused.push({ row: planned.row, values, reason: planned.reason });
     }
   }
-  return { kind: 'products-import' as const, title: t('catalog-import.jobTitle', { file: loaded.fileName }), steps, report: { refused }, meta: { fileName: loaded.fileName } };
+  return { kind: 'products-import' as const, steps, report: { refused }, meta: { fileName: loaded.fileName } };
 }
 
 export function ImportProductsDialog({ onClose }: { onClose: () => void }) {
