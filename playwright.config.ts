@@ -13,7 +13,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 2,
+  workers: Number(process.env.E2E_WORKERS) || 2,
   retries: process.env.CI ? 1 : 0,
   reporter: [['list']],
   use: {
@@ -22,6 +22,9 @@ export default defineConfig({
     // snapshots of every step costs CPU in each of the hundred-odd tests that pass.
     trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     screenshot: 'only-on-failure',
+    // As a person who asked their system for less motion: the console then opens drawers and dialogs without their
+    // transitions (Mantine's respectReducedMotion), so no step waits for an animation and no frame is drawn for one.
+    reducedMotion: 'reduce',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],

@@ -13,6 +13,7 @@ const cases: [filter: string, en: string, nb: string, position: number | null][]
   ["name eq 'Kari", "The text starting at character 9 has no closing quote (')", "Teksten som begynner ved tegn 9, mangler avsluttende apostrof (')", 8],
   ['name eq', 'The filter ends too early: a comparison, value or closing parenthesis is missing', 'Filteret slutter for tidlig: det mangler en sammenligning, en verdi eller en avsluttende parentes', 7],
   ["bio eq 'x'", 'You cannot filter on bio. Fields you can filter on: id, name, email, phone, state, source, systemSource, address, city, postalCode, region, tags, created, and updated', 'Du kan ikke filtrere på bio. Felt du kan filtrere på: id, name, email, phone, state, source, systemSource, address, city, postalCode, region, tags, created og updated', null],
+  ['name eq 1', "name takes a text in quotes ('…'), not 1", "name tar en tekst i apostrofer ('…'), ikke 1", null],
   ["tags gt 'vip'", 'tags is a list: use eq (has), ne (has not) or in (has any), not gt', 'tags er en liste: bruk eq (har), ne (har ikke) eller in (har en av), ikke gt', null],
   ["created gt 'yesterday'", "created takes a date such as 2026-11-25, not 'yesterday'", "created tar en dato som 2026-11-25, ikke 'yesterday'", null],
   ["created lt '0001-01-01'", "created takes a date from Jan 1, 1970 to Dec 31, 9999, not '0001-01-01'", "created tar en dato fra 1. jan. 1970 til 31. des. 9999, ikke '0001-01-01'", null],
