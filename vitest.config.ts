@@ -4,8 +4,9 @@ import { defineConfig } from 'vitest/config';
 import { catalogs } from './vite-catalogs';
 
 /**
- * Unit and HTTP tests. Two projects (issue 8: one suite, two database targets): `sqlite` runs everything, and
- * `postgres` runs the server tests again with `TEST_DATABASE=postgres` (server/test/test-database.ts), which
+ * Unit and HTTP tests. Three projects (issue 8: one suite, two database targets): `console` runs the console's tests
+ * (src/, against real servers on SQLite where they talk to one), `sqlite` the server's, and `postgres` runs the
+ * server tests again with `TEST_DATABASE=postgres` (server/test/test-database.ts), which
  * fails with what to do when PostgreSQL is not reachable. `TEST_POSTGRES=off` leaves that project out, and
  * says so.
  */
@@ -19,12 +20,14 @@ if (!postgres) console.warn('TEST_POSTGRES=off: the server tests run on SQLite o
 const maxWorkers = Math.max(2, availableParallelism() - 1);
 
 /**
- * `isolate: false`: a worker imports zod, Fastify, Kysely and the catalogs once and runs file after file on them,
- * instead of importing them again for each of the hundred-odd files. Measured on this machine: 3 min 53 s instead of
- * 6 min 8 s for the whole suite, CPU time 326 s instead of 550 s. Each file still starts its own server on its own
- * database, so no state a test depends on is shared.
+ * The server's test files run with `isolate: false`: a worker imports zod, Fastify, Kysely and the catalogs once and
+ * runs file after file on them, instead of importing them again for each file; each file still starts its own server
+ * on its own database. Measured on this machine, all files that way: 3 min 53 s instead of 6 min 8 s for the suite.
+ * The console's files (`src/`) keep a fresh module graph each (project `console`): its modules hold state on purpose
+ * (a parser loaded on demand, the language shown, a tab's request budget), and a test may check that state from the
+ * start.
  */
-const shared = { isolate: false, setupFiles: ['src/i18n/test-setup.ts'], environment: 'node' as const, pool: 'forks' as const, testTimeout: 20_000, hookTimeout: 30_000 };
+const shared = { setupFiles: ['src/i18n/test-setup.ts'], environment: 'node' as const, pool: 'forks' as const, testTimeout: 20_000, hookTimeout: 30_000 };
 
 export default defineConfig({
   plugins: [catalogs()],
@@ -32,8 +35,9 @@ export default defineConfig({
   test: {
     maxWorkers,
     projects: [
-      { extends: true as const, test: { ...shared, name: 'sqlite', include: ['src/**/*.test.ts', 'server/**/*.test.ts'] } },
-      ...(postgres ? [{ extends: true as const, test: { ...shared, name: 'postgres', include: ['server/**/*.test.ts'], env: { TEST_DATABASE: 'postgres' } } }] : []),
+      { extends: true as const, test: { ...shared, name: 'console', include: ['src/**/*.test.ts'] } },
+      { extends: true as const, test: { ...shared, isolate: false, name: 'sqlite', include: ['server/**/*.test.ts'] } },
+      ...(postgres ? [{ extends: true as const, test: { ...shared, isolate: false, name: 'postgres', include: ['server/**/*.test.ts'], env: { TEST_DATABASE: 'postgres' } } }] : []),
     ],
   },
 });
