@@ -40,7 +40,7 @@ test('the overview and the workspaces page read in bokmål, with numbers and dat
   await expect(weeks.getByRole('rowheader').first()).toHaveText(/^Uken fra \d{1,2}\. [a-zæøå]{3,4}\.? \d{4}$/);
   await expect(weeks.getByRole('link', { name: /^Vis kontaktene fra uken som begynner / }).first()).toBeVisible();
   await expect(page.getByRole('button', { name: 'Oppdater' })).toBeVisible();
-  await checkAccessibility(page, 'overview-nb');
+  await checkAccessibility(page, 'overview-nb', { colors: false });
 
   await page.getByRole('navigation', { name: 'Seksjoner' }).getByRole('link', { name: 'Arbeidsområder' }).click();
   await expect(page.getByRole('heading', { name: 'Arbeidsområder', level: 1 })).toBeVisible();
@@ -49,7 +49,7 @@ test('the overview and the workspaces page read in bokmål, with numbers and dat
   // Other tests add workspaces to the demo organization: in a full run the count may span pages (« · side 1 av 3»).
   await expect(page.getByText(/^\d+ arbeidsområder( · side \d+ av \d+)?$/)).toBeVisible();
   await expect(page.getByLabel('Sorter etter')).toContainText('Navn A–Å');
-  await checkAccessibility(page, 'workspaces-nb');
+  await checkAccessibility(page, 'workspaces-nb', { colors: false });
   // The search narrows to one workspace (other tests add workspaces to the demo organization: it may not be on the
   // first page otherwise): a singular.
   await page.getByLabel('Søk etter navn').fill(demo.name);
@@ -77,7 +77,7 @@ test('the people search and the jobs page with a finished job read in bokmål, a
   const results = dialog.getByRole('region', { name: 'Treff per arbeidsområde' });
   await expect(results).toContainText('3 funnet');
   await expect(results.getByRole('button', { name: `Alt om Kari Nordmann ${tag}` })).toBeVisible();
-  await checkAccessibility(page, 'people-search-nb', { include: '[role="dialog"]' });
+  await checkAccessibility(page, 'people-search-nb', { include: '[role="dialog"]', colors: false });
   await results.getByRole('button', { name: `Alt om Kari Nordmann ${tag}` }).click();
   await expect(dialog.getByRole('heading', { name: `Alt om Kari Nordmann ${tag}` })).toBeVisible();
   await expect(dialog.getByRole('list', { name: 'Funnet i', exact: true })).toContainText('1 oppføring');
@@ -105,7 +105,7 @@ test('the people search and the jobs page with a finished job read in bokmål, a
   const part = report.getByRole('button', { name: 'Last ned merkelappendringer: 3 merkelappendringer (CSV)' });
   await expect(part).toHaveText('3 merkelappendringer');
   await expect(entry.getByRole('button', { name: 'Angre endringene av merkelapper' })).toBeVisible();
-  await checkAccessibility(page, 'jobs-nb');
+  await checkAccessibility(page, 'jobs-nb', { colors: false });
 
   const [download] = await Promise.all([page.waitForEvent('download'), part.click()]);
   expect(download.suggestedFilename()).toBe('Legg-til-vip-på-3-kontakter-merkelappendringer.csv');
