@@ -10,7 +10,7 @@ import { useEffect, useState } from 'react';
 import { FilterFieldError, type FilterExpectation, type FilterFieldProblem, checkFilter } from '@/api/filter/check';
 import type { FieldTable } from '@/api/filter/fields';
 import { FilterSyntaxError, type FilterSyntaxProblem, parseFilter } from '@/api/filter/parse';
-import { formatDateTime, formatList } from '@/i18n/format';
+import { formatDate, formatList } from '@/i18n/format';
 import { t } from '@/i18n/i18n';
 import { useArea, useT } from '@/i18n/react';
 
@@ -75,6 +75,9 @@ function fieldProblemText(problem: FilterFieldProblem): string {
   }
 }
 
+/** The range's ends are UTC instants (`DATE_RANGE`): their day as UTC names it. */
+const UTC_DAY: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeZone: 'UTC' };
+
 function expectationText(expects: FilterExpectation): string {
   switch (expects.kind) {
     case 'string':
@@ -90,7 +93,7 @@ function expectationText(expects: FilterExpectation): string {
     case 'numberRange':
       return t('tools.expectsNumberRange', { min: expects.min, max: expects.max });
     case 'dateRange':
-      return t('tools.expectsDateRange', { min: formatDateTime(expects.min, { dateStyle: 'medium', timeZone: 'UTC' }), max: formatDateTime(expects.max, { dateStyle: 'medium', timeZone: 'UTC' }) });
+      return t('tools.expectsDateRange', { min: formatDate(expects.min, UTC_DAY), max: formatDate(expects.max, UTC_DAY) });
   }
 }
 
