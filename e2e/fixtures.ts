@@ -38,14 +38,13 @@ export type Workspace = { id: string; name: string; key: string };
 
 /**
  * A new workspace of the demo organization, named `label` plus a unique suffix, with a key holding `scope`
- * (comma-separated scopes, default all eight), made through the operator command line: each test works in a
- * workspace of its own, since the specs share one server and database.
+ * (comma-separated scopes, default all eight), made through the operator command line in one call (`workspace create
+ * --key-scope`): each test works in a workspace of its own, since the specs share one server and database.
  */
 export function makeWorkspace(label: string, scope = 'all'): Workspace {
   const state = readState();
-  const workspace = cli<{ id: string; name: string }>(state.databaseUrl, 'workspace', 'create', '--org', state.demo.organization.id, '--name', `${label} ${randomUUID().slice(0, 8)}`);
-  const { key } = cli<{ key: string }>(state.databaseUrl, 'key', 'create', '--workspace', workspace.id, '--scope', scope);
-  return { ...workspace, key };
+  const { id, name, key } = cli<Workspace>(state.databaseUrl, 'workspace', 'create', '--org', state.demo.organization.id, '--name', `${label} ${randomUUID().slice(0, 8)}`, '--key-scope', scope);
+  return { id, name, key };
 }
 
 /** True when the point at the middle of `target` hits `target` itself (nothing lies over it). */

@@ -61,8 +61,12 @@ program
   .requiredOption('--org <orgId>', 'organization id')
   .requiredOption('--name <name>', 'workspace name', nonEmpty)
   .option('--image-url <url>', 'workspace image URL', httpUrl)
-  .action((options: { org: string; name: string; imageUrl?: string }) =>
-    run((database) => createWorkspace(database.db, { organizationId: options.org, name: options.name, imageUrl: options.imageUrl ?? null })),
+  .option('--key-scope <scopes>', 'also create its first API key with these scopes (comma-separated, or all); printed as key', parseScopes)
+  .action((options: { org: string; name: string; imageUrl?: string; keyScope?: Scope[] }) =>
+    run(async (database) => {
+      const workspace = await createWorkspace(database.db, { organizationId: options.org, name: options.name, imageUrl: options.imageUrl ?? null });
+      return options.keyScope ? { ...workspace, key: await createApiKey(database.db, workspace.id, options.keyScope), scopes: options.keyScope } : workspace;
+    }),
   );
 
 const key = program.command('key').description('API keys');

@@ -114,6 +114,15 @@ describe('successful commands print one JSON object with the documented fields',
     expect(bare.id).not.toBe(workspace.id);
   });
 
+  it('workspace create --key-scope also creates its first key and prints it with its scopes', async () => {
+    // An organization of its own, so the listing of `org`'s workspaces below stays as it is.
+    const other = printed(await cli('org', 'create', '--name', 'Keyed Org'));
+    const made = printed(await cli('workspace', 'create', '--org', other.id, '--name', 'Keyed Workspace', '--key-scope', 'contacts:read-only,posts:read-write'));
+    expect(made).toEqual({ id: expect.stringMatching(UUID), name: 'Keyed Workspace', organizationId: other.id, key: expect.stringMatching(API_KEY), scopes: ['contacts:read-only', 'posts:read-write'] });
+    const authorization = await call(await server(), 'GET', '/authorization', { key: made.key });
+    expect(authorization.body.permissions).toMatchObject({ contacts: 'read-only', posts: 'read-write' });
+  });
+
   it.each([
     { scope: 'contacts:read-only,posts:read-write', scopes: ['contacts:read-only', 'posts:read-write'] },
     { scope: 'feeds:read-only', scopes: ['feeds:read-only'] },

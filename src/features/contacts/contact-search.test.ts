@@ -1,7 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { printFilter } from '@/api/filter/print';
-import { contactFilter, contactSearchSchema, facetFilter, phoneSearchTerm } from './contact-search';
-import { contactFilterParser, loadFilterParser } from './filter-parser';
+import { contactSearchSchema, facetFilter, phoneSearchTerm } from './contact-search';
 
 const searchFor = (q: string) => {
   const filter = facetFilter(contactSearchSchema.parse({ q }));
@@ -46,6 +45,11 @@ describe('the search box filter', () => {
 
 describe('the advanced filter, read with the parser loaded on demand', () => {
   it('is not loaded until asked for, then accepts a valid filter and refuses an invalid one', async () => {
+    // A fresh module graph: the test files of a worker share modules (vitest.config.ts), and an earlier file may
+    // have loaded the parser already.
+    vi.resetModules();
+    const { contactFilter, contactSearchSchema } = await import('./contact-search');
+    const { contactFilterParser, loadFilterParser } = await import('./filter-parser');
     expect(contactFilterParser()).toBeUndefined();
     expect(() => contactFilter(contactSearchSchema.parse({}))).not.toThrow();
     await loadFilterParser();
