@@ -26,11 +26,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
-import { chromium } from '@playwright/test';
+import { type CdpPage, launchCdp } from './cdp-browser';
 import { mulberry32 } from './seed-contacts';
 import { seededFile } from './seeded-file';
-import { type ServerProcess, readMemory, startServer } from './server-process';
-import { type StoredJob, readFirstJob } from './stored-jobs';
+import { type ServerProcess, readCpuMs, readMemory, startServer } from './server-process';
+import { FIRST_JOB, type StoredJob } from './stored-jobs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -85,8 +85,16 @@ function printProfile(profile: { nodes: { id: number; callFrame: { functionName:
 }
 
 /** Chromium's renderer processes among this process's descendants, with their resident memory in bytes. */
-function rendererMemory(): { pid: number; rss: number }[] {
-  const found: { pid: number; rss: number }[] = [];
+function rendererMemory(browserPid: number): { pid: number; rss: number }[] {
+  return chromiumProcesses(browserPid).filter((child) => child.renderer).map(({ pid }) => ({ pid, rss: readMemory(pid) ?? 0 }));
+}
+
+/**
+ * Chromium's processes: the browser process `browserPid` and its descendants, each with its kind: `renderer` (the
+ * page, its workers), `network`, `storage` (IndexedDB's backend), `browser`, or `other` (GPU, zygote).
+ */
+function chromiumProcesses(browserPid: number): { pid: number; kind: ProcessKind; renderer: boolean }[] {
+  const found: { pid: number; kind: ProcessKind; renderer: boolean }[] = [{ pid: browserPid, kind: 'browser', renderer: false }];
   const visit = (pid: number) => {
     let children: number[] = [];
     try {
@@ -96,18 +104,34 @@ function rendererMemory(): { pid: number; rss: number }[] {
     }
     for (const child of children) {
       try {
-        if (readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('--type=renderer')) found.push({ pid: child, rss: readMemory(child) ?? 0 });
+        const command = readFileSync(`/proc/${child}/cmdline`, 'utf8');
+        const kind: ProcessKind = command.includes('--type=renderer') ? 'renderer' : command.includes('NetworkService') ? 'network' : command.includes('StorageService') ? 'storage' : 'other';
+        found.push({ pid: child, kind, renderer: kind === 'renderer' });
       } catch {
         // gone
       }
       visit(child);
     }
   };
-  visit(process.pid);
+  visit(browserPid);
   return found;
 }
 
+type ProcessKind = 'renderer' | 'network' | 'storage' | 'browser' | 'other';
+
 const MB = 1024 * 1024;
+
+/** CPU time so far, in ms: the service's process, and Chromium's processes by kind. A process that ended is no longer counted. */
+function cpuNow(server: ServerProcess, browserPid: number) {
+  const cpu: Record<'service' | ProcessKind, number> = { service: readCpuMs(server.servingPid) ?? 0, renderer: 0, network: 0, storage: 0, browser: 0, other: 0 };
+  for (const child of chromiumProcesses(browserPid)) cpu[child.kind] += readCpuMs(child.pid) ?? 0;
+  return cpu;
+}
+
+/** CPU spent between two `cpuNow` readings, as `service 12.3 s, renderer 45.6 s, network 7.8 s, …`. */
+function cpuSpent(from: ReturnType<typeof cpuNow>, to: ReturnType<typeof cpuNow>) {
+  return (Object.keys(to) as (keyof typeof to)[]).map((key) => `${key} ${((to[key] - from[key]) / 1000).toFixed(1)} s`).join(', ');
+}
 
 async function main() {
   const { values } = parseArgs({
@@ -128,7 +152,7 @@ async function main() {
 
   const dir = mkdtempSync(join(tmpdir(), 'wsa-bench-import-'));
   let server: ServerProcess | undefined;
-  let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
+  let page: CdpPage | undefined;
   try {
     const seeded = await seededFile(dir, count, { log, ...(values['no-cache'] ? {} : { cacheDir: join(tmpdir(), 'wsa-bench-seeded') }) });
     const { file, apiKey } = seeded;
@@ -144,70 +168,80 @@ async function main() {
 
     server = await startServer({ cwd: ROOT, databaseUrl: file, apiKey });
     const loadStart = loadavg()[0]!;
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
     const connection = {
       workspaceId: seeded.workspaceId, workspaceName: 'Bench Workspace', organizationId: seeded.organizationId, organizationName: 'Bench Org', baseUrl: '/api', apiKey,
       permissions: { contacts: 'read-write', products: 'read-write', posts: 'read-write', feeds: 'read-write' }, remember: false, savedAt: new Date().toISOString(),
     };
-    await context.addInitScript((saved) => sessionStorage.setItem('workspace-admin.connections', JSON.stringify([saved])), connection);
-    // Every long task of the page from its start (strings: tsx would wrap named functions in a helper the page lacks).
-    await context.addInitScript(`(() => {
-      window.__longTasks = [];
-      new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__longTasks.push({ start: entry.startTime, duration: entry.duration }); })
-        .observe({ type: 'longtask', buffered: true });
-    })()`);
-    const page = await context.newPage();
-    await page.goto(`${server.origin}/w/${seeded.workspaceId}/contacts`);
-    await page.locator('table[aria-label="Contacts"] tbody tr td').nth(3).waitFor();
-    await page.getByRole('button', { name: 'Import', exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'Import contacts' });
-    await dialog.getByLabel('CSV or Excel file').waitFor();
+    // Chromium without Playwright (bench/cdp-browser.ts: its network instrumentation would double a request's cost
+    // in the tab and keep every answer in the renderer's memory). Before the page's own scripts: the saved
+    // connection, and every long task of the page from its start (strings: tsx would wrap named functions in a
+    // helper the page lacks).
+    page = await launchCdp({
+      initScripts: [
+        `sessionStorage.setItem('workspace-admin.connections', ${JSON.stringify(JSON.stringify([connection]))})`,
+        `(() => {
+          window.__longTasks = [];
+          new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__longTasks.push({ start: entry.startTime, duration: entry.duration }); })
+            .observe({ type: 'longtask', buffered: true });
+        })()`,
+      ],
+    });
+    const browserPid = page.pid;
+    await page.send('Page.navigate', { url: `${server.origin}/w/${seeded.workspaceId}/contacts` });
+    await page.waitFor(`document.querySelectorAll('table[aria-label="Contacts"] tbody tr td').length > 3`, 'the contacts table', 60_000);
+    await page.evaluate(`__bench.click('Import')`);
+    const dialog = `__bench.dialog('Import contacts')`;
+    await page.waitFor(`${dialog}?.querySelector('input[type=file]')`, 'the import dialog');
 
-    const now = () => page.evaluate('performance.now()') as Promise<number>;
-    const longest = async (from: number, to: number) =>
-      (await page.evaluate(`Math.max(0, ...window.__longTasks.filter((t) => t.start >= ${from} && t.start <= ${to}).map((t) => t.duration))`)) as number;
+    const now = () => page!.evaluate<number>('performance.now()');
+    const longest = (from: number, to: number) =>
+      page!.evaluate<number>(`Math.max(0, ...window.__longTasks.filter((t) => t.start >= ${from} && t.start <= ${to}).map((t) => t.duration))`);
 
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Performance.enable');
-    const heapUsed = async () => ((await cdp.send('Performance.getMetrics')).metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? 0) as number;
+    await page.send('Performance.enable');
+    const heapUsed = async () => (await page!.send<{ metrics: { name: string; value: number }[] }>('Performance.getMetrics')).metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? 0;
+    const rendererPeak = () => Math.max(0, ...rendererMemory(browserPid).map((renderer) => renderer.rss));
     // The floor: the contacts page as it stands before any import.
-    const baseline = { heap: await heapUsed(), renderer: Math.max(0, ...rendererMemory().map((renderer) => renderer.rss)) };
+    const baseline = { heap: await heapUsed(), renderer: rendererPeak() };
     if (values.profile) {
-      await cdp.send('Profiler.enable');
-      await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
-      await cdp.send('Profiler.start');
+      await page.send('Profiler.enable');
+      await page.send('Profiler.setSamplingInterval', { interval: 500 });
+      await page.send('Profiler.start');
     }
+    const parseCpu = cpuNow(server, browserPid);
     const parseStart = await now();
-    await dialog.getByLabel('CSV or Excel file').setInputFiles(csvPath);
-    await dialog.getByText(new RegExp(`audience\\.csv: ${rows.toLocaleString('en-US')} rows`)).waitFor({ timeout: 120_000 });
+    await page.setInputFiles(`${dialog}.querySelector('input[type=file]')`, [csvPath]);
+    const rowsText = `audience.csv: ${rows.toLocaleString('en-US')} rows`;
+    await page.waitFor(`${dialog}?.innerText.includes(${JSON.stringify(rowsText)})`, 'the mapping step', 120_000);
     const parseEnd = await now();
     const parseLongest = await longest(parseStart, parseEnd);
 
-    await dialog.getByLabel('Tag for the whole import').fill('bench');
-    await dialog.getByRole('combobox', { name: 'Default country for phone numbers' }).selectOption('NO');
+    await page.evaluate(`__bench.fill('Tag for the whole import', 'bench', ${dialog})`);
+    await page.evaluate(`__bench.fill('Default country for phone numbers', 'NO', ${dialog})`);
+    const planCpu = cpuNow(server, browserPid);
     const planStart = await now();
-    await dialog.getByRole('button', { name: `Check ${rows.toLocaleString('en-US')} rows` }).click();
-    const counts = dialog.getByRole('group', { name: 'Plan' });
+    await page.evaluate(`__bench.click(${JSON.stringify(`Check ${rows.toLocaleString('en-US')} rows`)}, ${dialog})`);
+    const counts = `${dialog}?.querySelector('[role=group][aria-label=Plan]')`;
     const progress = setInterval(() => {
-      void dialog.getByRole('status').or(dialog.getByRole('alert')).first().innerText({ timeout: 1000 }).then((text) => log(`  ${text}`), () => undefined);
+      void page!.evaluate<string>(`${dialog}?.querySelector('[role=status],[role=alert]')?.innerText ?? ''`).then((text) => text && log(`  ${text}`), () => undefined);
     }, 10_000);
-    await counts.waitFor({ timeout: 300_000 }).finally(() => clearInterval(progress));
+    // Polled every 250 ms: each poll is a task on the page's main thread, as small as can be.
+    await page.waitFor(counts, 'the plan', 300_000, 250).finally(() => clearInterval(progress));
     const planEnd = await now();
+    const planEndCpu = cpuNow(server, browserPid);
     const planLongest = await longest(planStart, planEnd);
-    const planText = (await counts.innerText()).replace(/\n+/g, '; ');
-    const requestsText = await dialog.getByText(/The import will send/).innerText();
-    if (values.profile) printProfile((await cdp.send('Profiler.stop')).profile);
+    const planText = (await page.evaluate<string>(`${counts}.innerText`)).replace(/\n+/g, '; ');
+    const requestsText = await page.evaluate<string>(`${dialog}.innerText.split('\\n').find((line) => line.includes('The import will send')) ?? ''`);
+    if (values.profile) printProfile((await page.send<{ profile: Parameters<typeof printProfile>[0] }>('Profiler.stop')).profile);
 
     // The job: started from the plan, sampled from IndexedDB every 2 s.
-    const readJob = () => readFirstJob(page);
+    const readJob = () => page!.evaluate<StoredJob | null>(FIRST_JOB);
+    const jobCpu = cpuNow(server, browserPid);
     const startStart = await now();
-    await dialog.getByRole('button', { name: /^Start import/ }).click();
-    await dialog.waitFor({ state: 'hidden', timeout: 300_000 });
+    await page.evaluate(`__bench.click(/^Start import/, ${dialog})`);
+    await page.waitFor(`!${dialog}`, 'the dialog to close', 300_000, 250);
     const stored = await now();
+    const storedCpu = cpuNow(server, browserPid);
+    if (values.profile) await page.send('Profiler.start');
     log(`job stored in ${Math.round(stored - startStart).toLocaleString('en-US')} ms`);
     type Sample = { at: number; settled: number; created: number; heap: number; renderer: number; renderers: number };
     const samples: Sample[] = [];
@@ -215,7 +249,7 @@ async function main() {
     let job: StoredJob | null = null;
     for (;;) {
       job = await readJob();
-      const renderers = rendererMemory();
+      const renderers = rendererMemory(browserPid);
       const sample = {
         at: Date.now(),
         settled: job?.settled ?? 0,
@@ -230,9 +264,14 @@ async function main() {
       await new Promise((resolve) => setTimeout(resolve, 2000));
     }
     const jobEnd = await now();
+    const jobEndCpu = cpuNow(server, browserPid);
+    if (values.profile) {
+      log('\nThe job:');
+      printProfile((await page.send<{ profile: Parameters<typeof printProfile>[0] }>('Profiler.stop')).profile);
+    }
     // What the page keeps, as opposed to garbage not yet collected: the heap and the renderer after a full collection.
-    await cdp.send('HeapProfiler.collectGarbage');
-    const afterGc = { heap: await heapUsed(), renderer: Math.max(0, ...rendererMemory().map((renderer) => renderer.rss)) };
+    await page.send('HeapProfiler.collectGarbage');
+    const afterGc = { heap: await heapUsed(), renderer: rendererPeak() };
     const jobLongest = await longest(stored, jobEnd);
     const loadEnd = loadavg()[0]!;
     // Rates from the first sample with a settled step to the last (the job's own start is in the page's clock).
@@ -254,9 +293,10 @@ async function main() {
     console.log(`| storing the job (Start import to dialog closed) | ${ms(stored - startStart)} | ${ms(await longest(startStart, stored))} | none | — |`);
     console.log(`| job: contacts created a second (${seconds.toFixed(0)} s, ${(last.settled - first.settled).toLocaleString('en-US')} steps, ${Math.round(stepRate).toLocaleString('en-US')} steps a second) | ${Math.round(createdRate).toLocaleString('en-US')} | ${ms(jobLongest)} | at least 500 a second | ${createdRate >= 500 ? 'pass' : 'FAIL'} |`);
     console.log(`| job: the tab's memory, peak | JS heap ${(peakHeap / MB).toFixed(0)} MB; renderer RSS ${(peakRenderer / MB).toFixed(0)} MB (all renderers ${(peakRenderers / MB).toFixed(0)} MB); after a forced garbage collection at the end: heap ${(afterGc.heap / MB).toFixed(0)} MB, renderer ${(afterGc.renderer / MB).toFixed(0)} MB; the contacts page before the import: heap ${(baseline.heap / MB).toFixed(0)} MB, renderer ${(baseline.renderer / MB).toFixed(0)} MB | — | under 300 MB | ${peakRenderer < 300 * MB ? 'pass' : 'FAIL'} |`);
+    console.log(`\nCPU: parse and map ${cpuSpent(parseCpu, planCpu)}; plan ${cpuSpent(planCpu, planEndCpu)}; storing the job ${cpuSpent(jobCpu, storedCpu)}; the job ${cpuSpent(storedCpu, jobEndCpu)}`);
     console.log(`\nPlan: ${planText}\n${requestsText}\nJob: ${job?.state ?? 'not found'}, ${last.settled.toLocaleString('en-US')} of ${job?.total.toLocaleString('en-US') ?? '?'} steps settled, ${JSON.stringify(job?.counts ?? {})}`);
   } finally {
-    await browser?.close();
+    await page?.close();
     await server?.stop();
     rmSync(dir, { recursive: true, force: true });
   }

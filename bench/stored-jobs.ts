@@ -7,10 +7,12 @@ import type { Page } from '@playwright/test';
 /** A stored job's fields the benchmarks print; times are epoch ms, counts per outcome. */
 export type StoredJob = { state: string; total: number; settled: number; counts: Record<string, number>; runStartedAt: number; finishedAt: number };
 
-/** The first stored job of `page`, or null when there is none or the database cannot be read. */
-export function readFirstJob(page: Page): Promise<StoredJob | null> {
-  // A string, not a function: tsx's transform would add helpers (`__name`) the page does not have.
-  return page.evaluate<StoredJob | null>(`new Promise((resolve) => {
+/**
+ * The expression, evaluated in a page, whose promise resolves to its first stored job, or null when there is none or
+ * the database cannot be read. A string, not a function: tsx's transform would add helpers (`__name`) the page does
+ * not have.
+ */
+export const FIRST_JOB = `new Promise((resolve) => {
     const open = indexedDB.open('workspace-admin.jobs');
     open.onerror = () => resolve(null);
     open.onsuccess = () => {
@@ -18,7 +20,11 @@ export function readFirstJob(page: Page): Promise<StoredJob | null> {
       all.onsuccess = () => { open.result.close(); resolve(all.result[0] ?? null); };
       all.onerror = () => { open.result.close(); resolve(null); };
     };
-  })`);
+  })`;
+
+/** The first stored job of `page` (`FIRST_JOB`). */
+export function readFirstJob(page: Page): Promise<StoredJob | null> {
+  return page.evaluate<StoredJob | null>(FIRST_JOB);
 }
 
 /** Reads the first stored job every 250 ms until its state is `done`; resolves with it. */
