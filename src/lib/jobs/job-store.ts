@@ -47,6 +47,8 @@ export type JobProgressPatch = Partial<Pick<JobRecord, 'counts' | 'settled' | 'p
 export type StoreWriter = {
   /** Stores `step` (and merges `patch` into its job); resolves once committed. */
   put(step: StepRecord, patch?: JobProgressPatch): Promise<void>;
+  /** Stores `steps` (of one job) in one transaction with the writes waiting beside them; resolves once committed. */
+  putMany(steps: readonly StepRecord[]): Promise<void>;
   /** Merges `patch` into job `jobId`; resolves once committed. */
   patch(jobId: string, patch: JobProgressPatch): Promise<void>;
 };
@@ -84,9 +86,9 @@ function createWriter(db: JobsDb): StoreWriter {
     flushing = false;
   };
 
-  const enqueue = (step: StepRecord | null, jobId: string | null, patch: JobProgressPatch | undefined) =>
+  const enqueue = (added: readonly StepRecord[], jobId: string | null, patch: JobProgressPatch | undefined) =>
     new Promise<void>((resolve, reject) => {
-      if (step) steps.push(step);
+      steps.push(...added);
       if (jobId && patch) patches.set(jobId, { ...patches.get(jobId), ...patch });
       waiters.push({ resolve, reject });
       // A microtask later, so the writes of workers settling at the same moment share one transaction.
@@ -94,8 +96,9 @@ function createWriter(db: JobsDb): StoreWriter {
     });
 
   return {
-    put: (step, patch) => enqueue(step, step.jobId, patch),
-    patch: (jobId, patch) => enqueue(null, jobId, patch),
+    put: (step, patch) => enqueue([step], step.jobId, patch),
+    putMany: (added) => enqueue(added, null, undefined),
+    patch: (jobId, patch) => enqueue([], jobId, patch),
   };
 }
 

@@ -212,6 +212,40 @@ describe('runJob', () => {
     expect((await store.getJob(job.id))!.counts.tagged).toBe(1234);
   }, 60_000);
 
+  it('marks steps sent a batch at a time, each before its request leaves, and puts the marked but unsent back to pending on stop', async () => {
+    const target = await api.createContact(contact('RunnerMarks'));
+    const many = Array.from({ length: 96 }, (_, i) => ({ kind: 'patch-tags' as const, contactId: target.id, tagsToAdd: [`m${i % 4}`], tagsToRemove: [] }));
+    const job = await store.addJob(server.a.id, { kind: 'bulk-tags', title: 'Marks', steps: many });
+    const markBatches: number[] = [];
+    const putMany = store.writer.putMany;
+    store.writer.putMany = (records) => {
+      if (records.every((record) => record.status === 'sent')) markBatches.push(records.length);
+      return putMany(records);
+    };
+    // The status each step had in IndexedDB when its request left.
+    const statusAtSend: string[] = [];
+    const client = clientFor(server, server.a.key, {
+      fetch: async (input, init) => {
+        const key = new Headers(init?.headers).get('idempotency-key');
+        if (key) statusAtSend.push((await store.db.get('steps', [job.id, Number(key.split('.')[1])]))!.status);
+        return fetch(input, init);
+      },
+    });
+    const stop = new AbortController();
+    expect(await runJob({ store, client, jobId: job.id, concurrency: 8, stop: stop.signal, onProgress: (record) => record.settled >= 40 && stop.abort() })).toBe('stopped');
+    expect(statusAtSend.length).toBeGreaterThanOrEqual(40);
+    expect(new Set(statusAtSend)).toEqual(new Set(['sent']));
+    // 8 steps a transaction (the first batches fill the pool): far fewer transactions than steps.
+    expect(markBatches.length).toBeLessThan(statusAtSend.length / 2);
+    expect(Math.max(...markBatches)).toBe(8);
+    expect(await store.sentSteps(job.id)).toEqual([]);
+    const halfway = (await store.getJob(job.id))!;
+    expect(await runJob({ store, client: api, jobId: job.id, concurrency: 8 })).toBe('done');
+    const after = (await store.getJob(job.id))!;
+    expect(after.counts.tagged).toBe(96);
+    expect(after.settled - halfway.settled).toBe(96 - halfway.settled);
+  });
+
   it('paces its writes by the key budget: at 10 a minute it stops at the person reserve and the person is still served', async () => {
     const budget = createRateBudget({ reserve: 0.2 });
     const client = clientFor(limited, limited.a.key, { budget });

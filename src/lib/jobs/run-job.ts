@@ -3,11 +3,13 @@
  * Node against the real service (fake-indexeddb for the store).
  *
  * For each step, in order, `concurrency` at a time:
- * 1. the step is stored as `sent` (the transaction committed) before its request leaves;
+ * 1. the step is stored as `sent` (the transaction committed) before its request leaves, with the pending steps
+ *    queued behind it in the same transaction, as many as run at once (one write per batch, not per step);
  * 2. the request carries `Idempotency-Key: <jobId>.<index>` (stable per job and step; decisions.md section 9)
  *    and priority `job`, so the key's shared rate budget paces it and keeps a reserve for the person
  *    (src/api/rate-budget.ts);
- * 3. the answer is stored as the step's outcome, with the job's counts and position, in the same batch.
+ * 3. the answer is stored as the step's outcome, with the job's counts and position, in the same batch; the next
+ *    step does not wait for that write (the step stays `sent` until it commits).
  *
  * A step found `sent` without an outcome (the tab died, the connection dropped, a 5xx) had its answer lost: a
  * create is looked up first (`email eq` or `phone eq`, one `GET /contacts`), since a hosted service may ignore
@@ -37,7 +39,7 @@ import { loadAreaSettled, t } from '@/i18n/i18n';
 import { errorSentence, loadErrorSentences } from '@/lib/error-sentence';
 import { sleepUnlessAborted } from '@/lib/run-pool';
 import { backoffSeconds } from '@/lib/throttle';
-import type { JobStore } from './job-store';
+import type { JobProgressPatch, JobStore } from './job-store';
 import type { JobCounts, JobRecord, JobStep, StepOutcome, StepRecord } from './job-types';
 
 /** Options of every write a job sends (the shape of `CallOptions` in src/api/client.ts). */
@@ -150,7 +152,9 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
   let job: JobRecord = { ...started, settledAtRunStart: started.settled };
   await store.writer.patch(jobId, { settledAtRunStart: started.settled });
   let refused: KeyRefusedError | null = null;
-  const halted = () => Boolean(stop?.aborted || abort?.aborted || refused);
+  // The first outcome the store could not write (quota, a closed database): the run stops and rejects with it.
+  let storeError: { error: unknown } | null = null;
+  const halted = () => Boolean(stop?.aborted || abort?.aborted || refused || storeError);
 
   // Steps in flight, by index: the position is the lowest of them (or the next to read when none).
   const inFlight = new Set<number>();
@@ -221,9 +225,37 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
     return answer.created ? { kind: 'created', id: answer.id } : { kind: 'updated', id: answer.id };
   };
 
+  // Steps marked sent before their requests leave. One transaction marks a step and the pending steps queued behind
+  // it, as many as run at once (`concurrency()`), so a job writes "sent" once per batch rather than once per step;
+  // each step still leaves only after its mark committed. A step marked but never sent (the run stopped first) is
+  // put back to pending at the end of the run; after a crash it is found sent and looked up first, as any lost answer.
+  const marks = new Map<number, Promise<void>>();
+  const markSent = (record: StepRecord): Promise<void> => {
+    const marked = marks.get(record.index);
+    if (marked) return marked;
+    const behind = queue.filter((item) => !item.lost && !marks.has(item.record.index)).slice(0, Math.max(0, concurrency() - 1));
+    const batch = [record, ...behind.map((item) => item.record)];
+    const committed = store.writer.putMany(batch.map((step) => ({ ...step, status: 'sent' as const })));
+    for (const step of batch) marks.set(step.index, committed);
+    return committed;
+  };
+  // Outcomes are stored without holding the step's worker: the next step starts while the write waits for the
+  // writer's next transaction (each stays `sent` until its outcome committed, so nothing is lost by not waiting).
+  const outcomeWrites = new Set<Promise<void>>();
+  const storeOutcome = (step: StepRecord, patch: JobProgressPatch) => {
+    const write: Promise<void> = store.writer
+      .put(step, patch)
+      .catch((error: unknown) => {
+        storeError ??= { error };
+      })
+      .finally(() => outcomeWrites.delete(write));
+    outcomeWrites.add(write);
+  };
+
   /** Runs one step to an outcome and stores it; leaves it `sent` when the run is stopped or aborted meanwhile. */
   const runStep = async (record: StepRecord, lost: boolean) => {
-    if (!lost) await store.writer.put({ ...record, status: 'sent' });
+    if (!lost) await markSent(record);
+    marks.delete(record.index);
     let lostTries = 0;
     for (let attempt = 0; ; attempt++) {
       let outcome: StepOutcome;
@@ -257,7 +289,7 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
       inFlight.delete(record.index);
       const patch = { counts: countOutcome(job.counts, outcome), settled: job.settled + 1, position: positionNow(), updatedAt: Date.now() };
       job = { ...job, ...patch };
-      await store.writer.put({ ...record, status: 'settled', outcome }, patch);
+      storeOutcome({ ...record, status: 'settled', outcome }, patch);
       onProgress?.(job);
       return;
     }
@@ -307,6 +339,13 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
     if (!workers.size) break;
     await Promise.race(workers);
   }
+  await Promise.all(outcomeWrites);
+  // Marked sent ahead of a request that never left: pending again, so the report and a resumed run see them unsent.
+  const unsent = queue.filter((item) => marks.has(item.record.index)).map((item) => ({ ...item.record, status: 'pending' as const }));
+  if (unsent.length && !abort?.aborted) await store.writer.putMany(unsent);
+  // Set by a write's callback, which the compiler's narrowing does not see.
+  const failedWrite = storeError as { error: unknown } | null;
+  if (failedWrite) throw failedWrite.error;
   if (refused) throw refused;
   if (halted()) return 'stopped';
   const finished = await store.transition(jobId, ['running'], 'done', { finishedAt: Date.now(), waitingUntil: null, position: job.total });
