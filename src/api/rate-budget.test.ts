@@ -173,6 +173,27 @@ describe('a rate budget', () => {
     expect(first.state().throttledUntil).toBeGreaterThan(Date.now() + 4000);
   });
 
+  it('announces nothing while the service announces no limit, and counts again once an answer carries one', async () => {
+    const name = `test-budget-${Math.random()}`;
+    const heard: string[] = [];
+    const listener = new BroadcastChannel(name);
+    listener.onmessage = (event: MessageEvent<{ t: string }>) => event.data.t !== 'hello' && heard.push(event.data.t);
+    try {
+      const tab = budget({ channelName: name });
+      for (let i = 0; i < 5; i++) await tab.run('job', async () => answer(200));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      // Only the first send, before any answer said there is no limit.
+      expect(heard).toEqual(['spend']);
+      await tab.run('job', async () => answer(200, { limit: 60, remaining: 50, reset: 30 }));
+      await tab.run('job', async () => answer(200, { limit: 60, remaining: 49, reset: 30 }));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      // The first send after is still unannounced (the last answer had no limit); its answer's reading is told.
+      expect(heard).toEqual(['spend', 'read', 'spend', 'read']);
+    } finally {
+      listener.close();
+    }
+  });
+
   it('tells a tab that opens later what the others know', async () => {
     const name = `test-budget-${Math.random()}`;
     const first = budget({ channelName: name });

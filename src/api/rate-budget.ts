@@ -18,7 +18,8 @@
  * when it sends one, else a backoff of 1 s doubling to 60 s.
  *
  * Tabs share one budget through a `BroadcastChannel` named after the key: each tab announces what it sends and every
- * reading it gets, so every tab's estimate counts the others' requests. Framework-free (browser and Node 20, which
+ * reading it gets, so every tab's estimate counts the others' requests. While the service's answers carry no limit
+ * (ours with `RATE_LIMIT_PER_MINUTE=0`), there is nothing to count and the sends are not announced. Framework-free (browser and Node 20, which
  * both have `BroadcastChannel`).
  */
 
@@ -112,6 +113,9 @@ export function createRateBudget(options: RateBudgetOptions = {}): RateBudget {
   let limit: number | null = null;
   let remaining: number | null = null;
   let resetAt: number | null = null;
+  // The last answer was a success without rate-limit headers: the service announces no limit, so no tab counts
+  // requests and this tab's need not be announced (a job without a limit sends hundreds a second).
+  let unannounced = false;
   let throttledUntil = 0;
   let guessed = false;
   let backoff = 0;
@@ -151,7 +155,7 @@ export function createRateBudget(options: RateBudgetOptions = {}): RateBudget {
 
   function spend(announce: boolean) {
     const count = left();
-    if (announce) channel?.postMessage({ t: 'spend' } satisfies Message);
+    if (announce && !unannounced) channel?.postMessage({ t: 'spend' } satisfies Message);
     // Nothing to show changes while the limit is unknown (a service without rate-limit headers): no new state,
     // so the meter and the pages that read the budget do not render again for every request (issue 20 point 6:
     // a job sends hundreds a second).
@@ -225,6 +229,7 @@ export function createRateBudget(options: RateBudgetOptions = {}): RateBudget {
     }
     backoff = 0;
     if (throttledUntil && time >= throttledUntil) throttledUntil = 0;
+    unannounced = !reading && response.ok;
     if (reading) {
       apply(reading);
       channel?.postMessage({ t: 'read', reading } satisfies Message);

@@ -1,7 +1,8 @@
 /**
  * The plan's look-ups (issue 20 point 3): the `email in (...)` / `phone in (...)` filters of `entryLookups` sent
  * as `GET /contacts` pages of 100 with priority `job` (the rate budget lets the person's own clicks go first),
- * 4 at a time (src/lib/run-pool.ts: a 429 pauses them all for its Retry-After). The key's `X-RateLimit-Limit`
+ * 6 at a time, the connections a browser opens to one host over HTTP/1.1 (src/lib/run-pool.ts: a 429 pauses them
+ * all for its Retry-After; with a limit, the budget paces them whatever their number). The key's `X-RateLimit-Limit`
  * (decisions.md section 4) is read from the answers' headers, for the plan's time estimate. Framework-free.
  * Rejects with the first failure's error (ApiError, network), or the AbortError when `signal` aborts.
  */
@@ -18,7 +19,7 @@ export async function findExisting(
   lookups: readonly FilterNode[],
   options: { signal?: AbortSignal; concurrency?: number; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<LookupResult> {
-  const { signal, concurrency = 4, onProgress } = options;
+  const { signal, concurrency = 6, onProgress } = options;
   const found: Contact[] = [];
   let requests = 0;
   let rateLimit: number | null = null;
