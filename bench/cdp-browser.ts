@@ -1,16 +1,17 @@
 /**
  * Debian's Chromium driven over a bare DevTools pipe (`--remote-debugging-pipe`), for benchmarks of what a person's
  * tab costs. Playwright enables the Network domain on every page it drives, and that instrumentation is not free:
- * measured on this machine (bench/import.ts's look-ups, 1,000 `GET /contacts` from a page, 4 at a time), 6.0 s and
- * 4.0 s of renderer CPU with Playwright attached against 3.2 s and 2.0 s without, plus 3.8 s in the browser process,
- * and the DevTools network agent keeps every response body in the renderer's memory. This driver enables nothing
- * it does not ask for: `Runtime.evaluate` for the page's own DOM, `Performance` for the heap, `Profiler` on request.
+ * measured on this machine (bench/devtools-cost.ts, 2026-11-26), 1,000 `GET /contacts` from a page, 4 at a time,
+ * took 5.7 and 5.3 s with Playwright attached against 3.4 s without, with 3.8 and 3.7 s of renderer CPU against 2.6
+ * and 2.8 s, and 2.5 and 2.4 s of the browser process's against 1.0 s. This
+ * driver enables nothing it does not ask for: `Page` for the start scripts, `Runtime.evaluate` for the page's own
+ * DOM, `Performance` for the heap, `Profiler` on request.
  *
  * Messages on the pipe are JSON, each ended by a NUL byte (fd 3 to Chromium, fd 4 from it). Rejects a call with the
  * protocol's error message.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -154,3 +155,33 @@ export const BENCH_HELPERS = `(() => {
   };
   window.__bench = bench;
 })()`;
+
+/**
+ * Chromium's processes: the browser process `browserPid` and its descendants, each with its kind: `renderer` (the
+ * page, its workers), `network`, `storage` (IndexedDB's backend), `browser`, or `other` (GPU, zygote).
+ */
+export function chromiumProcesses(browserPid: number): { pid: number; kind: ProcessKind; renderer: boolean }[] {
+  const found: { pid: number; kind: ProcessKind; renderer: boolean }[] = [{ pid: browserPid, kind: 'browser', renderer: false }];
+  const visit = (pid: number) => {
+    let children: number[] = [];
+    try {
+      children = readdirSync(`/proc/${pid}/task`).flatMap((tid) => readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number));
+    } catch {
+      return;
+    }
+    for (const child of children) {
+      try {
+        const command = readFileSync(`/proc/${child}/cmdline`, 'utf8');
+        const kind: ProcessKind = command.includes('--type=renderer') ? 'renderer' : command.includes('NetworkService') ? 'network' : command.includes('StorageService') ? 'storage' : 'other';
+        found.push({ pid: child, kind, renderer: kind === 'renderer' });
+      } catch {
+        // gone
+      }
+      visit(child);
+    }
+  };
+  visit(browserPid);
+  return found;
+}
+
+export type ProcessKind = 'renderer' | 'network' | 'storage' | 'browser' | 'other';

@@ -20,13 +20,13 @@
  * Prints a markdown table. The server is stopped and the temp folder removed at the end.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
-import { type CdpPage, launchCdp } from './cdp-browser';
+import { type CdpPage, type ProcessKind, chromiumProcesses, launchCdp } from './cdp-browser';
 import { mulberry32 } from './seed-contacts';
 import { seededFile } from './seeded-file';
 import { type ServerProcess, readCpuMs, readMemory, startServer } from './server-process';
@@ -88,36 +88,6 @@ function printProfile(profile: { nodes: { id: number; callFrame: { functionName:
 function rendererMemory(browserPid: number): { pid: number; rss: number }[] {
   return chromiumProcesses(browserPid).filter((child) => child.renderer).map(({ pid }) => ({ pid, rss: readMemory(pid) ?? 0 }));
 }
-
-/**
- * Chromium's processes: the browser process `browserPid` and its descendants, each with its kind: `renderer` (the
- * page, its workers), `network`, `storage` (IndexedDB's backend), `browser`, or `other` (GPU, zygote).
- */
-function chromiumProcesses(browserPid: number): { pid: number; kind: ProcessKind; renderer: boolean }[] {
-  const found: { pid: number; kind: ProcessKind; renderer: boolean }[] = [{ pid: browserPid, kind: 'browser', renderer: false }];
-  const visit = (pid: number) => {
-    let children: number[] = [];
-    try {
-      children = readdirSync(`/proc/${pid}/task`).flatMap((tid) => readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number));
-    } catch {
-      return;
-    }
-    for (const child of children) {
-      try {
-        const command = readFileSync(`/proc/${child}/cmdline`, 'utf8');
-        const kind: ProcessKind = command.includes('--type=renderer') ? 'renderer' : command.includes('NetworkService') ? 'network' : command.includes('StorageService') ? 'storage' : 'other';
-        found.push({ pid: child, kind, renderer: kind === 'renderer' });
-      } catch {
-        // gone
-      }
-      visit(child);
-    }
-  };
-  visit(browserPid);
-  return found;
-}
-
-type ProcessKind = 'renderer' | 'network' | 'storage' | 'browser' | 'other';
 
 const MB = 1024 * 1024;
 
