@@ -5,7 +5,6 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { type Scope, SCOPES, isScope } from '../src/api/scopes';
 import { createApiKey, createBasicCredential, revokeApiKey } from './db/credentials';
-import { seedDemo } from './db/seed';
 import { createOrganization, createWorkspace, findWorkspace } from './db/workspaces';
 import { loadConfig } from './config';
 import { openMigratedDatabase } from './database';
@@ -109,6 +108,8 @@ program
   .action(() =>
     run(async (database) => {
       const config = loadConfig();
+      // Loaded for this command only: the seed brings faker and its locales, a second of start-up for every other command.
+      const { seedDemo } = await import('./db/seed');
       const result = await seedDemo(database.db, database.dialect, config.publicUrl ?? `http://${config.host}:${config.port}`);
       saveDemoCredentials(config.databaseUrl, result);
       return result;
