@@ -177,6 +177,25 @@ async function main() {
       await page.send('Profiler.setSamplingInterval', { interval: 500 });
       await page.send('Profiler.start');
     }
+    // Peaks per phase from here on: the largest renderer's RSS every 250 ms, the page's heap (used and allocated,
+    // CDP `JSHeapUsedSize` and `JSHeapTotalSize`) every second.
+    let phase = 'parse and map';
+    type Peak = { rss: number; heapUsed: number; heapTotal: number };
+    const peaks = new Map<string, Peak>();
+    const raise = (values: Partial<Peak>) => {
+      const peak = peaks.get(phase) ?? { rss: 0, heapUsed: 0, heapTotal: 0 };
+      for (const [key, value] of Object.entries(values) as [keyof Peak, number][]) peak[key] = Math.max(peak[key], value);
+      peaks.set(phase, peak);
+    };
+    let ticks = 0;
+    const peakSampler = setInterval(() => {
+      raise({ rss: rendererPeak() });
+      if (ticks++ % 4) return;
+      void page!.send<{ metrics: { name: string; value: number }[] }>('Performance.getMetrics').then(({ metrics }) => {
+        const metric = (name: string) => metrics.find((entry) => entry.name === name)?.value ?? 0;
+        raise({ heapUsed: metric('JSHeapUsedSize'), heapTotal: metric('JSHeapTotalSize') });
+      }, () => undefined);
+    }, 250);
     const parseCpu = cpuNow(server, browserPid);
     const parseStart = await now();
     await page.setInputFiles(`${dialog}.querySelector('input[type=file]')`, [csvPath]);
@@ -187,6 +206,7 @@ async function main() {
 
     await page.evaluate(`__bench.fill('Tag for the whole import', 'bench', ${dialog})`);
     await page.evaluate(`__bench.fill('Default country for phone numbers', 'NO', ${dialog})`);
+    phase = 'the plan';
     const planCpu = cpuNow(server, browserPid);
     const planStart = await now();
     await page.evaluate(`__bench.click(${JSON.stringify(`Check ${rows.toLocaleString('en-US')} rows`)}, ${dialog})`);
@@ -205,12 +225,14 @@ async function main() {
 
     // The job: started from the plan, sampled from IndexedDB every 2 s.
     const readJob = () => page!.evaluate<StoredJob | null>(FIRST_JOB);
+    phase = 'storing the job';
     const jobCpu = cpuNow(server, browserPid);
     const startStart = await now();
     await page.evaluate(`__bench.click(/^Start import/, ${dialog})`);
     await page.waitFor(`!${dialog}`, 'the dialog to close', 300_000, 250);
     const stored = await now();
     const storedCpu = cpuNow(server, browserPid);
+    phase = 'the job';
     if (values.profile) await page.send('Profiler.start');
     log(`job stored in ${Math.round(stored - startStart).toLocaleString('en-US')} ms`);
     type Sample = { at: number; settled: number; created: number; heap: number; renderer: number; renderers: number };
@@ -235,6 +257,7 @@ async function main() {
     }
     const jobEnd = await now();
     const jobEndCpu = cpuNow(server, browserPid);
+    clearInterval(peakSampler);
     if (values.profile) {
       log('\nThe job:');
       printProfile((await page.send<{ profile: Parameters<typeof printProfile>[0] }>('Profiler.stop')).profile);
@@ -263,6 +286,8 @@ async function main() {
     console.log(`| storing the job (Start import to dialog closed) | ${ms(stored - startStart)} | ${ms(await longest(startStart, stored))} | none | — |`);
     console.log(`| job: contacts created a second (${seconds.toFixed(0)} s, ${(last.settled - first.settled).toLocaleString('en-US')} steps, ${Math.round(stepRate).toLocaleString('en-US')} steps a second) | ${Math.round(createdRate).toLocaleString('en-US')} | ${ms(jobLongest)} | at least 500 a second | ${createdRate >= 500 ? 'pass' : 'FAIL'} |`);
     console.log(`| job: the tab's memory, peak | JS heap ${(peakHeap / MB).toFixed(0)} MB; renderer RSS ${(peakRenderer / MB).toFixed(0)} MB (all renderers ${(peakRenderers / MB).toFixed(0)} MB); after a forced garbage collection at the end: heap ${(afterGc.heap / MB).toFixed(0)} MB, renderer ${(afterGc.renderer / MB).toFixed(0)} MB; the contacts page before the import: heap ${(baseline.heap / MB).toFixed(0)} MB, renderer ${(baseline.renderer / MB).toFixed(0)} MB | — | under 300 MB | ${peakRenderer < 300 * MB ? 'pass' : 'FAIL'} |`);
+    console.log('\n| phase | renderer RSS, peak | page heap used, peak | page heap allocated, peak |\n|---|---:|---:|---:|');
+    for (const [name, peak] of peaks) console.log(`| ${name} | ${(peak.rss / MB).toFixed(0)} MB | ${(peak.heapUsed / MB).toFixed(0)} MB | ${(peak.heapTotal / MB).toFixed(0)} MB |`);
     console.log(`\nCPU: parse and map ${cpuSpent(parseCpu, planCpu)}; plan ${cpuSpent(planCpu, planEndCpu)}; storing the job ${cpuSpent(jobCpu, storedCpu)}; the job ${cpuSpent(storedCpu, jobEndCpu)}`);
     console.log(`\nPlan: ${planText}\n${requestsText}\nJob: ${job?.state ?? 'not found'}, ${last.settled.toLocaleString('en-US')} of ${job?.total.toLocaleString('en-US') ?? '?'} steps settled, ${JSON.stringify(job?.counts ?? {})}`);
   } finally {

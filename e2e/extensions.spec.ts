@@ -139,7 +139,7 @@ test('erases two selected contacts as a background job after the count is typed;
       const request = db.transaction(store).objectStore(store).getAll();
       request.onsuccess = () => resolve(request.result);
     });
-    return JSON.stringify([await all('jobs'), await all('steps'), await all('reports')]);
+    return JSON.stringify([await all('jobs'), await all('plans'), await all('steps'), await all('reports')]);
   });
   expect(stored).toContain(gone[0].id);
   expect(stored).not.toContain(name);

@@ -5,7 +5,7 @@
 
 /** The IndexedDB database of durable jobs (issue 20 point 4) and its schema version. */
 export const JOBS_DB = 'workspace-admin.jobs';
-export const JOBS_DB_VERSION = 1;
+export const JOBS_DB_VERSION = 2;
 
 /** The BroadcastChannel on which tabs tell each other that jobs changed (`JobMessage`). */
 export const JOBS_CHANNEL = 'workspace-admin.jobs';

@@ -1,43 +1,88 @@
 /**
  * Where durable jobs live (issue 20 point 4): an IndexedDB database (`JOBS_DB`, through idb, 1 KB of gzip)
- * with three object stores:
+ * with four object stores:
  * - `jobs`: one small `JobRecord` per job (state, counts, position), keyed by `id`, indexed by `workspaceId`;
- * - `steps`: one `StepRecord` per step, keyed by `[jobId, index]`, indexed by `[jobId, status]` (the steps sent
- *   whose answer was never stored are found at once on resume); a 100,000-step job is 100,000 small records;
+ * - `plans`: the job's steps as planned, `PLAN_CHUNK` to a record keyed by `[jobId, chunk]`, written once when the
+ *   job is stored (a 100,000-step job is 200 records, stored in about a second, not 100,000 records);
+ * - `steps`: a step's state once the runner has touched it (`StepState`: `sent`, `settled` with its outcome, or
+ *   `pending` again after a withdrawal), keyed by `[jobId, index]`, indexed by `[jobId, status]` (the steps sent
+ *   whose answer was never stored are found at once on resume). A step without a state is pending;
  * - `reports`: the rows decided before any write (`JobSpec.report`: refused rows with their values), once per job.
  * The key of the workspace is never stored here (src/lib/connections.ts keeps keys, by its rules).
+ *
+ * Version 1 kept every step whole in `steps`, pending ones too; opening a version 1 database moves its steps into
+ * `plans` and keeps only the states (the upgrade runs once, in the first tab that opens it with this code).
  *
  * `createStore()` opens it; `store.writer` batches the runner's writes (a step marked sent, an outcome, the
  * job's counts) into one transaction per batch: each `put` resolves once its transaction committed, so a step is
  * durably "sent" before its request leaves, without a transaction per write.
  * Every function rejects with the DOMException of IndexedDB when the browser refuses (quota, private mode).
  */
-import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
+import { type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames, openDB } from 'idb';
 import { JOBS_DB, JOBS_DB_VERSION } from './job-names';
-import { EMPTY_COUNTS, type JobRecord, type JobSpec, type JobState, type StepRecord, type StepStatus } from './job-types';
+import { EMPTY_COUNTS, type JobRecord, type JobSpec, type JobState, type JobStep, type StepRecord, type StepStatus } from './job-types';
+
+/** What the store keeps of a step the runner has touched: its record without the step itself (that is in `plans`). */
+export type StepState = Omit<StepRecord, 'step'>;
+
+/** Steps a `plans` record holds. */
+export const PLAN_CHUNK = 500;
 
 interface JobsSchema extends DBSchema {
   jobs: { key: string; value: JobRecord; indexes: { workspaceId: string } };
-  steps: { key: [string, number]; value: StepRecord; indexes: { status: [string, StepStatus] } };
+  plans: { key: [string, number]; value: { jobId: string; chunk: number; steps: JobStep[] } };
+  steps: { key: [string, number]; value: StepState; indexes: { status: [string, StepStatus] } };
   reports: { key: string; value: { jobId: string; report: NonNullable<JobSpec['report']> } };
 }
 
 export type JobsDb = IDBPDatabase<JobsSchema>;
 
-/** Steps written per transaction when a job is stored (a 100,000-step job: 50 transactions). */
-const STEPS_PER_TRANSACTION = 2000;
+/** `plans` records written per transaction when a job is stored (10,000 steps). */
+const PLANS_PER_TRANSACTION = 20;
 
 /** Opens (creating or upgrading) the jobs database. */
 export function openJobsDb(): Promise<JobsDb> {
   return openDB<JobsSchema>(JOBS_DB, JOBS_DB_VERSION, {
-    upgrade(db) {
-      const jobs = db.createObjectStore('jobs', { keyPath: 'id' });
-      jobs.createIndex('workspaceId', 'workspaceId');
-      const steps = db.createObjectStore('steps', { keyPath: ['jobId', 'index'] });
-      steps.createIndex('status', ['jobId', 'status']);
-      db.createObjectStore('reports', { keyPath: 'jobId' });
+    async upgrade(db, oldVersion, _newVersion, transaction) {
+      if (oldVersion < 1) {
+        const jobs = db.createObjectStore('jobs', { keyPath: 'id' });
+        jobs.createIndex('workspaceId', 'workspaceId');
+        const steps = db.createObjectStore('steps', { keyPath: ['jobId', 'index'] });
+        steps.createIndex('status', ['jobId', 'status']);
+        db.createObjectStore('reports', { keyPath: 'jobId' });
+      }
+      if (oldVersion < 2) {
+        db.createObjectStore('plans', { keyPath: ['jobId', 'chunk'] });
+        if (oldVersion >= 1) await moveStepsToPlans(transaction);
+      }
     },
   });
+}
+
+/**
+ * The upgrade from version 1: every whole step record of `steps` (in key order: job, then index) goes into its job's
+ * `plans` chunk; a pending one is removed, any other keeps its state without the step.
+ */
+async function moveStepsToPlans(transaction: IDBPTransaction<JobsSchema, StoreNames<JobsSchema>[], 'versionchange'>) {
+  const plans = transaction.objectStore('plans');
+  let chunk: { jobId: string; chunk: number; steps: JobStep[] } | null = null;
+  for (let cursor = await transaction.objectStore('steps').openCursor(); cursor; cursor = await cursor.continue()) {
+    const { step, ...state } = cursor.value as StepRecord;
+    const at = Math.floor(state.index / PLAN_CHUNK);
+    if (!chunk || chunk.jobId !== state.jobId || chunk.chunk !== at) {
+      if (chunk) void plans.put(chunk);
+      chunk = { jobId: state.jobId, chunk: at, steps: [] };
+    }
+    chunk.steps[state.index % PLAN_CHUNK] = step;
+    if (state.status === 'pending') void cursor.delete();
+    else void cursor.update(state);
+  }
+  if (chunk) void plans.put(chunk);
+}
+
+/** The state the store keeps of `record`. */
+function stateOf({ step: _step, ...state }: StepRecord): StepState {
+  return state;
 }
 
 /** Changes to a job record that the runner owns (never `state`, which the person's pause and cancel own). */
@@ -71,7 +116,7 @@ function createWriter(db: JobsDb): StoreWriter {
       try {
         const tx = db.transaction(['steps', 'jobs'], 'readwrite');
         const stepStore = tx.objectStore('steps');
-        for (const step of batch) void stepStore.put(step);
+        for (const step of batch) void stepStore.put(stateOf(step));
         const jobStore = tx.objectStore('jobs');
         for (const [jobId, patch] of jobPatches) {
           const current = await jobStore.get(jobId);
@@ -117,8 +162,8 @@ export type JobStore = {
   pendingSteps(jobId: string, from: number, limit: number): Promise<StepRecord[]>;
   /** Steps marked sent whose answer was never stored. */
   sentSteps(jobId: string): Promise<StepRecord[]>;
-  /** Calls `visit` with every step of `jobId` in order, `chunk` at a time (for reports and undo). */
-  eachStep(jobId: string, visit: (step: StepRecord) => void, chunk?: number): Promise<void>;
+  /** Calls `visit` with every step of `jobId` in order, a `plans` record at a time (for reports and undo). */
+  eachStep(jobId: string, visit: (step: StepRecord) => void): Promise<void>;
   /**
    * Moves job `id` to `to` when its state is one of `from`, with `extra` fields; resolves to the new record, or
    * null when it was not in one of `from` (someone else moved it first).
@@ -132,16 +177,34 @@ export type JobStore = {
 export async function createStore(db?: JobsDb): Promise<JobStore> {
   const database = db ?? (await openJobsDb());
   const writer = createWriter(database);
+  /** The steps of `plans` record `chunk` of `jobId` with their states (pending where none), or null past the last. */
+  const chunkRecords = async (jobId: string, chunk: number): Promise<StepRecord[] | null> => {
+    const tx = database.transaction(['plans', 'steps']);
+    const start = chunk * PLAN_CHUNK;
+    const [plan, states] = await Promise.all([
+      tx.objectStore('plans').get([jobId, chunk]),
+      tx.objectStore('steps').getAll(IDBKeyRange.bound([jobId, start], [jobId, start + PLAN_CHUNK - 1])),
+    ]);
+    await tx.done;
+    if (!plan) return null;
+    const byIndex = new Map(states.map((state) => [state.index, state]));
+    return plan.steps.map((step, offset) => {
+      const state = byIndex.get(start + offset);
+      return state ? { ...state, step } : { jobId, index: start + offset, step, status: 'pending' };
+    });
+  };
   return {
     db: database,
     writer,
 
     async addJob(workspaceId, spec, id = crypto.randomUUID()) {
       const now = Date.now();
-      for (let start = 0; start < spec.steps.length; start += STEPS_PER_TRANSACTION) {
-        const tx = database.transaction('steps', 'readwrite');
-        const end = Math.min(spec.steps.length, start + STEPS_PER_TRANSACTION);
-        for (let index = start; index < end; index++) void tx.store.put({ jobId: id, index, step: spec.steps[index]!, status: 'pending' });
+      const chunks = Math.ceil(spec.steps.length / PLAN_CHUNK);
+      for (let first = 0; first < chunks; first += PLANS_PER_TRANSACTION) {
+        const tx = database.transaction('plans', 'readwrite');
+        for (let chunk = first; chunk < Math.min(chunks, first + PLANS_PER_TRANSACTION); chunk++) {
+          void tx.store.put({ jobId: id, chunk, steps: spec.steps.slice(chunk * PLAN_CHUNK, (chunk + 1) * PLAN_CHUNK) });
+        }
         await tx.done;
       }
       const report = spec.report ?? {};
@@ -188,27 +251,32 @@ export async function createStore(db?: JobsDb): Promise<JobStore> {
     },
 
     async pendingSteps(jobId, from, limit) {
-      // `getAll` in batches, not a cursor: a cursor costs a promise and an event per record on the main thread.
       const found: StepRecord[] = [];
-      let start = from;
-      while (found.length < limit) {
-        const batch = await database.getAll('steps', IDBKeyRange.bound([jobId, start], [jobId, Number.MAX_SAFE_INTEGER]), limit);
-        for (const record of batch) if (record.status === 'pending' && found.length < limit) found.push(record);
-        if (batch.length < limit) break;
-        start = batch[batch.length - 1]!.index + 1;
+      for (let chunk = Math.floor(from / PLAN_CHUNK); found.length < limit; chunk++) {
+        const records = await chunkRecords(jobId, chunk);
+        if (!records) break;
+        for (const record of records) if (record.index >= from && record.status === 'pending' && found.length < limit) found.push(record);
       }
       return found;
     },
 
-    sentSteps: (jobId) => database.getAllFromIndex('steps', 'status', [jobId, 'sent']),
+    async sentSteps(jobId) {
+      const states = await database.getAllFromIndex('steps', 'status', [jobId, 'sent']);
+      const plans = new Map<number, JobStep[]>();
+      for (const chunk of new Set(states.map((state) => Math.floor(state.index / PLAN_CHUNK)))) {
+        plans.set(chunk, (await database.get('plans', [jobId, chunk]))?.steps ?? []);
+      }
+      return states.flatMap((state) => {
+        const step = plans.get(Math.floor(state.index / PLAN_CHUNK))?.[state.index % PLAN_CHUNK];
+        return step ? [{ ...state, step }] : [];
+      });
+    },
 
-    async eachStep(jobId, visit, chunk = 1000) {
-      let from = 0;
-      for (;;) {
-        const steps = await database.getAll('steps', IDBKeyRange.bound([jobId, from], [jobId, Number.MAX_SAFE_INTEGER]), chunk);
-        steps.forEach(visit);
-        if (steps.length < chunk) return;
-        from = steps[steps.length - 1]!.index + 1;
+    async eachStep(jobId, visit) {
+      for (let chunk = 0; ; chunk++) {
+        const records = await chunkRecords(jobId, chunk);
+        if (!records) return;
+        records.forEach(visit);
       }
     },
 

@@ -1,8 +1,9 @@
 /**
  * The shapes of durable jobs (issue 20 point 4; the interface with the contacts import is
  * /work/wt/briefs/jobs-interface.md): what a caller hands the runner (`JobSpec`), and what the runner keeps in
- * IndexedDB (`JobRecord`, one per job; `StepRecord`, one per step, so a job of 100,000 steps never rewrites one
- * large record). Framework-free and type-only.
+ * IndexedDB (`JobRecord`, one per job; `StepRecord`, a step with its state, kept as plan chunks and one small state
+ * per step the runner touched: job-store.ts), so a job of 100,000 steps never rewrites one large record.
+ * Framework-free and type-only.
  */
 import type { ContactCreate } from '@/api/contacts';
 import type { ProductUpsert } from '@/api/catalog';

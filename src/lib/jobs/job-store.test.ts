@@ -1,0 +1,106 @@
+/**
+ * The jobs store's layout (job-store.ts) on fake-indexeddb, a fresh database per test: a job's steps are stored as
+ * `plans` chunks and only the states the runner wrote are step records; reading pending, sent and every step merges
+ * the two across chunk boundaries; a version 1 database (every step whole in `steps`) is moved to that layout on
+ * opening, with nothing lost.
+ */
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { JOBS_DB } from './job-names';
+import { PLAN_CHUNK, createStore } from './job-store';
+import type { JobStep, StepRecord } from './job-types';
+
+beforeEach(() => {
+  globalThis.indexedDB = new IDBFactory();
+});
+
+const tagStep = (i: number): JobStep => ({ kind: 'patch-tags', contactId: `contact-${i}`, tagsToAdd: [`t${i}`], tagsToRemove: [] });
+
+describe('the jobs store', () => {
+  it('stores a job as plan chunks with no step records, and merges the states the runner writes across chunk boundaries', async () => {
+    const store = await createStore();
+    const total = 2 * PLAN_CHUNK + 234;
+    const job = await store.addJob('ws', { kind: 'bulk-tags', title: 'Chunks', steps: Array.from({ length: total }, (_, i) => tagStep(i)) });
+    expect(await store.db.count('plans')).toBe(3);
+    expect(await store.db.count('steps')).toBe(0);
+
+    const pending = await store.pendingSteps(job.id, 0, 10);
+    expect(pending.map((record) => record.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(pending[3]).toEqual({ jobId: job.id, index: 3, step: tagStep(3), status: 'pending' });
+
+    // The runner marks some sent around the first boundary, settles others, withdraws one.
+    const at = (index: number) => ({ jobId: job.id, index, step: tagStep(index) });
+    await store.writer.putMany([PLAN_CHUNK - 1, PLAN_CHUNK, PLAN_CHUNK + 1].map((index) => ({ ...at(index), status: 'sent' as const })));
+    await store.writer.put({ ...at(PLAN_CHUNK + 1), status: 'settled', outcome: { kind: 'tagged' } }, { settled: 1 });
+    await store.writer.put({ ...at(PLAN_CHUNK + 2), status: 'sent' });
+    await store.writer.put({ ...at(PLAN_CHUNK + 2), status: 'pending' });
+    // Stored without the step itself: that stays in its plan chunk.
+    expect(await store.db.get('steps', [job.id, PLAN_CHUNK])).toEqual({ jobId: job.id, index: PLAN_CHUNK, status: 'sent' });
+
+    expect((await store.pendingSteps(job.id, PLAN_CHUNK - 2, 4)).map((record) => record.index)).toEqual([PLAN_CHUNK - 2, PLAN_CHUNK + 2, PLAN_CHUNK + 3, PLAN_CHUNK + 4]);
+    expect(await store.sentSteps(job.id)).toEqual([
+      { ...at(PLAN_CHUNK - 1), status: 'sent' },
+      { ...at(PLAN_CHUNK), status: 'sent' },
+    ]);
+    expect(await store.pendingSteps(job.id, total - 1, 10)).toEqual([{ ...at(total - 1), status: 'pending' }]);
+    expect(await store.pendingSteps(job.id, total, 10)).toEqual([]);
+
+    const all: StepRecord[] = [];
+    await store.eachStep(job.id, (record) => all.push(record));
+    expect(all).toHaveLength(total);
+    expect(all.every((record, index) => record.index === index && record.step.kind === 'patch-tags' && (record.step as { contactId: string }).contactId === `contact-${index}`)).toBe(true);
+    expect(all[PLAN_CHUNK + 1]).toEqual({ ...at(PLAN_CHUNK + 1), status: 'settled', outcome: { kind: 'tagged' } });
+    expect(all.filter((record) => record.status !== 'pending').map((record) => [record.index, record.status])).toEqual([
+      [PLAN_CHUNK - 1, 'sent'],
+      [PLAN_CHUNK, 'sent'],
+      [PLAN_CHUNK + 1, 'settled'],
+    ]);
+    expect((await store.getJob(job.id))!.settled).toBe(1);
+  });
+
+  it('moves a version 1 database (every step whole in `steps`) to plans and states on opening, losing nothing', async () => {
+    const total = PLAN_CHUNK + 3;
+    const statusOf = (index: number) => (index === 1 ? 'settled' : index === PLAN_CHUNK + 1 ? 'sent' : 'pending');
+    // Version 1 as the earlier code made it: the same stores without `plans`, one whole record per step.
+    await new Promise<void>((resolve, reject) => {
+      const open = indexedDB.open(JOBS_DB, 1);
+      open.onupgradeneeded = () => {
+        const db = open.result;
+        db.createObjectStore('jobs', { keyPath: 'id' }).createIndex('workspaceId', 'workspaceId');
+        db.createObjectStore('steps', { keyPath: ['jobId', 'index'] }).createIndex('status', ['jobId', 'status']);
+        db.createObjectStore('reports', { keyPath: 'jobId' });
+      };
+      open.onsuccess = () => {
+        const db = open.result;
+        const tx = db.transaction(['jobs', 'steps'], 'readwrite');
+        tx.objectStore('jobs').put({ id: 'old', workspaceId: 'ws', kind: 'bulk-tags', title: 'Old', state: 'running', total, settled: 1, position: 1 });
+        for (const jobId of ['old', 'other']) {
+          for (let index = 0; index < (jobId === 'old' ? total : 2); index++) {
+            tx.objectStore('steps').put({ jobId, index, step: tagStep(jobId === 'old' ? index : 1000 + index), status: jobId === 'old' ? statusOf(index) : 'pending', ...(index === 1 && jobId === 'old' ? { outcome: { kind: 'tagged' } } : {}) });
+          }
+        }
+        tx.oncomplete = () => {
+          db.close();
+          resolve();
+        };
+        tx.onerror = () => reject(tx.error);
+      };
+      open.onerror = () => reject(open.error);
+    });
+
+    const store = await createStore();
+    expect(store.db.version).toBe(2);
+    expect(await store.db.count('plans')).toBe(3); // two chunks of `old`, one of `other`
+    expect(await store.db.count('steps')).toBe(2); // only the states that were not pending
+    const all: StepRecord[] = [];
+    await store.eachStep('old', (record) => all.push(record));
+    expect(all.map((record) => [record.index, record.status, (record.step as { contactId: string }).contactId])).toEqual(
+      Array.from({ length: total }, (_, index) => [index, statusOf(index), `contact-${index}`]),
+    );
+    expect(all[1]!.outcome).toEqual({ kind: 'tagged' });
+    expect((await store.sentSteps('old')).map((record) => record.index)).toEqual([PLAN_CHUNK + 1]);
+    expect((await store.pendingSteps('old', 1, 3)).map((record) => record.index)).toEqual([2, 3, 4]);
+    expect((await store.pendingSteps('other', 0, 10)).map((record) => (record.step as { contactId: string }).contactId)).toEqual(['contact-1000', 'contact-1001']);
+  });
+});
