@@ -1,5 +1,5 @@
 /**
- * Contacts import benchmark (`npm run bench:import -- [--contacts N] [--rows R] [--job-seconds S] [--no-cache]`,
+ * Contacts import benchmark (`npm run bench:import -- [--contacts N] [--rows R] [--job-seconds S] [--no-cache] [--profile] [--cpu-prof DIR]`,
  * issue 20 point 6): seeds N contacts (default 1,000,000) into a fresh SQLite database (kept in
  * /tmp/wsa-bench-seeded between runs: bench/seeded-file.ts; `--no-cache` seeds afresh), starts the real server with
  * `RATE_LIMIT_PER_MINUTE=0`, writes a CSV of R rows (default 100,000, about 20 MB: Mailchimp's headers plus an
@@ -111,6 +111,7 @@ async function main() {
       profile: { type: 'boolean', default: false },
       'job-seconds': { type: 'string', default: '60' },
       'no-cache': { type: 'boolean', default: false },
+      'cpu-prof': { type: 'string' },
     },
   });
   const count = Number(values.contacts);
@@ -136,7 +137,8 @@ async function main() {
     const megabytes = statSync(csvPath).size / 1024 / 1024;
     log(`wrote ${rows.toLocaleString('en-US')} rows, ${megabytes.toFixed(1)} MiB: ${JSON.stringify(csv.kinds)}`);
 
-    server = await startServer({ cwd: ROOT, databaseUrl: file, apiKey });
+    // --cpu-prof DIR: the service writes a V8 CPU profile there when it stops.
+    server = await startServer({ cwd: ROOT, databaseUrl: file, apiKey, ...(values['cpu-prof'] ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] } : {}) });
     const loadStart = loadavg()[0]!;
     const connection = {
       workspaceId: seeded.workspaceId, workspaceName: 'Bench Workspace', organizationId: seeded.organizationId, organizationName: 'Bench Org', baseUrl: '/api', apiKey,
