@@ -219,9 +219,9 @@ test('bulk-tags 25 selected contacts in the background, all tagged', async ({ pa
   await dialog.getByRole('combobox', { name: 'Tags to add' }).press('Enter');
   await dialog.getByRole('combobox', { name: 'Tags to add' }).blur();
   await dialog.getByRole('button', { name: 'Apply to 25 contacts' }).click();
-  // Issue 20: the change runs as a background job, its progress in the header.
+  // Issue 20: the change runs as a background job. (Its progress in the header is checked by jobs.spec.ts on a job
+  // long enough to watch: 25 tag patches can end before the header is read.)
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole('link', { name: /^Jobs: Add bulk-2026 on 25 contacts/ })).toBeVisible();
   await expect
     .poll(async () => (await api(state, 'GET', `/contacts?%24filter=${encodeURIComponent("tags eq 'bulk-2026'")}`)).body.meta.maxResults, { timeout: 30_000 })
     .toBe(25);
