@@ -15,6 +15,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { readCpuMs } from './server-process';
 
 /** One page target of a launched Chromium. */
 export type CdpPage = {
@@ -185,3 +186,13 @@ export function chromiumProcesses(browserPid: number): { pid: number; kind: Proc
 }
 
 export type ProcessKind = 'renderer' | 'network' | 'storage' | 'browser' | 'other';
+
+/**
+ * CPU time (user + system) used so far, in ms: the service's process `servicePid` and Chromium's processes under
+ * `browserPid` summed by kind. A process that has ended is no longer counted, so compare readings of one phase.
+ */
+export function cpuByProcess(browserPid: number, servicePid: number): Record<'service' | ProcessKind, number> {
+  const cpu: Record<'service' | ProcessKind, number> = { service: readCpuMs(servicePid) ?? 0, renderer: 0, network: 0, storage: 0, browser: 0, other: 0 };
+  for (const child of chromiumProcesses(browserPid)) cpu[child.kind] += readCpuMs(child.pid) ?? 0;
+  return cpu;
+}

@@ -13,9 +13,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
-import { chromiumProcesses, launchCdp } from './cdp-browser';
+import { cpuByProcess, launchCdp } from './cdp-browser';
 import { seededFile } from './seeded-file';
-import { readCpuMs, startServer } from './server-process';
+import { startServer } from './server-process';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { requests: { type: 'string', default: '1000' }, rounds: { type: 'string', default: '2' } } });
@@ -36,13 +36,6 @@ const lookups = (apiKey: string) => `(async () => {
   await Promise.all([one(), one(), one(), one()]);
   return performance.now() - started;
 })()`;
-
-/** CPU so far, in ms, by Chromium process kind, with the service's. */
-function cpu(browserPid: number, servicePid: number) {
-  const spent: Record<string, number> = { renderer: 0, network: 0, browser: 0, service: readCpuMs(servicePid) ?? 0 };
-  for (const child of chromiumProcesses(browserPid)) if (child.kind in spent) spent[child.kind]! += readCpuMs(child.pid) ?? 0;
-  return spent;
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'wsa-bench-devtools-'));
 const seeded = await seededFile(dir, 1_000_000, { cacheDir: join(tmpdir(), 'wsa-bench-seeded'), log: (line) => process.stderr.write(`${line}\n`) });
@@ -74,10 +67,10 @@ try {
         evaluate = (expression) => page.evaluate<number>(expression);
         close = () => page.close();
       }
-      const before = cpu(pid, server.servingPid);
+      const before = cpuByProcess(pid, server.servingPid);
       const ms = await evaluate(lookups(seeded.apiKey));
-      const after = cpu(pid, server.servingPid);
-      const seconds = (key: string) => ((after[key]! - before[key]!) / 1000).toFixed(1);
+      const after = cpuByProcess(pid, server.servingPid);
+      const seconds = (key: keyof typeof after) => ((after[key] - before[key]) / 1000).toFixed(1);
       rows.push(`| ${round} | ${driver} | ${(ms / 1000).toFixed(1)} s | ${seconds('renderer')} s | ${seconds('network')} s | ${seconds('browser')} s | ${seconds('service')} s |`);
       await close();
     }

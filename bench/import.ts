@@ -26,10 +26,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
-import { type CdpPage, type ProcessKind, chromiumProcesses, launchCdp } from './cdp-browser';
+import { type CdpPage, chromiumProcesses, cpuByProcess, launchCdp } from './cdp-browser';
 import { mulberry32 } from './seed-contacts';
 import { seededFile } from './seeded-file';
-import { type ServerProcess, readCpuMs, readMemory, startServer } from './server-process';
+import { type ServerProcess, readMemory, startServer } from './server-process';
 import { FIRST_JOB, type StoredJob } from './stored-jobs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -91,12 +91,8 @@ function rendererMemory(browserPid: number): { pid: number; rss: number }[] {
 
 const MB = 1024 * 1024;
 
-/** CPU time so far, in ms: the service's process, and Chromium's processes by kind. A process that ended is no longer counted. */
-function cpuNow(server: ServerProcess, browserPid: number) {
-  const cpu: Record<'service' | ProcessKind, number> = { service: readCpuMs(server.servingPid) ?? 0, renderer: 0, network: 0, storage: 0, browser: 0, other: 0 };
-  for (const child of chromiumProcesses(browserPid)) cpu[child.kind] += readCpuMs(child.pid) ?? 0;
-  return cpu;
-}
+/** CPU time so far, in ms, of the service and Chromium's processes by kind (`cpuByProcess`). */
+const cpuNow = (server: ServerProcess, browserPid: number) => cpuByProcess(browserPid, server.servingPid);
 
 /** CPU spent between two `cpuNow` readings, as `service 12.3 s, renderer 45.6 s, network 7.8 s, …`. */
 function cpuSpent(from: ReturnType<typeof cpuNow>, to: ReturnType<typeof cpuNow>) {

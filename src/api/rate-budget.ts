@@ -19,8 +19,8 @@
  *
  * Tabs share one budget through a `BroadcastChannel` named after the key: each tab announces what it sends and every
  * reading it gets, so every tab's estimate counts the others' requests. While the service's answers carry no limit
- * (ours with `RATE_LIMIT_PER_MINUTE=0`), there is nothing to count and the sends are not announced. Framework-free (browser and Node 20, which
- * both have `BroadcastChannel`).
+ * (ours with `RATE_LIMIT_PER_MINUTE=0`), there is nothing to count and the sends are not announced. Framework-free
+ * (browser and Node 20, which both have `BroadcastChannel`).
  */
 
 export { BudgetSkippedError, type RequestPriority, isBudgetSkipped } from './budget-skipped';
