@@ -62,10 +62,13 @@ program
   .option('--image-url <url>', 'workspace image URL', httpUrl)
   .option('--key-scope <scopes>', 'also create its first API key with these scopes (comma-separated, or all); printed as key', parseScopes)
   .action((options: { org: string; name: string; imageUrl?: string; keyScope?: Scope[] }) =>
-    run(async (database) => {
-      const workspace = await createWorkspace(database.db, { organizationId: options.org, name: options.name, imageUrl: options.imageUrl ?? null });
-      return options.keyScope ? { ...workspace, key: await createApiKey(database.db, workspace.id, options.keyScope), scopes: options.keyScope } : workspace;
-    }),
+    run((database) =>
+      // One transaction: a key that cannot be made leaves no workspace behind.
+      database.db.transaction().execute(async (trx) => {
+        const workspace = await createWorkspace(trx, { organizationId: options.org, name: options.name, imageUrl: options.imageUrl ?? null });
+        return options.keyScope ? { ...workspace, key: await createApiKey(trx, workspace.id, options.keyScope), scopes: options.keyScope } : workspace;
+      }),
+    ),
   );
 
 const key = program.command('key').description('API keys');
