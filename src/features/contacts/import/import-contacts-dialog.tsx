@@ -150,6 +150,8 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
     const clean = { country: options.country || null, importTag: options.importTag, source: options.source };
     try {
       setWork({ label: 'clean', done: 0, total: current.table.rows.length });
+      // User Timing marks of the plan's phases, read by `npm run bench:import` (bench/import.ts).
+      performance.mark('import-plan:start');
       const cleaned = await cleanTable(current.table, mapping, clean, {
         pause: yieldToBrowser,
         signal: abort.signal,
@@ -158,9 +160,12 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
       // Every step in slices (issue 20 point 6: no main-thread task over 200 ms on a 100,000-row file).
       const slicing = { pause: yieldToBrowser, signal: abort.signal };
       const lookups = await entryLookupsInSlices(cleaned.entries, slicing);
+      performance.mark('import-plan:cleaned');
       setWork({ label: 'lookup', done: 0, total: lookups.length });
       const found = await findExisting(api, lookups, { signal: abort.signal, onProgress: (done, total) => progress('lookup', done, total) });
+      performance.mark('import-plan:looked-up');
       const built = await buildPlanInSlices(cleaned, found.existing, slicing);
+      performance.mark('import-plan:built');
       startTransition(() => setPlanned({ plan: built, lookups: found.requests, rateLimit: found.rateLimit, options, mapping }));
     } catch (error) {
       if (!abort.signal.aborted) setPlanError(error instanceof Error ? error.message : String(error));
