@@ -20,11 +20,11 @@ let server: TestServer;
 let api: ApiClient;
 
 /** What the client put on the wire, seen by wrapping the real fetch (the service still answers every request). */
-type Seen = { url: string; method: string; headers: Headers; response: Response };
+type Seen = { url: string; method: string; headers: Headers; cache: RequestCache | undefined; response: Response };
 const seen: Seen[] = [];
 const recordingFetch: typeof fetch = async (input, init) => {
   const response = await fetch(input, init);
-  seen.push({ url: String(input), method: init?.method ?? 'GET', headers: new Headers(init?.headers), response });
+  seen.push({ url: String(input), method: init?.method ?? 'GET', headers: new Headers(init?.headers), cache: init?.cache, response });
   return response;
 };
 const last = (): Seen => {
@@ -81,6 +81,13 @@ describe('headers', () => {
     expect(headers.get('x-api-version')).toBe(API_VERSION);
     expect(headers.get('accept')).toBe('application/json');
     expect(headers.get('authorization')).toBeNull();
+  });
+
+  it('sends every call past the HTTP cache (no-store): reads and writes alike', async () => {
+    await api.listContacts({ limit: 1 });
+    expect(last().cache).toBe('no-store');
+    await api.createContact({ email: uniqueEmail() });
+    expect(last()).toMatchObject({ method: 'POST', cache: 'no-store' });
   });
 
   it('joins a base URL with a trailing slash without doubling it', async () => {

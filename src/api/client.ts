@@ -248,7 +248,8 @@ export function basicAuthorization(credentials: BasicCredentials): string {
 /**
  * Creates the typed client (see `ApiClient` for each method, its endpoint, scope and errors). Requests carry
  * `Accept`, `x-api-key` (keyed endpoints), `X-Api-Version` (all but endpoint 6) and, with a body,
- * `Content-Type: application/json`. Nothing is sent until a method is called.
+ * `Content-Type: application/json`, and go past the browser's HTTP cache (`cache: 'no-store'`). Nothing is sent until
+ * a method is called.
  */
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const { baseUrl, apiKey, basic, budget } = options;
@@ -267,7 +268,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       headers.Authorization = basicAuthorization(basic);
     }
     if (call.auth !== 'basic' && version !== null) headers['X-Api-Version'] = version;
-    const init: RequestInit = { method: call.method, headers };
+    // Past the browser's HTTP cache both ways: an answer is never served from it (React Query is the console's
+    // cache) and no contact, key or page is written to disk. It also spares the network process the cache's
+    // look-up and write on every call: 2.0 against 1.2 ms of its CPU a look-up (issue 20 point 6).
+    const init: RequestInit = { method: call.method, headers, cache: 'no-store' };
     if (call.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(call.body);
