@@ -34,12 +34,20 @@ export function saveReserve(share: number): void {
   for (const budget of budgets.values()) budget.setReserve(share);
 }
 
+/**
+ * The BroadcastChannel name of `apiKey`'s budget on `baseUrl`: a worker that sends with this key makes its own
+ * budget on this channel (`createRateBudget({ channelName })`) and shares the key's requests as a tab does.
+ */
+export function budgetChannelName(baseUrl: string, apiKey: string): string {
+  return `workspace-admin.budget.${shortHash(`${baseUrl}\n${apiKey}`)}`;
+}
+
 /** The shared budget of `apiKey` on `baseUrl` (made on first use). */
 export function rateBudgetFor(baseUrl: string, apiKey: string): RateBudget {
   const id = `${baseUrl}\n${apiKey}`;
   let budget = budgets.get(id);
   if (!budget) {
-    budget = createRateBudget({ channelName: `workspace-admin.budget.${shortHash(id)}`, reserve: savedReserve() });
+    budget = createRateBudget({ channelName: budgetChannelName(baseUrl, apiKey), reserve: savedReserve() });
     budgets.set(id, budget);
   }
   return budget;

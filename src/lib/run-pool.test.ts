@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/api/api-error';
-import { runPool } from './run-pool';
+import { ItemFeed, runPool } from './run-pool';
 
 const tooMany = (retryAfter: number) =>
   new ApiError({ status: 429, retryAfter, message: 'ThrottlerException: Too Many Requests', endpoint: 'PATCH /contacts/{contactId}/tags', url: '/api' });
@@ -35,14 +35,14 @@ describe('runPool', () => {
     expect(slept[0]).toBeGreaterThan(1500);
   });
 
-  it('records other failures with their reason and goes on', async () => {
+  it('records other failures with their error and goes on', async () => {
     const progress: number[] = [];
     const { results, failures } = await runPool([1, 2, 3], async (n) => {
       if (n === 2) throw new Error('Contact not found');
       return n;
     }, { onProgress: (p) => progress.push(p.done) });
     expect(results).toEqual([1, undefined, 3]);
-    expect(failures.map((f) => [f.index, f.reason])).toEqual([[1, 'Contact not found.']]);
+    expect(failures.map((f) => [f.index, (f.error as Error).message])).toEqual([[1, 'Contact not found']]);
     expect(progress.at(-1)).toBe(3);
   });
 
@@ -51,7 +51,7 @@ describe('runPool', () => {
       throw tooMany(0);
     }, { maxRetries: 2, sleep: async () => undefined });
     expect(failures).toHaveLength(1);
-    expect(failures[0]!.reason).toContain('too many requests');
+    expect(failures[0]!.error).toMatchObject({ status: 429 });
   });
 
   it('ends a Retry-After pause at once when aborted', async () => {
@@ -75,5 +75,36 @@ describe('runPool', () => {
     }, { concurrency: 1, signal: controller.signal });
     expect(aborted).toBe(true);
     expect(seen).toEqual([1, 2]);
+  });
+
+  it('takes items from a feed as they are pushed, in order, and ends when the feed ends', async () => {
+    const feed = new ItemFeed<number>();
+    const started: number[] = [];
+    const pool = runPool(feed, async (n) => {
+      started.push(n);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      return n * 2;
+    }, { concurrency: 2 });
+    feed.push(1, 2, 3);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(started).toEqual([1, 2, 3]); // the workers wait for more rather than ending
+    feed.push(4);
+    feed.end();
+    const { results, failures } = await pool;
+    expect(started).toEqual([1, 2, 3, 4]);
+    expect(results).toEqual([2, 4, 6, 8]);
+    expect(failures).toEqual([]);
+  });
+
+  it('stops waiting on a feed that never ends when the signal aborts', async () => {
+    const feed = new ItemFeed<number>();
+    const controller = new AbortController();
+    const pool = runPool(feed, async (n) => n, { concurrency: 3, signal: controller.signal });
+    feed.push(7);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    const { results, aborted } = await pool;
+    expect(aborted).toBe(true);
+    expect(results).toEqual([7]);
   });
 });

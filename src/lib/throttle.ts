@@ -9,13 +9,7 @@
  */
 import { useSyncExternalStore } from 'react';
 
-/** Longest backoff without a `Retry-After`, in seconds (issue 15). */
-export const MAX_BACKOFF_SECONDS = 60;
-
-/** Seconds to wait before retry number `retry` (0 for the first) when the service did not say: 1, 2, 4, ... 60. */
-export function backoffSeconds(retry: number): number {
-  return Math.min(MAX_BACKOFF_SECONDS, 2 ** Math.max(0, retry));
-}
+export { MAX_BACKOFF_SECONDS, backoffSeconds } from './backoff';
 
 /** What the notice shows: until when (epoch ms, 0 when not throttled) and whether the wait is our own guess. */
 export type ThrottleState = { until: number; guessed: boolean };

@@ -5,15 +5,18 @@ import { activateLocale } from '@/i18n/i18n';
 import { contactCreateSchema } from '@/api/contacts';
 import { parseFilter } from '@/api/filter/parse';
 import { printFilter } from '@/api/filter/print';
+import type { FilterNode } from '@/api/filter/ast';
 import {
   type CleanOptions,
   IMPORT_FIELDS,
+  LookupBatcher,
   RowMerger,
   autoMap,
   buildPlan,
   cleanRow,
   cleanTable,
   defaultCountry,
+  entryLookups,
   fitMapping,
   indexExisting,
   lookupFilters,
@@ -231,6 +234,9 @@ describe('RowMerger', () => {
         expect(merger.entries.flatMap((e) => e.rows).sort((a, b) => a - b)).toEqual(bodies.map((_, i) => i + 2));
         const tags = new Set(bodies.flatMap((b) => b.tags ?? []));
         expect(new Set(merger.entries.flatMap((e) => e.body.tags ?? []))).toEqual(tags);
+        // The look-up keys, each once: exactly the entries' emails (lower case) and phones, however rows merged.
+        expect([...merger.keys.email].sort()).toEqual([...emails].sort());
+        expect([...merger.keys.phone].sort()).toEqual([...phones].sort());
       }),
     );
   });
@@ -252,6 +258,19 @@ describe('lookupFilters', () => {
           values.push(...filter.values);
         }
         expect(values).toEqual([...new Set(emails)]);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('cuts values added one by one (LookupBatcher) into the filters lookupFilters makes of them all', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.emailAddress(), fc.constantFrom('a@x.io', 'b@x.io')), { maxLength: 300 }), (emails) => {
+        const emitted: FilterNode[] = [];
+        const batcher = new LookupBatcher('email', (filter) => emitted.push(filter));
+        for (const email of emails) batcher.add(email);
+        batcher.flush();
+        expect(emitted).toEqual(lookupFilters('email', emails));
       }),
       { numRuns: 50 },
     );
@@ -297,6 +316,29 @@ describe('cleanTable and buildPlan', () => {
       [8, 'no email, phone or name'],
     ]);
     expect(plan.refused[0]!.values).toEqual({ Email: 'bad@', Name: 'Bad', Phone: '', Tags: '' });
+  });
+
+  it('hands every look-up key while it cleans, slice by slice, and each once: the look-ups of the entries', async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => ({
+      row: i + 2,
+      // Repeats in another letter case, phones merged into an earlier row, rows with a phone only.
+      cells: [i % 3 === 2 ? '' : `P${i % 120}@Example.com`, `N${i}`, i % 4 === 0 ? `912 ${String(i % 90).padStart(2, '0')} 567` : '', 't'],
+    }));
+    const big = { headers: table.headers, rows };
+    const handed: { email: string[]; phone: string[] }[] = [];
+    const cleaned = await cleanTable(big, autoMap(big.headers), { country: 'NO' }, { pause: () => Promise.resolve(), sliceMs: 0, onKeys: (keys) => handed.push(keys) });
+    expect(handed.length).toBeGreaterThan(10);
+    const filters: FilterNode[] = [];
+    const batchers = { email: new LookupBatcher('email', (f) => filters.push(f)), phone: new LookupBatcher('phone', (f) => filters.push(f)) };
+    for (const keys of handed) {
+      keys.email.forEach((email) => batchers.email.add(email));
+      keys.phone.forEach((phone) => batchers.phone.add(phone));
+    }
+    batchers.email.flush();
+    batchers.phone.flush();
+    const values = (list: FilterNode[]) => list.flatMap((f) => (f.kind === 'in' ? f.values.map(String) : [])).sort();
+    expect(values(filters)).toEqual(values(entryLookups(cleaned.entries)));
+    expect(new Set(values(filters)).size).toBe(values(filters).length);
   });
 
   it('sends nothing for an existing contact that has every tag already', async () => {

@@ -3,20 +3,21 @@
  * as `GET /contacts` pages of 100 with priority `job` (the rate budget lets the person's own clicks go first),
  * 6 at a time, the connections a browser opens to one host over HTTP/1.1 (src/lib/run-pool.ts: a 429 pauses them
  * all for its Retry-After; with a limit, the budget paces them whatever their number). The key's `X-RateLimit-Limit`
- * (decisions.md section 4) is read from the answers' headers, for the plan's time estimate. Framework-free.
+ * (decisions.md section 4) is read from the answers' headers, for the plan's time estimate. `lookups` is an array, or
+ * an `ItemFeed` the caller fills while the file is cleaned and ends once it is (the dialog's plan). Framework-free.
  * Rejects with the first failure's error (ApiError, network), or the AbortError when `signal` aborts.
  */
 import type { ApiClient } from '@/api/client';
 import type { Contact } from '@/api/contacts';
 import type { FilterNode } from '@/api/filter/ast';
-import { runPool } from '@/lib/run-pool';
-import { type Existing, indexExisting } from './contact-import';
+import { type ItemFeed, runPool } from '@/lib/run-pool';
+import { type Existing, indexExisting } from './existing';
 
 export type LookupResult = { existing: Existing; requests: number; rateLimit: number | null };
 
 export async function findExisting(
   api: ApiClient,
-  lookups: readonly FilterNode[],
+  lookups: readonly FilterNode[] | ItemFeed<FilterNode>,
   options: { signal?: AbortSignal; concurrency?: number; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<LookupResult> {
   const { signal, concurrency = 6, onProgress } = options;

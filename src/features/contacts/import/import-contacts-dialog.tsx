@@ -6,7 +6,8 @@
  * 2. the columns mapped to contact fields (recognised by contact-import.ts `autoMap`, or the mapping remembered for
  *    the workspace and these headers), a tag for the whole import, the default source (the file name) and the
  *    phones' default country, with a preview of the first rows as they will be sent;
- * 3. the plan: rows cleaned and merged (in slices, so the page stays responsive), existing contacts looked up, the
+ * 3. the plan: rows cleaned and merged (in slices, so the page stays responsive), existing contacts looked up in a
+ *    worker (lookup-client.ts) from the first slice's keys on, while the rest is cleaned, then the
  *    counts, the requests the job will send and their time at the key's rate limit, the refused rows with their
  *    reasons (downloadable as CSV, to fix and import again). "Start import" hands the plan as a `JobSpec` to
  *    `onStart` (jobs-interface.md: the contacts page wires it to the job runner).
@@ -31,7 +32,7 @@ import {
   cleanRow,
   cleanTable,
   defaultCountry,
-  entryLookupsInSlices,
+  LookupBatcher,
   fitMapping,
   mappingStorageKey,
   minutesAtRate,
@@ -39,7 +40,8 @@ import {
   refusedCsv,
   toJobSpec,
 } from './contact-import';
-import { findExisting } from './find-existing';
+import type { FilterNode } from '@/api/filter/ast';
+import { lookUpInWorker } from './lookup-client';
 import { compareNames, formatLocale, formatNumber } from '@/i18n/format';
 import { currentLocale, t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
@@ -94,7 +96,7 @@ function todayTag(): string {
 }
 
 export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void; onStart?: (spec: ContactsImportJobSpec) => Promise<void> }) {
-  const { api, workspaceId } = useWorkspaceApi();
+  const { workspaceId, connection } = useWorkspaceApi();
   const t = useT();
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [reading, setReading] = useState<{ name: string; rows: number } | null>(null);
@@ -152,18 +154,49 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
       setWork({ label: 'clean', done: 0, total: current.table.rows.length });
       // User Timing marks of the plan's phases, read by `npm run bench:import` (bench/import.ts).
       performance.mark('import-plan:start');
-      const cleaned = await cleanTable(current.table, mapping, clean, {
-        pause: yieldToBrowser,
+      // The look-ups start with the first slice's keys, in a worker (lookup-client.ts), while the rest of the file is
+      // cleaned here: the service, the network and the worker's fetches run beside the cleaning (issue 20 point 6).
+      let cleaning = true;
+      let lookedUp = 0;
+      const lookups = lookUpInWorker(connection, {
         signal: abort.signal,
-        onProgress: (done, total) => progress('clean', done, total),
+        onProgress: (done, total) => {
+          lookedUp = done;
+          if (!cleaning) progress('lookup', done, total);
+        },
       });
+      lookups.result.catch(() => undefined); // awaited below; a failure while cleaning must not go unhandled meanwhile
+      const made: FilterNode[] = [];
+      const batchers = { email: new LookupBatcher('email', (filter) => made.push(filter)), phone: new LookupBatcher('phone', (filter) => made.push(filter)) };
+      let cleaned: Awaited<ReturnType<typeof cleanTable>>;
+      let filters = 0;
+      try {
+        cleaned = await cleanTable(current.table, mapping, clean, {
+          pause: yieldToBrowser,
+          signal: abort.signal,
+          onProgress: (done, total) => progress('clean', done, total),
+          onKeys: (keys) => {
+            for (const email of keys.email) batchers.email.add(email);
+            for (const phone of keys.phone) batchers.phone.add(phone);
+            filters += made.length;
+            lookups.add(made.splice(0));
+          },
+        });
+      } finally {
+        // Ends the look-ups' input whatever happened, so the worker stops waiting for more.
+        batchers.email.flush();
+        batchers.phone.flush();
+        filters += made.length;
+        lookups.add(made.splice(0));
+        lookups.end();
+      }
+      cleaning = false;
+      performance.mark('import-plan:cleaned');
+      setWork({ label: 'lookup', done: lookedUp, total: filters });
+      const found = await lookups.result;
+      performance.mark('import-plan:looked-up');
       // Every step in slices (issue 20 point 6: no main-thread task over 200 ms on a 100,000-row file).
       const slicing = { pause: yieldToBrowser, signal: abort.signal };
-      const lookups = await entryLookupsInSlices(cleaned.entries, slicing);
-      performance.mark('import-plan:cleaned');
-      setWork({ label: 'lookup', done: 0, total: lookups.length });
-      const found = await findExisting(api, lookups, { signal: abort.signal, onProgress: (done, total) => progress('lookup', done, total) });
-      performance.mark('import-plan:looked-up');
       const built = await buildPlanInSlices(cleaned, found.existing, slicing);
       performance.mark('import-plan:built');
       startTransition(() => setPlanned({ plan: built, lookups: found.requests, rateLimit: found.rateLimit, options, mapping }));

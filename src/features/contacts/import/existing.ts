@@ -1,0 +1,26 @@
+/**
+ * Existing contacts as the plan's look-ups find them (issue 20 point 3), by lower-cased email and by phone. A module
+ * of its own, framework-free and without the cleaning's dependencies, so the look-up worker (lookup-worker.ts) loads
+ * only this.
+ */
+import type { Contact } from '@/api/contacts';
+
+/** The lower-case form emails are compared in (decisions.md section 7: the same email in any letter case is one contact). */
+export const emailKey = (email: string) => email.toLowerCase();
+
+/** Existing contacts found by the look-ups, by lower-cased email and by phone. */
+export type Existing = { byEmail: Map<string, Pick<Contact, 'id' | 'tags'>>; byPhone: Map<string, Pick<Contact, 'id' | 'tags'>> };
+
+/**
+ * Indexes contacts answered by the look-ups (emails compared in lower case, whatever the service did), keeping only
+ * their id and tags: what the plan needs, and all the look-up worker posts back to the page.
+ */
+export function indexExisting(contacts: Iterable<Pick<Contact, 'id' | 'tags' | 'email' | 'phone'>>): Existing {
+  const existing: Existing = { byEmail: new Map(), byPhone: new Map() };
+  for (const { id, tags, email, phone } of contacts) {
+    const kept = { id, tags };
+    if (email && !existing.byEmail.has(emailKey(email))) existing.byEmail.set(emailKey(email), kept);
+    if (phone && !existing.byPhone.has(phone)) existing.byPhone.set(phone, kept);
+  }
+  return existing;
+}

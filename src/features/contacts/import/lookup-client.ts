@@ -1,0 +1,54 @@
+/**
+ * The main thread's side of lookup-worker.ts (issue 20 point 6): starts the worker for a connection, hands it the
+ * look-up filters as the cleaning makes them (`add`, then `end`), and `result` resolves to what `findExisting`
+ * resolves to: the existing contacts, the requests spent and the key's `X-RateLimit-Limit`. `result` rejects with an
+ * Error carrying the first failure's message, or with the AbortError when `signal` aborts; the worker is stopped
+ * either way (its requests in flight are reads: nothing is lost).
+ */
+import type { FilterNode } from '@/api/filter/ast';
+import { t } from '@/i18n/i18n';
+import { budgetChannelName, savedReserve } from '@/lib/budgeted-client';
+import type { LookupResult } from './find-existing';
+import type { LookupMessage, LookupRequest } from './lookup-worker';
+
+export type WorkerLookups = { add(filters: FilterNode[]): void; end(): void; result: Promise<LookupResult> };
+
+export function lookUpInWorker(
+  connection: { baseUrl: string; apiKey: string },
+  options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
+): WorkerLookups {
+  const { signal, onProgress } = options;
+  const worker = new Worker(new URL('./lookup-worker.ts', import.meta.url), { type: 'module', name: 'import-lookups' });
+  const send = (message: LookupRequest) => worker.postMessage(message);
+  const result = new Promise<LookupResult>((resolve, reject) => {
+    const stop = () => {
+      worker.terminate();
+      signal?.removeEventListener('abort', abort);
+    };
+    const abort = () => {
+      stop();
+      reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'));
+    };
+    if (signal?.aborted) return abort();
+    signal?.addEventListener('abort', abort, { once: true });
+    worker.onerror = (event) => {
+      stop();
+      reject(new Error(event.message || t('contacts-import.lookupsStopped')));
+    };
+    worker.onmessage = (event: MessageEvent<LookupMessage>) => {
+      const message = event.data;
+      if (message.type === 'progress') return onProgress?.(message.done, message.total);
+      stop();
+      if (message.type === 'done') resolve({ existing: message.existing, requests: message.requests, rateLimit: message.rateLimit });
+      else reject(new Error(message.message));
+    };
+  });
+  send({ type: 'start', baseUrl: connection.baseUrl, apiKey: connection.apiKey, channelName: budgetChannelName(connection.baseUrl, connection.apiKey), reserve: savedReserve() });
+  return {
+    add: (filters) => {
+      if (filters.length) send({ type: 'filters', filters });
+    },
+    end: () => send({ type: 'end' }),
+    result,
+  };
+}
