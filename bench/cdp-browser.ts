@@ -111,7 +111,10 @@ export async function launchCdp(options: LaunchOptions = {}): Promise<CdpPage> {
       child.kill('SIGTERM');
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
       if (child.exitCode === null) child.kill('SIGKILL');
-      rmSync(profile, { recursive: true, force: true });
+      // Chromium's helpers can still be writing the profile as the browser goes: retried, and never a failure.
+      try {
+        rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+      } catch {}
     },
   };
 }
