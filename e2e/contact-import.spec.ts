@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
-import { type StartedServer, startService, fetchApi } from './server';
+import { type StartedServer, cli, startService, fetchApi } from './server';
 import { type Workspace, checkAccessibility, expect, makeWorkspace, test } from './fixtures';
 
 let ws: Workspace;
@@ -137,6 +137,20 @@ test('plans a mixed CSV: new, existing in another letter case, merged repeats, r
   await again.getByLabel('CSV or Excel file').setInputFiles({ name: 'mailchimp-export.csv', mimeType: 'text/csv', buffer: latin1(MIXED_CSV) });
   await expect(again.getByRole('group', { name: 'Columns joined into name' }).getByRole('checkbox', { name: 'First Name' })).toBeChecked();
   await expect(again.getByRole('group', { name: 'Columns joined into name' }).getByRole('checkbox', { name: 'Last Name' })).not.toBeChecked();
+});
+
+test('a key revoked before the plan: the look-ups fail with the service’s reason, and no plan is shown', async ({ page, connect, state }) => {
+  const own = makeWorkspace('Import Revoked');
+  await connect(own.key);
+  const dialog = await openImport(page);
+  await dialog.getByLabel('CSV or Excel file').setInputFiles({ name: 'few.csv', mimeType: 'text/csv', buffer: Buffer.from('email,name\nrevoked.one@example.com,One\nrevoked.two@example.com,Two\n') });
+  await expect(dialog.getByText(/few\.csv: 2 rows/)).toBeVisible();
+  cli(state.databaseUrl, 'key', 'revoke', '--key', own.key);
+  // The look-ups run in a worker (lookup-worker.ts): its 401 reaches the dialog as the plan's error.
+  await dialog.getByRole('button', { name: 'Check 2 rows' }).click();
+  await expect(dialog.getByRole('alert', { name: 'The look-up for existing contacts failed' })).toContainText('Invalid API key');
+  await expect(dialog.getByRole('group', { name: 'Plan' })).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: 'Check 2 rows' })).toBeEnabled();
 });
 
 /** An xlsx of two sheets: notes first, then the contacts with Brevo's headers (SMS as numbers, as Brevo writes them). */
