@@ -1,5 +1,5 @@
 /**
- * Contacts import benchmark (`npm run bench:import -- [--contacts N] [--rows R] [--job-seconds S] [--no-cache] [--profile] [--cpu-prof DIR]`,
+ * Contacts import benchmark (`npm run bench:import -- [--contacts N] [--rows R] [--job-seconds S] [--no-cache] [--profile] [--cpu-prof DIR] [--live-memory]`,
  * issue 20 point 6): seeds N contacts (default 1,000,000) into a fresh SQLite database (kept in
  * /tmp/wsa-bench-seeded between runs: bench/seeded-file.ts; `--no-cache` seeds afresh), starts the real server with
  * `RATE_LIMIT_PER_MINUTE=0`, writes a CSV of R rows (default 100,000, about 20 MB: Mailchimp's headers plus an
@@ -16,6 +16,8 @@
  *   (CDP `Performance.getMetrics` `JSHeapUsedSize`) and the resident memory of Chromium's renderer processes (RSS
  *   from /proc: the page, its workers and its DOM; the largest renderer is the page's), peak while sampling, then
  *   after a forced garbage collection (CDP `HeapProfiler.collectGarbage`), beside the page's own before the import;
+ * - with `--live-memory`, what the page keeps after the mapping step and after the plan: a forced garbage collection,
+ *   then the heap and the renderer's RSS (the collections add to the time between the phases, not to the phases);
  * - the 1-minute load average at the start and the end, for a shared machine.
  * Prints a markdown table. The server is stopped and the temp folder removed at the end.
  */
@@ -108,6 +110,7 @@ async function main() {
       'job-seconds': { type: 'string', default: '60' },
       'no-cache': { type: 'boolean', default: false },
       'cpu-prof': { type: 'string' },
+      'live-memory': { type: 'boolean', default: false },
     },
   });
   const count = Number(values.contacts);
@@ -201,6 +204,16 @@ async function main() {
     await page.waitFor(`${dialog}?.innerText.includes(${JSON.stringify(rowsText)})`, 'the mapping step', 120_000);
     const parseEnd = await now();
     const parseLongest = await longest(parseStart, parseEnd);
+    // --live-memory: what each phase keeps, as opposed to garbage not yet collected (a forced collection, then the
+    // heap and the renderer's RSS), after the mapping step and after the plan; it adds the collections' time there.
+    const live: string[] = [];
+    const keptNow = async (label: string) => {
+      if (!values['live-memory']) return;
+      await page!.send('HeapProfiler.collectGarbage');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      live.push(`${label}: heap ${((await heapUsed()) / MB).toFixed(0)} MB, renderer ${(rendererPeak() / MB).toFixed(0)} MB`);
+    };
+    await keptNow('the mapping step shown');
 
     await page.evaluate(`__bench.fill('Tag for the whole import', 'bench', ${dialog})`);
     await page.evaluate(`__bench.fill('Default country for phone numbers', 'NO', ${dialog})`);
@@ -219,6 +232,7 @@ async function main() {
     const planEnd = await now();
     const planEndCpu = cpuNow(server, browserPid);
     const planLongest = await longest(planStart, planEnd);
+    await keptNow('the plan shown');
     const planText = (await page.evaluate<string>(`${counts}.innerText`)).replace(/\n+/g, '; ');
     const requestsText = await page.evaluate<string>(`${dialog}.innerText.split('\\n').find((line) => line.includes('The import will send')) ?? ''`);
     // The plan's phases, from the dialog's User Timing marks (import-plan:start, cleaned, looked-up, built).
@@ -295,6 +309,7 @@ async function main() {
     console.log('\n| phase | renderer RSS, peak | page heap used, peak | page heap allocated, peak |\n|---|---:|---:|---:|');
     for (const [name, peak] of peaks) console.log(`| ${name} | ${(peak.rss / MB).toFixed(0)} MB | ${(peak.heapUsed / MB).toFixed(0)} MB | ${(peak.heapTotal / MB).toFixed(0)} MB |`);
     console.log(`\nThe plan's phases: ${planPhases}`);
+    if (live.length) console.log(`\nKept after a forced collection: ${live.join('; ')}; the contacts page before the import: heap ${(baseline.heap / MB).toFixed(0)} MB, renderer ${(baseline.renderer / MB).toFixed(0)} MB`);
     console.log(`\nCPU: parse and map ${cpuSpent(parseCpu, planCpu)}; plan ${cpuSpent(planCpu, planEndCpu)} (cleaning ${cpuSpent(planCpu, cleanedCpu)}; look-ups and building ${cpuSpent(cleanedCpu, planEndCpu)}); storing the job ${cpuSpent(jobCpu, storedCpu)}; the job ${cpuSpent(storedCpu, jobEndCpu)}`);
     console.log(`\nPlan: ${planText}\n${requestsText}\nJob: ${job?.state ?? 'not found'}, ${last.settled.toLocaleString('en-US')} of ${job?.total.toLocaleString('en-US') ?? '?'} steps settled, ${JSON.stringify(job?.counts ?? {})}`);
   } finally {
