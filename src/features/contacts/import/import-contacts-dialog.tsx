@@ -32,7 +32,6 @@ import {
   cleanRow,
   cleanTable,
   defaultCountry,
-  LookupBatcher,
   fitMapping,
   mappingStorageKey,
   minutesAtRate,
@@ -40,7 +39,6 @@ import {
   refusedCsv,
   toJobSpec,
 } from './contact-import';
-import type { FilterNode } from '@/api/filter/ast';
 import { lookUpInWorker } from './lookup-client';
 import { compareNames, formatLocale, formatNumber } from '@/i18n/format';
 import { currentLocale, t as translate } from '@/i18n/i18n';
@@ -166,33 +164,20 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
         },
       });
       lookups.result.catch(() => undefined); // awaited below; a failure while cleaning must not go unhandled meanwhile
-      const made: FilterNode[] = [];
-      const batchers = { email: new LookupBatcher('email', (filter) => made.push(filter)), phone: new LookupBatcher('phone', (filter) => made.push(filter)) };
       let cleaned: Awaited<ReturnType<typeof cleanTable>>;
-      let filters = 0;
       try {
         cleaned = await cleanTable(current.table, mapping, clean, {
           pause: yieldToBrowser,
           signal: abort.signal,
           onProgress: (done, total) => progress('clean', done, total),
-          onKeys: (keys) => {
-            for (const email of keys.email) batchers.email.add(email);
-            for (const phone of keys.phone) batchers.phone.add(phone);
-            filters += made.length;
-            lookups.add(made.splice(0));
-          },
+          onKeys: (keys) => lookups.addKeys(keys),
         });
       } finally {
-        // Ends the look-ups' input whatever happened, so the worker stops waiting for more.
-        batchers.email.flush();
-        batchers.phone.flush();
-        filters += made.length;
-        lookups.add(made.splice(0));
-        lookups.end();
+        lookups.end(); // whatever happened, so the worker stops waiting for more
       }
       cleaning = false;
       performance.mark('import-plan:cleaned');
-      setWork({ label: 'lookup', done: lookedUp, total: filters });
+      setWork({ label: 'lookup', done: lookedUp, total: lookups.filters });
       const found = await lookups.result;
       performance.mark('import-plan:looked-up');
       // Every step in slices (issue 20 point 6: no main-thread task over 200 ms on a 100,000-row file).

@@ -1,17 +1,25 @@
 /**
- * The main thread's side of lookup-worker.ts (issue 20 point 6): starts the worker for a connection, hands it the
- * look-up filters as the cleaning makes them (`add`, then `end`), and `result` resolves to what `findExisting`
- * resolves to: the existing contacts, the requests spent and the key's `X-RateLimit-Limit`. `result` rejects with an
+ * The main thread's side of lookup-worker.ts (issue 20 point 6): starts the worker for a connection, cuts the keys
+ * the cleaning hands it (`addKeys`: lower-cased emails and phones, `RowMerger.keys`) into look-up filters
+ * (`LookupBatcher`) and posts each slice's filters to the worker; `end` posts the last ones. `filters` counts the
+ * filters made so far. `result` resolves to what `findExisting` resolves to: the existing contacts, the requests spent
+ * and the key's `X-RateLimit-Limit`. `result` rejects with an
  * Error carrying the first failure's message, or with the AbortError when `signal` aborts; the worker is stopped
  * either way (its requests in flight are reads: nothing is lost).
  */
 import type { FilterNode } from '@/api/filter/ast';
+import { LookupBatcher } from './contact-import';
 import { t } from '@/i18n/i18n';
 import { budgetChannelName, savedReserve } from '@/lib/budgeted-client';
 import type { LookupResult } from './find-existing';
 import type { LookupMessage, LookupRequest } from './lookup-worker';
 
-export type WorkerLookups = { add(filters: FilterNode[]): void; end(): void; result: Promise<LookupResult> };
+export type WorkerLookups = {
+  addKeys(keys: { email: readonly string[]; phone: readonly string[] }): void;
+  end(): void;
+  readonly filters: number;
+  result: Promise<LookupResult>;
+};
 
 export function lookUpInWorker(
   connection: { baseUrl: string; apiKey: string },
@@ -44,11 +52,29 @@ export function lookUpInWorker(
     };
   });
   send({ type: 'start', baseUrl: connection.baseUrl, apiKey: connection.apiKey, channelName: budgetChannelName(connection.baseUrl, connection.apiKey), reserve: savedReserve() });
+  const made: FilterNode[] = [];
+  let filters = 0;
+  const batchers = { email: new LookupBatcher('email', (filter) => made.push(filter)), phone: new LookupBatcher('phone', (filter) => made.push(filter)) };
+  const post = () => {
+    if (!made.length) return;
+    filters += made.length;
+    send({ type: 'filters', filters: made.splice(0) });
+  };
   return {
-    add: (filters) => {
-      if (filters.length) send({ type: 'filters', filters });
+    addKeys(keys) {
+      for (const email of keys.email) batchers.email.add(email);
+      for (const phone of keys.phone) batchers.phone.add(phone);
+      post();
     },
-    end: () => send({ type: 'end' }),
+    end() {
+      batchers.email.flush();
+      batchers.phone.flush();
+      post();
+      send({ type: 'end' });
+    },
+    get filters() {
+      return filters;
+    },
     result,
   };
 }
