@@ -1,10 +1,10 @@
 /**
- * The plan's look-ups (issue 20 point 3): the `email in (...)` / `phone in (...)` filters of `entryLookups` sent
+ * The plan's look-ups (issue 20 point 3): the `email in (...)` / `phone in (...)` filters (`lookupFilters`' rules) sent
  * as `GET /contacts` pages of 100 with priority `job` (the rate budget lets the person's own clicks go first),
  * 6 at a time, the connections a browser opens to one host over HTTP/1.1 (src/lib/run-pool.ts: a 429 pauses them
  * all for its Retry-After; with a limit, the budget paces them whatever their number). The key's `X-RateLimit-Limit`
  * (decisions.md section 4) is read from the answers' headers, for the plan's time estimate. `lookups` is an array, or
- * an `ItemFeed` the caller fills while the file is cleaned and ends once it is (the dialog's plan). Framework-free.
+ * an `ItemFeed` filled while the file is cleaned and ended once it is (lookup-worker.ts). Framework-free.
  * Rejects with the first failure's error (ApiError, network), or the AbortError when `signal` aborts.
  */
 import type { ApiClient } from '@/api/client';
