@@ -12,7 +12,7 @@ import { LookupBatcher } from './contact-import';
 import { t } from '@/i18n/i18n';
 import { budgetChannelName, savedReserve } from '@/lib/budgeted-client';
 import type { LookupResult } from './find-existing';
-import type { LookupMessage, LookupRequest } from './lookup-worker';
+import type { LookupMessage, LookupRequest } from './lookup-session';
 
 export type WorkerLookups = {
   addKeys(keys: { email: readonly string[]; phone: readonly string[] }): void;

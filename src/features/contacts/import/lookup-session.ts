@@ -1,0 +1,50 @@
+/**
+ * The look-up worker's work (lookup-worker.ts, issue 20 point 6), without the worker: `lookupSession(post)` returns
+ * the handler of the messages the page sends. `start` (the connection, the key's budget channel, the reserve) makes a
+ * typed client on a `RateBudget` of its own, joined to that BroadcastChannel, so the tabs count its requests as
+ * another tab's, and starts `findExisting` over an `ItemFeed`; `filters` feed it as the cleaning finds keys; `end`
+ * says no more come. `post` gets `progress` (at most every 100 ms, and at the end), then `done` with the existing
+ * contacts (`Existing`: ids and tags) or `error` with the first failure's message (worded by the typed client,
+ * src/api/api-error.ts). Framework-free (browser workers and Node).
+ */
+import { createApiClient } from '@/api/client';
+import type { FilterNode } from '@/api/filter/ast';
+import { createRateBudget } from '@/api/rate-budget';
+import { ItemFeed } from '@/lib/run-pool';
+import type { Existing } from './existing';
+import { findExisting } from './find-existing';
+
+export type LookupRequest =
+  | { type: 'start'; baseUrl: string; apiKey: string; channelName: string; reserve: number }
+  | { type: 'filters'; filters: FilterNode[] }
+  | { type: 'end' };
+export type LookupMessage =
+  | { type: 'progress'; done: number; total: number }
+  | { type: 'done'; existing: Existing; requests: number; rateLimit: number | null }
+  | { type: 'error'; message: string };
+
+export function lookupSession(post: (message: LookupMessage) => void): (message: LookupRequest) => void {
+  const feed = new ItemFeed<FilterNode>();
+  let shownAt = 0;
+  return (message) => {
+    if (message.type === 'filters') return feed.push(...message.filters);
+    if (message.type === 'end') return feed.end();
+    const budget = createRateBudget({ channelName: message.channelName, reserve: message.reserve });
+    const api = createApiClient({ baseUrl: message.baseUrl, apiKey: message.apiKey, budget });
+    const onProgress = (done: number, total: number) => {
+      const now = performance.now();
+      if (now - shownAt < 100) return;
+      shownAt = now;
+      post({ type: 'progress', done, total });
+    };
+    findExisting(api, feed, { onProgress })
+      .then(
+        ({ existing, requests, rateLimit }) => {
+          post({ type: 'progress', done: feed.size, total: feed.size });
+          post({ type: 'done', existing, requests, rateLimit });
+        },
+        (error: unknown) => post({ type: 'error', message: error instanceof Error ? error.message : String(error) }),
+      )
+      .finally(() => budget.close());
+  };
+}
