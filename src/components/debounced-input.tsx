@@ -6,10 +6,23 @@
  * Issue 19 (a key has 60 requests a minute): text is reported after a pause of `PAUSE_MS` (500 ms) and only once it
  * has at least `MIN_TERM_LENGTH` (2) characters, or at once on Enter; emptying the box reports at once. Amounts
  * (`inputMode="decimal"`) report from one character.
+ *
+ * A term this box reported that comes back as `value` leaves the box as it is (`textOnValue`): on a busy device the
+ * URL can catch up after the person typed on, and following it would drop those keystrokes ("Hedda" became "Heda").
  */
 import { TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+
+/**
+ * What the box shows when `value` changes, and the terms still awaited: `text` kept when `value` is one of the
+ * `reported` terms not yet seen back (that one and those reported before it are then dropped from the list), else
+ * `value` itself, with nothing awaited (Back, Forward, "Clear filters", a value the parent rewrote).
+ */
+export function textOnValue(value: string, text: string, reported: readonly string[]): { text: string; reported: string[] } {
+  const index = reported.indexOf(value);
+  return index >= 0 ? { text, reported: reported.slice(index + 1) } : { text: value, reported: [] };
+}
 
 export type DebouncedInputProps = {
   label: string;
@@ -28,10 +41,24 @@ export const MIN_TERM_LENGTH = 2;
 
 export function DebouncedInput({ label, value, onChange, placeholder, inputMode, width = 180 }: DebouncedInputProps) {
   const [text, setText] = useState(value);
-  useEffect(() => setText(value), [value]);
+  const shown = useRef(value);
+  const reported = useRef<string[]>([]);
+  const show = (next: string) => {
+    shown.current = next;
+    setText(next);
+  };
+  useEffect(() => {
+    const next = textOnValue(value, shown.current, reported.current);
+    reported.current = next.reported;
+    if (next.text !== shown.current) show(next.text);
+  }, [value]);
+  const send = (next: string) => {
+    reported.current.push(next);
+    onChange(next);
+  };
   const shortest = inputMode === 'decimal' ? 1 : MIN_TERM_LENGTH;
   const report = useDebouncedCallback((next: string) => {
-    if (next.trim().length >= shortest && next !== value) onChange(next);
+    if (next.trim().length >= shortest && next !== value) send(next);
   }, PAUSE_MS);
   return (
     <TextInput
@@ -41,16 +68,16 @@ export function DebouncedInput({ label, value, onChange, placeholder, inputMode,
       value={text}
       onChange={(event) => {
         const next = event.currentTarget.value;
-        setText(next);
+        show(next);
         if (next.trim() === '') {
           report.cancel();
-          if (value !== '') onChange('');
+          if (value !== '') send('');
         } else report(next);
       }}
       onKeyDown={(event) => {
         if (event.key !== 'Enter') return;
         report.cancel();
-        if (text !== value) onChange(text);
+        if (text !== value) send(text);
       }}
       w={width}
     />
