@@ -10,6 +10,27 @@ import { checkAccessibility, expect, test } from './fixtures';
 /** The record's id, from the address the page is at (`/w/:workspaceId/<section>/:id`). */
 const idIn = (page: Page) => decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
 
+test('two closes before the address changes close the record once: the list keeps its own entry', async ({ page, state, connect }) => {
+  const workspace = state.demo.workspaces[2]!;
+  await connect(workspace.key);
+  await page.goto(`/w/${workspace.id}/contacts`);
+  await page.goto(`/w/${workspace.id}/contacts?state=active`);
+  const table = page.getByRole('table', { name: 'Contacts' });
+  await expect(table).not.toHaveAttribute('aria-busy', 'true');
+  await table.locator('tbody tr').first().getByRole('link').click();
+  await expect(page).toHaveURL(new RegExp(`/w/${workspace.id}/contacts/[^/?]+\\?state=active$`));
+  const drawer = page.getByRole('dialog');
+  await expect(drawer).toBeVisible();
+  // Two Escapes in one task, as a busy page receives them: both reach the drawer before the address changes.
+  await page.evaluate(() => {
+    for (let i = 0; i < 2; i++) (document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+  });
+  await expect(drawer).toBeHidden();
+  await expect(page).toHaveURL(new RegExp(`/w/${workspace.id}/contacts\\?state=active$`));
+  await page.waitForTimeout(500); // a second Back would land on the plain list by now
+  await expect(page).toHaveURL(new RegExp(`/w/${workspace.id}/contacts\\?state=active$`));
+});
+
 test('a contact has an address: reload and a new tab open it over the same list, Back closes it, an unknown id says so', async ({ page, context, state, connect }) => {
   const workspace = state.demo.workspaces[2]!;
   await connect(workspace.key, { remember: true });
