@@ -11,6 +11,7 @@ import type { FilterNode } from '@/api/filter/ast';
 import { LookupBatcher } from './contact-import';
 import { t } from '@/i18n/i18n';
 import { budgetChannelName, savedReserve } from '@/lib/budgeted-client';
+import { runWorker } from '@/lib/worker-task';
 import type { LookupResult } from './find-existing';
 import type { LookupMessage, LookupRequest } from './lookup-session';
 
@@ -28,28 +29,14 @@ export function lookUpInWorker(
   const { signal, onProgress } = options;
   const worker = new Worker(new URL('./lookup-worker.ts', import.meta.url), { type: 'module', name: 'import-lookups' });
   const send = (message: LookupRequest) => worker.postMessage(message);
-  const result = new Promise<LookupResult>((resolve, reject) => {
-    const stop = () => {
-      worker.terminate();
-      signal?.removeEventListener('abort', abort);
-    };
-    const abort = () => {
-      stop();
-      reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'));
-    };
-    if (signal?.aborted) return abort();
-    signal?.addEventListener('abort', abort, { once: true });
-    worker.onerror = (event) => {
-      stop();
-      reject(new Error(event.message || t('contacts-import.lookupsStopped')));
-    };
-    worker.onmessage = (event: MessageEvent<LookupMessage>) => {
-      const message = event.data;
-      if (message.type === 'progress') return onProgress?.(message.done, message.total);
-      stop();
-      if (message.type === 'done') resolve({ existing: message.existing, requests: message.requests, rateLimit: message.rateLimit });
-      else reject(new Error(message.message));
-    };
+  const result = runWorker<LookupMessage, LookupResult>(worker, {
+    signal,
+    stopped: () => t('contacts-import.lookupsStopped'),
+    onMessage(message, settle) {
+      if (message.type === 'progress') onProgress?.(message.done, message.total);
+      else if (message.type === 'done') settle.resolve({ existing: message.existing, requests: message.requests, rateLimit: message.rateLimit });
+      else settle.reject(new Error(message.message));
+    },
   });
   send({ type: 'start', baseUrl: connection.baseUrl, apiKey: connection.apiKey, channelName: budgetChannelName(connection.baseUrl, connection.apiKey), reserve: savedReserve() });
   const made: FilterNode[] = [];

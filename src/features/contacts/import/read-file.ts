@@ -8,6 +8,7 @@
 import type { CsvTable } from '@/lib/csv-table';
 import type { ParseProblem, ReadMessage, SheetInfo } from './read-worker';
 import { t } from '@/i18n/i18n';
+import { runWorker } from '@/lib/worker-task';
 
 export type ReadResult = { table: CsvTable; encoding?: string; sheets?: SheetInfo[]; warnings: string[] };
 
@@ -18,28 +19,15 @@ export function isReadable(file: File): boolean {
 
 export function readImportFile(file: File, options: { sheet?: string; signal?: AbortSignal; onRows?: (rows: number) => void } = {}): Promise<ReadResult> {
   const { sheet, signal, onRows } = options;
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./read-worker.ts', import.meta.url), { type: 'module', name: 'import-reader' });
-    const table: CsvTable = { headers: [], rows: [] };
-    let seen = 0;
-    let header = true;
-    const result: Omit<ReadResult, 'table' | 'warnings'> = {};
-    const stop = () => {
-      worker.terminate();
-      signal?.removeEventListener('abort', abort);
-    };
-    const abort = () => {
-      stop();
-      reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'));
-    };
-    if (signal?.aborted) return abort();
-    signal?.addEventListener('abort', abort, { once: true });
-    worker.onerror = (event) => {
-      stop();
-      reject(new Error(event.message || t('contacts-import.readerStopped')));
-    };
-    worker.onmessage = (event: MessageEvent<ReadMessage>) => {
-      const message = event.data;
+  const worker = new Worker(new URL('./read-worker.ts', import.meta.url), { type: 'module', name: 'import-reader' });
+  const table: CsvTable = { headers: [], rows: [] };
+  let seen = 0;
+  let header = true;
+  const result: Omit<ReadResult, 'table' | 'warnings'> = {};
+  const reading = runWorker<ReadMessage, ReadResult>(worker, {
+    signal,
+    stopped: () => t('contacts-import.readerStopped'),
+    onMessage(message, settle) {
       switch (message.type) {
         case 'meta':
           Object.assign(result, message.encoding ? { encoding: message.encoding } : {}, message.sheets ? { sheets: message.sheets } : {});
@@ -55,17 +43,16 @@ export function readImportFile(file: File, options: { sheet?: string; signal?: A
           onRows?.(table.rows.length);
           break;
         case 'done':
-          stop();
-          resolve({ ...result, table, warnings: message.problems.map(problemText) });
+          settle.resolve({ ...result, table, warnings: message.problems.map(problemText) });
           break;
         case 'error':
-          stop();
-          reject(new Error(t(message.format === 'xlsx' ? 'contacts-import.notWorkbook' : 'contacts-import.fileUnreadable', { detail: message.detail })));
+          settle.reject(new Error(t(message.format === 'xlsx' ? 'contacts-import.notWorkbook' : 'contacts-import.fileUnreadable', { detail: message.detail })));
           break;
       }
-    };
-    worker.postMessage(sheet === undefined ? { file } : { file, sheet });
+    },
   });
+  worker.postMessage(sheet === undefined ? { file } : { file, sheet });
+  return reading;
 }
 
 /** A Papa Parse problem in words (the codes of Papa Parse 5's `ParseError`); an unknown code gets a general sentence. */
