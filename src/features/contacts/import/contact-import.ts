@@ -332,9 +332,10 @@ export class RowMerger {
 
   private index(entry: Entry) {
     const { email, phone } = entry.body;
-    if (email !== undefined && !this.byEmail.has(emailKey(email))) {
-      this.byEmail.set(emailKey(email), entry);
-      this.keys.email.push(emailKey(email));
+    const key = email === undefined ? undefined : emailKey(email);
+    if (key !== undefined && !this.byEmail.has(key)) {
+      this.byEmail.set(key, entry);
+      this.keys.email.push(key);
     }
     if (phone !== undefined && !this.byPhone.has(phone)) {
       this.byPhone.set(phone, entry);
