@@ -28,8 +28,9 @@ export default defineConfig({
       '/app-config.json': process.env.API_PROXY_TARGET ?? 'http://127.0.0.1:8080',
     },
   },
-  // Module workers (the contacts import's file reader, issue 20), so a worker can load a chunk when it needs it.
-  worker: { format: 'es' },
+  // Module workers (the contacts import's reader, planner and look-ups, issue 20), so a worker can load a chunk when it
+  // needs it; the catalogs' plugin too, so the planner words a refused row in the language shown.
+  worker: { format: 'es', plugins: () => [catalogs()] },
   build: {
     outDir: 'dist',
     sourcemap: true,

@@ -29,6 +29,11 @@ export type CdpPage = {
   waitFor(expression: string, what: string, timeoutMs?: number, intervalMs?: number): Promise<void>;
   /** Sets the files of the `<input type=file>` `expression` evaluates to, as choosing them does (input and change events). */
   setInputFiles(expression: string, paths: string[]): Promise<void>;
+  /**
+   * The page's dedicated workers running now (attached automatically from launch on) and each one's JavaScript heap
+   * in bytes: `used` and `total` (allocated) of CDP `Runtime.getHeapUsage`; a worker that ends meanwhile is left out.
+   */
+  workerHeaps(): Promise<{ name: string; used: number; total: number }[]>;
   /** Closes Chromium and removes its profile folder. */
   close(): Promise<void>;
 };
@@ -52,12 +57,20 @@ export async function launchCdp(options: LaunchOptions = {}): Promise<CdpPage> {
   const pending = new Map<number, { resolve: (value: Record<string, unknown>) => void; reject: (error: Error) => void; method: string }>();
   let nextId = 0;
   let buffered = '';
+  // Dedicated workers' sessions (CDP `Target.setAutoAttach` on the page, below): session id to the worker's name.
+  const workers = new Map<string, string>();
+  const onEvent = (method: string, params: Record<string, unknown>) => {
+    const info = params.targetInfo as { type?: string; title?: string; url?: string } | undefined;
+    if (method === 'Target.attachedToTarget' && info?.type === 'worker') workers.set(params.sessionId as string, info.title || info.url || 'worker');
+    if (method === 'Target.detachedFromTarget') workers.delete(params.sessionId as string);
+  };
   fromChromium.setEncoding('utf8');
   fromChromium.on('data', (chunk: string) => {
     buffered += chunk;
     for (let end = buffered.indexOf('\0'); end >= 0; end = buffered.indexOf('\0')) {
-      const message = JSON.parse(buffered.slice(0, end)) as { id?: number; result?: Record<string, unknown>; error?: { message: string } };
+      const message = JSON.parse(buffered.slice(0, end)) as { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { message: string } };
       buffered = buffered.slice(end + 1);
+      if (message.method) onEvent(message.method, message.params ?? {});
       const waiter = message.id === undefined ? undefined : pending.get(message.id);
       if (!waiter) continue;
       pending.delete(message.id!);
@@ -83,6 +96,7 @@ export async function launchCdp(options: LaunchOptions = {}): Promise<CdpPage> {
   const { sessionId } = await call<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
   const send = <T>(method: string, params: Record<string, unknown> = {}) => call<T>(method, params, sessionId);
   await send('Page.enable');
+  await send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
   for (const source of [BENCH_HELPERS, ...(options.initScripts ?? [])]) await send('Page.addScriptToEvaluateOnNewDocument', { source });
 
   const evaluate = async <T>(expression: string): Promise<T> => {
@@ -106,6 +120,17 @@ export async function launchCdp(options: LaunchOptions = {}): Promise<CdpPage> {
       const { result } = await send<{ result: { objectId?: string } }>('Runtime.evaluate', { expression });
       if (!result.objectId) throw new Error(`no file input at ${expression}`);
       await send('DOM.setFileInputFiles', { files: paths, objectId: result.objectId });
+    },
+    async workerHeaps() {
+      const heaps = await Promise.all(
+        [...workers].map(([workerSession, name]) =>
+          call<{ usedSize: number; totalSize: number }>('Runtime.getHeapUsage', {}, workerSession).then(
+            ({ usedSize, totalSize }) => ({ name, used: usedSize, total: totalSize }),
+            () => null,
+          ),
+        ),
+      );
+      return heaps.filter((heap) => heap !== null);
     },
     async close() {
       child.kill('SIGTERM');

@@ -1,5 +1,5 @@
 /**
- * Contacts import benchmark (`npm run bench:import -- [--contacts N] [--rows R] [--job-seconds S] [--no-cache] [--profile] [--cpu-prof DIR] [--live-memory]`,
+ * Contacts import benchmark (`npm run bench:import -- [--contacts N] [--rows R] [--job-seconds S] [--no-cache] [--profile] [--cpu-prof DIR] [--live-memory] [--timeline]`,
  * issue 20 point 6): seeds N contacts (default 1,000,000) into a fresh SQLite database (kept in
  * /tmp/wsa-bench-seeded between runs: bench/seeded-file.ts; `--no-cache` seeds afresh), starts the real server with
  * `RATE_LIMIT_PER_MINUTE=0`, writes a CSV of R rows (default 100,000, about 20 MB: Mailchimp's headers plus an
@@ -8,16 +8,21 @@
  * and measures:
  * - parse and map: from choosing the file to the mapping step showing its row count, and the longest main-thread
  *   task meanwhile (PerformanceObserver 'longtask'; goal: none over 200 ms);
- * - the plan: from "Check R rows" to the plan's counts (rows cleaned and merged in slices, then every look-up
- *   against the service), and the longest task meanwhile (goal: under 15 s on 1,000,000 contacts);
+ * - the plan: from "Check R rows" to the plan's counts (the file read again, cleaned and merged, every look-up
+ *   against the service, in the plan worker), and the longest task meanwhile (goal: under 15 s on 1,000,000 contacts);
  * - the job: "Start import", then for S seconds (default 60; 0: until the job ends) the job's record read from
  *   IndexedDB every 2 s: contacts created a second and steps a second (goal: 500 creates a second from one tab),
- *   the longest main-thread task, and the tab's memory (goal: under 300 MB): the page's JavaScript heap in use
- *   (CDP `Performance.getMetrics` `JSHeapUsedSize`) and the resident memory of Chromium's renderer processes (RSS
- *   from /proc: the page, its workers and its DOM; the largest renderer is the page's), peak while sampling, then
- *   after a forced garbage collection (CDP `HeapProfiler.collectGarbage`), beside the page's own before the import;
+ *   the longest main-thread task;
+ * - the tab's memory in every phase (goal: under 300 MB): the page's JavaScript heap (CDP `Performance.getMetrics`
+ *   `JSHeapUsedSize` and `JSHeapTotalSize`), each worker's heap (CDP `Runtime.getHeapUsage` on the workers' sessions),
+ *   and the renderer process that holds the page, its workers and its DOM (the largest renderer): its resident memory
+ *   (RSS from /proc, which counts the pages of Chromium's code and data files every Chromium process shares) and its
+ *   private footprint (`readFootprint`: what Chromium's task manager shows as the tab's memory), peaks sampled every
+ *   250 ms; at the job's end, after a forced garbage collection (CDP `HeapProfiler.collectGarbage`), beside the page's
+ *   own before the import;
  * - with `--live-memory`, what the page keeps after the mapping step and after the plan: a forced garbage collection,
- *   then the heap and the renderer's RSS (the collections add to the time between the phases, not to the phases);
+ *   then the heap and the renderer's memory (the collections add to the time between the phases, not to the phases);
+ * - with `--timeline`, every second on stderr: the renderer's footprint and each worker's heap (used of allocated);
  * - the 1-minute load average at the start and the end, for a shared machine.
  * Prints a markdown table. The server is stopped and the temp folder removed at the end.
  */
@@ -31,7 +36,7 @@ import SQLite from 'better-sqlite3';
 import { type CdpPage, chromiumProcesses, cpuByProcess, launchCdp } from './cdp-browser';
 import { mulberry32 } from './seed-contacts';
 import { seededFile } from './seeded-file';
-import { type ServerProcess, readMemory, startServer } from './server-process';
+import { type ServerProcess, readFootprint, readMemory, startServer } from './server-process';
 import { FIRST_JOB, type StoredJob } from './stored-jobs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -86,10 +91,21 @@ function printProfile(profile: { nodes: { id: number; callFrame: { functionName:
   for (const [key, msSelf] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 25)) log(`${msSelf.toFixed(0).padStart(7)}  ${key}`);
 }
 
-/** Chromium's renderer processes among this process's descendants, with their resident memory in bytes. */
-function rendererMemory(browserPid: number): { pid: number; rss: number }[] {
-  return chromiumProcesses(browserPid).filter((child) => child.renderer).map(({ pid }) => ({ pid, rss: readMemory(pid) ?? 0 }));
+/** A renderer's memory in bytes: resident (RSS) and Chromium's private footprint (`readFootprint`). */
+type RendererMemory = { rss: number; footprint: number };
+
+/** Chromium's renderer processes among this process's descendants, with their memory. */
+function rendererMemory(browserPid: number): (RendererMemory & { pid: number })[] {
+  return chromiumProcesses(browserPid).filter((child) => child.renderer).map(({ pid }) => ({ pid, rss: readMemory(pid) ?? 0, footprint: readFootprint(pid) ?? 0 }));
 }
+
+/** The page's renderer (the largest by RSS; its workers run in it) now, or zeros when none is found. */
+function pageRenderer(browserPid: number): RendererMemory {
+  return rendererMemory(browserPid).reduce<RendererMemory>((largest, renderer) => (renderer.rss > largest.rss ? renderer : largest), { rss: 0, footprint: 0 });
+}
+
+/** `RSS 280 MB, footprint 120 MB`. */
+const memoryText = ({ rss, footprint }: RendererMemory) => `RSS ${(rss / MB).toFixed(0)} MB, footprint ${(footprint / MB).toFixed(0)} MB`;
 
 const MB = 1024 * 1024;
 
@@ -111,6 +127,7 @@ async function main() {
       'no-cache': { type: 'boolean', default: false },
       'cpu-prof': { type: 'string' },
       'live-memory': { type: 'boolean', default: false },
+      timeline: { type: 'boolean', default: false },
     },
   });
   const count = Number(values.contacts);
@@ -170,9 +187,8 @@ async function main() {
 
     await page.send('Performance.enable');
     const heapUsed = async () => (await page!.send<{ metrics: { name: string; value: number }[] }>('Performance.getMetrics')).metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? 0;
-    const rendererPeak = () => Math.max(0, ...rendererMemory(browserPid).map((renderer) => renderer.rss));
     // The floor: the contacts page as it stands before any import.
-    const baseline = { heap: await heapUsed(), renderer: rendererPeak() };
+    const baseline = { heap: await heapUsed(), renderer: pageRenderer(browserPid) };
     if (values.profile) {
       await page.send('Profiler.enable');
       await page.send('Profiler.setSamplingInterval', { interval: 500 });
@@ -181,20 +197,29 @@ async function main() {
     // Peaks per phase from here on: the largest renderer's RSS every 250 ms, the page's heap (used and allocated,
     // CDP `JSHeapUsedSize` and `JSHeapTotalSize`) every second.
     let phase = 'parse and map';
-    type Peak = { rss: number; heapUsed: number; heapTotal: number };
+    type Peak = { rss: number; footprint: number; heapUsed: number; heapTotal: number; workersTotal: number };
+    const workerPeaks = new Map<string, Map<string, number>>(); // phase -> worker name -> its heap allocated, peak
     const peaks = new Map<string, Peak>();
     const raise = (values: Partial<Peak>) => {
-      const peak = peaks.get(phase) ?? { rss: 0, heapUsed: 0, heapTotal: 0 };
+      const peak = peaks.get(phase) ?? { rss: 0, footprint: 0, heapUsed: 0, heapTotal: 0, workersTotal: 0 };
       for (const [key, value] of Object.entries(values) as [keyof Peak, number][]) peak[key] = Math.max(peak[key], value);
       peaks.set(phase, peak);
     };
     let ticks = 0;
     const peakSampler = setInterval(() => {
-      raise({ rss: rendererPeak() });
+      raise(pageRenderer(browserPid));
       if (ticks++ % 4) return;
       void page!.send<{ metrics: { name: string; value: number }[] }>('Performance.getMetrics').then(({ metrics }) => {
         const metric = (name: string) => metrics.find((entry) => entry.name === name)?.value ?? 0;
         raise({ heapUsed: metric('JSHeapUsedSize'), heapTotal: metric('JSHeapTotalSize') });
+      }, () => undefined);
+      const sampled = phase;
+      void page!.workerHeaps().then((heaps) => {
+        const byName = workerPeaks.get(sampled) ?? new Map<string, number>();
+        for (const heap of heaps) byName.set(heap.name, Math.max(byName.get(heap.name) ?? 0, heap.total));
+        workerPeaks.set(sampled, byName);
+        if (sampled === phase) raise({ workersTotal: heaps.reduce((sum, heap) => sum + heap.total, 0) });
+        if (values.timeline) log(`  ${sampled}: footprint ${(pageRenderer(browserPid).footprint / MB).toFixed(0)} MB; ${heaps.map((heap) => `${heap.name} heap ${(heap.used / MB).toFixed(0)} of ${(heap.total / MB).toFixed(0)} MB`).join(', ') || 'no worker'}`);
       }, () => undefined);
     }, 250);
     const parseCpu = cpuNow(server, browserPid);
@@ -211,7 +236,7 @@ async function main() {
       if (!values['live-memory']) return;
       await page!.send('HeapProfiler.collectGarbage');
       await new Promise((resolve) => setTimeout(resolve, 500));
-      live.push(`${label}: heap ${((await heapUsed()) / MB).toFixed(0)} MB, renderer ${(rendererPeak() / MB).toFixed(0)} MB`);
+      live.push(`${label}: heap ${((await heapUsed()) / MB).toFixed(0)} MB, renderer ${memoryText(pageRenderer(browserPid))}`);
     };
     await keptNow('the mapping step shown');
 
@@ -255,7 +280,7 @@ async function main() {
     phase = 'the job';
     if (values.profile) await page.send('Profiler.start');
     log(`job stored in ${Math.round(stored - startStart).toLocaleString('en-US')} ms`);
-    type Sample = { at: number; settled: number; created: number; heap: number; renderer: number; renderers: number };
+    type Sample = { at: number; settled: number; created: number; heap: number; renderer: RendererMemory; renderers: number };
     const samples: Sample[] = [];
     const deadline = Date.now() + (jobSeconds || 3600) * 1000;
     let job: StoredJob | null = null;
@@ -267,11 +292,11 @@ async function main() {
         settled: job?.settled ?? 0,
         created: job?.counts.created ?? 0,
         heap: await heapUsed(),
-        renderer: Math.max(0, ...renderers.map((renderer) => renderer.rss)),
+        renderer: renderers.reduce<RendererMemory>((largest, renderer) => (renderer.rss > largest.rss ? renderer : largest), { rss: 0, footprint: 0 }),
         renderers: renderers.reduce((sum, renderer) => sum + renderer.rss, 0),
       };
       samples.push(sample);
-      if (samples.length % 5 === 1) log(`  job ${job?.state ?? '-'}: ${sample.settled.toLocaleString('en-US')} of ${job?.total.toLocaleString('en-US') ?? '?'} steps, heap ${(sample.heap / MB).toFixed(0)} MB, renderer ${(sample.renderer / MB).toFixed(0)} MB`);
+      if (samples.length % 5 === 1) log(`  job ${job?.state ?? '-'}: ${sample.settled.toLocaleString('en-US')} of ${job?.total.toLocaleString('en-US') ?? '?'} steps, heap ${(sample.heap / MB).toFixed(0)} MB, renderer ${memoryText(sample.renderer)}`);
       if (job?.state === 'done' || Date.now() > deadline) break;
       await new Promise((resolve) => setTimeout(resolve, 2000));
     }
@@ -284,7 +309,7 @@ async function main() {
     }
     // What the page keeps, as opposed to garbage not yet collected: the heap and the renderer after a full collection.
     await page.send('HeapProfiler.collectGarbage');
-    const afterGc = { heap: await heapUsed(), renderer: rendererPeak() };
+    const afterGc = { heap: await heapUsed(), renderer: pageRenderer(browserPid) };
     const jobLongest = await longest(stored, jobEnd);
     const loadEnd = loadavg()[0]!;
     // Rates from the first sample with a settled step to the last (the job's own start is in the page's clock).
@@ -294,7 +319,9 @@ async function main() {
     const createdRate = (last.created - first.created) / seconds;
     const stepRate = (last.settled - first.settled) / seconds;
     const peakHeap = Math.max(...samples.map((sample) => sample.heap));
-    const peakRenderer = Math.max(...samples.map((sample) => sample.renderer));
+    const peakRenderer = { rss: Math.max(...samples.map((sample) => sample.renderer.rss)), footprint: Math.max(...samples.map((sample) => sample.renderer.footprint)) };
+    const peakFootprint = Math.max(peakRenderer.footprint, ...[...peaks.values()].map((peak) => peak.footprint));
+    const peakRss = Math.max(peakRenderer.rss, ...[...peaks.values()].map((peak) => peak.rss));
     const peakRenderers = Math.max(...samples.map((sample) => sample.renderers));
 
     const ms = (value: number) => `${Math.round(value).toLocaleString('en-US')} ms`;
@@ -305,11 +332,15 @@ async function main() {
     console.log(`| plan (clean, merge, look up existing) | ${ms(planEnd - planStart)} | ${ms(planLongest)} | under 15 s, no task over 200 ms | ${planEnd - planStart < 15_000 && planLongest <= 200 ? 'pass' : 'FAIL'} |`);
     console.log(`| storing the job (Start import to dialog closed) | ${ms(stored - startStart)} | ${ms(await longest(startStart, stored))} | none | — |`);
     console.log(`| job: contacts created a second (${seconds.toFixed(0)} s, ${(last.settled - first.settled).toLocaleString('en-US')} steps, ${Math.round(stepRate).toLocaleString('en-US')} steps a second) | ${Math.round(createdRate).toLocaleString('en-US')} | ${ms(jobLongest)} | at least 500 a second | ${createdRate >= 500 ? 'pass' : 'FAIL'} |`);
-    console.log(`| job: the tab's memory, peak | JS heap ${(peakHeap / MB).toFixed(0)} MB; renderer RSS ${(peakRenderer / MB).toFixed(0)} MB (all renderers ${(peakRenderers / MB).toFixed(0)} MB); after a forced garbage collection at the end: heap ${(afterGc.heap / MB).toFixed(0)} MB, renderer ${(afterGc.renderer / MB).toFixed(0)} MB; the contacts page before the import: heap ${(baseline.heap / MB).toFixed(0)} MB, renderer ${(baseline.renderer / MB).toFixed(0)} MB | — | under 300 MB | ${peakRenderer < 300 * MB ? 'pass' : 'FAIL'} |`);
-    console.log('\n| phase | renderer RSS, peak | page heap used, peak | page heap allocated, peak |\n|---|---:|---:|---:|');
-    for (const [name, peak] of peaks) console.log(`| ${name} | ${(peak.rss / MB).toFixed(0)} MB | ${(peak.heapUsed / MB).toFixed(0)} MB | ${(peak.heapTotal / MB).toFixed(0)} MB |`);
+    console.log(`| job: the tab's memory, peak | JS heap ${(peakHeap / MB).toFixed(0)} MB; renderer ${memoryText(peakRenderer)} (all renderers' RSS ${(peakRenderers / MB).toFixed(0)} MB); after a forced garbage collection at the end: heap ${(afterGc.heap / MB).toFixed(0)} MB, renderer ${memoryText(afterGc.renderer)}; the contacts page before the import: heap ${(baseline.heap / MB).toFixed(0)} MB, renderer ${memoryText(baseline.renderer)} | — | — | — |`);
+    console.log(`| the tab's memory, peak over every phase (parse to job) | RSS ${(peakRss / MB).toFixed(0)} MB; footprint ${(peakFootprint / MB).toFixed(0)} MB | — | under 300 MB | RSS ${peakRss < 300 * MB ? 'pass' : 'FAIL'}; footprint ${peakFootprint < 300 * MB ? 'pass' : 'FAIL'} |`);
+    console.log("\n| phase | renderer RSS, peak | renderer footprint, peak | page heap used, peak | page heap allocated, peak | workers' heaps allocated, peak (sum; each) |\n|---|---:|---:|---:|---:|---|");
+    for (const [name, peak] of peaks) {
+      const each = [...(workerPeaks.get(name) ?? new Map<string, number>())].map(([worker, total]) => `${worker} ${(total / MB).toFixed(0)} MB`).join(', ') || 'none';
+      console.log(`| ${name} | ${(peak.rss / MB).toFixed(0)} MB | ${(peak.footprint / MB).toFixed(0)} MB | ${(peak.heapUsed / MB).toFixed(0)} MB | ${(peak.heapTotal / MB).toFixed(0)} MB | ${(peak.workersTotal / MB).toFixed(0)} MB; ${each} |`);
+    }
     console.log(`\nThe plan's phases: ${planPhases}`);
-    if (live.length) console.log(`\nKept after a forced collection: ${live.join('; ')}; the contacts page before the import: heap ${(baseline.heap / MB).toFixed(0)} MB, renderer ${(baseline.renderer / MB).toFixed(0)} MB`);
+    if (live.length) console.log(`\nKept after a forced collection: ${live.join('; ')}; the contacts page before the import: heap ${(baseline.heap / MB).toFixed(0)} MB, renderer ${memoryText(baseline.renderer)}`);
     console.log(`\nCPU: parse and map ${cpuSpent(parseCpu, planCpu)}; plan ${cpuSpent(planCpu, planEndCpu)} (cleaning ${cpuSpent(planCpu, cleanedCpu)}; look-ups and building ${cpuSpent(cleanedCpu, planEndCpu)}); storing the job ${cpuSpent(jobCpu, storedCpu)}; the job ${cpuSpent(storedCpu, jobEndCpu)}`);
     console.log(`\nPlan: ${planText}\n${requestsText}\nJob: ${job?.state ?? 'not found'}, ${last.settled.toLocaleString('en-US')} of ${job?.total.toLocaleString('en-US') ?? '?'} steps settled, ${JSON.stringify(job?.counts ?? {})}`);
   } finally {

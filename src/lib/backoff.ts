@@ -1,6 +1,6 @@
 /**
  * The backoff after a 429 that carries no `Retry-After` (issue 15): 1 s, doubling with each retry, at most 60 s.
- * Framework-free, for workers too (the import's look-ups, lookup-worker.ts); src/lib/throttle.ts re-exports it.
+ * Framework-free, for workers too (the import's look-ups in plan-worker.ts); src/lib/throttle.ts re-exports it.
  */
 
 /** Longest backoff without a `Retry-After`, in seconds (issue 15). */

@@ -28,7 +28,8 @@ export function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<vo
  * order and wait for the next one until the feed has ended. `size` is the number pushed so far.
  */
 export class ItemFeed<Item> {
-  private readonly items: Item[] = [];
+  /** Taken items are let go (`undefined`), so a long feed does not keep what the pool has done with. */
+  private readonly items: (Item | undefined)[] = [];
   private taken = 0;
   private ended = false;
   private waiting: (() => void)[] = [];
@@ -69,7 +70,9 @@ export class ItemFeed<Item> {
       });
     }
     const index = this.taken++;
-    return { item: this.items[index]!, index };
+    const item = this.items[index] as Item;
+    this.items[index] = undefined;
+    return { item, index };
   }
 
   private wake() {

@@ -2,18 +2,19 @@
  * A Web Worker run as one task (the contacts import's file reader and look-ups, issue 20): `onMessage` handles each
  * message the worker posts and settles the task with `resolve` or `reject`. The worker is terminated when the task
  * settles, when `signal` aborts (rejecting with its reason, else an AbortError), or when the worker fails (an Error
- * with the browser's message, else `stopped()`, a sentence in the language shown).
+ * with the browser's message, else `stopped()`, a sentence in the language shown). With `keep`, a resolved task
+ * leaves the worker running for the next task (another `runWorker` on it); the caller terminates it in the end.
  */
 export type WorkerSettle<Result> = { resolve(value: Result): void; reject(error: unknown): void };
 
 export function runWorker<Message, Result>(
   worker: Worker,
-  options: { signal?: AbortSignal | undefined; stopped: () => string; onMessage: (message: Message, settle: WorkerSettle<Result>) => void },
+  options: { signal?: AbortSignal | undefined; stopped: () => string; keep?: boolean; onMessage: (message: Message, settle: WorkerSettle<Result>) => void },
 ): Promise<Result> {
-  const { signal, stopped, onMessage } = options;
+  const { signal, stopped, keep = false, onMessage } = options;
   return new Promise<Result>((resolve, reject) => {
-    const stop = () => {
-      worker.terminate();
+    const stop = (terminate = true) => {
+      if (terminate) worker.terminate();
       signal?.removeEventListener('abort', abort);
     };
     const abort = () => {
@@ -24,7 +25,7 @@ export function runWorker<Message, Result>(
     signal?.addEventListener('abort', abort, { once: true });
     const settle: WorkerSettle<Result> = {
       resolve(value) {
-        stop();
+        stop(!keep);
         resolve(value);
       },
       reject(error) {

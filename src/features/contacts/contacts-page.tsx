@@ -33,7 +33,7 @@ import { HIDEABLE_COLUMNS, useContactColumns } from './contact-columns';
 import { FilterSheet } from '@/components/filter-sheet';
 import { ContactFilters } from './contact-filters';
 import { ImportButton } from './import/import-button';
-import type { ContactsImportJobSpec } from './import/import-contacts-dialog';
+import type { ImportJob } from './import/import-contacts-dialog';
 import { CLEAR_FILTERS, CONTACT_PAGE_SIZES, contactFilter, contactSearchSchema, isFiltered, orderByOf, sortOf } from './contact-search';
 import { contactQueries } from './queries';
 import { contactFilterParser, loadFilterParser } from './filter-parser';
@@ -61,9 +61,9 @@ const TABLE_COLUMN_IDS = ['name', ...HIDEABLE_COLUMNS.map((column) => column.id)
 export function ContactsPage() {
   const { api, workspaceId, connection } = useWorkspaceApi();
   /** Stores the import's plan as a job and starts it (in this tab or the one running the workspace's jobs). */
-  const startImport = async (spec: ContactsImportJobSpec) => {
-    const { enqueueJob } = await import('@/lib/jobs/job-runner');
-    await enqueueJob(connection, spec);
+  const startImport = async (job: ImportJob) => {
+    const { enqueueStoredJob } = await import('@/lib/jobs/job-runner');
+    await enqueueStoredJob(connection, job, job.steps, job.add);
   };
   const queryClient = useQueryClient();
   // An advanced filter in the address needs the `$filter` parser (loaded on demand, filter-parser.ts) to be read.

@@ -204,23 +204,40 @@ export function startJobRunner(workspaceId: string): void {
   }
 }
 
+/** What a job's title is stored as: its `title` and `titleMessage` (see `JobSpec`), the keys left out when absent. */
+export type JobTitles = Pick<JobSpec, 'title' | 'titleMessage'>;
+
 /**
  * Stores `spec` as a job of `connection`'s workspace and starts it: in this tab, or in the tab that holds the
  * workspace's runner lock. Resolves to its id once stored (the steps are in IndexedDB: a reload resumes it).
  * Rejects with IndexedDB's error when the browser refuses to store it (private mode, quota).
  */
 export async function enqueueJob(connection: Pick<SavedConnection, 'workspaceId'>, spec: JobSpec): Promise<string> {
-  const store = await jobStore();
-  const titleMessage = spec.titleMessage ?? titleFromMeta(spec.kind, spec.meta, spec.steps.length) ?? undefined;
-  let title = spec.title;
+  return enqueueStoredJob(connection, spec, spec.steps.length, async (titles) => (await (await jobStore()).addJob(connection.workspaceId, { ...spec, ...titles })).id);
+}
+
+/**
+ * `enqueueJob` for a job whose steps are held elsewhere (the contacts import's plan worker stores an import's steps
+ * itself, so the page never holds them: issue 20 point 6): `add` stores the job with the titles given (`JobStore.addJob`
+ * in its own context) and resolves to its id; then the job starts as `enqueueJob` starts it. `head` and `steps` (how
+ * many) are what the title is made of. Rejects with `add`'s error.
+ */
+export async function enqueueStoredJob(
+  connection: Pick<SavedConnection, 'workspaceId'>,
+  head: Pick<JobSpec, 'kind' | 'title' | 'titleMessage' | 'meta'>,
+  steps: number,
+  add: (titles: JobTitles) => Promise<string>,
+): Promise<string> {
+  const titleMessage = head.titleMessage ?? titleFromMeta(head.kind, head.meta, steps) ?? undefined;
+  let title = head.title;
   if (title === undefined && titleMessage) {
     await loadAreaSettled('jobs');
     title = renderTitle(titleMessage) ?? undefined;
   }
-  const job = await store.addJob(connection.workspaceId, { ...spec, ...(title !== undefined ? { title } : {}), ...(titleMessage ? { titleMessage } : {}) });
+  const id = await add({ ...(title !== undefined ? { title } : {}), ...(titleMessage ? { titleMessage } : {}) });
   startJobRunner(connection.workspaceId);
-  publish({ type: 'changed', workspaceId: connection.workspaceId, jobId: job.id });
-  return job.id;
+  publish({ type: 'changed', workspaceId: connection.workspaceId, jobId: id });
+  return id;
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   autoMap,
   buildPlan,
   cleanRow,
+  TableCleaner,
   cleanTable,
   defaultCountry,
   entryLookups,
@@ -226,7 +227,19 @@ describe('RowMerger', () => {
     fc.assert(
       fc.property(fc.array(body, { maxLength: 30 }), (bodies) => {
         const merger = new RowMerger();
-        bodies.forEach((b, i) => merger.add(i + 2, b));
+        const taken = { email: [] as string[], phone: [] as string[] };
+        bodies.forEach((b, i) => {
+          merger.add(i + 2, b);
+          // Taken after some rows only, as a chunk ends.
+          if (i % 3 === 2) {
+            const keys = merger.takeKeys();
+            taken.email.push(...keys.email);
+            taken.phone.push(...keys.phone);
+          }
+        });
+        const last = merger.takeKeys();
+        taken.email.push(...last.email);
+        taken.phone.push(...last.phone);
         const emails = merger.entries.flatMap((e) => (e.body.email ? [e.body.email.toLowerCase()] : []));
         const phones = merger.entries.flatMap((e) => (e.body.phone ? [e.body.phone] : []));
         expect(new Set(emails).size).toBe(emails.length);
@@ -234,9 +247,10 @@ describe('RowMerger', () => {
         expect(merger.entries.flatMap((e) => e.rows).sort((a, b) => a - b)).toEqual(bodies.map((_, i) => i + 2));
         const tags = new Set(bodies.flatMap((b) => b.tags ?? []));
         expect(new Set(merger.entries.flatMap((e) => e.body.tags ?? []))).toEqual(tags);
-        // The look-up keys, each once: exactly the entries' emails (lower case) and phones, however rows merged.
-        expect([...merger.keys.email].sort()).toEqual([...emails].sort());
-        expect([...merger.keys.phone].sort()).toEqual([...phones].sort());
+        // The look-up keys, each once over every take: exactly the entries' emails (lower case) and phones, however rows merged.
+        expect(taken.email.sort()).toEqual([...emails].sort());
+        expect(taken.phone.sort()).toEqual([...phones].sort());
+        expect(merger.takeKeys()).toEqual({ email: [], phone: [] });
       }),
     );
   });
@@ -276,13 +290,26 @@ describe('lookupFilters', () => {
     );
   });
 
+  it('makes the same filters keeping no set of the values seen when told each value comes once (unique)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.emailAddress(), { maxLength: 300 }), (emails) => {
+        const emitted: FilterNode[] = [];
+        const batcher = new LookupBatcher('email', (filter) => emitted.push(filter), { unique: true });
+        for (const email of emails) batcher.add(email);
+        batcher.flush();
+        expect(emitted).toEqual(lookupFilters('email', emails));
+      }),
+      { numRuns: 50 },
+    );
+  });
+
   it('sends 100 phones in one request', () => {
     const phones = Array.from({ length: 250 }, (_, i) => `+47${91000000 + i}`);
     expect(lookupFilters('phone', phones).map((f) => (f.kind === 'in' ? f.values.length : 0))).toEqual([100, 100, 50]);
   });
 });
 
-describe('cleanTable and buildPlan', () => {
+describe('TableCleaner, cleanTable and buildPlan', () => {
   const table = {
     headers: ['Email', 'Name', 'Phone', 'Tags'],
     rows: [
@@ -302,7 +329,7 @@ describe('cleanTable and buildPlan', () => {
   ]);
 
   it('classifies each row new, exists (tags added or unchanged) or refused, merging repeats', async () => {
-    const cleaned = await cleanTable(table, autoMap(table.headers), { country: 'NO', importTag: 'imp' }, { pause: () => Promise.resolve(), sliceMs: 0 });
+    const cleaned = cleanTable(table, autoMap(table.headers), { country: 'NO', importTag: 'imp' });
     const plan = buildPlan(cleaned, existing);
     expect(plan.counts).toEqual({ new: 1, exists: 3, tagged: 3, unchanged: 0, refused: 2, merged: 1 });
     expect(plan.steps).toEqual([
@@ -318,7 +345,7 @@ describe('cleanTable and buildPlan', () => {
     expect(plan.refused[0]!.values).toEqual({ Email: 'bad@', Name: 'Bad', Phone: '', Tags: '' });
   });
 
-  it('hands every look-up key while it cleans, slice by slice, and each once: the look-ups of the entries', async () => {
+  it('hands every look-up key while it cleans, chunk by chunk, and each once: the look-ups of the entries', () => {
     const rows = Array.from({ length: 300 }, (_, i) => ({
       row: i + 2,
       // Repeats in another letter case, phones merged into an earlier row, rows with a phone only.
@@ -326,8 +353,14 @@ describe('cleanTable and buildPlan', () => {
     }));
     const big = { headers: table.headers, rows };
     const handed: { email: string[]; phone: string[] }[] = [];
-    const cleaned = await cleanTable(big, autoMap(big.headers), { country: 'NO' }, { pause: () => Promise.resolve(), sliceMs: 0, onKeys: (keys) => handed.push(keys) });
-    expect(handed.length).toBeGreaterThan(10);
+    const cleaner = new TableCleaner(big.headers, autoMap(big.headers), { country: 'NO' });
+    for (let start = 0; start < rows.length; start += 25) {
+      cleaner.add(rows.slice(start, start + 25));
+      handed.push(cleaner.takeKeys());
+    }
+    const cleaned = cleaner.result();
+    expect(cleaner.rows).toBe(300);
+    expect(cleaned).toEqual(cleanTable(big, autoMap(big.headers), { country: 'NO' }));
     const filters: FilterNode[] = [];
     const batchers = { email: new LookupBatcher('email', (f) => filters.push(f)), phone: new LookupBatcher('phone', (f) => filters.push(f)) };
     for (const keys of handed) {
@@ -342,7 +375,7 @@ describe('cleanTable and buildPlan', () => {
   });
 
   it('sends nothing for an existing contact that has every tag already', async () => {
-    const cleaned = await cleanTable(table, autoMap(table.headers), { country: 'NO' });
+    const cleaned = cleanTable(table, autoMap(table.headers), { country: 'NO' });
     const plan = buildPlan(cleaned, existing);
     expect(plan.unchanged).toEqual([3, 6, 7]);
     expect(plan.counts).toMatchObject({ new: 1, exists: 3, tagged: 0, unchanged: 3 });

@@ -275,7 +275,7 @@ export function cleanRow(cells: readonly string[], mapping: ContactMapping, opti
 /**
  * `contactCreateSchema` applied to the fields a row has, one field's schema at a time, with the issues' paths as the
  * whole object's parse gives them (`tags.0`). The same outcome as parsing the object, at a third of its cost (about
- * 3 against 9.5 µs a row of six fields; issue 20 point 6: 100,000 rows are cleaned on the main thread); the body
+ * 3 against 9.5 µs a row of six fields; issue 20 point 6: a plan cleans 100,000 rows); the body
  * holds only keys of the contract, so the strict object's unknown-key check has nothing to find.
  */
 function parseBody(body: Record<string, unknown>): { ok: true; body: ContactCreateParsed } | { ok: false; issues: z.core.$ZodIssue[] } {
@@ -302,10 +302,20 @@ export type RefusedRow = { row: number; values: Record<string, string>; reason: 
  */
 export class RowMerger {
   readonly entries: Entry[] = [];
-  /** The look-up keys in the order they were first met: lower-cased emails and phones (`entryLookups`' values). */
-  readonly keys: { email: string[]; phone: string[] } = { email: [], phone: [] };
+  /** The look-up keys met since `takeKeys` last took them, in the order they were first met. */
+  private keys: { email: string[]; phone: string[] } = { email: [], phone: [] };
   private readonly byEmail = new Map<string, Entry>();
   private readonly byPhone = new Map<string, Entry>();
+
+  /**
+   * The look-up keys met since the last call (lower-cased emails and phones, `entryLookups`' values): over every call,
+   * each key of the entries once. Taken, not kept, so a large file's keys are not held twice.
+   */
+  takeKeys(): { email: string[]; phone: string[] } {
+    const { keys } = this;
+    this.keys = { email: [], phone: [] };
+    return keys;
+  }
 
   /** Adds a cleaned row; returns the entry it joined or started. */
   add(row: number, body: ContactCreateParsed): Entry {
@@ -358,52 +368,50 @@ export function rowValues(headers: readonly string[], cells: readonly string[]):
 export type CleanResult = { entries: Entry[]; refused: RefusedRow[]; merged: number };
 
 /**
- * Every data row cleaned (`cleanRow`) and merged (`RowMerger`), in file order. `pause`, when given, is awaited
- * every `sliceMs` milliseconds of work, so a large file never holds the main thread for long (issue 20 point 6:
- * no task over 200 ms); `onProgress(done, total)` follows each slice, and `onKeys` gets the look-up keys
- * (`RowMerger.keys`) met since the slice before, so the look-ups can start while the rest is cleaned.
+ * Data rows cleaned (`cleanRow`) and merged (`RowMerger`) as they come, chunk by chunk in file order (issue 20 point 6:
+ * plan-worker.ts cleans a file as it streams, so no table of it is kept): `add` takes a chunk, `takeKeys` the look-up
+ * keys met since it was last called (so the look-ups start while the rest is cleaned), `result` what was cleaned.
  */
-export async function cleanTable(
-  table: CsvTable,
-  mapping: ContactMapping,
-  options: CleanOptions,
-  slicing: {
-    pause?: () => Promise<void>;
-    sliceMs?: number;
-    onProgress?: (done: number, total: number) => void;
-    onKeys?: (keys: { email: string[]; phone: string[] }) => void;
-    signal?: AbortSignal;
-  } = {},
-): Promise<CleanResult> {
-  const { pause, sliceMs = 30, onProgress, onKeys, signal } = slicing;
-  const merger = new RowMerger();
-  const refused: RefusedRow[] = [];
-  let merged = 0;
-  const handed = { email: 0, phone: 0 };
-  const handKeys = () => {
-    if (!onKeys) return;
-    const { email, phone } = merger.keys;
-    onKeys({ email: email.slice(handed.email), phone: phone.slice(handed.phone) });
-    handed.email = email.length;
-    handed.phone = phone.length;
-  };
-  let sliceStart = performance.now();
-  for (let i = 0; i < table.rows.length; i++) {
-    const { row, cells } = table.rows[i]!;
-    const cleaned = cleanRow(cells, mapping, options);
-    if (!cleaned.ok) refused.push({ row, values: rowValues(table.headers, cells), reason: cleaned.reason });
-    else if (merger.add(row, cleaned.body).rows.length > 1) merged++;
-    if (pause && performance.now() - sliceStart > sliceMs) {
-      onProgress?.(i + 1, table.rows.length);
-      handKeys();
-      await pause();
-      signal?.throwIfAborted();
-      sliceStart = performance.now();
+export class TableCleaner {
+  private readonly merger = new RowMerger();
+  private readonly refused: RefusedRow[] = [];
+  private merged = 0;
+  private cleaned = 0;
+
+  constructor(
+    private readonly headers: readonly string[],
+    private readonly mapping: ContactMapping,
+    private readonly options: CleanOptions,
+  ) {}
+
+  add(rows: Iterable<{ row: number; cells: readonly string[] }>): void {
+    for (const { row, cells } of rows) {
+      this.cleaned++;
+      const cleaned = cleanRow(cells, this.mapping, this.options);
+      if (!cleaned.ok) this.refused.push({ row, values: rowValues(this.headers, cells), reason: cleaned.reason });
+      else if (this.merger.add(row, cleaned.body).rows.length > 1) this.merged++;
     }
   }
-  onProgress?.(table.rows.length, table.rows.length);
-  handKeys();
-  return { entries: merger.entries, refused, merged };
+
+  /** Rows added so far. */
+  get rows(): number {
+    return this.cleaned;
+  }
+
+  takeKeys(): { email: string[]; phone: string[] } {
+    return this.merger.takeKeys();
+  }
+
+  result(): CleanResult {
+    return { entries: this.merger.entries, refused: this.refused, merged: this.merged };
+  }
+}
+
+/** A whole table cleaned and merged at once (`TableCleaner`). */
+export function cleanTable(table: CsvTable, mapping: ContactMapping, options: CleanOptions): CleanResult {
+  const cleaner = new TableCleaner(table.headers, mapping, options);
+  cleaner.add(table.rows);
+  return cleaner.result();
 }
 
 /** Decisions.md section 6 limits on one `$filter`. */
@@ -415,49 +423,22 @@ export const FILTER_LIMITS = { maxValues: 100, maxChars: 2000 } as const;
  * fit a filter on its own is left out (no valid email or E.164 phone is).
  */
 export function lookupFilters(field: 'email' | 'phone', values: Iterable<string>): FilterNode[] {
-  return runToEnd(lookupFiltersInSteps(field, values));
+  const filters: FilterNode[] = [];
+  const batcher = new LookupBatcher(field, (filter) => filters.push(filter));
+  for (const value of values) batcher.add(value);
+  batcher.flush();
+  return filters;
 }
-
-/** Runs a generator of `…InSteps` to its end at once, returning what it returns. */
-function runToEnd<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
-}
-
-/**
- * Drives a generator of `…InSteps`, awaiting `pause` whenever `sliceMs` milliseconds of work have passed since the
- * last pause (issue 20 point 6: no main-thread task over 200 ms). Rejects with `signal`'s reason when it aborts.
- */
-async function runInSlices<T>(steps: Generator<void, T>, slicing: Slicing): Promise<T> {
-  const { pause, sliceMs = 30, signal } = slicing;
-  let sliceStart = performance.now();
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    if (pause && performance.now() - sliceStart > sliceMs) {
-      await pause();
-      signal?.throwIfAborted();
-      sliceStart = performance.now();
-    }
-  }
-}
-
-/** How long work is cut into slices: `pause` awaited every `sliceMs` (default 30) ms of work. */
-export type Slicing = { pause?: () => Promise<void>; sliceMs?: number; signal?: AbortSignal };
-
-/** Steps a generator of this module yields between: a yield every this many items. */
-const ITEMS_PER_STEP = 500;
 
 /**
  * Cuts the values of one field into `field in (...)` filters as they come (`lookupFilters`' rules: duplicates
  * dropped, 100 values and 2,000 characters at most, a value too long for a filter of its own left out): `add` hands
- * each filter to `emit` once it is full, `flush` the last one.
+ * each filter to `emit` once it is full, `flush` the last one. `unique: true` says the caller adds each value once
+ * (`RowMerger.takeKeys`), so no set of the values seen is kept (170,000 keys of a 100,000-row file).
  */
 export class LookupBatcher {
   private batch: string[] = [];
-  private readonly seen = new Set<string>();
+  private readonly seen: Set<string> | null;
   /** `email in ()`: the printed filter without its values. */
   private readonly overhead: number;
   private length: number;
@@ -465,14 +446,16 @@ export class LookupBatcher {
   constructor(
     private readonly field: 'email' | 'phone',
     private readonly emit: (filter: FilterNode) => void,
+    options: { unique?: boolean } = {},
   ) {
+    this.seen = options.unique ? null : new Set();
     this.overhead = printFilter(inList(field, [''])).length - 2; // without the empty value's quotes
     this.length = this.overhead;
   }
 
   add(value: string): void {
-    if (this.seen.has(value)) return;
-    this.seen.add(value);
+    if (this.seen?.has(value)) return;
+    this.seen?.add(value);
     const printed = printFilterValue(value).length + 2; // the value as the printer writes it, and `, `
     if (this.overhead + printed > FILTER_LIMITS.maxChars) return;
     if (this.batch.length && (this.batch.length >= FILTER_LIMITS.maxValues || this.length + printed > FILTER_LIMITS.maxChars)) this.flush();
@@ -487,32 +470,15 @@ export class LookupBatcher {
   }
 }
 
-function* lookupFiltersInSteps(field: 'email' | 'phone', values: Iterable<string>): Generator<void, FilterNode[]> {
-  const filters: FilterNode[] = [];
-  const batcher = new LookupBatcher(field, (filter) => filters.push(filter));
-  let seen = 0;
-  for (const value of values) {
-    if (++seen % ITEMS_PER_STEP === 0) yield;
-    batcher.add(value);
-  }
-  batcher.flush();
-  return filters;
-}
-
 /** The look-ups of a set of entries: lower-cased emails, then E.164 phones. */
 export function entryLookups(entries: readonly Entry[]): FilterNode[] {
-  return runToEnd(entryLookupsInSteps(entries));
-}
-
-function* entryLookupsInSteps(entries: readonly Entry[]): Generator<void, FilterNode[]> {
   const emails: string[] = [];
   const phones: string[] = [];
   entries.forEach((entry) => {
     if (entry.body.email !== undefined) emails.push(emailKey(entry.body.email));
     if (entry.body.phone !== undefined) phones.push(entry.body.phone);
   });
-  yield;
-  return [...(yield* lookupFiltersInSteps('email', emails)), ...(yield* lookupFiltersInSteps('phone', phones))];
+  return [...lookupFilters('email', emails), ...lookupFilters('phone', phones)];
 }
 
 
@@ -539,23 +505,12 @@ export type ImportPlan = {
  * share one tag step.
  */
 export function buildPlan(cleaned: CleanResult, existing: Existing): ImportPlan {
-  return runToEnd(buildPlanInSteps(cleaned, existing));
-}
-
-/** `buildPlan` cut into slices (see `Slicing`): an 85,000-entry plan took one 560 ms task on the main thread. */
-export function buildPlanInSlices(cleaned: CleanResult, existing: Existing, slicing: Slicing): Promise<ImportPlan> {
-  return runInSlices(buildPlanInSteps(cleaned, existing), slicing);
-}
-
-function* buildPlanInSteps(cleaned: CleanResult, existing: Existing): Generator<void, ImportPlan> {
   const steps: ImportStep[] = [];
-  let seen = 0;
   const patches = new Map<string, { kind: 'patch-tags'; contactId: string; tagsToAdd: string[]; tagsToRemove: string[]; rows: number[] }>();
   const unchangedEntries = new Map<string, number[]>();
   let created = 0;
   let exists = 0;
   for (const entry of cleaned.entries) {
-    if (++seen % ITEMS_PER_STEP === 0) yield;
     const { body } = entry;
     const contact = (body.email !== undefined ? existing.byEmail.get(emailKey(body.email)) : undefined) ?? (body.phone !== undefined ? existing.byPhone.get(body.phone) : undefined);
     if (!contact) {
@@ -577,9 +532,7 @@ function* buildPlanInSteps(cleaned: CleanResult, existing: Existing): Generator<
       steps.push(step);
     } else unchangedEntries.set(contact.id, [...(unchangedEntries.get(contact.id) ?? []), ...entry.rows]);
   }
-  yield;
   for (const step of patches.values()) step.rows.sort((a, b) => a - b);
-  yield;
   const unchanged = [...unchangedEntries.values()].flat().sort((a, b) => a - b);
   return {
     steps,
@@ -614,12 +567,18 @@ export function minutesAtRate(requests: number, limitPerMinute: number | null): 
   return requests / limitPerMinute;
 }
 
+/** What the job of an import says of itself: the file's name, the import's tag and the default source. */
+export type ImportMeta = { fileName: string; importTag?: string; source?: string };
+
+/** A plan as the page holds it: everything but the steps, which stay in plan-worker.ts until it stores the job; `stepCount` says how many. */
+export type PlanSummary = Omit<ImportPlan, 'steps'> & { stepCount: number };
+
+/** The kind and `meta` of an import's job (what its title is made of), the plan's counts in `meta`. */
+export function importJobHead(counts: ImportPlan['counts'], meta: ImportMeta) {
+  return { kind: 'contacts-import' as const, meta: { ...meta, counts } };
+}
+
 /** The `JobSpec` of jobs-interface.md for a plan (kind `contacts-import`): its steps, refused and unchanged rows, and `meta`. */
-export function toJobSpec(plan: ImportPlan, meta: { fileName: string; importTag?: string; source?: string }) {
-  return {
-    kind: 'contacts-import' as const,
-    steps: plan.steps,
-    report: { refused: plan.refused, unchanged: plan.unchanged },
-    meta: { ...meta, counts: plan.counts },
-  };
+export function toJobSpec(plan: ImportPlan, meta: ImportMeta) {
+  return { ...importJobHead(plan.counts, meta), steps: plan.steps, report: { refused: plan.refused, unchanged: plan.unchanged } };
 }

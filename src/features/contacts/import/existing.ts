@@ -1,7 +1,6 @@
 /**
- * Existing contacts as the plan's look-ups find them (issue 20 point 3), by lower-cased email and by phone. A module
- * of its own, framework-free and without the cleaning's dependencies, so the look-up worker (lookup-worker.ts) loads
- * only this.
+ * Existing contacts as the plan's look-ups find them (issue 20 point 3), by lower-cased email and by phone. Framework-free,
+ * without the cleaning's dependencies.
  */
 import type { Contact } from '@/api/contacts';
 

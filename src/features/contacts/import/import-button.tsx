@@ -1,13 +1,13 @@
 /**
  * The contacts page's "Import" button (issue 20 point 5): it opens the import dialog, whose code (reader, mapping,
  * libphonenumber-js, the worker) is a lazy chunk fetched on the click, never part of the page's first screen
- * (scripts/first-screens.json). `onStart` receives the plan as a `JobSpec` (jobs-interface.md); without it the
- * dialog shows the plan but cannot start it.
+ * (scripts/first-screens.json). `onStart` receives the import's job (`ImportJob`, for the runner's `enqueueStoredJob`,
+ * jobs-interface.md); without it the dialog shows the plan but cannot start it.
  */
 import { Button } from '@mantine/core';
 import { Suspense, lazy, useRef, useState } from 'react';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
-import type { ContactsImportJobSpec } from './import-contacts-dialog';
+import type { ImportJob } from './import-contacts-dialog';
 import { useT } from '@/i18n/react';
 import { loadArea, loadAreaSettled } from '@/i18n/i18n';
 
@@ -17,7 +17,7 @@ const ImportContactsDialog = lazy(() =>
   Promise.all([import('./import-contacts-dialog'), loadArea('contacts-import'), loadAreaSettled('sentences')]).then(([m]) => ({ default: m.ImportContactsDialog })),
 );
 
-export function ImportButton({ canImport, onStart }: { canImport: boolean; onStart?: (spec: ContactsImportJobSpec) => Promise<void> }) {
+export function ImportButton({ canImport, onStart }: { canImport: boolean; onStart?: (job: ImportJob) => Promise<void> }) {
   const [opened, setOpened] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const t = useT();

@@ -2,15 +2,15 @@
  * The "Import contacts" dialog of the contacts page (issue 20 points 1 to 3), a lazy chunk (nothing of it is on the
  * page's first screen). Three steps, nothing written before the last:
  * 1. a CSV (any delimiter, UTF-8 with or without BOM, Windows-1252) or xlsx file, read in a Web Worker
- *    (read-file.ts); an xlsx file's sheet is chosen;
+ *    (read-file.ts) for its headers, first rows and row count; an xlsx file's sheet is chosen;
  * 2. the columns mapped to contact fields (recognised by contact-import.ts `autoMap`, or the mapping remembered for
  *    the workspace and these headers), a tag for the whole import, the default source (the file name) and the
  *    phones' default country, with a preview of the first rows as they will be sent;
- * 3. the plan: rows cleaned and merged (in slices, so the page stays responsive), existing contacts looked up in a
- *    worker (lookup-client.ts) from the first slice's keys on, while the rest is cleaned, then the
- *    counts, the requests the job will send and their time at the key's rate limit, the refused rows with their
- *    reasons (downloadable as CSV, to fix and import again). "Start import" hands the plan as a `JobSpec` to
- *    `onStart` (jobs-interface.md: the contacts page wires it to the job runner).
+ * 3. the plan, made in workers (plan-client.ts): the file read again and its rows cleaned and merged as it streams,
+ *    existing contacts looked up from the first chunk's keys on while the rest is cleaned, then the plan built; the
+ *    page keeps only the plan (issue 20 point 6). It shows the counts, the requests the job will send and their time at the key's rate limit, the refused rows with their
+ *    reasons (downloadable as CSV, to fix and import again). "Start import" hands the job to `onStart` (an
+ *    `ImportJob`: the contacts page hands it to the runner's `enqueueStoredJob`, and the plan worker stores it).
  * Texts: the `contacts-import` catalog, loaded with this chunk (import-button.tsx); numbers, durations, country
  * names and their order through Intl in the language shown (issue 23).
  */
@@ -25,21 +25,19 @@ import {
   type ContactFieldKey,
   type ContactMapping,
   IMPORT_FIELDS,
-  type ImportPlan,
   autoMap,
-  buildPlanInSlices,
   canImport,
   cleanRow,
-  cleanTable,
   defaultCountry,
   fitMapping,
   mappingStorageKey,
   minutesAtRate,
   recogniseFormat,
   refusedCsv,
-  toJobSpec,
+  importJobHead,
 } from './contact-import';
-import { lookUpInWorker } from './lookup-client';
+import { type PlannedImport, planInWorker } from './plan-client';
+import type { JobTitles } from '@/lib/jobs/job-runner';
 import { compareNames, formatLocale, formatNumber } from '@/i18n/format';
 import { currentLocale, t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
@@ -74,26 +72,26 @@ const fieldLabel = (key: string) => (FIELD_LABELS[key] ? translate(FIELD_LABELS[
 /** The mapping's fields that take several columns (a name in parts, tags from several cells). */
 const COLUMN_LISTS = ['name', 'tags'] as const;
 
-/** The job handed to the runner: the `JobSpec` of jobs-interface.md with the steps an import makes. */
-export type ContactsImportJobSpec = ReturnType<typeof toJobSpec>;
+/**
+ * The import handed to the job runner (`enqueueStoredJob`, jobs-interface.md): its kind and meta (what its title is
+ * made of), how many steps, and `add`, which has the plan worker store the job with its steps and resolves to its id.
+ */
+export type ImportJob = ReturnType<typeof importJobHead> & { steps: number; add(titles: JobTitles): Promise<string> };
 
 const PREVIEW_ROWS = 5;
 const SHOWN_REFUSED = 100;
 
 type Loaded = ReadResult & { file: File; sheet?: string };
 type Options = { importTag: string; source: string; country: CountryCode | '' };
-type Planned = { plan: ImportPlan; lookups: number; rateLimit: number | null; options: Options; mapping: ContactMapping };
+type Planned = PlannedImport & { options: Options; mapping: ContactMapping };
 type Work = { label: string; done: number; total: number };
-
-/** Lets the browser paint and handle input between slices of work. */
-const yieldToBrowser = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** Today's date as the import's tag: `import-2026-11-25`. */
 function todayTag(): string {
   return `import-${new Date().toISOString().slice(0, 10)}`;
 }
 
-export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void; onStart?: (spec: ContactsImportJobSpec) => Promise<void> }) {
+export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void; onStart?: (job: ImportJob) => Promise<void> }) {
   const { workspaceId, connection } = useWorkspaceApi();
   const t = useT();
   const [loaded, setLoaded] = useState<Loaded | null>(null);
@@ -103,10 +101,23 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
   const [options, setOptions] = useState<Options>(() => ({ importTag: todayTag(), source: '', country: defaultCountry(navigator.languages ?? [navigator.language]) ?? '' }));
   const [work, setWork] = useState<Work | null>(null);
   const [planError, setPlanError] = useState<string | null>(null);
-  const [planned, setPlanned] = useState<Planned | null>(null);
+  const [planned, setPlannedState] = useState<Planned | null>(null);
   const controller = useRef<AbortController | null>(null);
+  // The plan shown holds its worker (and the steps in it) until it is stored or let go.
+  const plannedRef = useRef<Planned | null>(null);
+  const setPlanned = useCallback((next: Planned | null) => {
+    if (plannedRef.current !== next) plannedRef.current?.close();
+    plannedRef.current = next;
+    setPlannedState(next);
+  }, []);
 
-  useEffect(() => () => controller.current?.abort(), []);
+  useEffect(
+    () => () => {
+      controller.current?.abort();
+      plannedRef.current?.close();
+    },
+    [],
+  );
 
   // Stable (it reads only the workspace, state setters and the controller), so `chooseSheet` below can be too.
   const read = useCallback(async (file: File | undefined, sheet?: string) => {
@@ -117,13 +128,13 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
     controller.current = new AbortController();
     setReading({ name: file.name, rows: 0 });
     try {
-      const result = await readImportFile(file, { sheet, signal: controller.current.signal, onRows: (rows) => setReading({ name: file.name, rows }) });
-      if (!result.table.headers.some(Boolean)) throw new Error(translate('contacts-import.noHeader'));
-      if (!result.table.rows.length && !result.sheets?.length) throw new Error(translate('contacts-import.noRows'));
-      const remembered = readLocal<ContactMapping | null>(mappingStorageKey(workspaceId, result.table.headers), null);
+      const result = await readImportFile(file, { sheet, preview: PREVIEW_ROWS, signal: controller.current.signal, onRows: (rows) => setReading({ name: file.name, rows }) });
+      if (!result.headers.some(Boolean)) throw new Error(translate('contacts-import.noHeader'));
+      if (!result.rows && !result.sheets?.length) throw new Error(translate('contacts-import.noRows'));
+      const remembered = readLocal<ContactMapping | null>(mappingStorageKey(workspaceId, result.headers), null);
       // A transition: React renders the mapping step in slices of a few milliseconds, never one long task (issue 20 point 6).
       startTransition(() => {
-        setMapping(remembered ? fitMapping(remembered, result.table.headers.length) : autoMap(result.table.headers));
+        setMapping(remembered ? fitMapping(remembered, result.headers.length) : autoMap(result.headers));
         setOptions((previous) => ({ ...previous, source: file.name }));
         setLoaded({ ...result, file, ...(sheet === undefined ? {} : { sheet }) });
       });
@@ -146,45 +157,13 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
       shownAt = now;
       setWork({ label, done, total });
     };
-    writeLocal(mappingStorageKey(workspaceId, current.table.headers), mapping);
+    writeLocal(mappingStorageKey(workspaceId, current.headers), mapping);
     const clean = { country: options.country || null, importTag: options.importTag, source: options.source };
     try {
-      setWork({ label: 'clean', done: 0, total: current.table.rows.length });
-      // User Timing marks of the plan's phases, read by `npm run bench:import` (bench/import.ts).
-      performance.mark('import-plan:start');
-      // The look-ups start with the first slice's keys, in a worker (lookup-client.ts), while the rest of the file is
-      // cleaned here: the service, the network and the worker's fetches run beside the cleaning (issue 20 point 6).
-      let cleaning = true;
-      let lookedUp = 0;
-      const lookups = lookUpInWorker(connection, {
-        signal: abort.signal,
-        onProgress: (done, total) => {
-          lookedUp = done;
-          if (!cleaning) progress('lookup', done, total);
-        },
-      });
-      lookups.result.catch(() => undefined); // awaited below; a failure while cleaning must not go unhandled meanwhile
-      let cleaned: Awaited<ReturnType<typeof cleanTable>>;
-      try {
-        cleaned = await cleanTable(current.table, mapping, clean, {
-          pause: yieldToBrowser,
-          signal: abort.signal,
-          onProgress: (done, total) => progress('clean', done, total),
-          onKeys: (keys) => lookups.addKeys(keys),
-        });
-      } finally {
-        lookups.end(); // whatever happened, so the worker stops waiting for more
-      }
-      cleaning = false;
-      performance.mark('import-plan:cleaned');
-      setWork({ label: 'lookup', done: lookedUp, total: lookups.filters });
-      const found = await lookups.result;
-      performance.mark('import-plan:looked-up');
-      // Every step in slices (issue 20 point 6: no main-thread task over 200 ms on a 100,000-row file).
-      const slicing = { pause: yieldToBrowser, signal: abort.signal };
-      const built = await buildPlanInSlices(cleaned, found.existing, slicing);
-      performance.mark('import-plan:built');
-      startTransition(() => setPlanned({ plan: built, lookups: found.requests, rateLimit: found.rateLimit, options, mapping }));
+      setWork({ label: 'clean', done: 0, total: current.rows });
+      const source = { file: current.file, rows: current.rows, ...(current.sheet === undefined ? {} : { sheet: current.sheet }) };
+      const made = await planInWorker(source, mapping, clean, connection, { signal: abort.signal, onProgress: progress });
+      startTransition(() => setPlanned({ ...made, options, mapping }));
     } catch (error) {
       if (!abort.signal.aborted) setPlanError(error instanceof Error ? error.message : String(error));
     } finally {
@@ -327,7 +306,7 @@ function MapStep(props: MapStepProps) {
           {t('contacts-import.chooseAnother')}
         </Button>
         <Button onClick={props.onPlan} disabled={!canImport(mapping) || busy} loading={work !== null}>
-          {t('contacts-import.makePlan', { count: loaded.table.rows.length })}
+          {t('contacts-import.makePlan', { count: loaded.rows })}
         </Button>
       </Group>
     </Stack>
@@ -340,16 +319,16 @@ function MapStep(props: MapStepProps) {
  */
 const MappingForm = memo(function MappingForm(props: Pick<MapStepProps, 'loaded' | 'mapping' | 'onMapping' | 'options' | 'onOptions' | 'onSheet'> & { busy: boolean }) {
   const { loaded, mapping, onMapping, options, onOptions, busy } = props;
-  const { table } = loaded;
+  const { headers } = loaded;
   const t = useT();
-  const columnName = (index: number) => table.headers[index] || t('contacts-import.column', { number: index + 1 });
-  const columnOptions = [{ value: '', label: t('contacts-import.notMapped') }, ...table.headers.map((_, index) => ({ value: String(index), label: columnName(index) }))];
+  const columnName = (index: number) => headers[index] || t('contacts-import.column', { number: index + 1 });
+  const columnOptions = [{ value: '', label: t('contacts-import.notMapped') }, ...headers.map((_, index) => ({ value: String(index), label: columnName(index) }))];
   const countries = useCountryOptions();
   const used = new Set(Object.values(mapping).flat());
-  const unused = table.headers.filter((header, index) => header && !used.has(index));
-  const format = recogniseFormat(table.headers);
+  const unused = headers.filter((header, index) => header && !used.has(index));
+  const format = recogniseFormat(headers);
   const clean = { country: options.country || null, importTag: options.importTag, source: options.source };
-  const preview = table.rows.slice(0, PREVIEW_ROWS).map(({ row, cells }) => ({ row, cleaned: cleanRow(cells, mapping, clean) }));
+  const preview = loaded.preview.map(({ row, cells }) => ({ row, cleaned: cleanRow(cells, mapping, clean) }));
   const shown: ContactFieldKey[] = IMPORT_FIELDS.map((field) => field.key).filter((key) => mapping[key]?.length || (key === 'tags' && options.importTag) || (key === 'source' && options.source));
   const captionId = useId();
   const setSingle = (key: ContactFieldKey, value: string) => {
@@ -371,7 +350,7 @@ const MappingForm = memo(function MappingForm(props: Pick<MapStepProps, 'loaded'
         {t('contacts-import.mapStep')}
       </Title>
       <Text size="sm">
-        {t('contacts-import.fileSummary', { name: loaded.file.name, rows: table.rows.length, columns: table.headers.length })}{' '}
+        {t('contacts-import.fileSummary', { name: loaded.file.name, rows: loaded.rows, columns: headers.length })}{' '}
         {loaded.encoding ? t('contacts-import.encodingNote', { encoding: loaded.encoding }) : ''} {format ? t('contacts-import.recognised', { format }) : ''}{' '}
         {unused.length ? t('contacts-import.notImported', { headers: unused.join(', ') }) : ''}
       </Text>
@@ -412,7 +391,7 @@ const MappingForm = memo(function MappingForm(props: Pick<MapStepProps, 'loaded'
             onChange={(values) => setMany(key, values)}
           >
             <Group gap="xs" mt={4}>
-              {table.headers.map((_, index) => (
+              {headers.map((_, index) => (
                 <Checkbox key={index} value={String(index)} label={columnName(index)} size="xs" />
               ))}
             </Group>
@@ -476,18 +455,19 @@ function durationWords(minutes: number): string {
   return formatNumber(value as number, { style: 'unit', unit: unit as string, unitDisplay: 'long', maximumFractionDigits: 1 });
 }
 
-function PlanStep({ loaded, planned, onBack, onStart, onClose }: { loaded: Loaded; planned: Planned; onBack: () => void; onStart?: (spec: ContactsImportJobSpec) => Promise<void>; onClose: () => void }) {
+function PlanStep({ loaded, planned, onBack, onStart, onClose }: { loaded: Loaded; planned: Planned; onBack: () => void; onStart?: (job: ImportJob) => Promise<void>; onClose: () => void }) {
   const { plan, lookups, rateLimit } = planned;
+  const { workspaceId } = useWorkspaceApi();
   const t = useT();
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<string | null>(null);
   const captionId = useId();
-  const minutes = minutesAtRate(plan.steps.length, rateLimit);
+  const minutes = minutesAtRate(plan.stepCount, rateLimit);
   const phoneColumns = new Set(planned.mapping.phone ?? []);
   const download = () => {
     const name = `${loaded.file.name.replace(/\.(csv|tsv|txt|xlsx)$/i, '')}-refused.csv`;
     // A BOM so spreadsheet programs read the file as UTF-8.
-    saveFile(new Blob([`\uFEFF${refusedCsv(loaded.table.headers, plan.refused, phoneColumns)}`], { type: 'text/csv;charset=utf-8' }), name);
+    saveFile(new Blob([`\uFEFF${refusedCsv(loaded.headers, plan.refused, phoneColumns)}`], { type: 'text/csv;charset=utf-8' }), name);
   };
   const start = async () => {
     if (!onStart) return;
@@ -495,7 +475,8 @@ function PlanStep({ loaded, planned, onBack, onStart, onClose }: { loaded: Loade
     setStartError(null);
     try {
       const { importTag, source } = planned.options;
-      await onStart(toJobSpec(plan, { fileName: loaded.file.name, ...(importTag ? { importTag } : {}), ...(source ? { source } : {}) }));
+      const meta = { fileName: loaded.file.name, ...(importTag ? { importTag } : {}), ...(source ? { source } : {}) };
+      await onStart({ ...importJobHead(plan.counts, meta), steps: plan.stepCount, add: (titles) => planned.store(workspaceId, meta, titles) });
       onClose();
     } catch (error) {
       setStartError(error instanceof Error ? error.message : String(error));
@@ -514,7 +495,7 @@ function PlanStep({ loaded, planned, onBack, onStart, onClose }: { loaded: Loade
         {plan.counts.merged ? <Text size="sm">{t('contacts-import.planMerged', { count: plan.counts.merged })}</Text> : null}
       </Stack>
       <Text size="sm">
-        {t('contacts-import.planRequests', { count: plan.steps.length })}{' '}
+        {t('contacts-import.planRequests', { count: plan.stepCount })}{' '}
         {minutes === null ? t('contacts-import.planNoLimit') : t('contacts-import.planTime', { duration: durationWords(minutes), limit: rateLimit! })}{' '}
         {t('contacts-import.planLookups', { count: lookups })}
       </Text>
@@ -546,7 +527,7 @@ function PlanStep({ loaded, planned, onBack, onStart, onClose }: { loaded: Loade
           ) : null}
         </>
       ) : null}
-      {!plan.steps.length ? <Text size="sm">{t('contacts-import.nothingToDo')}</Text> : null}
+      {!plan.stepCount ? <Text size="sm">{t('contacts-import.nothingToDo')}</Text> : null}
       {startError ? (
         <Alert color="red" role="alert" title={t('contacts-import.startFailed')}>
           {startError}
@@ -561,8 +542,8 @@ function PlanStep({ loaded, planned, onBack, onStart, onClose }: { loaded: Loade
         <Button variant="default" onClick={onBack}>
           {t('contacts-import.back')}
         </Button>
-        <Button onClick={() => void start()} disabled={!onStart || !plan.steps.length} loading={starting}>
-          {t('contacts-import.start', { count: plan.steps.length })}
+        <Button onClick={() => void start()} disabled={!onStart || !plan.stepCount} loading={starting}>
+          {t('contacts-import.start', { count: plan.stepCount })}
         </Button>
       </Group>
       {!onStart ? (
