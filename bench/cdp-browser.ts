@@ -34,6 +34,8 @@ export type CdpPage = {
    * in bytes: `used` and `total` (allocated) of CDP `Runtime.getHeapUsage`; a worker that ends meanwhile is left out.
    */
   workerHeaps(): Promise<{ name: string; used: number; total: number }[]>;
+  /** A DevTools command on the session of the running worker named `name`; rejects when there is none. */
+  sendToWorker<T = Record<string, unknown>>(name: string, method: string, params?: Record<string, unknown>): Promise<T>;
   /** Closes Chromium and removes its profile folder. */
   close(): Promise<void>;
 };
@@ -131,6 +133,10 @@ export async function launchCdp(options: LaunchOptions = {}): Promise<CdpPage> {
         ),
       );
       return heaps.filter((heap) => heap !== null);
+    },
+    sendToWorker<T>(name: string, method: string, params: Record<string, unknown> = {}) {
+      const session = [...workers].find(([, workerName]) => workerName === name)?.[0];
+      return session ? call<T>(method, params, session) : Promise.reject(new Error(`no worker ${name}`));
     },
     async close() {
       child.kill('SIGTERM');

@@ -91,6 +91,21 @@ function printProfile(profile: { nodes: { id: number; callFrame: { functionName:
   for (const [key, msSelf] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 25)) log(`${msSelf.toFixed(0).padStart(7)}  ${key}`);
 }
 
+/** Starts a CPU profile in the worker named `name` once it runs (polled for 5 s); resolves to whether it started. */
+async function profileWorker(page: CdpPage, name: string): Promise<boolean> {
+  for (let tries = 0; tries < 100; tries++) {
+    try {
+      await page.sendToWorker(name, 'Profiler.enable');
+      await page.sendToWorker(name, 'Profiler.setSamplingInterval', { interval: 500 });
+      await page.sendToWorker(name, 'Profiler.start');
+      return true;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  return false;
+}
+
 /** A renderer's memory in bytes: resident (RSS) and Chromium's private footprint (`readFootprint`). */
 type RendererMemory = { rss: number; footprint: number };
 
@@ -246,6 +261,8 @@ async function main() {
     const planCpu = cpuNow(server, browserPid);
     const planStart = await now();
     await page.evaluate(`__bench.click(${JSON.stringify(`Check ${rows.toLocaleString('en-US')} rows`)}, ${dialog})`);
+    // --profile: the plan worker's CPU profile too, from its start to the plan shown (it lives until the job is stored).
+    const plannerProfiled = values.profile ? profileWorker(page, 'import-planner') : Promise.resolve(false);
     const counts = `${dialog}?.querySelector('[role=group][aria-label=Plan]')`;
     const progress = setInterval(() => {
       void page!.evaluate<string>(`${dialog}?.querySelector('[role=status],[role=alert]')?.innerText ?? ''`).then((text) => text && log(`  ${text}`), () => undefined);
@@ -266,7 +283,13 @@ async function main() {
     );
     const between = (from: string, to: string) => Math.round((marks.get(to) ?? NaN) - (marks.get(from) ?? NaN)).toLocaleString('en-US');
     const planPhases = `clean and merge ${between('start', 'cleaned')} ms, look-ups ${between('cleaned', 'looked-up')} ms, plan built ${between('looked-up', 'built')} ms`;
-    if (values.profile) printProfile((await page.send<{ profile: Parameters<typeof printProfile>[0] }>('Profiler.stop')).profile);
+    if (values.profile) {
+      printProfile((await page.send<{ profile: Parameters<typeof printProfile>[0] }>('Profiler.stop')).profile);
+      if (await plannerProfiled) {
+        log('\nThe plan worker:');
+        printProfile((await page.sendToWorker<{ profile: Parameters<typeof printProfile>[0] }>('import-planner', 'Profiler.stop')).profile);
+      }
+    }
 
     // The job: started from the plan, sampled from IndexedDB every 2 s.
     const readJob = () => page!.evaluate<StoredJob | null>(FIRST_JOB);
