@@ -29,7 +29,8 @@ export type PlanRequest =
   | { type: 'plan'; file: File; sheet?: string; mapping: ContactMapping; options: CleanOptions; locale: Locale; lookups: Extract<LookupRequest, { type: 'start' }> }
   | { type: 'store'; workspaceId: string; meta: ImportMeta; titles: JobTitles };
 export type PlanMessage =
-  | { type: 'progress'; phase: 'clean' | 'lookup'; done: number; total: number }
+  | { type: 'progress'; phase: 'clean'; done: number }
+  | { type: 'progress'; phase: 'lookup'; done: number; total: number }
   | { type: 'cleaned' }
   | { type: 'looked-up'; requests: number; rateLimit: number | null }
   | { type: 'plan'; plan: PlanSummary }
@@ -76,7 +77,7 @@ async function plan(request: Extract<PlanRequest, { type: 'plan' }>) {
       for (const email of keys.email) batchers.email.add(email);
       for (const phone of keys.phone) batchers.phone.add(phone);
       lookUpMade();
-      post({ type: 'progress', phase: 'clean', done: cleaner!.rows, total: 0 });
+      post({ type: 'progress', phase: 'clean', done: cleaner!.rows });
     },
   });
   batchers.email.flush();
