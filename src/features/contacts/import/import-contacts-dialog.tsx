@@ -6,10 +6,11 @@
  * 2. the columns mapped to contact fields (recognised by contact-import.ts `autoMap`, or the mapping remembered for
  *    the workspace and these headers), a tag for the whole import, the default source (the file name) and the
  *    phones' default country, with a preview of the first rows as they will be sent;
- * 3. the plan, made in workers (plan-client.ts): the file read again and its rows cleaned and merged as it streams,
+ * 3. the plan, made in a worker (plan-client.ts): the file read again and its rows cleaned and merged as it streams,
  *    existing contacts looked up from the first chunk's keys on while the rest is cleaned, then the plan built; the
- *    page keeps only the plan (issue 20 point 6). It shows the counts, the requests the job will send and their time at the key's rate limit, the refused rows with their
- *    reasons (downloadable as CSV, to fix and import again). "Start import" hands the job to `onStart` (an
+ *    page gets the plan without its steps (issue 20 point 6). It shows the counts, the requests the job will send
+ *    and their time at the key's rate limit, the refused rows with their reasons (downloadable as CSV, to fix and
+ *    import again). "Start import" hands the job to `onStart` (an
  *    `ImportJob`: the contacts page hands it to the runner's `enqueueStoredJob`, and the plan worker stores it).
  * Texts: the `contacts-import` catalog, loaded with this chunk (import-button.tsx); numbers, durations, country
  * names and their order through Intl in the language shown (issue 23).
