@@ -12,7 +12,8 @@ import { Anchor, Button, Group, Image, NativeSelect, NumberInput, Pagination, St
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { useSearchParamsWriter } from '@/lib/list-search';
 import type { Post, PublicPostSummary } from '@/api/posts';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { QueryView } from '@/components/query-state';
@@ -56,11 +57,12 @@ type Update = (patch: Partial<PostsSearch>, options?: { resetPage?: boolean }) =
 
 /** The posts page: header with "New post", then the published posts and the public feed as tabs. */
 export function PostsPage() {
-  const [params, setParams] = useSearchParams();
+  const [params, latest, write] = useSearchParamsWriter();
   const search = parsePostsSearch(params);
+  // On the URL as last written, so two quick changes (a date range's two ends) both stay.
   const update: Update = (patch, options = {}) => {
-    const next = { ...search, ...patch, ...(options.resetPage ? { page: 1 } : {}) };
-    setParams(postsSearchParams(next));
+    const next = { ...parsePostsSearch(latest()), ...patch, ...(options.resetPage ? { page: 1 } : {}) };
+    write(postsSearchParams(next));
   };
   const extensions = useExtensions();
   const planned = extensions.has('post-requests-list');

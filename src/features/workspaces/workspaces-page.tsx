@@ -8,7 +8,8 @@ import { Anchor, Avatar, Badge, Button, Code, CopyButton, Group, NativeSelect, P
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { useSearchParamsWriter } from '@/lib/list-search';
 import { QueryView } from '@/components/query-state';
 import { FilterSheet } from '@/components/filter-sheet';
 import { SimpleTable } from '@/components/simple-table';
@@ -50,9 +51,9 @@ export function WorkspacesPage() {
   const { api, workspaceId } = useWorkspaceApi();
   const queryClient = useQueryClient();
   const connections = useConnections();
-  const [params, setParams] = useSearchParams();
+  const [params, latest, write] = useSearchParamsWriter();
   const search = parseWorkspacesSearch(params);
-  const update = (patch: Partial<WorkspacesSearch>, resetPage = false) => setParams(workspacesSearchParams({ ...search, ...patch, ...(resetPage ? { page: 1 } : {}) }));
+  const update = (patch: Partial<WorkspacesSearch>, resetPage = false) => write(workspacesSearchParams({ ...parseWorkspacesSearch(latest()), ...patch, ...(resetPage ? { page: 1 } : {}) }));
 
   const [text, setText] = useState(search.q);
   const [debounced] = useDebouncedValue(text, 300);
