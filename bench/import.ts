@@ -17,7 +17,7 @@
  *   `JSHeapUsedSize` and `JSHeapTotalSize`), each worker's heap (CDP `Runtime.getHeapUsage` on the workers' sessions),
  *   and the renderer process that holds the page, its workers and its DOM (the largest renderer): its resident memory
  *   (RSS from /proc, which counts the pages of Chromium's code and data files every Chromium process shares) and its
- *   private footprint (`readFootprint`: what Chromium's task manager shows as the tab's memory), peaks sampled every
+ *   private footprint (`readResidentAndFootprint`: what Chromium's task manager shows as the tab's memory), peaks sampled every
  *   250 ms; at the job's end, after a forced garbage collection (CDP `HeapProfiler.collectGarbage`), beside the page's
  *   own before the import;
  * - with `--live-memory`, what the page keeps after the mapping step and after the plan: a forced garbage collection,
@@ -36,7 +36,7 @@ import SQLite from 'better-sqlite3';
 import { type CdpPage, chromiumProcesses, cpuByProcess, launchCdp } from './cdp-browser';
 import { mulberry32 } from './seed-contacts';
 import { seededFile } from './seeded-file';
-import { type ServerProcess, readFootprint, readMemory, startServer } from './server-process';
+import { type ServerProcess, readResidentAndFootprint, startServer } from './server-process';
 import { FIRST_JOB, type StoredJob } from './stored-jobs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -106,18 +106,23 @@ async function profileWorker(page: CdpPage, name: string): Promise<boolean> {
   return false;
 }
 
-/** A renderer's memory in bytes: resident (RSS) and Chromium's private footprint (`readFootprint`). */
+/** A renderer's memory in bytes: resident (RSS) and Chromium's private footprint (`readResidentAndFootprint`). */
 type RendererMemory = { rss: number; footprint: number };
 
 /** Chromium's renderer processes among this process's descendants, with their memory. */
-function rendererMemory(browserPid: number): (RendererMemory & { pid: number })[] {
-  return chromiumProcesses(browserPid).filter((child) => child.renderer).map(({ pid }) => ({ pid, rss: readMemory(pid) ?? 0, footprint: readFootprint(pid) ?? 0 }));
+function rendererMemory(browserPid: number): RendererMemory[] {
+  return chromiumProcesses(browserPid)
+    .filter((child) => child.renderer)
+    .map(({ pid }) => readResidentAndFootprint(pid) ?? { rss: 0, footprint: 0 });
 }
 
-/** The page's renderer (the largest by RSS; its workers run in it) now, or zeros when none is found. */
-function pageRenderer(browserPid: number): RendererMemory {
-  return rendererMemory(browserPid).reduce<RendererMemory>((largest, renderer) => (renderer.rss > largest.rss ? renderer : largest), { rss: 0, footprint: 0 });
+/** The page's renderer among `renderers`: the largest by RSS (its workers run in it), or zeros when there is none. */
+function largestRenderer(renderers: readonly RendererMemory[]): RendererMemory {
+  return renderers.reduce<RendererMemory>((largest, renderer) => (renderer.rss > largest.rss ? renderer : largest), { rss: 0, footprint: 0 });
 }
+
+/** The page's renderer now (`largestRenderer`). */
+const pageRenderer = (browserPid: number) => largestRenderer(rendererMemory(browserPid));
 
 /** `RSS 280 MB, footprint 120 MB`. */
 const memoryText = ({ rss, footprint }: RendererMemory) => `RSS ${(rss / MB).toFixed(0)} MB, footprint ${(footprint / MB).toFixed(0)} MB`;
@@ -209,8 +214,8 @@ async function main() {
       await page.send('Profiler.setSamplingInterval', { interval: 500 });
       await page.send('Profiler.start');
     }
-    // Peaks per phase from here on: the largest renderer's RSS every 250 ms, the page's heap (used and allocated,
-    // CDP `JSHeapUsedSize` and `JSHeapTotalSize`) every second.
+    // Peaks per phase from here on: the page's renderer's RSS and footprint every 250 ms; every second the page's heap
+    // (used and allocated, CDP `JSHeapUsedSize` and `JSHeapTotalSize`) and each worker's (`workerHeaps`).
     let phase = 'parse and map';
     type Peak = { rss: number; footprint: number; heapUsed: number; heapTotal: number; workersTotal: number };
     const workerPeaks = new Map<string, Map<string, number>>(); // phase -> worker name -> its heap allocated, peak
@@ -315,7 +320,7 @@ async function main() {
         settled: job?.settled ?? 0,
         created: job?.counts.created ?? 0,
         heap: await heapUsed(),
-        renderer: renderers.reduce<RendererMemory>((largest, renderer) => (renderer.rss > largest.rss ? renderer : largest), { rss: 0, footprint: 0 }),
+        renderer: largestRenderer(renderers),
         renderers: renderers.reduce((sum, renderer) => sum + renderer.rss, 0),
       };
       samples.push(sample);

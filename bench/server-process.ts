@@ -176,25 +176,32 @@ export function readCpuMs(pid: number): number | null {
 /** Kernel clock ticks a second (USER_HZ), 100 on every Linux platform Node supports. */
 const CLOCK_TICKS = 100;
 
-/** `VmRSS` (or another field of /proc/PID/status counted in kB) of `pid` in bytes, or null when it cannot be read. */
-export function readMemory(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon' | 'VmSwap' = 'VmRSS'): number | null {
+/** The fields of /proc/PID/status counted in kB (`VmRSS`, `VmHWM`, `RssAnon`, `VmSwap`, ...), in bytes, from one read; null when it cannot be read. */
+function readStatusMemory(pid: number): Map<string, number> | null {
   try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match?.[1] ? Number(match[1]) * 1024 : null;
+    const fields = new Map<string, number>();
+    for (const [, name, kb] of readFileSync(`/proc/${pid}/status`, 'utf8').matchAll(/^(\w+):\s+(\d+) kB$/gm)) fields.set(name!, Number(kb) * 1024);
+    return fields;
   } catch {
     return null;
   }
 }
 
+/** `VmRSS` (or another field of /proc/PID/status counted in kB) of `pid` in bytes, or null when it cannot be read. */
+export function readMemory(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number | null {
+  return readStatusMemory(pid)?.get(field) ?? null;
+}
+
 /**
- * The private memory footprint of `pid` in bytes, as Chromium computes it on Linux and its task manager shows it as a
- * tab's "Memory footprint": anonymous resident memory plus swap (`RssAnon` + `VmSwap`; Chromium's
- * services/resource_coordinator memory_instrumentation `CalculatePrivateFootprintKb`). Unlike RSS it leaves out pages
- * mapped from files (Chromium's code, fonts, ICU data), which every Chromium process shares; null when unreadable.
+ * `pid`'s resident memory (`VmRSS`) and its private memory footprint, in bytes, from one read; null when unreadable.
+ * The footprint is what Chromium computes on Linux and its task manager shows as a tab's "Memory footprint":
+ * anonymous resident memory plus swap (`RssAnon` + `VmSwap`; Chromium's services/resource_coordinator
+ * memory_instrumentation `CalculatePrivateFootprintKb`). Unlike RSS it leaves out pages mapped from files
+ * (Chromium's code, fonts, ICU data), which every Chromium process shares.
  */
-export function readFootprint(pid: number): number | null {
-  const anon = readMemory(pid, 'RssAnon');
-  return anon === null ? null : anon + (readMemory(pid, 'VmSwap') ?? 0);
+export function readResidentAndFootprint(pid: number): { rss: number; footprint: number } | null {
+  const fields = readStatusMemory(pid);
+  return fields && { rss: fields.get('VmRSS') ?? 0, footprint: (fields.get('RssAnon') ?? 0) + (fields.get('VmSwap') ?? 0) };
 }
 
 /** Resets the kernel's peak-RSS mark (`VmHWM`) of `pid`; false when not allowed. */
