@@ -7,14 +7,21 @@
 /** A parsed file: the header cells, and data rows with their 1-based row number in the file (the header is row 1). */
 export type CsvTable = { headers: string[]; rows: { row: number; cells: string[] }[] };
 
-/** The header and data rows of rows of cells (papaparse's `data`, a sheet's rows): a BOM is dropped, blank rows skipped (their numbers kept). */
+/** The header row's cells as headers: a BOM before the first dropped, each trimmed. */
+export function headerCells(cells: readonly string[]): string[] {
+  return cells.map((cell, index) => (index === 0 ? cell.replace(/^\uFEFF/, '') : cell).trim());
+}
+
+/** True for a row whose cells are all empty or blank: skipped, its number kept. */
+export function isBlankRow(cells: readonly string[]): boolean {
+  return cells.every((cell) => cell.trim() === '');
+}
+
+/** The header and data rows of rows of cells (papaparse's `data`, a sheet's rows): `headerCells`, blank rows skipped (their numbers kept). */
 export function toTable(data: readonly (readonly string[])[]): CsvTable {
   const [first = [], ...rest] = data;
-  const headers = first.map((cell, index) => (index === 0 ? cell.replace(/^\uFEFF/, '') : cell).trim());
-  const rows = rest
-    .map((cells, index) => ({ row: index + 2, cells: [...cells] }))
-    .filter(({ cells }) => cells.some((cell) => cell.trim() !== ''));
-  return { headers, rows };
+  const rows = rest.map((cells, index) => ({ row: index + 2, cells: [...cells] })).filter(({ cells }) => !isBlankRow(cells));
+  return { headers: headerCells(first), rows };
 }
 
 /** A header or field name reduced for matching: lower case, without spaces, underscores, dashes or dots (`Image URL` -> `imageurl`). */

@@ -10,11 +10,12 @@
  *   to the same effect.
  * - xlsx: read-excel-file's Web Worker build (16 KB of gzip, loaded only when an xlsx file is read) reads every
  *   sheet; the chosen sheet's rows (the first by default) are handed on, cells as text (dates as ISO dates).
- * Rows follow src/lib/csv-table.ts `toTable`'s rules: the first row is the header (a BOM dropped, cells trimmed),
- * data rows carry their 1-based row number in the file, blank rows are skipped (their numbers kept). Browser only
+ * Rows follow src/lib/csv-table.ts `toTable`'s rules: the first row is the header (`headerCells`), data rows carry
+ * their 1-based row number in the file, blank rows are skipped (`isBlankRow`, their numbers kept). Browser only
  * (Papa Parse reads a `File` with `FileReader`).
  */
 import Papa from 'papaparse';
+import { headerCells, isBlankRow } from '@/lib/csv-table';
 
 /** A data row: its 1-based number in the file (the header is row 1) and its cells. */
 export type DataRow = { row: number; cells: string[] };
@@ -43,9 +44,9 @@ export async function readFileRows(file: File, sheet: string | undefined, chunkB
     for (const cells of chunk) {
       seen++;
       if (header) {
-        handlers.headers(cells.map((cell, index) => (index === 0 ? cell.replace(/^\uFEFF/, '') : cell).trim()));
+        handlers.headers(headerCells(cells));
         header = false;
-      } else if (cells.some((cell) => cell.trim() !== '')) rows.push({ row: seen, cells });
+      } else if (!isBlankRow(cells)) rows.push({ row: seen, cells });
     }
     handlers.rows(rows);
   };
