@@ -1,6 +1,6 @@
 /**
- * A Web Worker run as one task (the contacts import's file reader and look-ups, issue 20): `onMessage` handles each
- * message the worker posts and settles the task with `resolve` or `reject`. The worker is terminated when the task
+ * A Web Worker run as one task (issue 20: the contacts import's file reader; its plan worker's plan, then its store):
+ * `onMessage` handles each message the worker posts and settles the task with `resolve` or `reject`. The worker is terminated when the task
  * settles, when `signal` aborts (rejecting with its reason, else an AbortError), or when the worker fails (an Error
  * with the browser's message, else `stopped()`, a sentence in the language shown). With `keep`, a resolved task
  * leaves the worker running for the next task (another `runWorker` on it); the caller terminates it in the end.

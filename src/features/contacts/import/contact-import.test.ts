@@ -6,8 +6,11 @@ import { contactCreateSchema } from '@/api/contacts';
 import { parseFilter } from '@/api/filter/parse';
 import { printFilter } from '@/api/filter/print';
 import type { FilterNode } from '@/api/filter/ast';
+import type { CsvTable } from '@/lib/csv-table';
 import {
   type CleanOptions,
+  type CleanResult,
+  type ContactMapping,
   IMPORT_FIELDS,
   LookupBatcher,
   RowMerger,
@@ -15,7 +18,6 @@ import {
   buildPlan,
   cleanRow,
   TableCleaner,
-  cleanTable,
   defaultCountry,
   entryLookups,
   fitMapping,
@@ -309,7 +311,14 @@ describe('lookupFilters', () => {
   });
 });
 
-describe('TableCleaner, cleanTable and buildPlan', () => {
+/** A whole table cleaned and merged at once, as one chunk. */
+function cleanTable(table: CsvTable, mapping: ContactMapping, options: CleanOptions): CleanResult {
+  const cleaner = new TableCleaner(table.headers, mapping, options);
+  cleaner.add(table.rows);
+  return cleaner.result();
+}
+
+describe('TableCleaner and buildPlan', () => {
   const table = {
     headers: ['Email', 'Name', 'Phone', 'Tags'],
     rows: [

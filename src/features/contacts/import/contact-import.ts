@@ -28,7 +28,7 @@ import { type FilterNode, inList } from '@/api/filter/ast';
 import { printFilter, printFilterValue } from '@/api/filter/print';
 import { formatIssues } from '@/api/validation-message';
 import '@/api/zod-messages';
-import { type CsvTable, csvText, normalizeName } from '@/lib/csv-table';
+import { csvText, normalizeName } from '@/lib/csv-table';
 import { currentLocale, t } from '@/i18n/i18n';
 import { messageSentences } from '@/lib/error-sentence';
 import { type Existing, emailKey } from './existing';
@@ -405,13 +405,6 @@ export class TableCleaner {
   result(): CleanResult {
     return { entries: this.merger.entries, refused: this.refused, merged: this.merged };
   }
-}
-
-/** A whole table cleaned and merged at once (`TableCleaner`). */
-export function cleanTable(table: CsvTable, mapping: ContactMapping, options: CleanOptions): CleanResult {
-  const cleaner = new TableCleaner(table.headers, mapping, options);
-  cleaner.add(table.rows);
-  return cleaner.result();
 }
 
 /** Decisions.md section 6 limits on one `$filter`. */
