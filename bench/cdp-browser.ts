@@ -36,6 +36,10 @@ export type CdpPage = {
   workerHeaps(): Promise<{ name: string; used: number; total: number }[]>;
   /** A DevTools command on the session of the running worker named `name`; rejects when there is none. */
   sendToWorker<T = Record<string, unknown>>(name: string, method: string, params?: Record<string, unknown>): Promise<T>;
+  /** A DevTools command on the browser's own session (`Tracing.*`, `Target.*`). */
+  sendToBrowser<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>): Promise<T>;
+  /** Calls `listener` with the params of every event named `method`, from any session, until the returned function is called. */
+  on(method: string, listener: (params: Record<string, unknown>) => void): () => void;
   /** Closes Chromium and removes its profile folder. */
   close(): Promise<void>;
 };
@@ -61,7 +65,9 @@ export async function launchCdp(options: LaunchOptions = {}): Promise<CdpPage> {
   let buffered = '';
   // Dedicated workers' sessions (CDP `Target.setAutoAttach` on the page, below): session id to the worker's name.
   const workers = new Map<string, string>();
+  const listeners = new Set<{ method: string; listener: (params: Record<string, unknown>) => void }>();
   const onEvent = (method: string, params: Record<string, unknown>) => {
+    for (const entry of listeners) if (entry.method === method) entry.listener(params);
     const info = params.targetInfo as { type?: string; title?: string; url?: string } | undefined;
     if (method === 'Target.attachedToTarget' && info?.type === 'worker') workers.set(params.sessionId as string, info.title || info.url || 'worker');
     if (method === 'Target.detachedFromTarget') workers.delete(params.sessionId as string);
@@ -137,6 +143,14 @@ export async function launchCdp(options: LaunchOptions = {}): Promise<CdpPage> {
     sendToWorker<T>(name: string, method: string, params: Record<string, unknown> = {}) {
       const session = [...workers].find(([, workerName]) => workerName === name)?.[0];
       return session ? call<T>(method, params, session) : Promise.reject(new Error(`no worker ${name}`));
+    },
+    sendToBrowser<T>(method: string, params: Record<string, unknown> = {}) {
+      return call<T>(method, params);
+    },
+    on(method, listener) {
+      const entry = { method, listener };
+      listeners.add(entry);
+      return () => listeners.delete(entry);
     },
     async close() {
       child.kill('SIGTERM');

@@ -1,5 +1,5 @@
 /**
- * Contacts import benchmark (`npm run bench:import -- [--contacts N] [--rows R] [--job-seconds S] [--no-cache] [--profile] [--cpu-prof DIR] [--live-memory] [--timeline]`,
+ * Contacts import benchmark (`npm run bench:import -- [--contacts N] [--rows R] [--job-seconds S] [--no-cache] [--profile] [--cpu-prof DIR] [--live-memory] [--timeline] [--trace]`,
  * issue 20 point 6): seeds N contacts (default 1,000,000) into a fresh SQLite database (kept in
  * /tmp/wsa-bench-seeded between runs: bench/seeded-file.ts; `--no-cache` seeds afresh), starts the real server with
  * `RATE_LIMIT_PER_MINUTE=0`, writes a CSV of R rows (default 100,000, about 20 MB: Mailchimp's headers plus an
@@ -23,6 +23,7 @@
  * - with `--live-memory`, what the page keeps after the mapping step and after the plan: a forced garbage collection,
  *   then the heap and the renderer's memory (the collections add to the time between the phases, not to the phases);
  * - with `--timeline`, every second on stderr: the renderer's footprint and each worker's heap (used of allocated);
+ * - with `--trace`, what each of Chromium's threads was busy with during the plan and the job (bench/trace.ts);
  * - the 1-minute load average at the start and the end, for a shared machine.
  * Prints a markdown table. The server is stopped and the temp folder removed at the end.
  */
@@ -36,6 +37,7 @@ import SQLite from 'better-sqlite3';
 import { type CdpPage, chromiumProcesses, cpuByProcess, launchCdp } from './cdp-browser';
 import { mulberry32 } from './seed-contacts';
 import { seededFile } from './seeded-file';
+import { startTrace } from './trace';
 import { type ServerProcess, readResidentAndFootprint, startServer } from './server-process';
 import { FIRST_JOB, type StoredJob } from './stored-jobs';
 
@@ -148,6 +150,7 @@ async function main() {
       'cpu-prof': { type: 'string' },
       'live-memory': { type: 'boolean', default: false },
       timeline: { type: 'boolean', default: false },
+      trace: { type: 'boolean', default: false },
     },
   });
   const count = Number(values.contacts);
@@ -265,6 +268,8 @@ async function main() {
     phase = 'the plan';
     const planCpu = cpuNow(server, browserPid);
     const planStart = await now();
+    // --trace: what each of Chromium's threads did during the plan (bench/trace.ts).
+    const stopTrace = values.trace ? await startTrace(page) : null;
     await page.evaluate(`__bench.click(${JSON.stringify(`Check ${rows.toLocaleString('en-US')} rows`)}, ${dialog})`);
     // --profile: the plan worker's CPU profile too, from its start to the plan shown (it lives until the job is stored).
     const plannerProfiled = values.profile ? profileWorker(page, 'import-planner') : Promise.resolve(false);
@@ -279,6 +284,7 @@ async function main() {
     const planEnd = await now();
     const planEndCpu = cpuNow(server, browserPid);
     const planLongest = await longest(planStart, planEnd);
+    if (stopTrace) log(`\nThe plan, by thread (a trace):\n${(await stopTrace()).join('\n')}`);
     await keptNow('the plan shown');
     const planText = (await page.evaluate<string>(`${counts}.innerText`)).replace(/\n+/g, '; ');
     const requestsText = await page.evaluate<string>(`${dialog}.innerText.split('\\n').find((line) => line.includes('The import will send')) ?? ''`);
@@ -307,6 +313,7 @@ async function main() {
     const storedCpu = cpuNow(server, browserPid);
     phase = 'the job';
     if (values.profile) await page.send('Profiler.start');
+    const stopJobTrace = values.trace ? await startTrace(page) : null;
     log(`job stored in ${Math.round(stored - startStart).toLocaleString('en-US')} ms`);
     type Sample = { at: number; settled: number; created: number; heap: number; renderer: RendererMemory; renderers: number };
     const samples: Sample[] = [];
@@ -331,6 +338,7 @@ async function main() {
     const jobEnd = await now();
     const jobEndCpu = cpuNow(server, browserPid);
     clearInterval(peakSampler);
+    if (stopJobTrace) log(`\nThe job, by thread (a trace):\n${(await stopJobTrace()).join('\n')}`);
     if (values.profile) {
       log('\nThe job:');
       printProfile((await page.send<{ profile: Parameters<typeof printProfile>[0] }>('Profiler.stop')).profile);

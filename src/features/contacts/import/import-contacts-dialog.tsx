@@ -286,7 +286,7 @@ function MapStep(props: MapStepProps) {
       <MappingForm loaded={loaded} mapping={mapping} onMapping={props.onMapping} options={props.options} onOptions={props.onOptions} onSheet={props.onSheet} busy={busy} />
       {work ? (
         <Stack gap={4}>
-          <Progress value={(work.done / Math.max(1, work.total)) * 100} aria-label={t('contacts-import.checking')} />
+          <Progress value={(work.done / Math.max(1, work.total)) * 100} aria-label={t('contacts-import.checking')} transitionDuration={0} />
           <Text size="sm" role="status">
             {work.label === 'clean' ? t('contacts-import.cleaningProgress', { done: work.done, total: work.total }) : t('contacts-import.checkingProgress', { done: work.done, total: work.total })}
           </Text>
@@ -306,7 +306,7 @@ function MapStep(props: MapStepProps) {
         <Button variant="default" onClick={props.onBack}>
           {t('contacts-import.chooseAnother')}
         </Button>
-        <Button onClick={props.onPlan} disabled={!canImport(mapping) || busy} loading={work !== null}>
+        <Button onClick={props.onPlan} disabled={!canImport(mapping) || busy}>
           {t('contacts-import.makePlan', { count: loaded.rows })}
         </Button>
       </Group>
