@@ -337,6 +337,18 @@ describe('TableCleaner and buildPlan', () => {
     { id: 'c-same', email: 'Same@Example.com', phone: null, tags: ['kept'] },
   ]);
 
+  it('indexes answers added one by one as it indexes them all at once (the first contact of an email or phone kept)', () => {
+    const contacts = [
+      { id: 'c-1', email: 'Old@Example.com', phone: '+4791234568', tags: ['a'] },
+      { id: 'c-2', email: 'old@example.com', phone: null, tags: ['b'] },
+      { id: 'c-3', email: null, phone: '+4791234568', tags: [] },
+    ];
+    const added = contacts.reduce((into, contact) => indexExisting([contact], into), indexExisting([]));
+    expect(added).toEqual(indexExisting(contacts));
+    expect([...added.byEmail]).toEqual([['old@example.com', { id: 'c-1', tags: ['a'] }]]);
+    expect([...added.byPhone]).toEqual([['+4791234568', { id: 'c-1', tags: ['a'] }]]);
+  });
+
   it('classifies each row new, exists (tags added or unchanged) or refused, merging repeats', async () => {
     const cleaned = cleanTable(table, autoMap(table.headers), { country: 'NO', importTag: 'imp' });
     const plan = buildPlan(cleaned, existing);

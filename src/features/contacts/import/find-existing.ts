@@ -4,11 +4,11 @@
  * 6 at a time, the connections a browser opens to one host over HTTP/1.1 (src/lib/run-pool.ts: a 429 pauses them
  * all for its Retry-After; with a limit, the budget paces them whatever their number). The key's `X-RateLimit-Limit`
  * (decisions.md section 4) is read from the answers' headers, for the plan's time estimate. `lookups` is an array, or
- * an `ItemFeed` filled while the file is cleaned and ended once it is (plan-worker.ts). Framework-free.
+ * an `ItemFeed` filled while the file is cleaned and ended once it is (plan-worker.ts). Each
+ * answer is indexed as it comes (`indexExisting`: ids and tags only). Framework-free.
  * Rejects with the first failure's error (ApiError, network), or the AbortError when `signal` aborts.
  */
 import type { ApiClient } from '@/api/client';
-import type { Contact } from '@/api/contacts';
 import type { FilterNode } from '@/api/filter/ast';
 import { type ItemFeed, runPool } from '@/lib/run-pool';
 import { type Existing, indexExisting } from './existing';
@@ -21,7 +21,7 @@ export async function findExisting(
   options: { signal?: AbortSignal; concurrency?: number; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<LookupResult> {
   const { signal, concurrency = 6, onProgress } = options;
-  const found: Contact[] = [];
+  const existing: Existing = { byEmail: new Map(), byPhone: new Map() };
   let requests = 0;
   let rateLimit: number | null = null;
   const onHeaders = (headers: Headers) => {
@@ -36,7 +36,7 @@ export async function findExisting(
       for (let offset = 0; ; offset += 100) {
         requests++;
         const page = await api.listContacts({ filter, limit: 100, offset, priority: 'job', signal, onHeaders });
-        found.push(...page.items);
+        indexExisting(page.items, existing);
         if (!page.items.length || offset + page.items.length >= page.meta.maxResults) break;
       }
     },
@@ -45,5 +45,5 @@ export async function findExisting(
   signal?.throwIfAborted();
   const failure = result.failures[0];
   if (failure) throw failure.error;
-  return { existing: indexExisting(found), requests, rateLimit };
+  return { existing, requests, rateLimit };
 }
