@@ -69,7 +69,11 @@ export async function launchCdp(options: LaunchOptions = {}): Promise<CdpPage> {
   const onEvent = (method: string, params: Record<string, unknown>) => {
     for (const entry of listeners) if (entry.method === method) entry.listener(params);
     const info = params.targetInfo as { type?: string; title?: string; url?: string } | undefined;
-    if (method === 'Target.attachedToTarget' && info?.type === 'worker') workers.set(params.sessionId as string, info.title || info.url || 'worker');
+    if (method === 'Target.attachedToTarget' && info?.type === 'worker') {
+      workers.set(params.sessionId as string, info.title || info.url || 'worker');
+      // A worker's own workers (the import's look-up workers, started by its plan worker) are attached too.
+      void call('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }, params.sessionId as string).catch(() => undefined);
+    }
     if (method === 'Target.detachedFromTarget') workers.delete(params.sessionId as string);
   };
   fromChromium.setEncoding('utf8');

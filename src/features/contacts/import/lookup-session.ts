@@ -1,6 +1,7 @@
 /**
- * The plan's look-ups as a session of messages (issue 20 point 6), run by plan-worker.ts: `lookupSession(post)` returns
- * the handler of the messages the planner hands it. `start` (the connection, the key's budget channel, the reserve) makes a
+ * The plan's look-ups as a session of messages (issue 20 point 6), run by each look-up worker (lookup-worker.ts,
+ * started by lookup-workers.ts for plan-worker.ts): `lookupSession(post)` returns the handler of the messages the
+ * planner hands it. `start` (the connection, the key's budget channel, the reserve) makes a
  * typed client on a `RateBudget` of its own, joined to that BroadcastChannel, so the tabs count its requests as
  * another tab's, and starts `findExisting` over an `ItemFeed`; `filters` feed it as the cleaning finds keys; `end`
  * says no more come. `post` gets `progress` (at most every 100 ms, and at the end), then `done` with the existing

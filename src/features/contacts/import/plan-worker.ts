@@ -1,11 +1,11 @@
 /**
  * The import's plan in a module Web Worker (issue 20 points 2, 3 and 6): reads the file again as it streams
  * (file-rows.ts), cleans and merges each chunk (`TableCleaner`), cuts the new look-up keys into filters
- * (`LookupBatcher`) and looks them up as it goes (lookup-session.ts: its own rate budget on the key's
- * BroadcastChannel, so the tabs count its requests as another tab's), then builds the plan (`buildPlan`). No table of
- * the file is kept anywhere and the page's thread does none of the work: a 100,000-row file's table held 33 MB on the
- * page, its cleaning grew the page's heap to 145 MB, and a second worker for the look-ups grew a heap of its own to
- * 43 MB (bench:import). The refusals are worded here in the language the page shows (`locale`: the `contacts-import`
+ * (`LookupBatcher`) and hands them as it goes to look-up workers of its own, each ended after 500 look-ups
+ * (lookup-workers.ts: what a request leaves behind is freed with the worker; each has its own rate budget on the
+ * key's BroadcastChannel, so the tabs count its requests as another tab's), then builds the plan (`buildPlan`). No
+ * table of the file is kept anywhere and the page's thread does none of the work: a 100,000-row file's table held
+ * 33 MB on the page, and its cleaning grew the page's heap to 145 MB (bench:import). The refusals are worded here in the language the page shows (`locale`: the `contacts-import`
  * and `sentences` catalogs are loaded first).
  * The plan's steps stay here: the page gets the plan without them (`PlanSummary`), and when the person starts the
  * import this worker stores the job (`JobStore.addJob`, the same IndexedDB database as the page's runner), so the page
@@ -23,7 +23,8 @@ import type { JobTitles } from '@/lib/jobs/job-runner';
 import { createStore } from '@/lib/jobs/job-store';
 import { type CleanOptions, type ContactMapping, type ImportMeta, type ImportPlan, type PlanSummary, LookupBatcher, TableCleaner, buildPlan, toJobSpec } from './contact-import';
 import { fileFormat, readFileRows } from './file-rows';
-import { type LookupRequest, lookupSession } from './lookup-session';
+import type { LookupRequest } from './lookup-session';
+import { lookupWorkers } from './lookup-workers';
 
 export type PlanRequest =
   | { type: 'plan'; file: File; sheet?: string; mapping: ContactMapping; options: CleanOptions; locale: Locale; lookups: Extract<LookupRequest, { type: 'start' }> }
@@ -53,7 +54,7 @@ let made: ImportPlan | null = null;
 async function plan(request: Extract<PlanRequest, { type: 'plan' }>) {
   await activateLocale(request.locale, { needed: ['contacts-import', 'sentences'] });
   let cleaner: TableCleaner | null = null;
-  const lookUp = lookupSession((message) => {
+  const lookUp = lookupWorkers((message) => {
     if (message.type === 'progress') post({ type: 'progress', phase: 'lookup', done: message.done, total: message.total });
     else if (message.type === 'error') post({ type: 'failed', message: message.message });
     else {

@@ -1,0 +1,114 @@
+/**
+ * The plan's retired look-up workers (lookup-workers.ts) against the real service (server/test/harness.ts: temp
+ * SQLite file). Node has no Web Worker, so each "worker" is a stand-in that runs the look-up worker's own session
+ * (`lookupSession`, as lookup-worker.ts does) in this process: what is checked is how the filters are shared out
+ * (one worker at a time, each its share at most, each ended and then terminated) and what is posted.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, startServer } from '../../../../server/test/harness';
+import { type FilterNode, inList } from '@/api/filter/ast';
+import { type LookupMessage, type LookupRequest, lookupSession } from './lookup-session';
+import { lookupWorkers } from './lookup-workers';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function create(body: Record<string, unknown>): Promise<string> {
+  const response = await fetch(`${server.baseUrl}/contacts`, { method: 'POST', headers: { 'x-api-key': server.a.key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** Stand-in workers running `lookupSession`; records what each was sent, how many ran at once, and terminations. */
+function standIns() {
+  const spawned: { received: LookupRequest[]; terminated: boolean }[] = [];
+  let running = 0;
+  let mostAtOnce = 0;
+  const spawn = () => {
+    const record = { received: [] as LookupRequest[], terminated: false };
+    spawned.push(record);
+    running++;
+    mostAtOnce = Math.max(mostAtOnce, running);
+    const worker = {
+      onmessage: null as ((event: MessageEvent<LookupMessage>) => void) | null,
+      onerror: null,
+      postMessage(message: LookupRequest) {
+        record.received.push(message);
+        queueMicrotask(() => handle(message));
+      },
+      terminate() {
+        if (!record.terminated) running--;
+        record.terminated = true;
+      },
+    };
+    const handle = lookupSession((message) => !record.terminated && worker.onmessage?.({ data: message } as MessageEvent<LookupMessage>));
+    return worker as unknown as Worker;
+  };
+  return { spawn, spawned, mostAtOnce: () => mostAtOnce };
+}
+
+/** Runs the look-ups: `start`, each batch a few milliseconds apart, then `end`; resolves to every message posted. */
+function run(apiKey: string, batches: FilterNode[][], options: { perWorker: number; spawn: () => Worker }): Promise<LookupMessage[]> {
+  return new Promise((resolve) => {
+    const posted: LookupMessage[] = [];
+    const handle = lookupWorkers((message) => {
+      posted.push(message);
+      if (message.type !== 'progress') resolve(posted);
+    }, options);
+    handle({ type: 'start', baseUrl: server.baseUrl, apiKey, channelName: `lookup-workers-test-${Math.random()}`, reserve: 0.2 });
+    void (async () => {
+      for (const batch of batches) {
+        await new Promise((next) => setTimeout(next, 5));
+        handle({ type: 'filters', filters: batch });
+      }
+      handle({ type: 'end' });
+    })();
+  });
+}
+
+describe('lookupWorkers', () => {
+  it('shares the filters out to one worker at a time, each ended at its share and terminated, and merges what they found', async () => {
+    const stamp = Date.now();
+    const ann = await create({ email: `Ann.${stamp}@Example.com`, tags: ['old'] });
+    const phone = `+4792${String(stamp).slice(-6)}`;
+    const bo = await create({ phone, name: 'Bo' });
+    const nobody = (n: number) => inList('email', [`nobody.${stamp}.${n}@example.com`]);
+    const workers = standIns();
+    const posted = await run(server.a.key, [[nobody(1), inList('email', [`ann.${stamp}@example.com`]), nobody(2)], [nobody(3), inList('phone', [phone])]], { perWorker: 2, spawn: workers.spawn });
+    const done = posted.at(-1);
+    if (done?.type !== 'done') throw new Error(`expected done, got ${JSON.stringify(done)}`);
+    expect(done.requests).toBe(5);
+    expect([...done.existing.byEmail]).toEqual([[`ann.${stamp}@example.com`, { id: ann, tags: ['old'] }]]);
+    expect([...done.existing.byPhone]).toEqual([[phone, { id: bo, tags: [] }]]);
+    expect(posted.at(-2)).toEqual({ type: 'progress', done: 5, total: 5 });
+    expect(workers.spawned).toHaveLength(3);
+    expect(workers.mostAtOnce()).toBe(1);
+    for (const worker of workers.spawned) {
+      const filters = worker.received.flatMap((message) => (message.type === 'filters' ? message.filters : []));
+      expect(filters.length).toBeLessThanOrEqual(2);
+      expect(worker.received[0]?.type).toBe('start');
+      expect(worker.received.at(-1)).toEqual({ type: 'end' });
+      expect(worker.terminated).toBe(true);
+    }
+  });
+
+  it('posts done with nothing found and starts no worker when there is nothing to look up', async () => {
+    const workers = standIns();
+    const posted = await run(server.a.key, [], { perWorker: 2, spawn: workers.spawn });
+    expect(posted.at(-1)).toMatchObject({ type: 'done', requests: 0, rateLimit: null });
+    expect(workers.spawned).toHaveLength(0);
+  });
+
+  it('posts the service’s reason when the key is refused, and ends the worker', async () => {
+    const workers = standIns();
+    const posted = await run('wsk_not_a_key_of_this_service_0000000000000', [[inList('email', ['a@example.com'])], [inList('email', ['b@example.com'])]], { perWorker: 1, spawn: workers.spawn });
+    expect(posted.at(-1)).toEqual({ type: 'error', message: 'Invalid API key' });
+    expect(workers.spawned.every((worker) => worker.terminated)).toBe(true);
+  });
+});
