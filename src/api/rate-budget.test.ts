@@ -103,6 +103,22 @@ describe('a rate budget', () => {
     expect(order).toEqual(['job 1', 'person', 'job 2']);
   });
 
+  it('starts from an initial reading: a job waits at the reserve before any answer', async () => {
+    const made = budget({ reserve: 0.2, initial: { limit: 10, remaining: 2, resetAt: Date.now() + 200 } });
+    expect(made.state()).toMatchObject({ limit: 10, remaining: 2 });
+    expect(made.allows('job')).toBe(false);
+    expect(made.allows('person')).toBe(true);
+    const sent: string[] = [];
+    const job = made.run('job', async () => {
+      sent.push('job');
+      return answer(200);
+    });
+    await flush();
+    expect(sent).toEqual([]);
+    await job; // the window refills after 200 ms
+    expect(sent).toEqual(['job']);
+  });
+
   it('serves a waiting person before waiting jobs when the window refills', async () => {
     const made = budget({ reserve: 0 });
     await made.run('person', async () => answer(200, { limit: 5, remaining: 0, reset: 0.15 }));

@@ -66,6 +66,12 @@ export type RateBudgetOptions = {
   channelName?: string;
   /** The person's reserve, a share of the limit (default 0.2). */
   reserve?: number;
+  /**
+   * A reading to start from: what a budget that this one takes over from knew last (the import's next look-up
+   * worker, src/features/contacts/import/lookup-workers.ts), so its first requests are paced as the last ones were
+   * instead of going out before any answer or other tab has told it the window.
+   */
+  initial?: RateLimitReading;
   now?: () => number;
 };
 
@@ -248,6 +254,7 @@ export function createRateBudget(options: RateBudgetOptions = {}): RateBudget {
     };
     channel.postMessage({ t: 'hello' } satisfies Message);
   }
+  if (options.initial) apply(options.initial);
 
   return {
     async run(priority, send, signal) {

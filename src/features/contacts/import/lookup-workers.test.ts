@@ -11,12 +11,13 @@ import { type LookupMessage, type LookupRequest, lookupSession } from './lookup-
 import { lookupWorkers } from './lookup-workers';
 
 let server: TestServer;
+let limited: TestServer;
 
 beforeAll(async () => {
-  server = await startServer();
+  [server, limited] = await Promise.all([startServer(), startServer({ rateLimitPerMinute: 600 })]);
 });
 afterAll(async () => {
-  await server?.close();
+  await Promise.all([server?.close(), limited?.close()]);
 });
 
 async function create(body: Record<string, unknown>): Promise<string> {
@@ -54,14 +55,14 @@ function standIns() {
 }
 
 /** Runs the look-ups: `start`, each batch a few milliseconds apart, then `end`; resolves to every message posted. */
-function run(apiKey: string, batches: FilterNode[][], options: { perWorker: number; spawn: () => Worker }): Promise<LookupMessage[]> {
+function run(apiKey: string, batches: FilterNode[][], options: { perWorker: number; spawn: () => Worker }, on: TestServer = server): Promise<LookupMessage[]> {
   return new Promise((resolve) => {
     const posted: LookupMessage[] = [];
     const handle = lookupWorkers((message) => {
       posted.push(message);
       if (message.type !== 'progress') resolve(posted);
     }, options);
-    handle({ type: 'start', baseUrl: server.baseUrl, apiKey, channelName: `lookup-workers-test-${Math.random()}`, reserve: 0.2 });
+    handle({ type: 'start', baseUrl: on.baseUrl, apiKey, channelName: `lookup-workers-test-${Math.random()}`, reserve: 0.2 });
     void (async () => {
       for (const batch of batches) {
         await new Promise((next) => setTimeout(next, 5));
@@ -96,6 +97,18 @@ describe('lookupWorkers', () => {
       expect(worker.received.at(-1)).toEqual({ type: 'end' });
       expect(worker.terminated).toBe(true);
     }
+  });
+
+  it("starts each next worker's budget from the reading the last one ended with, so it knows the key's window at once", async () => {
+    const workers = standIns();
+    const posted = await run(limited.a.key, [[inList('email', ['a@example.com']), inList('email', ['b@example.com'])]], { perWorker: 1, spawn: workers.spawn }, limited);
+    expect(posted.at(-1)).toMatchObject({ type: 'done', requests: 2, rateLimit: 600, reading: { limit: 600 } });
+    const [first, second] = workers.spawned.map((worker) => worker.received[0]);
+    expect(first).toMatchObject({ type: 'start' });
+    expect(first).not.toHaveProperty('reading');
+    expect(second).toMatchObject({ type: 'start', reading: { limit: 600 } });
+    const reading = (second as Extract<LookupRequest, { type: 'start' }>).reading!;
+    expect(reading.remaining).toBeLessThan(600);
   });
 
   it('posts done with nothing found and starts no worker when there is nothing to look up', async () => {

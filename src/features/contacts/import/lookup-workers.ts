@@ -14,7 +14,9 @@
  * own, beside the plan worker's cleaning.
  *
  * Each worker runs `lookupSession` (lookup-worker.ts) with its own rate budget on the key's BroadcastChannel, as a tab
- * does. The existing contacts the workers find are merged (the first found of an email or phone kept, as
+ * does, started from the reading the previous worker's budget ended with (`RateBudgetOptions.initial`): a fresh
+ * budget knows no window until an answer or another tab tells it, and would send its first look-ups into the
+ * person's reserve. The existing contacts the workers find are merged (the first found of an email or phone kept, as
  * `indexExisting` does); `requests` is their sum, `rateLimit` the last one read. The first failure ends every worker
  * and is posted as `error` (the typed client's words; a worker that stops, `plannerStopped`).
  */
@@ -68,7 +70,7 @@ export function lookupWorkers(
     }
     progress(answered, true);
     const rateLimit = parts.reduce<number | null>((last, part) => part.rateLimit ?? last, null);
-    post({ type: 'done', existing, requests: parts.reduce((sum, part) => sum + part.requests, 0), rateLimit });
+    post({ type: 'done', existing, requests: parts.reduce((sum, part) => sum + part.requests, 0), rateLimit, reading: parts.at(-1)?.reading ?? null });
   };
   const open = () => {
     const worker = spawn();
@@ -85,7 +87,9 @@ export function lookupWorkers(
       current = null;
       dispatch();
     }, fail);
-    worker.postMessage(start);
+    // The budget's window as the last worker left it, so this one's first look-ups are paced as its last were.
+    const reading = parts.at(-1)?.reading;
+    worker.postMessage(start && reading ? { ...start, reading } : start);
     return { worker, filters: 0, ended: false };
   };
   /** Hands the queue to the worker sending now (one is started when none is), up to its share; ends it at its share. */
