@@ -300,12 +300,6 @@ export function ownText(text: string): string {
   return text.length < 13 ? text : structuredClone(text);
 }
 
-/** `body` with each text of its own (`ownText`): the strings and the tags. */
-function ownBody(body: ContactCreateParsed): ContactCreateParsed {
-  const owned: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) owned[key] = typeof value === 'string' ? ownText(value) : key === 'tags' ? (value as string[]).map(ownText) : value;
-  return owned as ContactCreateParsed;
-}
 
 /** A contact to create or find: the merged body and the file rows it stands for (the first is where it was seen first). */
 export type Entry = { rows: number[]; body: ContactCreateParsed };
@@ -324,6 +318,21 @@ export class RowMerger {
   private keys: { email: string[]; phone: string[] } = { email: [], phone: [] };
   private readonly byEmail = new Map<string, Entry>();
   private readonly byPhone = new Map<string, Entry>();
+  /** One string per tag: a file's rows repeat the same few tags (the import's own on every row), each cell's a new string. */
+  private readonly tagTexts = new Map<string, string>();
+
+  private tag = (tag: string): string => {
+    let text = this.tagTexts.get(tag);
+    if (text === undefined) this.tagTexts.set(tag, (text = ownText(tag)));
+    return text;
+  };
+
+  /** `body` with each text of its own (`ownText`), the tags from `tag`. */
+  private own(body: ContactCreateParsed): ContactCreateParsed {
+    const owned: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(body)) owned[key] = typeof value === 'string' ? ownText(value) : key === 'tags' ? (value as string[]).map(this.tag) : value;
+    return owned as ContactCreateParsed;
+  }
 
   /**
    * The look-up keys met since the last call (lower-cased emails and phones, `entryLookups`' values): over every call,
@@ -339,7 +348,7 @@ export class RowMerger {
   add(row: number, body: ContactCreateParsed): Entry {
     const found = (body.email !== undefined ? this.byEmail.get(emailKey(body.email)) : undefined) ?? (body.phone !== undefined ? this.byPhone.get(body.phone) : undefined);
     if (!found) {
-      const entry: Entry = { rows: [row], body: ownBody(body) };
+      const entry: Entry = { rows: [row], body: this.own(body) };
       this.entries.push(entry);
       this.index(entry);
       return entry;
@@ -353,7 +362,7 @@ export class RowMerger {
       if (key === 'phone' && this.byPhone.has(value as string)) continue;
       merged[key] = typeof value === 'string' ? ownText(value) : value;
     }
-    if (body.tags?.length) found.body.tags = [...new Set([...(found.body.tags ?? []), ...body.tags.map(ownText)])];
+    if (body.tags?.length) found.body.tags = [...new Set([...(found.body.tags ?? []), ...body.tags.map(this.tag)])];
     this.index(found);
     return found;
   }
