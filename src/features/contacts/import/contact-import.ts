@@ -300,7 +300,6 @@ export function ownText(text: string): string {
   return text.length < 13 ? text : structuredClone(text);
 }
 
-
 /** A contact to create or find: the merged body and the file rows it stands for (the first is where it was seen first). */
 export type Entry = { rows: number[]; body: ContactCreateParsed };
 /** A refused row: its number, its cells by header (for the refused-rows file) and the reason. */

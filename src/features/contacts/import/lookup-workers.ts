@@ -17,8 +17,9 @@
  * does, started from the reading the previous worker's budget ended with (`RateBudgetOptions.initial`): a fresh
  * budget knows no window until an answer or another tab tells it, and would send its first look-ups into the
  * person's reserve. The existing contacts the workers find are merged (the first found of an email or phone kept, as
- * `indexExisting` does); `requests` is their sum, `rateLimit` the last one read. The first failure ends every worker
- * and is posted as `error` (the typed client's words; a worker that stops, `plannerStopped`).
+ * `indexExisting` does); `requests` is their sum, `rateLimit` the last one read. The first failure ends the worker
+ * running and is posted as `error` (the typed client's words; a worker that stops, `plannerStopped`); nothing more
+ * is sent. The look-up workers are the plan worker's own: when the page ends the plan worker, they end with it.
  */
 import { t } from '@/i18n/i18n';
 import { runWorker } from '@/lib/worker-task';

@@ -5,8 +5,8 @@
  * (lookup-workers.ts: what a request leaves behind is freed with the worker; each has its own rate budget on the
  * key's BroadcastChannel, so the tabs count its requests as another tab's), then builds the plan (`buildPlan`). No
  * table of the file is kept anywhere and the page's thread does none of the work: a 100,000-row file's table held
- * 33 MB on the page, and its cleaning grew the page's heap to 145 MB (bench:import). The refusals are worded here in the language the page shows (`locale`: the `contacts-import`
- * and `sentences` catalogs are loaded first).
+ * 33 MB on the page, and its cleaning grew the page's heap to 145 MB (bench:import). The refusals are worded here in
+ * the language the page shows (`locale`: the `contacts-import` and `sentences` catalogs are loaded first).
  * The plan's steps stay here: the page gets the plan without them (`PlanSummary`), and when the person starts the
  * import this worker stores the job (`JobStore.addJob`, the same IndexedDB database as the page's runner), so the page
  * never holds them (sending 82,821 steps to the page took a 455 ms task there, and held their copies twice).
