@@ -48,14 +48,7 @@ export function lookupWorkers(
   let total = 0;
   let ended = false;
   let settled = false;
-  let shownAt = 0;
 
-  const progress = (done: number, force = false) => {
-    const now = performance.now();
-    if (!force && now - shownAt < 100) return;
-    shownAt = now;
-    post({ type: 'progress', done, total });
-  };
   const fail = (error: unknown) => {
     if (settled) return;
     settled = true;
@@ -69,7 +62,6 @@ export function lookupWorkers(
       for (const [key, contact] of part.existing.byEmail) if (!existing.byEmail.has(key)) existing.byEmail.set(key, contact);
       for (const [key, contact] of part.existing.byPhone) if (!existing.byPhone.has(key)) existing.byPhone.set(key, contact);
     }
-    progress(answered, true);
     const rateLimit = parts.reduce<number | null>((last, part) => part.rateLimit ?? last, null);
     post({ type: 'done', existing, requests: parts.reduce((sum, part) => sum + part.requests, 0), rateLimit, reading: parts.at(-1)?.reading ?? null });
   };
@@ -78,7 +70,8 @@ export function lookupWorkers(
     runWorker<LookupMessage, Done>(worker, {
       stopped: () => t('contacts-import.plannerStopped'),
       onMessage(message, settle) {
-        if (message.type === 'progress') progress(answered + message.done);
+        // Already at most every 100 ms, and at its end (lookupSession), and one worker runs at a time.
+        if (message.type === 'progress') post({ type: 'progress', done: answered + message.done, total });
         else if (message.type === 'done') settle.resolve(message);
         else settle.reject(new Error(message.message));
       },
