@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { readCpuMs } from './server-process';
+import { readCpuMs, readResidentAndFootprint } from './server-process';
 
 /** One page target of a launched Chromium. */
 export type CdpPage = {
@@ -236,6 +236,24 @@ export function chromiumProcesses(browserPid: number): { pid: number; kind: Proc
   visit(browserPid);
   return found;
 }
+
+/** A renderer's memory in bytes: resident (RSS) and Chromium's private footprint (`readResidentAndFootprint`). */
+export type RendererMemory = { rss: number; footprint: number };
+
+/** Chromium's renderer processes among this process's descendants, with their memory. */
+export function rendererMemory(browserPid: number): RendererMemory[] {
+  return chromiumProcesses(browserPid)
+    .filter((child) => child.renderer)
+    .map(({ pid }) => readResidentAndFootprint(pid) ?? { rss: 0, footprint: 0 });
+}
+
+/** The page's renderer among `renderers`: the largest by RSS (its workers run in it), or zeros when there is none. */
+export function largestRenderer(renderers: readonly RendererMemory[]): RendererMemory {
+  return renderers.reduce<RendererMemory>((largest, renderer) => (renderer.rss > largest.rss ? renderer : largest), { rss: 0, footprint: 0 });
+}
+
+/** The page's renderer now (`largestRenderer`). */
+export const pageRenderer = (browserPid: number) => largestRenderer(rendererMemory(browserPid));
 
 export type ProcessKind = 'renderer' | 'network' | 'storage' | 'browser' | 'other';
 

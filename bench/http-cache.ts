@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cpuByProcess, launchCdp } from './cdp-browser';
+import { pageLookups } from './page-lookups';
 import { seededFile } from './seeded-file';
 import { startServer } from './server-process';
 
@@ -20,23 +21,6 @@ const { values } = parseArgs({ options: { requests: { type: 'string', default: '
 const requests = Number(values.requests);
 const rounds = Number(values.rounds);
 
-/** The page's script: the look-ups, 6 at a time, with `cache` set to `mode` (none: fetch's default); resolves to ms. */
-const lookups = (apiKey: string, mode: RequestCache | null) => `(async () => {
-  const started = performance.now();
-  let next = 0;
-  const one = async () => {
-    while (next < ${requests}) {
-      const i = next++;
-      const emails = Array.from({ length: 55 }, (_, k) => "'bench.person." + i + "." + k + "@example.org'").join(', ');
-      const filter = encodeURIComponent('email in (' + emails + ')');
-      const init = { headers: { 'x-api-key': '${apiKey}', accept: 'application/json' } };
-      ${mode ? `init.cache = '${mode}';` : ''}
-      await (await fetch('/api/contacts?$limit=100&$filter=' + filter, init)).json();
-    }
-  };
-  await Promise.all(Array.from({ length: 6 }, one));
-  return performance.now() - started;
-})()`;
 
 const dir = mkdtempSync(join(tmpdir(), 'wsa-bench-http-cache-'));
 const seeded = await seededFile(dir, 2000, { cacheDir: join(tmpdir(), 'wsa-bench-seeded'), log: (line) => process.stderr.write(`${line}\n`) });
@@ -49,7 +33,7 @@ try {
   for (let round = 1; round <= rounds; round++) {
     for (const mode of [null, 'no-store'] as const) {
       const before = cpuByProcess(page.pid, server.servingPid);
-      const ms = await page.evaluate<number>(lookups(seeded.apiKey, mode));
+      const ms = await page.evaluate<number>(pageLookups(seeded.apiKey, { requests, ...(mode ? { cache: mode } : {}) }));
       const after = cpuByProcess(page.pid, server.servingPid);
       const seconds = (key: keyof typeof after) => ((after[key] - before[key]) / 1000).toFixed(2);
       rows.push(`| ${round} | ${mode ?? 'default'} | ${(ms / 1000).toFixed(2)} s | ${seconds('renderer')} s | ${seconds('network')} s | ${seconds('browser')} s | ${seconds('service')} s |`);

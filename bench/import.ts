@@ -34,11 +34,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
-import { type CdpPage, chromiumProcesses, cpuByProcess, launchCdp } from './cdp-browser';
+import { type CdpPage, type RendererMemory, cpuByProcess, largestRenderer, launchCdp, pageRenderer, rendererMemory } from './cdp-browser';
 import { mulberry32 } from './seed-contacts';
 import { seededFile } from './seeded-file';
 import { startTrace } from './trace';
-import { type ServerProcess, readResidentAndFootprint, startServer } from './server-process';
+import { type ServerProcess, startServer } from './server-process';
 import { FIRST_JOB, type StoredJob } from './stored-jobs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -107,24 +107,6 @@ async function profileWorker(page: CdpPage, name: string): Promise<boolean> {
   }
   return false;
 }
-
-/** A renderer's memory in bytes: resident (RSS) and Chromium's private footprint (`readResidentAndFootprint`). */
-type RendererMemory = { rss: number; footprint: number };
-
-/** Chromium's renderer processes among this process's descendants, with their memory. */
-function rendererMemory(browserPid: number): RendererMemory[] {
-  return chromiumProcesses(browserPid)
-    .filter((child) => child.renderer)
-    .map(({ pid }) => readResidentAndFootprint(pid) ?? { rss: 0, footprint: 0 });
-}
-
-/** The page's renderer among `renderers`: the largest by RSS (its workers run in it), or zeros when there is none. */
-function largestRenderer(renderers: readonly RendererMemory[]): RendererMemory {
-  return renderers.reduce<RendererMemory>((largest, renderer) => (renderer.rss > largest.rss ? renderer : largest), { rss: 0, footprint: 0 });
-}
-
-/** The page's renderer now (`largestRenderer`). */
-const pageRenderer = (browserPid: number) => largestRenderer(rendererMemory(browserPid));
 
 /** `RSS 280 MB, footprint 120 MB`. */
 const memoryText = ({ rss, footprint }: RendererMemory) => `RSS ${(rss / MB).toFixed(0)} MB, footprint ${(footprint / MB).toFixed(0)} MB`;
