@@ -2,17 +2,20 @@
  * The jobs store's layout (job-store.ts) on fake-indexeddb, a fresh database per test: a job's steps are stored as
  * `plans` chunks and only the states the runner wrote are step records; reading pending, sent and every step merges
  * the two across chunk boundaries; a version 1 database (every step whole in `steps`) is moved to that layout on
- * opening, with nothing lost.
+ * opening, with nothing lost; writes that may wait share a transaction, and a write that may not takes them along.
  */
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { JOBS_DB } from './job-names';
 import { PLAN_CHUNK, createStore } from './job-store';
 import type { JobStep, StepRecord } from './job-types';
 
 beforeEach(() => {
   globalThis.indexedDB = new IDBFactory();
+});
+afterEach(() => {
+  vi.restoreAllMocks();
 });
 
 const tagStep = (i: number): JobStep => ({ kind: 'patch-tags', contactId: `contact-${i}`, tagsToAdd: [`t${i}`], tagsToRemove: [] });
@@ -102,5 +105,29 @@ describe('the jobs store', () => {
     expect((await store.sentSteps('old')).map((record) => record.index)).toEqual([PLAN_CHUNK + 1]);
     expect((await store.pendingSteps('old', 1, 3)).map((record) => record.index)).toEqual([2, 3, 4]);
     expect((await store.pendingSteps('other', 0, 10)).map((record) => (record.step as { contactId: string }).contactId)).toEqual(['contact-1000', 'contact-1001']);
+  });
+
+  it('lets outcomes wait to share one transaction, and commits them at once with a write that may not wait', async () => {
+    const store = await createStore();
+    const job = await store.addJob('ws', { kind: 'bulk-tags', title: 'Soon', steps: Array.from({ length: 6 }, (_, i) => tagStep(i)) });
+    const at = (index: number) => ({ jobId: job.id, index, step: tagStep(index) });
+    const settled = (index: number) => ({ ...at(index), status: 'settled' as const, outcome: { kind: 'tagged' as const } });
+    const transactions = vi.spyOn(IDBDatabase.prototype, 'transaction');
+
+    const outcomes = [0, 1, 2].map((index) => store.writer.putSoon(settled(index), { settled: index + 1 }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(transactions).not.toHaveBeenCalled(); // still waiting for company
+    await Promise.all(outcomes);
+    expect(transactions).toHaveBeenCalledTimes(1);
+
+    // An outcome waiting when a step is marked sent is committed in the mark's transaction, without waiting more.
+    const waiting = store.writer.putSoon(settled(3), { settled: 4 });
+    await store.writer.putMany([{ ...at(4), status: 'sent' }]);
+    expect(transactions).toHaveBeenCalledTimes(2);
+    expect(await store.db.get('steps', [job.id, 3])).toEqual({ jobId: job.id, index: 3, status: 'settled', outcome: { kind: 'tagged' } });
+    await waiting;
+    transactions.mockRestore();
+    expect((await store.getJob(job.id))!.settled).toBe(4);
+    expect((await store.sentSteps(job.id)).map((record) => record.index)).toEqual([4]);
   });
 });

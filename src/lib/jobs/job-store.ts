@@ -15,7 +15,8 @@
  *
  * `createStore()` opens it; `store.writer` batches the runner's writes (a step marked sent, an outcome, the
  * job's counts) into one transaction per batch: each `put` resolves once its transaction committed, so a step is
- * durably "sent" before its request leaves, without a transaction per write.
+ * durably "sent" before its request leaves, without a transaction per write. Outcomes (`putSoon`) may wait up to
+ * `LAZY_WRITE_MS` for company.
  * Every function rejects with the DOMException of IndexedDB when the browser refuses (quota, private mode).
  */
 import { type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames, openDB } from 'idb';
@@ -92,19 +93,35 @@ export type JobProgressPatch = Partial<Pick<JobRecord, 'counts' | 'settled' | 'p
 export type StoreWriter = {
   /** Stores `step` (and merges `patch` into its job); resolves once committed. */
   put(step: StepRecord, patch?: JobProgressPatch): Promise<void>;
+  /**
+   * As `put`, but the write may wait up to `LAZY_WRITE_MS` for others to share its transaction (a step's outcome:
+   * until it commits the step stays `sent`, and a resume looks it up before sending it again).
+   */
+  putSoon(step: StepRecord, patch?: JobProgressPatch): Promise<void>;
   /** Stores `steps` (of one job) in one transaction with the writes waiting beside them; resolves once committed. */
   putMany(steps: readonly StepRecord[]): Promise<void>;
   /** Merges `patch` into job `jobId`; resolves once committed. */
   patch(jobId: string, patch: JobProgressPatch): Promise<void>;
 };
 
+/**
+ * How long a `putSoon` write may wait for company, in ms. A transaction costs the browser about as much as the
+ * records in it, and a job settles a step every few ms: outcomes that wait share one transaction.
+ */
+export const LAZY_WRITE_MS = 25;
+
 function createWriter(db: JobsDb): StoreWriter {
   let steps: StepRecord[] = [];
   let patches = new Map<string, JobProgressPatch>();
   let waiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
   let flushing = false;
+  // Whether a write that may not wait is queued; the timer of the writes that may.
+  let urgent = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
 
   const flush = async () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
     flushing = true;
     while (steps.length || patches.size) {
       const batch = steps;
@@ -113,6 +130,7 @@ function createWriter(db: JobsDb): StoreWriter {
       steps = [];
       patches = new Map();
       waiters = [];
+      urgent = false;
       try {
         const tx = db.transaction(['steps', 'jobs'], 'readwrite');
         const stepStore = tx.objectStore('steps');
@@ -127,21 +145,28 @@ function createWriter(db: JobsDb): StoreWriter {
       } catch (error) {
         for (const waiter of batchWaiters) waiter.reject(error);
       }
+      // Only writes that may wait were queued meanwhile: they wait for the timer (or the next urgent write).
+      if (!urgent) break;
     }
     flushing = false;
+    if (steps.length || patches.size) timer = setTimeout(() => void flush(), LAZY_WRITE_MS);
   };
 
-  const enqueue = (added: readonly StepRecord[], jobId: string | null, patch: JobProgressPatch | undefined) =>
+  const enqueue = (added: readonly StepRecord[], jobId: string | null, patch: JobProgressPatch | undefined, soon = false) =>
     new Promise<void>((resolve, reject) => {
       steps.push(...added);
       if (jobId && patch) patches.set(jobId, { ...patches.get(jobId), ...patch });
       waiters.push({ resolve, reject });
+      if (!soon) urgent = true;
+      if (flushing) return;
       // A microtask later, so the writes of workers settling at the same moment share one transaction.
-      if (!flushing) queueMicrotask(() => void (flushing ? undefined : flush()));
+      if (urgent) queueMicrotask(() => void (flushing ? undefined : flush()));
+      else timer ??= setTimeout(() => void flush(), LAZY_WRITE_MS);
     });
 
   return {
     put: (step, patch) => enqueue([step], step.jobId, patch),
+    putSoon: (step, patch) => enqueue([step], step.jobId, patch, true),
     putMany: (added) => enqueue(added, null, undefined),
     patch: (jobId, patch) => enqueue([], jobId, patch),
   };

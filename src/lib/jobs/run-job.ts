@@ -9,7 +9,8 @@
  *    and priority `job`, so the key's shared rate budget paces it and keeps a reserve for the person
  *    (src/api/rate-budget.ts);
  * 3. the answer is stored as the step's outcome, with the job's counts and position, in the same batch; the next
- *    step does not wait for that write (the step stays `sent` until it commits).
+ *    step does not wait for that write (the step stays `sent` until it commits), and the write may wait up to
+ *    `LAZY_WRITE_MS` (job-store.ts) to share its transaction with other outcomes.
  *
  * A step found `sent` without an outcome (the tab died, the connection dropped, a 5xx) had its answer lost: a
  * create is looked up first (`email eq` or `phone eq`, one `GET /contacts`), since a hosted service may ignore
@@ -240,11 +241,12 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
     return committed;
   };
   // Outcomes are stored without holding the step's worker: the next step starts while the write waits for the
-  // writer's next transaction (each stays `sent` until its outcome committed, so nothing is lost by not waiting).
+  // writer's next transaction, at most `LAZY_WRITE_MS` (each stays `sent` until its outcome committed, so nothing
+  // is lost by not waiting).
   const outcomeWrites = new Set<Promise<void>>();
   const storeOutcome = (step: StepRecord, patch: JobProgressPatch) => {
     const write: Promise<void> = store.writer
-      .put(step, patch)
+      .putSoon(step, patch)
       .catch((error: unknown) => {
         storeError ??= { error };
       })
