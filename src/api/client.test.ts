@@ -20,11 +20,11 @@ let server: TestServer;
 let api: ApiClient;
 
 /** What the client put on the wire, seen by wrapping the real fetch (the service still answers every request). */
-type Seen = { url: string; method: string; headers: Headers; cache: RequestCache | undefined; response: Response };
+type Seen = { url: string; method: string; headers: Headers; cache: RequestCache | undefined; credentials: RequestCredentials | undefined; referrerPolicy: ReferrerPolicy | undefined; response: Response };
 const seen: Seen[] = [];
 const recordingFetch: typeof fetch = async (input, init) => {
   const response = await fetch(input, init);
-  seen.push({ url: String(input), method: init?.method ?? 'GET', headers: new Headers(init?.headers), cache: init?.cache, response });
+  seen.push({ url: String(input), method: init?.method ?? 'GET', headers: new Headers(init?.headers), cache: init?.cache, credentials: init?.credentials, referrerPolicy: init?.referrerPolicy, response });
   return response;
 };
 const last = (): Seen => {
@@ -83,11 +83,11 @@ describe('headers', () => {
     expect(headers.get('authorization')).toBeNull();
   });
 
-  it('sends every call past the HTTP cache (no-store): reads and writes alike', async () => {
+  it('sends every call past the HTTP cache (no-store), without cookies or a referrer: reads and writes alike', async () => {
     await api.listContacts({ limit: 1 });
-    expect(last().cache).toBe('no-store');
+    expect(last()).toMatchObject({ cache: 'no-store', credentials: 'omit', referrerPolicy: 'no-referrer' });
     await api.createContact({ email: uniqueEmail() });
-    expect(last()).toMatchObject({ method: 'POST', cache: 'no-store' });
+    expect(last()).toMatchObject({ method: 'POST', cache: 'no-store', credentials: 'omit', referrerPolicy: 'no-referrer' });
   });
 
   it('joins a base URL with a trailing slash without doubling it', async () => {

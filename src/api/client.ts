@@ -248,7 +248,8 @@ export function basicAuthorization(credentials: BasicCredentials): string {
 /**
  * Creates the typed client (see `ApiClient` for each method, its endpoint, scope and errors). Requests carry
  * `Accept`, `x-api-key` (keyed endpoints), `X-Api-Version` (all but endpoint 6) and, with a body,
- * `Content-Type: application/json`, and go past the browser's HTTP cache (`cache: 'no-store'`). Nothing is sent until
+ * `Content-Type: application/json`, and go past the browser's HTTP cache (`cache: 'no-store'`), with no cookies
+ * (`credentials: 'omit'`) and no Referer. Nothing is sent until
  * a method is called.
  */
 export function createApiClient(options: ApiClientOptions): ApiClient {
@@ -270,8 +271,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (call.auth !== 'basic' && version !== null) headers['X-Api-Version'] = version;
     // Past the browser's HTTP cache both ways: an answer is never served from it (React Query is the console's
     // cache) and no contact, key or page is written to disk. It also spares the network process the cache's
-    // look-up and write on every call: 2.0 against 1.2 ms of its CPU a look-up (issue 20 point 6).
-    const init: RequestInit = { method: call.method, headers, cache: 'no-store' };
+    // look-up and write on every call: 2.0 against 1.2 ms of its CPU a look-up (issue 20 point 6). No cookies and
+    // no Referer either: the interface authenticates by header alone, and the console's own addresses (workspace
+    // ids) are none of the service's business; it spares the network process the cookie jar on every call too.
+    // An import job's step: 1.13 against 1.19 ms of the network process (alternated runs).
+    const init: RequestInit = { method: call.method, headers, cache: 'no-store', credentials: 'omit', referrerPolicy: 'no-referrer' };
     if (call.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(call.body);
