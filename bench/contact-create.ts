@@ -10,8 +10,10 @@
  * does (bench/server-process.ts, no rate limit), then loads `POST /contacts` with autocannon: C connections
  * (default 16, as many as a console job keeps in flight), S seconds (default 10), every request a new contact
  * with a unique email and phone (with and without an `Idempotency-Key`, which our service may store: both are
- * measured). Prints creates a second, latency p50/p99, the server process's CPU time a create (utime + stime from
- * /proc: steadier than the rate on a shared machine) and any non-201 answer. Everything it made is removed.
+ * measured); then `PATCH /contacts/{id}/tags` with an Idempotency-Key, as a bulk tag job or an import's tag step
+ * sends it, on 2,000 contacts made for it, each patch changing its contact. Prints requests a second, latency p50/p99,
+ * the server process's CPU time a request (utime + stime from /proc: steadier than the rate on a shared machine)
+ * and any non-2xx answer. Everything it made is removed.
  */
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
@@ -114,10 +116,54 @@ async function main() {
       const cpuPerCreate = ((readCpuMs(server!.servingPid) ?? 0) - cpuBefore) / Math.max(1, result.requests.total);
       return `| ${idempotency ? 'with Idempotency-Key' : 'without'} | ${Math.round(result.requests.average).toLocaleString('en')} | ${result.latency.p50} | ${result.latency.p99} | ${cpuPerCreate.toFixed(2)} | ${other} |`;
     };
-    const rows = [await run(false), await run(true)];
+    // PATCH /contacts/{id}/tags, each with an Idempotency-Key as a job sends it, on 2,000 contacts made for it: each
+    // patch adds the contact's next tag and removes its last, so every patch changes the contact.
+    const ids: string[] = [];
+    for (let start = 0; start < 2000; start += 50) {
+      const made = await Promise.all(
+        Array.from({ length: 50 }, async (_, i) => {
+          const response = await fetch(`${server!.origin}/api/contacts`, {
+            method: 'POST',
+            headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+            body: JSON.stringify({ name: `Patched ${start + i}`, email: `patched.${start + i}@create.test`, tags: ['t0'] }),
+          });
+          return ((await response.json()) as { id: string }).id;
+        }),
+      );
+      ids.push(...made);
+    }
+    const patches = async () => {
+      const cpuBefore = readCpuMs(server!.servingPid) ?? 0;
+      const rounds = new Map<string, number>();
+      const result = await autocannon({
+        url: `${server!.origin}/api/contacts`,
+        connections,
+        duration,
+        requests: [
+          {
+            method: 'PATCH',
+            setupRequest: (request) => {
+              serial += 1;
+              const id = ids[serial % ids.length]!;
+              const round = (rounds.get(id) ?? 0) + 1;
+              rounds.set(id, round);
+              return {
+                ...request,
+                path: `/api/contacts/${id}/tags`,
+                headers: { 'x-api-key': apiKey, 'content-type': 'application/json', 'idempotency-key': `patch.${serial}` },
+                body: JSON.stringify({ tagsToAdd: [`t${round}`], tagsToRemove: [`t${round - 1}`] }),
+              };
+            },
+          },
+        ],
+      });
+      const cpuPerPatch = ((readCpuMs(server!.servingPid) ?? 0) - cpuBefore) / Math.max(1, result.requests.total);
+      return `| PATCH tags, with Idempotency-Key | ${Math.round(result.requests.average).toLocaleString('en')} | ${result.latency.p50} | ${result.latency.p99} | ${cpuPerPatch.toFixed(2)} | ${result.non2xx} |`;
+    };
+    const rows = [await run(false), await run(true), await patches()];
     console.log(`POST /contacts on ${postgres ? 'PostgreSQL' : 'SQLite'}, ${contacts.toLocaleString('en')} contacts before, ${connections} connections, ${duration} s each, load average before ${loadavg()[0]!.toFixed(1)}:`);
     console.log('');
-    console.log('| case | creates/s | p50 ms | p99 ms | server CPU ms a create | non-2xx |');
+    console.log('| case | requests/s | p50 ms | p99 ms | server CPU ms a request | non-2xx |');
     console.log('|---|---|---|---|---|---|');
     for (const row of rows) console.log(row);
   } finally {
