@@ -1,12 +1,14 @@
 /**
  * No text slips through (issue 23 point 4): both catalogs of each area hold the same keys, every key is a valid
  * ICU message with the same placeholders in both languages, every key the code uses (a literal `t('area.key')`
- * or `'area.key'` string in src/) is in the catalogs, and no catalog holds a key the code does not use.
+ * or `'area.key'` string in src/) is in the catalogs, and no catalog holds a key the code does not use; an English
+ * message counting one thing says so in the singular ("1 row", not "1 rows").
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
 import { describe, expect, it } from 'vitest';
+import { t } from './i18n';
 
 const src = new URL('..', import.meta.url).pathname;
 const catalogDir = new URL('./catalogs/', import.meta.url).pathname;
@@ -66,6 +68,20 @@ describe('catalogs', () => {
       expect(differing).toEqual([]);
     });
   }
+
+  it('English: a message counting one thing names it in the singular ("Check 1 row", not "Check 1 rows")', () => {
+    // The placeholders that count things; any other (a name, a duration, a limit of characters) is given 2.
+    const COUNTS = new Set(['count', 'rows', 'columns', 'total', 'lookups', 'tagged', 'counted', 'done', 'settled', 'shown', 'pages', 'hours', 'minutes', 'seconds', 'queued', 'parts', 'perMinute', 'limit', 'now', 'was', 'contacts', 'tags']);
+    const plural = areas.flatMap((area) =>
+      Object.keys(catalog('en', area)).flatMap((key) => {
+        const names = placeholders(catalog('en', area)[key]!);
+        if (!names.some((name) => COUNTS.has(name))) return [];
+        const text = t(key, Object.fromEntries(names.map((name) => [name, COUNTS.has(name) ? 1 : 2])));
+        return /\b1 [a-z-]*[a-z]s\b/.test(text) ? [`${key}: ${text}`] : [];
+      }),
+    );
+    expect(plural).toEqual([]);
+  });
 
   it('holds every key the code uses', () => {
     const keys = new Set(areas.flatMap((area) => Object.keys(catalog('en', area))));
