@@ -1,6 +1,6 @@
 /**
  * The console on a phone (issue 23 points 6 and 7): a 390 x 844 touch screen runs the main journeys (connect,
- * find and tag a contact through the menu, compose and schedule a post, switch workspace) with no sideways
+ * find and tag a contact through the menu, compose and schedule a post, switch workspace, import a CSV) with no sideways
  * scrolling, the navigation behind a burger menu, touch targets of at least 44 px (WCAG 2.5.5), and the axe pass on
  * each page. The desktop journeys are in their own specs (contacts, posts, shell).
  */
@@ -213,4 +213,38 @@ test('every list page on a phone: records first, as compact rows or cards, filte
   await page.getByRole('button', { name: 'Filters', exact: true }).tap();
   await expect(page.getByRole('search', { name: /filter/i })).toBeVisible();
   await checkAccessibility(page, 'phone-posts');
+});
+
+test('imports a CSV on a phone: the dialog, its mapping and its plan fit the screen, and the job creates the contact', async ({ page, connect, baseURL }) => {
+  const workspace = makeWorkspace('Phone import');
+  await connect(workspace.key);
+  await page.getByRole('button', { name: 'Import', exact: true }).tap();
+  const dialog = page.getByRole('dialog', { name: 'Import contacts' });
+  const csv = [
+    'Email Address,First Name,Last Name,Phone Number,TAGS,Address,City,Notes about this person that run long',
+    'kari.nordmann@a-rather-long-domain-name.example,Kari,Nordmann,912 34 567,"vip, runner",Storgata 1,Oslo,Met at the spring fair',
+    'not-an-email,Bad,Row,,,,,',
+  ].join('\r\n');
+  await dialog.getByLabel('CSV or Excel file').setInputFiles({ name: 'phone-export.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  const check = dialog.getByRole('button', { name: 'Check 2 rows' });
+  await expect(check).toBeVisible();
+  expect((await dialog.boundingBox())!.width).toBeLessThanOrEqual(390);
+  await expectNoSidewaysScroll(page);
+  await dialog.getByRole('combobox', { name: 'Default country for phone numbers' }).selectOption('NO');
+  await expectTouchTargets(check);
+  await check.tap();
+
+  // The plan, in the singular where it counts one.
+  const start = dialog.getByRole('button', { name: 'Start import (1 request)' });
+  await expect(start).toBeVisible({ timeout: 30_000 });
+  await expect(dialog).toContainText('The import will send 1 request.');
+  await expect(dialog.getByRole('table')).toContainText("email 'not-an-email' is not a valid email address");
+  await expectNoSidewaysScroll(page);
+  await expectTouchTargets(dialog.getByRole('button', { name: /^(Download refused rows|Back to mapping|Start import)/ }));
+  await checkAccessibility(page, 'phone-import-plan');
+  await start.tap();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+  await expect
+    .poll(async () => (await api(baseURL!, workspace.key, 'GET', `/contacts?%24filter=${encodeURIComponent("email eq 'kari.nordmann@a-rather-long-domain-name.example'")}`)).body.items[0], { timeout: 30_000 })
+    .toMatchObject({ name: 'Kari Nordmann', phone: '+4791234567', source: 'phone-export.csv' });
 });
