@@ -215,7 +215,7 @@ test('every list page on a phone: records first, as compact rows or cards, filte
   await checkAccessibility(page, 'phone-posts');
 });
 
-test('imports a CSV on a phone: the dialog, its mapping and its plan fit the screen, and the job creates the contact', async ({ page, connect, baseURL }) => {
+test('imports a CSV on a phone: the dialog, its mapping and its plan fit the screen, and the job creates the contact, reported on the jobs page', async ({ page, connect, baseURL }) => {
   const workspace = makeWorkspace('Phone import');
   await connect(workspace.key);
   await page.getByRole('button', { name: 'Import', exact: true }).tap();
@@ -247,4 +247,13 @@ test('imports a CSV on a phone: the dialog, its mapping and its plan fit the scr
   await expect
     .poll(async () => (await api(baseURL!, workspace.key, 'GET', `/contacts?%24filter=${encodeURIComponent("email eq 'kari.nordmann@a-rather-long-domain-name.example'")}`)).body.items[0], { timeout: 30_000 })
     .toMatchObject({ name: 'Kari Nordmann', phone: '+4791234567', source: 'phone-export.csv' });
+
+  // The jobs page: the job's entry and its report fit the screen too.
+  await goTo(page, 'Jobs');
+  const entry = page.getByRole('article').filter({ has: page.getByRole('heading', { name: 'Import phone-export.csv', exact: true }) });
+  await expect(entry.getByTestId('job-state')).toHaveText('Finished', { timeout: 30_000 });
+  await expect(entry.getByRole('button', { name: /: 1 created \(CSV\)$/ })).toBeVisible();
+  await expectNoSidewaysScroll(page);
+  await expectTouchTargets(entry.getByRole('button'));
+  await checkAccessibility(page, 'phone-jobs');
 });

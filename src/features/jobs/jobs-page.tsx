@@ -143,7 +143,7 @@ function JobEntry({ job, workspaceId, now }: { job: JobRecord; workspaceId: stri
           <Text size="sm">
             {importTag ? t('jobs.createdWithTag', { tag: importTag }) : t('jobs.createdNoTag')}{' '}
             {importTag ? (
-              <Anchor component={Link} to={`/w/${workspaceId}/contacts?tags=${encodeURIComponent(importTag)}`}>
+              <Anchor component={Link} underline="always" to={`/w/${workspaceId}/contacts?tags=${encodeURIComponent(importTag)}`}>
                 {t('jobs.showImported', { tag: importTag })}
               </Anchor>
             ) : null}
