@@ -97,7 +97,7 @@ test('plans a mixed CSV: new, existing in another letter case, merged repeats, r
   await expect(counts).toContainText('2 new', { timeout: 30_000 });
   await expect(counts).toContainText('3 already exist (3 get tags added, nothing else changes)');
   await expect(counts).toContainText('4 refused');
-  await expect(counts).toContainText('1 rows merged into an earlier row with the same email or phone');
+  await expect(counts).toContainText('1 row merged into an earlier row with the same email or phone');
   // 2 creates and 3 tag additions; the e2e server announces no rate limit (RATE_LIMIT_PER_MINUTE=0).
   await expect(dialog.getByText(/The import will send 5 requests\. The service announces no rate limit for this key\. The plan spent 2 look-up requests\./)).toBeVisible();
   const refused = dialog.getByRole('table', { name: 'Refused rows' }).locator('tbody tr');
