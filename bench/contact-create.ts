@@ -90,32 +90,25 @@ async function main() {
     // --cpu-prof DIR: the server writes a V8 CPU profile there when it stops.
     server = await startServer({ cwd: ROOT, databaseUrl, apiKey, ...(values['cpu-prof'] ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] } : {}) });
     let serial = 0;
-    const run = async (idempotency: boolean) => {
+    type Setup = NonNullable<autocannon.Request['setupRequest']>;
+    /** Loads the service with `method` requests shaped by `setup` for the run's duration; the case's table row. */
+    const measure = async (label: string, method: 'POST' | 'PATCH', setup: Setup) => {
       const cpuBefore = readCpuMs(server!.servingPid) ?? 0;
-      const result = await autocannon({
-        url: `${server!.origin}/api/contacts`,
-        connections,
-        duration,
-        requests: [
-          {
-            method: 'POST',
-            setupRequest: (request) => {
-              serial += 1;
-              const headers: Record<string, string> = { 'x-api-key': apiKey, 'content-type': 'application/json' };
-              if (idempotency) headers['idempotency-key'] = `bench.${serial}`;
-              return {
-                ...request,
-                headers,
-                body: JSON.stringify({ name: `Bench ${serial}`, email: `bench.${serial}@create.test`, phone: `+479${String(serial).padStart(7, '0')}`, tags: ['bench', 'created'] }),
-              };
-            },
-          },
-        ],
-      });
-      const other = result.non2xx;
-      const cpuPerCreate = ((readCpuMs(server!.servingPid) ?? 0) - cpuBefore) / Math.max(1, result.requests.total);
-      return `| ${idempotency ? 'with Idempotency-Key' : 'without'} | ${Math.round(result.requests.average).toLocaleString('en')} | ${result.latency.p50} | ${result.latency.p99} | ${cpuPerCreate.toFixed(2)} | ${other} |`;
+      const result = await autocannon({ url: `${server!.origin}/api/contacts`, connections, duration, requests: [{ method, setupRequest: setup }] });
+      const cpuPerRequest = ((readCpuMs(server!.servingPid) ?? 0) - cpuBefore) / Math.max(1, result.requests.total);
+      return `| ${label} | ${Math.round(result.requests.average).toLocaleString('en')} | ${result.latency.p50} | ${result.latency.p99} | ${cpuPerRequest.toFixed(2)} | ${result.non2xx} |`;
     };
+    const creates = (idempotency: boolean) =>
+      measure(idempotency ? 'with Idempotency-Key' : 'without', 'POST', (request) => {
+        serial += 1;
+        const headers: Record<string, string> = { 'x-api-key': apiKey, 'content-type': 'application/json' };
+        if (idempotency) headers['idempotency-key'] = `bench.${serial}`;
+        return {
+          ...request,
+          headers,
+          body: JSON.stringify({ name: `Bench ${serial}`, email: `bench.${serial}@create.test`, phone: `+479${String(serial).padStart(7, '0')}`, tags: ['bench', 'created'] }),
+        };
+      });
     // PATCH /contacts/{id}/tags, each with an Idempotency-Key as a job sends it, on 2,000 contacts made for it: each
     // patch adds the contact's next tag and removes its last, so every patch changes the contact.
     const ids: string[] = [];
@@ -132,36 +125,22 @@ async function main() {
       );
       ids.push(...made);
     }
-    const patches = async () => {
-      const cpuBefore = readCpuMs(server!.servingPid) ?? 0;
-      const rounds = new Map<string, number>();
-      const result = await autocannon({
-        url: `${server!.origin}/api/contacts`,
-        connections,
-        duration,
-        requests: [
-          {
-            method: 'PATCH',
-            setupRequest: (request) => {
-              serial += 1;
-              const id = ids[serial % ids.length]!;
-              const round = (rounds.get(id) ?? 0) + 1;
-              rounds.set(id, round);
-              return {
-                ...request,
-                path: `/api/contacts/${id}/tags`,
-                headers: { 'x-api-key': apiKey, 'content-type': 'application/json', 'idempotency-key': `patch.${serial}` },
-                body: JSON.stringify({ tagsToAdd: [`t${round}`], tagsToRemove: [`t${round - 1}`] }),
-              };
-            },
-          },
-        ],
+    const rounds = new Map<string, number>();
+    const patches = () =>
+      measure('PATCH tags, with Idempotency-Key', 'PATCH', (request) => {
+        serial += 1;
+        const id = ids[serial % ids.length]!;
+        const round = (rounds.get(id) ?? 0) + 1;
+        rounds.set(id, round);
+        return {
+          ...request,
+          path: `/api/contacts/${id}/tags`,
+          headers: { 'x-api-key': apiKey, 'content-type': 'application/json', 'idempotency-key': `patch.${serial}` },
+          body: JSON.stringify({ tagsToAdd: [`t${round}`], tagsToRemove: [`t${round - 1}`] }),
+        };
       });
-      const cpuPerPatch = ((readCpuMs(server!.servingPid) ?? 0) - cpuBefore) / Math.max(1, result.requests.total);
-      return `| PATCH tags, with Idempotency-Key | ${Math.round(result.requests.average).toLocaleString('en')} | ${result.latency.p50} | ${result.latency.p99} | ${cpuPerPatch.toFixed(2)} | ${result.non2xx} |`;
-    };
-    const rows = [await run(false), await run(true), await patches()];
-    console.log(`POST /contacts on ${postgres ? 'PostgreSQL' : 'SQLite'}, ${contacts.toLocaleString('en')} contacts before, ${connections} connections, ${duration} s each, load average before ${loadavg()[0]!.toFixed(1)}:`);
+    const rows = [await creates(false), await creates(true), await patches()];
+    console.log(`POST /contacts and PATCH /contacts/{id}/tags on ${postgres ? 'PostgreSQL' : 'SQLite'}, ${contacts.toLocaleString('en')} contacts before, ${connections} connections, ${duration} s each, load average before ${loadavg()[0]!.toFixed(1)}:`);
     console.log('');
     console.log('| case | requests/s | p50 ms | p99 ms | server CPU ms a request | non-2xx |');
     console.log('|---|---|---|---|---|---|');
