@@ -10,12 +10,15 @@ export const emailKey = (email: string) => email.toLowerCase();
 /** Existing contacts found by the look-ups, by lower-cased email and by phone. */
 export type Existing = { byEmail: Map<string, Pick<Contact, 'id' | 'tags'>>; byPhone: Map<string, Pick<Contact, 'id' | 'tags'>> };
 
+/** An `Existing` with nothing found yet. */
+export const emptyExisting = (): Existing => ({ byEmail: new Map(), byPhone: new Map() });
+
 /**
  * Indexes contacts answered by the look-ups (emails compared in lower case, whatever the service did), keeping only
  * their id and tags: what the plan needs. With `existing`, adds to it and returns it: the look-ups index each answer as
  * it comes, so the whole contacts found (about 1 KB each as objects) are not kept until the last look-up.
  */
-export function indexExisting(contacts: Iterable<Pick<Contact, 'id' | 'tags' | 'email' | 'phone'>>, existing: Existing = { byEmail: new Map(), byPhone: new Map() }): Existing {
+export function indexExisting(contacts: Iterable<Pick<Contact, 'id' | 'tags' | 'email' | 'phone'>>, existing: Existing = emptyExisting()): Existing {
   for (const { id, tags, email, phone } of contacts) {
     const kept = { id, tags };
     if (email && !existing.byEmail.has(emailKey(email))) existing.byEmail.set(emailKey(email), kept);

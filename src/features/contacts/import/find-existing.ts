@@ -11,7 +11,7 @@
 import type { ApiClient } from '@/api/client';
 import type { FilterNode } from '@/api/filter/ast';
 import { type ItemFeed, runPool } from '@/lib/run-pool';
-import { type Existing, indexExisting } from './existing';
+import { type Existing, emptyExisting, indexExisting } from './existing';
 
 export type LookupResult = { existing: Existing; requests: number; rateLimit: number | null };
 
@@ -21,7 +21,7 @@ export async function findExisting(
   options: { signal?: AbortSignal; concurrency?: number; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<LookupResult> {
   const { signal, concurrency = 6, onProgress } = options;
-  const existing: Existing = { byEmail: new Map(), byPhone: new Map() };
+  const existing = emptyExisting();
   let requests = 0;
   let rateLimit: number | null = null;
   const onHeaders = (headers: Headers) => {

@@ -24,7 +24,7 @@
 import { t } from '@/i18n/i18n';
 import { runWorker } from '@/lib/worker-task';
 import type { FilterNode } from '@/api/filter/ast';
-import type { Existing } from './existing';
+import { emptyExisting } from './existing';
 import type { LookupMessage, LookupRequest } from './lookup-session';
 
 /** Look-ups a worker sends before it is retired (module docstring). */
@@ -57,7 +57,7 @@ export function lookupWorkers(
   };
   const finish = () => {
     settled = true;
-    const existing: Existing = { byEmail: new Map(), byPhone: new Map() };
+    const existing = emptyExisting();
     for (const part of parts) {
       for (const [key, contact] of part.existing.byEmail) if (!existing.byEmail.has(key)) existing.byEmail.set(key, contact);
       for (const [key, contact] of part.existing.byPhone) if (!existing.byPhone.has(key)) existing.byPhone.set(key, contact);
