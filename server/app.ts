@@ -20,9 +20,11 @@ import type { ZodType } from 'zod';
 import { formatIssues } from '../src/api/validation-message';
 import type { ServiceDatabase } from './db/connection';
 import { CatalogStore } from './db/catalog';
+import { ActivityStore } from './db/activity';
 import { ContactStore } from './db/contacts';
 import { IdempotencyStore } from './db/idempotency';
 import { PostStore } from './db/posts';
+import { Reverter } from './db/revert';
 import { DEFAULT_EXPORT_CONCURRENCY, ExportSlots } from './export/export-slots';
 import { rateLimitStorage } from './db/rate-limit-store';
 import type { DemoSeedResult } from './db/seed';
@@ -35,6 +37,7 @@ import openapiPlugin, { type OpenApiDocument } from './plugins/openapi';
 import securityHeaders from './plugins/security-headers';
 import upstreamProxy from './plugins/upstream-proxy';
 import transportPlugin, { DEFAULT_TIMEOUTS, type TransportTimeouts, transportOptions } from './plugins/transport';
+import { activityRoutes } from './routes/activity';
 import { authorizationRoutes } from './routes/authorization';
 import { extensionRoutes } from './routes/extensions';
 import { healthRoutes } from './routes/health';
@@ -86,6 +89,8 @@ export type AppConfig = CommonConfig & {
    * point 2, export/export-slots.ts); DEFAULT_EXPORT_CONCURRENCY (3) when absent.
    */
   exportConcurrency?: number;
+  /** `ACTIVITY_RETENTION_DAYS`: activity entries older than this are deleted by the scheduler; 0 keeps all. Default 400. */
+  activityRetentionDays?: number;
 };
 
 /** Proxy mode (issue 15): `/api/*` forwarded to an upstream service; no database. */
@@ -193,6 +198,7 @@ async function registerApiRoutes(api: FastifyInstance, context: RouteContext): P
   await api.register(catalogRoutes(context));
   await api.register(postRoutes(context));
   await api.register(extensionRoutes());
+  await api.register(activityRoutes(context));
 }
 
 /** Builds the service in direct mode; registers everything, listens on nothing. */
@@ -201,11 +207,12 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   // Direct mode only: a proxy forwards bodies as they are (issue 15), the upstream judges them.
   await app.register(jsonBodyPlugin);
   const { db, dialect } = config.database;
+  const stores = { contacts: new ContactStore(db, dialect), catalog: new CatalogStore(db, dialect), posts: new PostStore(db, dialect) };
   const context: RouteContext = {
     database: config.database,
-    contacts: new ContactStore(db, dialect),
-    catalog: new CatalogStore(db, dialect),
-    posts: new PostStore(db, dialect),
+    ...stores,
+    activity: new ActivityStore(db, dialect),
+    reverter: new Reverter(db, dialect, stores),
     publicUrl: config.publicUrl,
     exportSlots: new ExportSlots(config.exportConcurrency ?? DEFAULT_EXPORT_CONCURRENCY),
   };
@@ -228,7 +235,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
 
   const interval = config.schedulerIntervalMs ?? 1000;
   if (interval > 0) {
-    const stop = startScheduler(context.posts, interval, app.log);
+    const stop = startScheduler({ posts: context.posts, activity: context.activity, retentionDays: config.activityRetentionDays ?? 400 }, interval, app.log);
     app.addHook('onClose', async () => stop());
   }
 
@@ -256,6 +263,8 @@ export async function apiDocument(): Promise<OpenApiDocument> {
     contacts: unavailable('contacts'),
     catalog: unavailable('catalog'),
     posts: unavailable('posts'),
+    activity: unavailable('activity'),
+    reverter: unavailable('reverter'),
     exportSlots: unavailable('exportSlots'),
   };
   await docs.register((api) => registerApiRoutes(api, context), { prefix: '/api' });

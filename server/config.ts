@@ -53,6 +53,8 @@ export type Config = {
   timeouts: TransportTimeouts;
   /** `EXPORT_CONCURRENCY`: spreadsheet exports this process runs at once; more wait in the export queue. */
   exportConcurrency: number;
+  /** `ACTIVITY_RETENTION_DAYS` (400, 0 = keep all): days an activity entry is kept (docs/decisions.md section 11). */
+  activityRetentionDays: number;
   /** `DEMO_PUBLIC` (`on`/`off`, default off): offer the one-click demo even when `HOST` is not loopback (demo-exposure.ts). */
   demoPublic: boolean;
 };
@@ -143,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY),
     timeouts: timeouts(env),
     exportConcurrency: Math.max(1, integer('EXPORT_CONCURRENCY', env.EXPORT_CONCURRENCY, DEFAULT_EXPORT_CONCURRENCY, 1000)),
+    activityRetentionDays: integer('ACTIVITY_RETENTION_DAYS', env.ACTIVITY_RETENTION_DAYS, 400, 1_000_000),
     demoPublic: demoPublic === 'on',
   };
 }

@@ -14,6 +14,7 @@ import type { OrderByItem } from '../../src/api/filter/order-by';
 import { slugify } from '../../src/api/slug';
 import { HttpError, badRequest, conflict, notFound } from '../errors';
 import { type FieldMap, compileFilter, compileOrderBy } from '../filter/compile';
+import { type Changes, type WriteContext, recordActivity } from './activity';
 import type { Dialect } from './connection';
 import type { CollectionTable, Database, ProductTable } from './schema';
 
@@ -86,6 +87,51 @@ async function freeHandle(trx: Transaction<Database>, table: Table, workspaceId:
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
+/** How each field of an upsert is stored (for the activity log's `[before, after]` and a revert's restore). */
+type StoredField = { column: string; kind?: 'json' | 'boolean' };
+const PRODUCT_STORED: Record<string, StoredField> = {
+  externalId: { column: 'external_id' }, title: { column: 'title' }, handle: { column: 'handle' }, bodyHtml: { column: 'body_html' },
+  type: { column: 'type' }, status: { column: 'status' }, vendor: { column: 'vendor' }, source: { column: 'source' }, url: { column: 'url' },
+  imageUrl: { column: 'image_url' }, price: { column: 'price' }, originalPrice: { column: 'original_price' }, currency: { column: 'currency' },
+  isForSale: { column: 'is_for_sale', kind: 'boolean' }, tags: { column: 'tags', kind: 'json' }, customProperties: { column: 'custom_properties', kind: 'json' },
+};
+const COLLECTION_STORED: Record<string, StoredField> = {
+  externalId: { column: 'external_id' }, title: { column: 'title' }, handle: { column: 'handle' }, bodyHtml: { column: 'body_html' },
+  source: { column: 'source' }, customProperties: { column: 'custom_properties', kind: 'json' },
+};
+const STORED: Record<Table, Record<string, StoredField>> = { products: PRODUCT_STORED, collections: COLLECTION_STORED };
+
+/** A stored value as the API writes it (JSON text parsed, 0/1 as a boolean). */
+function apiValue(field: StoredField, stored: unknown): unknown {
+  if (stored === null || stored === undefined) return null;
+  if (field.kind === 'json') return JSON.parse(stored as string);
+  if (field.kind === 'boolean') return stored === 1 || stored === true;
+  return stored;
+}
+
+/** An API value as stored (the inverse of `apiValue`). */
+function storedValue(field: StoredField, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (field.kind === 'json') return JSON.stringify(value);
+  if (field.kind === 'boolean') return value ? 1 : 0;
+  return value;
+}
+
+/**
+ * `[before, after]` of each stored field that `after` (stored values) changes on `before` (a create: every field
+ * set, before null), keyed by the API's field names (docs/decisions.md section 11).
+ */
+function storedChanges(table: Table, before: Record<string, unknown> | undefined, after: Record<string, unknown>): Changes {
+  const changes: Changes = {};
+  for (const [name, field] of Object.entries(STORED[table])) {
+    if (!(field.column in after) || after[field.column] === undefined) continue;
+    const was = before ? apiValue(field, before[field.column]) : null;
+    const now = apiValue(field, after[field.column]);
+    if (JSON.stringify(was) !== JSON.stringify(now)) changes[name] = [was, now];
+  }
+  return changes;
+}
+
 const json = (value: unknown) => (value === undefined ? undefined : JSON.stringify(value));
 /** Only the keys whose value is defined: absent fields of an update stay as they were. */
 function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
@@ -148,7 +194,7 @@ export class CatalogStore {
   }
 
   /** `POST /products`: creates or updates; `created` tells 201 from 200. */
-  upsertProduct(workspaceId: string, input: ProductUpsertParsed): Promise<UpsertResult> {
+  upsertProduct(workspaceId: string, input: ProductUpsertParsed, write: WriteContext = {}): Promise<UpsertResult> {
     return this.retrying(() =>
       this.db.transaction().execute(async (trx) => {
         await this.lockUpserts(trx, 'products', workspaceId);
@@ -177,10 +223,15 @@ export class CatalogStore {
           tags: json(input.tags),
           custom_properties: json(input.customProperties),
         });
+        const before = target && write.actor ? await trx.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirstOrThrow() : undefined;
+        const beforeCollections = before && collections ? await this.collectionsOf(trx, id) : undefined;
+        let changes: Changes;
         if (target) {
           await trx.updateTable('products').set({ ...values, updated: now }).where('id', '=', id).execute();
+          changes = write.actor ? storedChanges('products', before, values) : {};
         } else {
           const handle = input.handle ?? (await freeHandle(trx, 'products', workspaceId, slugify(input.title!, 'product')));
+          changes = write.actor ? storedChanges('products', undefined, { ...values, handle }) : {};
           const row: Selectable<ProductTable> = {
             id, workspace_id: workspaceId, external_id: null, title: input.title!, handle, body_html: null, type: null, status: 'active', vendor: null,
             source: null, url: null, image_url: null, price: null, original_price: null, currency: null, is_for_sale: null, tags: '[]',
@@ -197,6 +248,12 @@ export class CatalogStore {
           if (collections.length) {
             await trx.insertInto('product_collections').values(collections.map((collection_id) => ({ workspace_id: workspaceId, product_id: id, collection_id }))).execute();
           }
+          const was = [...(beforeCollections ?? [])].sort();
+          const linked = [...collections].sort();
+          if (write.actor && JSON.stringify(was) !== JSON.stringify(linked)) changes.collectionIds = [target ? was : null, linked];
+        }
+        if (!target || Object.keys(changes).length) {
+          await recordActivity(trx, workspaceId, write.actor, [{ resource: 'product', resourceId: id, action: target ? 'update' : 'create', changes }], now);
         }
         return { id, created: !target };
       }),
@@ -204,7 +261,7 @@ export class CatalogStore {
   }
 
   /** `POST /collections`: creates or updates; `created` tells 201 from 200. */
-  upsertCollection(workspaceId: string, input: CollectionUpsertParsed): Promise<UpsertResult> {
+  upsertCollection(workspaceId: string, input: CollectionUpsertParsed, write: WriteContext = {}): Promise<UpsertResult> {
     return this.retrying(() =>
       this.db.transaction().execute(async (trx) => {
         await this.lockUpserts(trx, 'collections', workspaceId);
@@ -221,14 +278,21 @@ export class CatalogStore {
           source: input.source,
           custom_properties: json(input.customProperties),
         });
+        let changes: Changes = {};
         if (target) {
+          const before = write.actor ? await trx.selectFrom('collections').selectAll().where('id', '=', id).executeTakeFirstOrThrow() : undefined;
           await trx.updateTable('collections').set({ ...values, updated: now }).where('id', '=', id).execute();
+          if (write.actor) changes = storedChanges('collections', before, values);
         } else {
           const handle = input.handle ?? (await freeHandle(trx, 'collections', workspaceId, slugify(input.title, 'collection')));
+          if (write.actor) changes = storedChanges('collections', undefined, { ...values, handle });
           const row: Selectable<CollectionTable> = {
             id, workspace_id: workspaceId, external_id: null, title: input.title, handle, body_html: null, source: null, custom_properties: null, created: now, updated: now,
           };
           await trx.insertInto('collections').values({ ...row, ...values, handle }).execute();
+        }
+        if (!target || Object.keys(changes).length) {
+          await recordActivity(trx, workspaceId, write.actor, [{ resource: 'collection', resourceId: id, action: target ? 'update' : 'create', changes }], now);
         }
         return { id, created: !target };
       }),
@@ -305,15 +369,23 @@ export class CatalogStore {
    * collection links, in one transaction; 404 `Product not found` when it is not in the workspace. Serialized with
    * the workspace's product upserts (`lockUpserts`).
    */
-  async deleteProduct(workspaceId: string, id: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+  async deleteProduct(workspaceId: string, id: string, write: WriteContext & { revertOf?: string; batchId?: string } = {}): Promise<void> {
+    await this.db.transaction().execute((trx) => this.deleteProductIn(trx, workspaceId, id, write));
+  }
+
+  /** `deleteProduct` in the caller's transaction, recorded as `delete` (or as `revertOf`'s `revert`). */
+  async deleteProductIn(trx: Transaction<Database>, workspaceId: string, id: string, write: WriteContext & { revertOf?: string; batchId?: string } = {}): Promise<void> {
+    {
       await this.lockUpserts(trx, 'products', workspaceId);
       const found = await trx.selectFrom('products').select('id').where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
       if (!found) throw notFound('Product not found');
       await trx.deleteFrom('product_collections').where('product_id', '=', id).execute();
       await trx.deleteFrom('product_tags').where('product_id', '=', id).execute();
       await trx.deleteFrom('products').where('id', '=', id).execute();
-    });
+      await recordActivity(trx, workspaceId, write.actor, [
+        { resource: 'product', resourceId: id, action: write.revertOf ? 'revert' : 'delete', changes: null, revertOf: write.revertOf, batchId: write.batchId },
+      ]);
+    }
   }
 
   /**
@@ -322,14 +394,61 @@ export class CatalogStore {
    * lock as well, so an upsert linking this collection either commits first (its link is removed here) or sees it
    * gone (a 400 naming it), never a foreign-key failure.
    */
-  async deleteCollection(workspaceId: string, id: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+  async deleteCollection(workspaceId: string, id: string, write: WriteContext & { revertOf?: string; batchId?: string } = {}): Promise<void> {
+    await this.db.transaction().execute((trx) => this.deleteCollectionIn(trx, workspaceId, id, write));
+  }
+
+  /** `deleteCollection` in the caller's transaction, recorded as `delete` (or as `revertOf`'s `revert`). */
+  async deleteCollectionIn(trx: Transaction<Database>, workspaceId: string, id: string, write: WriteContext & { revertOf?: string; batchId?: string } = {}): Promise<void> {
+    {
       await this.lockUpserts(trx, 'products', workspaceId);
       await this.lockUpserts(trx, 'collections', workspaceId);
       const found = await trx.selectFrom('collections').select('id').where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
       if (!found) throw notFound('Collection not found');
       await trx.deleteFrom('product_collections').where('collection_id', '=', id).execute();
       await trx.deleteFrom('collections').where('id', '=', id).execute();
-    });
+      await recordActivity(trx, workspaceId, write.actor, [
+        { resource: 'collection', resourceId: id, action: write.revertOf ? 'revert' : 'delete', changes: null, revertOf: write.revertOf, batchId: write.batchId },
+      ]);
+    }
+  }
+
+  /** The collection ids of product `id`. */
+  private async collectionsOf(trx: Transaction<Database>, id: string): Promise<string[]> {
+    return (await trx.selectFrom('product_collections').select('collection_id').where('product_id', '=', id).execute()).map((row) => row.collection_id);
+  }
+
+  /**
+   * Puts back the `before` values of an `update` entry (a revert, docs/decisions.md section 11) on product or
+   * collection `id`, in the caller's transaction, recorded as `revertOf`'s `revert`. Collections that no longer exist
+   * are left out of a restored `collectionIds`. 404 when the record is gone; a unique clash (the handle taken since)
+   * throws the database's error.
+   */
+  async restoreIn(trx: Transaction<Database>, table: Table, workspaceId: string, id: string, before: Record<string, unknown>, write: WriteContext & { revertOf: string; batchId: string }): Promise<void> {
+    await this.lockUpserts(trx, table, workspaceId);
+    const row = await trx.selectFrom(table).selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound(`${capitalized(table)} not found`);
+    const set: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(before)) {
+      const field = STORED[table][name];
+      if (field) set[field.column] = storedValue(field, value);
+    }
+    const changes = storedChanges(table, row, set);
+    if (Object.keys(set).length) await trx.updateTable(table).set({ ...set, updated: new Date().toISOString() } as never).where('id', '=', id).execute();
+    if (table === 'products' && 'tags' in before) {
+      const tags = (before.tags ?? []) as string[];
+      await trx.deleteFrom('product_tags').where('product_id', '=', id).execute();
+      if (tags.length) await trx.insertInto('product_tags').values(tags.map((tag) => ({ workspace_id: workspaceId, product_id: id, tag }))).execute();
+    }
+    if (table === 'products' && 'collectionIds' in before) {
+      const wanted = (before.collectionIds ?? []) as string[];
+      const was = (await this.collectionsOf(trx, id)).sort();
+      const existing = wanted.length ? await trx.selectFrom('collections').select('id').where('workspace_id', '=', workspaceId).where('id', 'in', wanted).execute() : [];
+      const now = existing.map((collection) => collection.id).sort();
+      await trx.deleteFrom('product_collections').where('product_id', '=', id).execute();
+      if (now.length) await trx.insertInto('product_collections').values(now.map((collection_id) => ({ workspace_id: workspaceId, product_id: id, collection_id }))).execute();
+      if (JSON.stringify(was) !== JSON.stringify(now)) changes.collectionIds = [was, now];
+    }
+    await recordActivity(trx, workspaceId, write.actor, [{ resource: NOUN[table] as 'product' | 'collection', resourceId: id, action: 'revert', changes, revertOf: write.revertOf, batchId: write.batchId }]);
   }
 }

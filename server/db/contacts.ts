@@ -14,6 +14,7 @@ import { type FieldMap, compileFilter, compileOrderBy } from '../filter/compile'
 import { type Dialect, precompiled } from './connection';
 import { CONTACT_SEARCH_TABLE, type SearchMatch, matchSql, searchMatch } from './contact-search';
 import { VersionedCache } from './count-cache';
+import { type ActivityChange, type Changes, type WriteContext, eraseHistory, recordActivity } from './activity';
 import { IdempotencyStore } from './idempotency';
 import type { ContactTable, Database } from './schema';
 
@@ -409,7 +410,7 @@ export class ContactStore {
   }
 
   /** Creates a contact; 409 when its email (case-insensitive) or phone is taken in the workspace. */
-  async create(workspaceId: string, input: ContactCreateParsed): Promise<ContactRow> {
+  async create(workspaceId: string, input: ContactCreateParsed, write: WriteContext = {}): Promise<ContactRow> {
     const notify = notificationDefaults(input);
     const now = new Date().toISOString();
     const tags = input.tags ?? [];
@@ -438,10 +439,12 @@ export class ContactStore {
       created: now,
       updated: now,
     };
-    if (this.dialect.name === 'sqlite') return this.createInBatch(row, tags);
+    const entry = write.actor ? createdEntry(row, input) : undefined;
+    if (this.dialect.name === 'sqlite') return this.createInBatch({ row, tags, entry, write });
     try {
       await this.db.transaction().execute(async (trx) => {
         await insertContact(trx, row, tags);
+        if (entry) await recordActivity(trx, workspaceId, write.actor, [entry], now);
         await bumpVersion(trx, workspaceId);
       });
     } catch (error) {
@@ -464,9 +467,9 @@ export class ContactStore {
    * themselves), so one commit per batch instead of per contact is most of a create's time saved. A create sees
    * the earlier creates of its batch: two with one email are one 201 and one 409, as one after the other.
    */
-  private createInBatch(row: ContactRow, tags: readonly string[]): Promise<ContactRow> {
+  private createInBatch(create: Omit<PendingCreate, 'resolve' | 'reject'>): Promise<ContactRow> {
     return new Promise((resolve, reject) => {
-      this.pendingCreates.push({ row, tags, resolve, reject });
+      this.pendingCreates.push({ ...create, resolve, reject });
       this.scheduleCreates();
     });
   }
@@ -485,10 +488,11 @@ export class ContactStore {
     try {
       await this.db.transaction().execute(async (trx) => {
         const workspaces = new Set<string>();
-        for (const { row, tags } of batch) {
+        for (const { row, tags, entry, write } of batch) {
           await sql`savepoint contact_create`.execute(trx);
           try {
             await insertContact(trx, row, tags);
+            if (entry) await recordActivity(trx, row.workspace_id, write.actor, [entry], row.created);
             await sql`release contact_create`.execute(trx);
             workspaces.add(row.workspace_id);
             refusals.push(null);
@@ -522,8 +526,23 @@ export class ContactStore {
    * contact) would cost every list page and export a subquery per row (docs/benchmarks.md, "Tags under
    * concurrency").
    */
-  async patchTags(workspaceId: string, contactId: string, add: readonly string[], remove: readonly string[]): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+  async patchTags(workspaceId: string, contactId: string, add: readonly string[], remove: readonly string[], write: WriteContext = {}): Promise<void> {
+    await this.db.transaction().execute((trx) => this.patchTagsIn(trx, workspaceId, contactId, add, remove, write));
+  }
+
+  /**
+   * `patchTags` inside the caller's transaction; records a `tags` entry (or `revertOf`'s `revert`) when tags
+   * changed. Returns the tags added and removed (both empty when nothing changed).
+   */
+  async patchTagsIn(
+    trx: Transaction<Database>,
+    workspaceId: string,
+    contactId: string,
+    add: readonly string[],
+    remove: readonly string[],
+    write: WriteContext & { revertOf?: string; batchId?: string } = {},
+  ): Promise<{ added: string[]; removed: string[] }> {
+    {
       const row = await findInWorkspace(trx, workspaceId, contactId, this.dialect);
       // A stored value that is not a JSON list (written around the service: issue 12 point 1) is taken from its
       // derived copy, the contact's tag rows, and the edit stores a readable list again.
@@ -531,7 +550,7 @@ export class ContactStore {
         storedTags(row.tags) ??
         (await trx.selectFrom('contact_tags').select('tag').where('contact_id', '=', contactId).orderBy('tag').execute()).map((tag) => tag.tag);
       const next = [...current.filter((tag) => !remove.includes(tag)), ...add.filter((tag) => !current.includes(tag))];
-      if (next.length === current.length && next.every((tag, i) => tag === current[i])) return;
+      if (next.length === current.length && next.every((tag, i) => tag === current[i])) return { added: [], removed: [] };
       if (next.length > 100) throw badRequest('a contact has at most 100 tags');
       const added = next.filter((tag) => !current.includes(tag));
       const removed = current.filter((tag) => !next.includes(tag));
@@ -545,14 +564,18 @@ export class ContactStore {
       if (removed.length) await trx.deleteFrom('contact_tags').where('contact_id', '=', contactId).where('tag', 'in', removed).execute();
       await trx.updateTable('contacts').set({ tags: JSON.stringify(next), updated: new Date().toISOString() }).where('id', '=', contactId).execute();
       await bumpVersion(trx, workspaceId);
-    });
+      await recordActivity(trx, workspaceId, write.actor, [
+        { resource: 'contact', resourceId: contactId, action: write.revertOf ? 'revert' : 'tags', changes: { tags: [added, removed] }, revertOf: write.revertOf, batchId: write.batchId },
+      ]);
+      return { added, removed };
+    }
   }
 
   /**
    * Updates notification settings and activates the contact (endpoint 6); 400 for a channel it lacks. Sets only
    * the channels given, under the contact's row lock, so concurrent updates of different channels all hold.
    */
-  async patchNotificationSettings(workspaceId: string, contactId: string, patch: NotificationSettingsPatch): Promise<ContactRow> {
+  async patchNotificationSettings(workspaceId: string, contactId: string, patch: NotificationSettingsPatch, write: WriteContext = {}): Promise<ContactRow> {
     return this.db.transaction().execute(async (trx) => {
       const row = await findInWorkspace(trx, workspaceId, contactId, this.dialect);
       if (patch.email === true && !row.email) throw badRequest('email cannot be turned on for a contact without an email');
@@ -565,8 +588,27 @@ export class ContactStore {
       };
       await trx.updateTable('contacts').set(changes).where('id', '=', contactId).execute();
       await bumpVersion(trx, workspaceId);
-      return { ...row, ...changes };
+      const next = { ...row, ...changes };
+      await recordActivity(trx, workspaceId, write.actor, consentChanges(row, next, 'notifications'));
+      return next;
     });
+  }
+
+  /**
+   * Puts back the consent an entry recorded as `before` (a `notifications` entry reverted, docs/decisions.md section
+   * 11): the notification settings and the state, in the caller's transaction, recorded as a `revert` of `revertOf`.
+   * 404 when the contact is gone.
+   */
+  async restoreConsentIn(trx: Transaction<Database>, workspaceId: string, contactId: string, before: { state?: unknown; notificationSettings?: unknown }, write: WriteContext & { revertOf: string; batchId: string }): Promise<void> {
+    const row = await findInWorkspace(trx, workspaceId, contactId, this.dialect);
+    const settings = (before.notificationSettings ?? {}) as { email?: boolean; sms?: boolean };
+    const changes: Partial<ContactRow> = { updated: new Date().toISOString() };
+    if (typeof settings.email === 'boolean') changes.notify_email = settings.email ? 1 : 0;
+    if (typeof settings.sms === 'boolean') changes.notify_sms = settings.sms ? 1 : 0;
+    if (before.state === 'pending' || before.state === 'active') changes.state = before.state;
+    await trx.updateTable('contacts').set(changes).where('id', '=', contactId).execute();
+    await bumpVersion(trx, workspaceId);
+    await recordActivity(trx, workspaceId, write.actor, consentChanges(row, { ...row, ...changes }, 'revert').map((entry) => ({ ...entry, revertOf: write.revertOf, batchId: write.batchId })));
   }
 
   /**
@@ -576,9 +618,17 @@ export class ContactStore {
    * SMS ones (a channel needs its address, decisions.md section 7). `updated` becomes now. Returns the contact as
    * `GET /contacts` lists it, as JSON text.
    */
-  async update(workspaceId: string, contactId: string, patch: ContactPatchParsed): Promise<string> {
+  async update(workspaceId: string, contactId: string, patch: ContactPatchParsed, write: WriteContext = {}): Promise<string> {
+    return this.db.transaction().execute((trx) => this.updateIn(trx, workspaceId, contactId, patch, write));
+  }
+
+  /**
+   * `update` inside the caller's transaction; records an `update` entry (or `revertOf`'s `revert`) of the fields
+   * whose value changed, with the notification settings a cleared address turned off.
+   */
+  async updateIn(trx: Transaction<Database>, workspaceId: string, contactId: string, patch: ContactPatchParsed, write: WriteContext & { revertOf?: string; batchId?: string } = {}): Promise<string> {
     try {
-      return await this.db.transaction().execute(async (trx) => {
+      {
         const row = await findInWorkspace(trx, workspaceId, contactId, this.dialect);
         const changes: Partial<ContactRow> = {};
         for (const [field, value] of Object.entries(patch) as [keyof ContactPatchParsed, unknown][]) {
@@ -598,11 +648,32 @@ export class ContactStore {
           await assertUnique(trx, workspaceId, { ...next, email_key: emailChanged ? next.email_key : null, phone: phoneChanged ? next.phone : null }, contactId);
         }
         changes.updated = new Date().toISOString();
-        await trx.updateTable('contacts').set(changes).where('id', '=', contactId).execute();
+        await sql`savepoint contact_update`.execute(trx);
+        try {
+          await trx.updateTable('contacts').set(changes).where('id', '=', contactId).execute();
+          await sql`release contact_update`.execute(trx);
+        } catch (error) {
+          await sql`rollback to contact_update`.execute(trx);
+          await sql`release contact_update`.execute(trx);
+          throw error;
+        }
         await bumpVersion(trx, workspaceId);
+        const entry: Changes = {};
+        for (const [field, { column, json }] of Object.entries(PATCH_COLUMNS)) {
+          if (!(column in changes) || row[column] === next[column]) continue;
+          const read = (value: unknown) => (value === null || !json ? value : JSON.parse(value as string));
+          entry[field] = [read(row[column]), read(next[column])];
+        }
+        const consent = consentChanges(row, next, 'update')[0]?.changes;
+        if (consent) Object.assign(entry, consent);
+        if (Object.keys(entry).length) {
+          await recordActivity(trx, workspaceId, write.actor, [
+            { resource: 'contact', resourceId: contactId, action: write.revertOf ? 'revert' : 'update', changes: entry, revertOf: write.revertOf, batchId: write.batchId },
+          ]);
+        }
         const listed = await trx.selectFrom('contacts').where('id', '=', contactId).select(this.safeJson.as('json')).executeTakeFirstOrThrow();
         return listed.json;
-      });
+      }
     } catch (error) {
       if (!this.dialect.isUniqueViolation(error)) throw error;
       const detail = String((error as Error).message);
@@ -620,8 +691,18 @@ export class ContactStore {
    * the database file and empties the WAL, so the bytes are gone from both files before this resolves.
    * PostgreSQL: gone from every query at once, from the files at the next vacuum (docs/deploy.md).
    */
-  async erase(workspaceId: string, contactId: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+  async erase(workspaceId: string, contactId: string, write: WriteContext = {}): Promise<void> {
+    await this.db.transaction().execute((trx) => this.eraseIn(trx, workspaceId, contactId, write));
+    await this.checkpoint();
+  }
+
+  /**
+   * `erase` inside the caller's transaction, without the checkpoint (the caller runs `checkpoint` after its commit):
+   * also empties the `changes` of every activity entry about the person and records an `erase` entry (or, for a
+   * reverted create, `revertOf`'s `revert`) holding no value of it (docs/decisions.md section 11).
+   */
+  async eraseIn(trx: Transaction<Database>, workspaceId: string, contactId: string, write: WriteContext & { revertOf?: string; batchId?: string } = {}): Promise<void> {
+    {
       await findInWorkspace(trx, workspaceId, contactId, this.dialect);
       await trx.deleteFrom('contact_tags').where('contact_id', '=', contactId).execute();
       const holds = this.dialect.name === 'postgres' ? sql<SqlBool>`strpos(recipients, ${contactId}) > 0` : sql<SqlBool>`instr(recipients, ${contactId}) > 0`;
@@ -635,8 +716,11 @@ export class ContactStore {
       await IdempotencyStore.eraseHolding(trx, this.dialect, workspaceId, contactId);
       await trx.deleteFrom('contacts').where('id', '=', contactId).execute();
       await bumpVersion(trx, workspaceId);
-    });
-    await this.checkpoint();
+      await eraseHistory(trx, workspaceId, contactId);
+      await recordActivity(trx, workspaceId, write.actor, [
+        { resource: 'contact', resourceId: contactId, action: write.revertOf ? 'revert' : 'erase', changes: null, revertOf: write.revertOf, batchId: write.batchId },
+      ]);
+    }
   }
 
   /**
@@ -668,6 +752,22 @@ const PATCH_COLUMNS: Record<keyof ContactPatchParsed, { column: keyof ContactRow
   region: { column: 'region' },
   customMessage: { column: 'custom_message' },
 };
+
+/**
+ * The consent a write changed (docs/decisions.md section 11: the contact's consent record), as an entry of `action`:
+ * `state` and `notificationSettings` `[before, after]` where they differ; none when neither changed.
+ */
+function consentChanges(before: ContactRow, after: ContactRow, action: 'notifications' | 'update' | 'revert'): ActivityChange[] {
+  const changes: Changes = {};
+  if (before.state !== after.state) changes.state = [before.state, after.state];
+  if (before.notify_email !== after.notify_email || before.notify_sms !== after.notify_sms) {
+    changes.notificationSettings = [
+      { email: before.notify_email === 1, sms: before.notify_sms === 1 },
+      { email: after.notify_email === 1, sms: after.notify_sms === 1 },
+    ];
+  }
+  return Object.keys(changes).length ? [{ resource: 'contact', resourceId: before.id, action, changes }] : [];
+}
 
 /** `recipients` (stored JSON: a list of ids, or `{ tags?, contactIds? }`) without `contactId`; null when it holds none. */
 export function recipientsWithout(stored: string, contactId: string): string | null {
@@ -708,7 +808,27 @@ function duplicateError(row: ContactRow, detail = ''): Error {
 /** At most this many creates share one SQLite transaction (`ContactStore.createInBatch`). */
 const MAX_CREATE_BATCH = 64;
 
-type PendingCreate = { row: ContactRow; tags: readonly string[]; resolve: (row: ContactRow) => void; reject: (error: unknown) => void };
+type PendingCreate = {
+  row: ContactRow;
+  tags: readonly string[];
+  entry: ActivityChange | undefined;
+  write: WriteContext;
+  resolve: (row: ContactRow) => void;
+  reject: (error: unknown) => void;
+};
+
+/**
+ * The activity entry of a create (docs/decisions.md section 11): every field the request set, `before` null; `tags`
+ * as `[added, []]`; the consent it recorded, `state` and `notificationSettings`, as stored.
+ */
+function createdEntry(row: ContactRow, input: ContactCreateParsed): ActivityChange {
+  const changes: Changes = {};
+  for (const [field, value] of Object.entries(input)) if (value !== undefined && field !== 'tags') changes[field] = [null, value];
+  if (input.tags?.length) changes.tags = [[...input.tags], []];
+  changes.state = [null, row.state];
+  changes.notificationSettings = [null, { email: row.notify_email === 1, sms: row.notify_sms === 1 }];
+  return { resource: 'contact', resourceId: row.id, action: 'create', changes };
+}
 
 /** The rows of one new contact (its uniqueness checked first: 409); the caller bumps `contacts_version`. */
 async function insertContact(trx: Transaction<Database>, row: ContactRow, tags: readonly string[]): Promise<void> {

@@ -6,6 +6,7 @@
 import { createHash, randomBytes, randomUUID, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Kysely } from 'kysely';
+import { keyHintOf } from '../../src/api/activity';
 import { type Scope, isScope } from '../../src/api/scopes';
 import { precompiled } from './connection';
 import type { Database } from './schema';
@@ -29,14 +30,14 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest();
 const KEY_FORMAT = /^wsk_[0-9A-Za-z]{40}$/;
 
 /** What a valid API key stands for. */
-export type KeyPrincipal = { keyId: string; workspaceId: string; organizationId: string; scopes: Scope[] };
+export type KeyPrincipal = { keyId: string; workspaceId: string; organizationId: string; scopes: Scope[]; keyHint: string | null };
 
 /** Creates a key for `workspaceId` with `scopes`; returns the key in clear, the only time it is seen. */
 export async function createApiKey(db: Kysely<Database>, workspaceId: string, scopes: readonly Scope[]): Promise<string> {
   const key = `wsk_${randomBase62(40)}`;
   await db
     .insertInto('api_keys')
-    .values({ id: randomUUID(), workspace_id: workspaceId, key_hash: sha256(key).toString('hex'), scopes: scopes.join(','), created: new Date().toISOString(), revoked: null })
+    .values({ id: randomUUID(), workspace_id: workspaceId, key_hash: sha256(key).toString('hex'), scopes: scopes.join(','), created: new Date().toISOString(), revoked: null, key_hint: keyHintOf(key) })
     .execute();
   return key;
 }
@@ -60,7 +61,7 @@ const compileKeyQuery = (db: Kysely<Database>) =>
     db
       .selectFrom('api_keys')
       .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
-      .select(['api_keys.id', 'api_keys.key_hash', 'api_keys.scopes', 'api_keys.workspace_id', 'workspaces.organization_id'])
+      .select(['api_keys.id', 'api_keys.key_hash', 'api_keys.scopes', 'api_keys.key_hint', 'api_keys.workspace_id', 'workspaces.organization_id'])
       .where('api_keys.key_hash', '=', '')
       .where('api_keys.revoked', 'is', null),
   );
@@ -75,7 +76,7 @@ export async function findApiKey(db: Kysely<Database>, key: string): Promise<Key
   const hash = sha256(key);
   const [row] = (await db.executeQuery(keyQuery(db)(hash.toString('hex')))).rows;
   if (!row || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), hash)) return null;
-  return { keyId: row.id, workspaceId: row.workspace_id, organizationId: row.organization_id, scopes: row.scopes.split(',').filter(isScope) };
+  return { keyId: row.id, workspaceId: row.workspace_id, organizationId: row.organization_id, scopes: row.scopes.split(',').filter(isScope), keyHint: row.key_hint };
 }
 
 async function hashSecret(secret: string, salt = randomBytes(16)): Promise<string> {

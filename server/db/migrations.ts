@@ -312,6 +312,38 @@ const migrationsFor = ({ name, text, indexNullsFirst }: Pick<Dialect, 'name' | '
       if (name !== 'postgres') await sql`insert into contacts_search(contacts_search, rank) values ('secure-delete', 1)`.execute(db);
     },
   },
+  // The activity log (docs/decisions.md section 11, issue 33): one row per record a write changed. `seq` is the
+  // order of writing (SQLite's AUTOINCREMENT never reuses a number, PostgreSQL's bigserial neither), the tie-break
+  // of `created`. Indexes serve a record's history, a batch and a time range of one workspace; the unique index on
+  // `revert_of` makes a second revert of the same entry fail on every process, so each entry is reverted once.
+  // `api_keys.key_hint` is stored at key creation; keys made before keep null.
+  '0008-activity': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('api_keys').addColumn('key_hint', text).execute();
+      await db.schema
+        .createTable('activity')
+        .addColumn('seq', name === 'postgres' ? 'bigserial' : 'integer', (c) => (name === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+        .addColumn('activity_id', text, (c) => c.notNull().unique())
+        .addColumn('workspace_id', text, (c) => c.notNull())
+        .addColumn('created', text, (c) => c.notNull())
+        .addColumn('resource', text, (c) => c.notNull())
+        .addColumn('resource_id', text, (c) => c.notNull())
+        .addColumn('action', text, (c) => c.notNull())
+        .addColumn('changes', text)
+        .addColumn('key_hint', text)
+        .addColumn('source', text, (c) => c.notNull())
+        .addColumn('batch_id', text)
+        .addColumn('request_id', text)
+        .addColumn('idempotency_key', text)
+        .addColumn('revert_of', text)
+        .execute();
+      await db.schema.createIndex('activity_ws_created').on('activity').columns(['workspace_id', 'created', 'seq']).execute();
+      await db.schema.createIndex('activity_ws_resource').on('activity').columns(['workspace_id', 'resource_id', 'seq']).execute();
+      await db.schema.createIndex('activity_ws_batch').on('activity').columns(['workspace_id', 'batch_id', 'seq']).execute();
+      await db.schema.createIndex('activity_revert_of').on('activity').column('revert_of').unique().execute();
+      await db.schema.createIndex('activity_created').on('activity').columns(['created', 'seq']).execute();
+    },
+  },
 });
 
 /** The names of every migration, in the order they apply. */

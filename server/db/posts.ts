@@ -7,13 +7,14 @@
  *   conditional UPDATE moves a row out of `scheduled` only once whichever process runs it.
  */
 import { randomUUID } from 'node:crypto';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
 import { DATE_RANGE } from '../../src/api/common';
 import type { FilterNode } from '../../src/api/filter/ast';
 import type { OrderByItem } from '../../src/api/filter/order-by';
 import { type PostRequestParsed, type PostState, hasRecipients } from '../../src/api/posts';
 import { HttpError, badRequest, notFound } from '../errors';
 import { type FieldMap, compileFilter, compileOrderBy } from '../filter/compile';
+import { type WriteContext, recordActivity } from './activity';
 import type { Dialect } from './connection';
 import type { Database, PostTable } from './schema';
 
@@ -91,7 +92,7 @@ export class PostStore {
    * Creates the post of a post request; returns its id (the request id) and state. 400 for a schedule time
    * not in the future and for recipient contact ids not in the workspace.
    */
-  async create(workspaceId: string, request: PostRequestParsed, now = new Date()): Promise<{ requestId: string; state: PostState }> {
+  async create(workspaceId: string, request: PostRequestParsed, now = new Date(), write: WriteContext = {}): Promise<{ requestId: string; state: PostState }> {
     const publishAt = request.publishDate ? new Date(request.publishDate) : undefined;
     if (request.action === 'schedule' && publishAt && publishAt.getTime() <= now.getTime()) {
       throw badRequest(`publishDate must be in the future to schedule a post, got ${request.publishDate}`);
@@ -130,6 +131,17 @@ export class PostStore {
           updated: stamp,
         })
         .execute();
+      // The request as the activity log keeps it (docs/decisions.md section 11): its action, state and content, not
+      // its recipients (contact ids, which an erasure removes from the post).
+      const changes = {
+        action: [null, request.action],
+        state: [null, state],
+        ...(request.header === undefined ? {} : { header: [null, request.header] }),
+        ...(request.text === undefined ? {} : { text: [null, request.text] }),
+        ...(request.imageUrl === undefined ? {} : { imageUrl: [null, request.imageUrl] }),
+        ...(request.publishDate === undefined ? {} : { publishDate: [null, request.publishDate] }),
+      } as Record<string, [unknown, unknown]>;
+      await recordActivity(trx, workspaceId, write.actor, [{ resource: 'post-request', resourceId: id, action: 'create', changes }], stamp);
     });
     return { requestId: id, state };
   }
@@ -240,17 +252,27 @@ export class PostStore {
    * millisecond. A scheduled post whose time has come counts as published (the lists show it from then on) even
    * before the job marks it. 404 `Post request not found` outside the workspace.
    */
-  async withdraw(workspaceId: string, requestId: string, now = new Date()): Promise<void> {
+  async withdraw(workspaceId: string, requestId: string, now = new Date(), write: WriteContext = {}): Promise<void> {
+    await this.db.transaction().execute((trx) => this.withdrawIn(trx, workspaceId, requestId, now, write));
+  }
+
+  /** `withdraw` in the caller's transaction, recorded as `withdraw` (or as `revertOf`'s `revert`). */
+  async withdrawIn(trx: Transaction<Database>, workspaceId: string, requestId: string, now = new Date(), write: WriteContext & { revertOf?: string; batchId?: string } = {}): Promise<void> {
     const stamp = now.toISOString();
-    const deleted = await this.db
+    const deleted = await trx
       .deleteFrom('posts')
       .where('id', '=', requestId)
       .where('workspace_id', '=', workspaceId)
       .where((eb) => eb.or([eb('state', '=', 'suggested'), eb.and([eb('state', '=', 'scheduled'), eb('published_date', '>', stamp)])]))
       .returning('id')
       .execute();
-    if (deleted.length) return;
-    const found = await this.db.selectFrom('posts').select('id').where('id', '=', requestId).where('workspace_id', '=', workspaceId).executeTakeFirst();
+    if (deleted.length) {
+      await recordActivity(trx, workspaceId, write.actor, [
+        { resource: 'post-request', resourceId: requestId, action: write.revertOf ? 'revert' : 'withdraw', changes: null, revertOf: write.revertOf, batchId: write.batchId },
+      ]);
+      return;
+    }
+    const found = await trx.selectFrom('posts').select('id').where('id', '=', requestId).where('workspace_id', '=', workspaceId).executeTakeFirst();
     if (!found) throw notFound('Post request not found');
     throw new HttpError(409, `Post request ${requestId} is already published`);
   }

@@ -31,6 +31,8 @@ export interface ApiKeyTable {
   scopes: string;
   created: string;
   revoked: string | null;
+  /** `…` and the key's last four characters, stored at creation (migration 0008; null for older keys). */
+  key_hint: Generated<string | null>;
 }
 
 export interface BasicCredentialTable {
@@ -181,6 +183,27 @@ export interface RateLimitTable {
   reset_at: number | string;
 }
 
+/**
+ * One entry of the activity log (docs/decisions.md section 11, migration 0008): one changed record of one write.
+ * `seq` orders entries as they were written (ties of `created`); `changes` is JSON text, null after erasure.
+ */
+export interface ActivityTable {
+  seq: Generated<number | string>;
+  activity_id: string;
+  workspace_id: string;
+  created: string;
+  resource: string;
+  resource_id: string;
+  action: string;
+  changes: string | null;
+  key_hint: string | null;
+  source: string;
+  batch_id: string | null;
+  request_id: string | null;
+  idempotency_key: string | null;
+  revert_of: string | null;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   workspaces: WorkspaceTable;
@@ -195,4 +218,5 @@ export interface Database {
   posts: PostTable;
   rate_limits: RateLimitTable;
   idempotency_keys: IdempotencyKeyTable;
+  activity: ActivityTable;
 }

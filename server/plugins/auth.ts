@@ -20,6 +20,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
+import { ACTIVITY_BATCH_HEADER, ACTIVITY_BATCH_MAX, ACTIVITY_SOURCE_HEADER, ACTIVITY_SOURCE_MAX, activityHeaderProblem } from '../../src/api/activity';
 import { API_VERSION } from '../../src/api/common';
 import { type Scope, grants } from '../../src/api/scopes';
 import { type KeyPrincipal, findApiKey, verifyBasicCredential } from '../db/credentials';
@@ -61,6 +62,19 @@ function parseBasic(header: string | undefined): { accessKey: string; secret: st
 }
 
 /** The key principal of a request, ready for routes that require `auth: 'key'`. */
+/**
+ * 400 for an `Activity-Source` or `Activity-Batch` header that is empty, too long, repeated or not printable ASCII
+ * (docs/decisions.md section 11); checked on every authenticated request, after its credentials.
+ */
+function checkActivityHeaders(request: FastifyRequest): void {
+  for (const [name, max] of [[ACTIVITY_SOURCE_HEADER, ACTIVITY_SOURCE_MAX], [ACTIVITY_BATCH_HEADER, ACTIVITY_BATCH_MAX]] as const) {
+    const value = request.headers[name.toLowerCase()];
+    if (Array.isArray(value)) throw new HttpError(400, `${name} must be given once`);
+    const problem = activityHeaderProblem(name, value, max);
+    if (problem) throw new HttpError(400, problem);
+  }
+}
+
 export function keyPrincipal(request: FastifyRequest): KeyPrincipal {
   if (!request.principal) throw new HttpError(401, 'Invalid API key');
   return request.principal;
@@ -114,6 +128,7 @@ export default fp(
           const pair = request.basicPair;
           if (pair) request.basicWorkspaceId = (await verifyBasicCredential(options.db, pair.accessKey, pair.secret))?.workspaceId ?? null;
           if (!request.basicWorkspaceId) throw new HttpError(401, 'Invalid or missing Basic credentials', BASIC_CHALLENGE);
+          checkActivityHeaders(request);
           return;
         }
         const version = request.headers['x-api-version'];
@@ -121,6 +136,7 @@ export default fp(
         if (auth === 'none') return;
         if (!request.principal) throw new HttpError(401, 'Invalid API key');
         if (scope && !grants(request.principal.scopes, scope)) throw new HttpError(403, `Missing scope ${scope}`);
+        checkActivityHeaders(request);
       };
 
     // Bound to each route when it is added (the route's own onRequest, after the service-wide ones): no

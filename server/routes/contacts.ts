@@ -21,6 +21,7 @@ import { contactFilterFields, contactSortFields } from '../../src/api/filter/fie
 import { DEFAULT_CONTACT_ORDER, toContactSummary } from '../db/contacts';
 import { EXPORT_CONTENT_TYPES, EXPORT_SOURCE_COLUMNS, exportFilename, negotiateExport, writeContactsExport } from '../export/contacts-export';
 import { keyPrincipal } from '../plugins/auth';
+import { writeOf } from './actor';
 import type { RouteContext } from './context';
 import { listParams } from './list-params';
 
@@ -32,7 +33,7 @@ export function contactRoutes({ database, contacts, exportSlots }: RouteContext)
       '/contacts',
       { config: { auth: 'key', scope: 'feeds:read-write' }, schema: { body: contactCreateSchema, response: { 201: contactCreateResponseSchema } } },
       async (request, reply) => {
-        const row = await contacts.create(keyPrincipal(request).workspaceId, request.body);
+        const row = await contacts.create(keyPrincipal(request).workspaceId, request.body, writeOf(request));
         const { feedId: _feedId, ...created } = toContactSummary(row);
         return reply.status(201).send(created);
       },
@@ -92,7 +93,7 @@ export function contactRoutes({ database, contacts, exportSlots }: RouteContext)
       { config: { auth: 'key', scope: 'contacts:read-write' }, schema: { params: contactIdParams, body: contactTagsPatchSchema } },
       async (request, reply) => {
         const { tagsToAdd = [], tagsToRemove = [] } = request.body;
-        await contacts.patchTags(keyPrincipal(request).workspaceId, request.params.contactId, tagsToAdd, tagsToRemove);
+        await contacts.patchTags(keyPrincipal(request).workspaceId, request.params.contactId, tagsToAdd, tagsToRemove, writeOf(request));
         return reply.status(204).send();
       },
     );
@@ -104,7 +105,7 @@ export function contactRoutes({ database, contacts, exportSlots }: RouteContext)
         schema: { params: contactIdParams, body: notificationSettingsPatchSchema, response: { 200: notificationSettingsResponseSchema } },
       },
       async (request) => {
-        const row = await contacts.patchNotificationSettings(request.basicWorkspaceId as string, request.params.contactId, request.body);
+        const row = await contacts.patchNotificationSettings(request.basicWorkspaceId as string, request.params.contactId, request.body, writeOf(request));
         return toContactSummary(row);
       },
     );
@@ -114,7 +115,7 @@ export function contactRoutes({ database, contacts, exportSlots }: RouteContext)
       '/contacts/:contactId',
       { config: { auth: 'key', scope: 'contacts:read-write' }, schema: { params: contactIdParams, body: contactPatchSchema, response: { 200: contactSchema } } },
       async (request, reply) => {
-        const json = await contacts.update(keyPrincipal(request).workspaceId, request.params.contactId, request.body);
+        const json = await contacts.update(keyPrincipal(request).workspaceId, request.params.contactId, request.body, writeOf(request));
         return reply.type('application/json; charset=utf-8').send(json as never);
       },
     );
@@ -123,7 +124,7 @@ export function contactRoutes({ database, contacts, exportSlots }: RouteContext)
       '/contacts/:contactId',
       { config: { auth: 'key', scope: 'contacts:read-write' }, schema: { params: contactIdParams } },
       async (request, reply) => {
-        await contacts.erase(keyPrincipal(request).workspaceId, request.params.contactId);
+        await contacts.erase(keyPrincipal(request).workspaceId, request.params.contactId, writeOf(request));
         return reply.status(204).send();
       },
     );

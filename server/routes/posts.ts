@@ -11,6 +11,7 @@ import { DEFAULT_POST_ORDER, DEFAULT_POST_REQUEST_ORDER } from '../db/posts';
 import { findWorkspace } from '../db/workspaces';
 import { notFound } from '../errors';
 import { keyPrincipal } from '../plugins/auth';
+import { writeOf } from './actor';
 import { type RouteContext, publicBase } from './context';
 import { listParams } from './list-params';
 
@@ -24,7 +25,7 @@ export function postRoutes(context: RouteContext): FastifyPluginAsyncZod {
       '/post-requests',
       { config: { auth: 'key', scope: 'posts:read-write' }, schema: { body: postRequestSchema, response: { 201: postRequestResponseSchema } } },
       async (request, reply) => {
-        const { requestId, state } = await posts.create(keyPrincipal(request).workspaceId, request.body);
+        const { requestId, state } = await posts.create(keyPrincipal(request).workspaceId, request.body, new Date(), writeOf(request));
         return reply.status(201).send({ body: { requestId }, state });
       },
     );
@@ -44,7 +45,7 @@ export function postRoutes(context: RouteContext): FastifyPluginAsyncZod {
       '/post-requests/:requestId',
       { config: { auth: 'key', scope: 'posts:read-write' }, schema: { params: requestIdParams } },
       async (request, reply) => {
-        await posts.withdraw(keyPrincipal(request).workspaceId, request.params.requestId);
+        await posts.withdraw(keyPrincipal(request).workspaceId, request.params.requestId, new Date(), writeOf(request));
         return reply.status(204).send();
       },
     );

@@ -12,6 +12,7 @@ import {
 } from '../../src/api/catalog';
 import { collectionFilterFields, productFilterFields } from '../../src/api/filter/fields';
 import { keyPrincipal } from '../plugins/auth';
+import { writeOf } from './actor';
 import type { RouteContext } from './context';
 import { listParams } from './list-params';
 
@@ -35,7 +36,7 @@ export function catalogRoutes({ catalog }: RouteContext): FastifyPluginAsyncZod 
       '/products',
       { config: { auth: 'key', scope: 'products:read-write' }, schema: { body: productUpsertSchema, response: { 200: upsertResponseSchema, 201: upsertResponseSchema } } },
       async (request, reply) => {
-        const { id, created } = await catalog.upsertProduct(keyPrincipal(request).workspaceId, request.body);
+        const { id, created } = await catalog.upsertProduct(keyPrincipal(request).workspaceId, request.body, writeOf(request));
         return reply.status(created ? 201 : 200).send({ id });
       },
     );
@@ -54,19 +55,19 @@ export function catalogRoutes({ catalog }: RouteContext): FastifyPluginAsyncZod 
       '/collections',
       { config: { auth: 'key', scope: 'products:read-write' }, schema: { body: collectionUpsertSchema, response: { 200: upsertResponseSchema, 201: upsertResponseSchema } } },
       async (request, reply) => {
-        const { id, created } = await catalog.upsertCollection(keyPrincipal(request).workspaceId, request.body);
+        const { id, created } = await catalog.upsertCollection(keyPrincipal(request).workspaceId, request.body, writeOf(request));
         return reply.status(created ? 201 : 200).send({ id });
       },
     );
 
     // Our extension (decisions.md section 10, `catalog-delete`): links are removed on both sides.
     app.delete('/products/:id', { config: { auth: 'key', scope: 'products:read-write' }, schema: { params: idParams } }, async (request, reply) => {
-      await catalog.deleteProduct(keyPrincipal(request).workspaceId, request.params.id);
+      await catalog.deleteProduct(keyPrincipal(request).workspaceId, request.params.id, writeOf(request));
       return reply.status(204).send();
     });
 
     app.delete('/collections/:id', { config: { auth: 'key', scope: 'products:read-write' }, schema: { params: idParams } }, async (request, reply) => {
-      await catalog.deleteCollection(keyPrincipal(request).workspaceId, request.params.id);
+      await catalog.deleteCollection(keyPrincipal(request).workspaceId, request.params.id, writeOf(request));
       return reply.status(204).send();
     });
   };

@@ -37,7 +37,7 @@ describe('GET /extensions', () => {
     const key = await server.keyWith(server.a, ['posts:read-only']);
     const answer = await call(server, 'GET', '/extensions', { key });
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ extensions: ['contact-update', 'contact-erasure', 'post-requests-list', 'post-request-cancel', 'catalog-delete', 'idempotency-key'] });
+    expect(answer.body).toEqual({ extensions: ['contact-update', 'contact-erasure', 'post-requests-list', 'post-request-cancel', 'catalog-delete', 'idempotency-key', 'activity'] });
   });
 
   it('refuses a request without a key with 401', async () => {
@@ -165,10 +165,17 @@ describe('DELETE /contacts/{contactId}', () => {
     expect((await listContacts(`id eq '${id}'`, server.b.key)).meta.maxResults).toBe(1);
   });
 
-  it.runIf(TEST_DATABASE === 'sqlite')('leaves no byte of the erased email or city in the SQLite files (database and WAL)', async () => {
+  it.runIf(TEST_DATABASE === 'sqlite')('leaves no byte of the erased email or city in the SQLite files (database and WAL), in the history either', async () => {
     const email = `${unique('forget.me.')}@example.org`;
     const city = unique('Glemmeby');
     const id = await newContact({ email, city, name: 'Forget Me', address: 'Glemmeveien 1' }, server.a.key);
+    // Values that stood only in the activity log (docs/decisions.md section 11): the city before a correction, a tag
+    // added and removed again.
+    const movedTo = unique('Flytteby');
+    const tag = unique('gammel-merkelapp');
+    expect((await call(server, 'PATCH', `/contacts/${id}`, { key: server.a.key, body: { city: movedTo } })).status).toBe(200);
+    expect((await call(server, 'PATCH', `/contacts/${id}/tags`, { key: server.a.key, body: { tagsToAdd: [tag] } })).status).toBe(204);
+    expect((await call(server, 'PATCH', `/contacts/${id}/tags`, { key: server.a.key, body: { tagsToRemove: [tag] } })).status).toBe(204);
     // Some neighbours on the same pages, so the erased cells sit between live ones.
     for (let i = 0; i < 20; i++) await newContact({ city: 'Oslo' });
     const file = join(server.dir, 'app.sqlite');
@@ -177,9 +184,13 @@ describe('DELETE /contacts/{contactId}', () => {
     // Control: before the erasure both values are in the files.
     expect(holds(email)).toBe(true);
     expect(holds(city)).toBe(true);
+    expect(holds(movedTo)).toBe(true);
+    expect(holds(tag)).toBe(true);
     expect((await call(server, 'DELETE', `/contacts/${id}`, { key: server.a.key })).status).toBe(204);
     expect(holds(email)).toBe(false);
     expect(holds(city)).toBe(false);
+    expect(holds(movedTo)).toBe(false);
+    expect(holds(tag)).toBe(false);
     expect(holds('Glemmeveien')).toBe(false);
     expect(existsSync(`${file}-wal`) ? readFileSync(`${file}-wal`).length : 0).toBe(0);
   });

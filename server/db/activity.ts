@@ -1,0 +1,153 @@
+/**
+ * The activity log (docs/decisions.md section 11, issue 33): one row per record a write changed, written by the
+ * write itself in its own transaction (`recordActivity`), listed by `GET /activity` (`ActivityStore.list`), made
+ * unreadable for an erased person (`eraseHistory`) and pruned after `ACTIVITY_RETENTION_DAYS` (`prune`). Reverting
+ * lives in db/revert.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import { type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { ActivityAction, ActivityEntry, ActivityResource } from '../../src/api/activity';
+import type { FilterNode } from '../../src/api/filter/ast';
+import type { OrderByItem } from '../../src/api/filter/order-by';
+import { type FieldMap, compileFilter } from '../filter/compile';
+import type { Dialect } from './connection';
+import type { ActivityTable, Database } from './schema';
+
+/**
+ * Who wrote and on whose behalf (docs/decisions.md section 11): the key's hint (`…a1b2`, null for keys made before the
+ * log), the `Activity-Source` (default `api`) and `Activity-Batch` headers, the answer's `X-Trace-Id` and the
+ * request's `Idempotency-Key`.
+ */
+export type Actor = { keyHint: string | null; source: string; batchId: string | null; requestId: string | null; idempotencyKey: string | null };
+
+/** `changes` of an entry: each changed field to `[before, after]` (`tags` to `[added, removed]`). */
+export type Changes = Record<string, [unknown, unknown]>;
+
+/** One record's change, as a write reports it. `batchId` overrides the actor's (a revert's fresh batch). */
+export type ActivityChange = {
+  resource: ActivityResource;
+  resourceId: string;
+  action: ActivityAction;
+  changes: Changes | null;
+  revertOf?: string;
+  batchId?: string | null;
+};
+
+/** What a store's write method takes besides its own arguments: the actor to record (no entry without one). */
+export type WriteContext = { actor?: Actor };
+
+export type ActivityRow = Selectable<ActivityTable>;
+
+/**
+ * Adds one entry per change to the log, inside the write's transaction `trx`, all stamped `now` (ISO 8601 UTC).
+ * Nothing without an actor (writes that do not come through the API: the demo seed, the operator command line)
+ * or without changes. Returns the new entries' ids.
+ */
+export async function recordActivity(trx: Transaction<Database> | Kysely<Database>, workspaceId: string, actor: Actor | undefined, changes: readonly ActivityChange[], now = new Date().toISOString()): Promise<string[]> {
+  if (!actor || !changes.length) return [];
+  const rows = changes.map((change) => ({
+    activity_id: randomUUID(),
+    workspace_id: workspaceId,
+    created: now,
+    resource: change.resource,
+    resource_id: change.resourceId,
+    action: change.action,
+    changes: change.changes === null ? null : JSON.stringify(change.changes),
+    key_hint: actor.keyHint,
+    source: actor.source,
+    batch_id: change.batchId === undefined ? actor.batchId : change.batchId,
+    request_id: actor.requestId,
+    idempotency_key: actor.idempotencyKey,
+    revert_of: change.revertOf ?? null,
+  }));
+  await trx.insertInto('activity').values(rows).execute();
+  return rows.map((row) => row.activity_id);
+}
+
+/**
+ * The erasure of a person reaches the history (docs/decisions.md section 11): every entry about the contact keeps
+ * its ids, time, action and key hint, and loses its `changes`. Runs in the erasure's transaction.
+ */
+export async function eraseHistory(trx: Transaction<Database>, workspaceId: string, contactId: string): Promise<void> {
+  await trx.updateTable('activity').set({ changes: null }).where('workspace_id', '=', workspaceId).where('resource_id', '=', contactId).where('resource', '=', 'contact').execute();
+}
+
+/** `GET /activity` fields over the `activity` table (docs/decisions.md section 11). */
+export const ACTIVITY_FIELDS: FieldMap = {
+  resource: { kind: 'column', column: 'activity.resource', type: 'string' },
+  resourceId: { kind: 'column', column: 'activity.resource_id', type: 'string' },
+  action: { kind: 'column', column: 'activity.action', type: 'string' },
+  batchId: { kind: 'column', column: 'activity.batch_id', type: 'string', nullable: true },
+  source: { kind: 'column', column: 'activity.source', type: 'string' },
+  keyHint: { kind: 'column', column: 'activity.key_hint', type: 'string', nullable: true },
+  created: { kind: 'column', column: 'activity.created', type: 'date' },
+};
+
+export const DEFAULT_ACTIVITY_ORDER: OrderByItem[] = [{ field: 'created', direction: 'desc' }];
+
+/** An entry as `GET /activity` lists it. */
+export function toActivityEntry(row: ActivityRow): ActivityEntry {
+  return {
+    activityId: row.activity_id,
+    created: row.created,
+    resource: row.resource,
+    resourceId: row.resource_id,
+    action: row.action,
+    changes: row.changes === null ? null : (JSON.parse(row.changes) as ActivityEntry['changes']),
+    keyHint: row.key_hint,
+    source: row.source,
+    batchId: row.batch_id,
+    requestId: row.request_id,
+    idempotencyKey: row.idempotency_key,
+    revertOf: row.revert_of,
+  };
+}
+
+/** At most this many entries are deleted in one transaction by `prune` (docs/decisions.md section 11). */
+export const PRUNE_BATCH = 1000;
+
+/** Reads and prunes the activity log of one database. */
+export class ActivityStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /**
+   * One page of the workspace's entries about `resources` (those the key can read) and their exact count.
+   * `created` orders, ties in the order of writing (`seq`).
+   */
+  async list(workspaceId: string, resources: readonly ActivityResource[], query: { filter?: FilterNode; orderBy: readonly OrderByItem[]; offset: number; limit: number }) {
+    if (!resources.length) return { items: [], maxResults: 0 };
+    let base = this.db.selectFrom('activity').where('activity.workspace_id', '=', workspaceId);
+    if (resources.length < 4) base = base.where('activity.resource', 'in', [...resources]);
+    if (query.filter) base = base.where(compileFilter(query.filter, ACTIVITY_FIELDS, this.dialect));
+    const direction = query.orderBy[0]?.direction === 'asc' ? 'asc' : 'desc';
+    const [rows, total] = await Promise.all([
+      base.selectAll().orderBy('activity.created', direction).orderBy('activity.seq', direction).limit(query.limit).offset(query.offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { items: rows.map(toActivityEntry), maxResults: Number(total.n) };
+  }
+
+  /**
+   * Deletes entries older than `retentionDays` days before `now`, at most PRUNE_BATCH a transaction, so no other
+   * writer waits long for the lock (docs/decisions.md section 11). Returns how many were deleted. 0 days keeps all.
+   */
+  async prune(retentionDays: number, now = Date.now()): Promise<number> {
+    if (retentionDays <= 0) return 0;
+    const before = new Date(now - retentionDays * 86_400_000).toISOString();
+    let deleted = 0;
+    for (;;) {
+      const batch = await this.db.transaction().execute(async (trx) => {
+        const rows = await trx.selectFrom('activity').select('seq').where('created', '<', before).orderBy('created').orderBy('seq').limit(PRUNE_BATCH).execute();
+        if (!rows.length) return 0;
+        await trx.deleteFrom('activity').where('seq', 'in', rows.map((row) => row.seq)).execute();
+        return rows.length;
+      });
+      deleted += batch;
+      if (batch < PRUNE_BATCH) return deleted;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * `POST /activity/revert` (docs/decisions.md section 11, issue 33): undoes one activity entry or a whole batch, newest
+ * first, each by a new write recorded as `revert` (with `revertOf` and the answer's fresh `batchId`), and names
+ * every entry it left as it was, with the reason:
+ * - `not-revertible`: an `erase`, `delete`, `withdraw` or `revert` entry;
+ * - `already-reverted`: a revert of it exists (the unique index on `revert_of` settles two at once, on any process);
+ * - `gone`: the record no longer exists (or its values were erased);
+ * - `published`: a post request that is already public;
+ * - `changed-since`: a later entry of another batch changed one of the same fields of the record (for a create, any
+ *   later change of the record), or the old value clashes with a record made since (a unique email or handle).
+ * Entries are taken PER_TRANSACTION at a time, each in a savepoint of its own, so a large batch never holds the
+ * write lock for long and a refused entry is rolled back alone.
+ */
+import { randomUUID } from 'node:crypto';
+import { type Kysely, type Transaction, sql } from 'kysely';
+import type { ActivityResource, RevertConflict, RevertConflictReason, RevertResult } from '../../src/api/activity';
+import { CONTACT_PATCH_FIELDS, type ContactPatchParsed } from '../../src/api/extensions';
+import { type Scope, grants } from '../../src/api/scopes';
+import { HttpError, notFound } from '../errors';
+import type { Actor, ActivityRow } from './activity';
+import type { CatalogStore } from './catalog';
+import type { Dialect } from './connection';
+import type { ContactStore } from './contacts';
+import type { PostStore } from './posts';
+import type { Database } from './schema';
+
+/** The scope a revert needs for each resource (docs/decisions.md section 11: read-write on every resource involved). */
+export const REVERT_SCOPES: Record<ActivityResource, Scope> = {
+  contact: 'contacts:read-write',
+  product: 'products:read-write',
+  collection: 'products:read-write',
+  'post-request': 'posts:read-write',
+};
+
+/** Entries undone in one transaction: small enough that other writers wait little for the lock. */
+export const PER_TRANSACTION = 100;
+
+const NOT_REVERTIBLE = new Set(['erase', 'delete', 'withdraw', 'revert']);
+const TABLES: Record<ActivityResource, 'contacts' | 'products' | 'collections' | 'posts'> = {
+  contact: 'contacts',
+  product: 'products',
+  collection: 'collections',
+  'post-request': 'posts',
+};
+
+type Members = Map<string, Promise<Set<string>>>;
+type Stores = { contacts: ContactStore; catalog: CatalogStore; posts: PostStore };
+
+/** A conflict found while undoing an entry, thrown inside its savepoint. */
+class Conflict extends Error {
+  constructor(readonly reason: RevertConflictReason) {
+    super(reason);
+  }
+}
+
+/** Reverts entries of the activity log of one database. */
+export class Reverter {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+    private readonly stores: Stores,
+  ) {}
+
+  /**
+   * Undoes `target` (one entry or a batch) in `workspaceId` for a key holding `scopes`. 404 for an unknown entry or
+   * an empty batch; 403 naming the first scope missing for a resource the entries touch.
+   */
+  async revert(workspaceId: string, scopes: readonly Scope[], actor: Actor, target: { activityId?: string; batchId?: string }): Promise<RevertResult> {
+    let query = this.db.selectFrom('activity').selectAll().where('workspace_id', '=', workspaceId);
+    query = target.activityId !== undefined ? query.where('activity_id', '=', target.activityId) : query.where('batch_id', '=', target.batchId!);
+    const entries = await query.orderBy('seq', 'desc').execute();
+    if (!entries.length) throw notFound(target.activityId !== undefined ? 'Activity entry not found' : `No activity entries in batch ${target.batchId}`);
+    for (const resource of new Set(entries.map((entry) => entry.resource as ActivityResource))) {
+      const scope = REVERT_SCOPES[resource];
+      if (scope && !grants(scopes, scope)) throw new HttpError(403, `Missing scope ${scope}`);
+    }
+    const batchId = randomUUID();
+    const write = { actor: { ...actor, batchId }, batchId };
+    const conflicts: RevertConflict[] = [];
+    const known: Members = new Map();
+    let reverted = 0;
+    let erased = false;
+    for (let start = 0; start < entries.length; start += PER_TRANSACTION) {
+      const chunk = entries.slice(start, start + PER_TRANSACTION);
+      await this.db.transaction().execute(async (trx) => {
+        for (const entry of chunk) {
+          await sql`savepoint revert_entry`.execute(trx);
+          try {
+            erased = (await this.undo(trx, workspaceId, entry, { ...write, revertOf: entry.activity_id }, known)) || erased;
+            await sql`release revert_entry`.execute(trx);
+            reverted++;
+          } catch (error) {
+            await sql`rollback to revert_entry`.execute(trx);
+            await sql`release revert_entry`.execute(trx);
+            const reason = this.reasonOf(error, entry);
+            if (!reason) throw error;
+            conflicts.push({ activityId: entry.activity_id, resourceId: entry.resource_id, reason });
+          }
+        }
+      });
+      if (start + PER_TRANSACTION < entries.length) await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (erased) await this.stores.contacts.checkpoint();
+    return { reverted, conflicts, batchId };
+  }
+
+  /** The conflict reason of an error thrown while undoing `entry`, or null for an error that is not one. */
+  private reasonOf(error: unknown, entry: ActivityRow): RevertConflictReason | null {
+    if (error instanceof Conflict) return error.reason;
+    if (this.dialect.isUniqueViolation(error)) return String((error as Error).message).includes('revert_of') ? 'already-reverted' : 'changed-since';
+    if (error instanceof HttpError) {
+      if (error.statusCode === 404) return 'gone';
+      if (error.statusCode === 409) return entry.resource === 'post-request' ? 'published' : 'changed-since';
+      if (error.statusCode === 400) return 'changed-since';
+    }
+    return null;
+  }
+
+  /** Undoes one entry in `trx` or throws its Conflict; resolves to whether a contact was erased (needs a checkpoint). */
+  private async undo(trx: Transaction<Database>, workspaceId: string, entry: ActivityRow, write: { actor: Actor; batchId: string; revertOf: string }, known: Members): Promise<boolean> {
+    if (NOT_REVERTIBLE.has(entry.action)) throw new Conflict('not-revertible');
+    const revert = await trx.selectFrom('activity').select('activity_id').where('revert_of', '=', entry.activity_id).executeTakeFirst();
+    if (revert) throw new Conflict('already-reverted');
+    const resource = entry.resource as ActivityResource;
+    const table = TABLES[resource];
+    if (!table) throw new Conflict('not-revertible');
+    const record = await trx.selectFrom(table).select('id').where('workspace_id', '=', workspaceId).where('id', '=', entry.resource_id).executeTakeFirst();
+    if (!record || entry.changes === null) throw new Conflict('gone');
+    const changes = JSON.parse(entry.changes) as Record<string, [unknown, unknown]>;
+    if (resource === 'post-request' && (await this.published(trx, entry.resource_id))) throw new Conflict('published');
+    if (await this.changedSince(trx, workspaceId, entry, Object.keys(changes), known)) throw new Conflict('changed-since');
+
+    const { contacts, catalog, posts } = this.stores;
+    if (entry.action === 'create') {
+      if (resource === 'contact') await contacts.eraseIn(trx, workspaceId, entry.resource_id, write);
+      else if (resource === 'product') await catalog.deleteProductIn(trx, workspaceId, entry.resource_id, write);
+      else if (resource === 'collection') await catalog.deleteCollectionIn(trx, workspaceId, entry.resource_id, write);
+      else await posts.withdrawIn(trx, workspaceId, entry.resource_id, new Date(), write);
+      return resource === 'contact';
+    }
+    if (entry.action === 'tags' && resource === 'contact') {
+      const [added, removed] = changes.tags as [string[], string[]];
+      await contacts.patchTagsIn(trx, workspaceId, entry.resource_id, removed ?? [], added ?? [], write);
+      return false;
+    }
+    if (entry.action === 'notifications' && resource === 'contact') {
+      await contacts.restoreConsentIn(trx, workspaceId, entry.resource_id, { state: changes.state?.[0], notificationSettings: changes.notificationSettings?.[0] }, write);
+      return false;
+    }
+    if (entry.action === 'update') {
+      const before = Object.fromEntries(Object.entries(changes).map(([field, [was]]) => [field, was]));
+      if (resource === 'contact') {
+        // A correction's fields only: consent a cleared address turned off is not given back by a revert (only the
+        // person gives consent, through the notification settings).
+        const patch = Object.fromEntries(Object.entries(before).filter(([field]) => (CONTACT_PATCH_FIELDS as readonly string[]).includes(field)));
+        await contacts.updateIn(trx, workspaceId, entry.resource_id, patch as ContactPatchParsed, write);
+      } else if (resource === 'product' || resource === 'collection') {
+        await catalog.restoreIn(trx, resource === 'product' ? 'products' : 'collections', workspaceId, entry.resource_id, before, write);
+      }
+      return false;
+    }
+    throw new Conflict('not-revertible');
+  }
+
+  /** The entry ids of batch `batchId`, looked up once per revert (`known`, by batch id), not once per entry. */
+  private batchMembers(trx: Transaction<Database>, workspaceId: string, batchId: string | null, known: Members): Promise<Set<string>> {
+    if (batchId === null) return Promise.resolve(new Set());
+    let members = known.get(batchId);
+    if (!members) {
+      members = trx.selectFrom('activity').select('activity_id').where('workspace_id', '=', workspaceId).where('batch_id', '=', batchId).execute().then((rows) => new Set(rows.map((row) => row.activity_id)));
+      known.set(batchId, members);
+    }
+    return members;
+  }
+
+  /** True when post request `id` is public: published, or scheduled and due. */
+  private async published(trx: Transaction<Database>, id: string): Promise<boolean> {
+    const post = await trx.selectFrom('posts').select(['state', 'published_date']).where('id', '=', id).executeTakeFirst();
+    if (!post) return false;
+    return post.state === 'published' || (post.state === 'scheduled' && post.published_date !== null && post.published_date <= new Date().toISOString());
+  }
+
+  /**
+   * True when an entry written after `entry`, not of its batch (nor a revert of an entry of its batch), changed one
+   * of `fields` of the same record; for a create, any later change of the record.
+   */
+  private async changedSince(trx: Transaction<Database>, workspaceId: string, entry: ActivityRow, fields: readonly string[], known: Members): Promise<boolean> {
+    const later = await trx
+      .selectFrom('activity')
+      .select(['changes', 'batch_id', 'revert_of'])
+      .where('workspace_id', '=', workspaceId)
+      .where('resource_id', '=', entry.resource_id)
+      .where('seq', '>', entry.seq)
+      .execute();
+    if (!later.length) return false;
+    const inBatch = await this.batchMembers(trx, workspaceId, entry.batch_id, known);
+    return later.some((row) => {
+      if (entry.batch_id !== null && row.batch_id === entry.batch_id) return false;
+      if (row.revert_of !== null && inBatch.has(row.revert_of)) return false;
+      if (entry.action === 'create' || row.changes === null) return true;
+      const touched = Object.keys(JSON.parse(row.changes) as object);
+      return touched.some((field) => fields.includes(field));
+    });
+  }
+}
