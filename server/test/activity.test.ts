@@ -1,0 +1,345 @@
+/**
+ * The activity log and its revert (docs/decisions.md section 11, issue 33) on both databases: what every write
+ * records and what it does not, the request headers, `GET /activity` with its filters, scopes and exact counts,
+ * `POST /activity/revert` for one entry and a whole batch with every conflict rule, erasure emptying the history,
+ * retention, and a revert through one process of what another process wrote.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../src/api/scopes';
+import { openMigratedDatabase } from '../database';
+import { ActivityStore, PRUNE_BATCH } from '../db/activity';
+import { createApiKey } from '../db/credentials';
+import { createOrganization, createWorkspace } from '../db/workspaces';
+import { type TestServer, call, query, startServer } from './harness';
+import { startServiceProcess } from './service-process';
+import { createTestDatabase } from './test-database';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+let serial = 0;
+const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(serial++).toString(36)}`;
+
+async function newContact(body: Record<string, unknown> = {}, headers: Record<string, string> = {}, key = server.a.key): Promise<string> {
+  const created = await call(server, 'POST', '/contacts', { key, headers, body: { name: 'Kari Nordmann', email: `${unique('k')}@example.com`, ...body } });
+  expect(created.status, created.text).toBe(201);
+  return created.body.id as string;
+}
+
+async function activity(params: Record<string, string | number | undefined>, key = server.a.key) {
+  const answer = await call(server, 'GET', `/activity${query({ $limit: 100, ...params })}`, { key });
+  expect(answer.status, answer.text).toBe(200);
+  return answer.body as { items: Record<string, any>[]; meta: { maxResults: number } };
+}
+
+const historyOf = async (id: string, key = server.a.key) => (await activity({ $filter: `resourceId eq '${id}'`, $orderBy: 'created asc' }, key)).items;
+
+async function contact(id: string): Promise<Record<string, any> | undefined> {
+  const answer = await call(server, 'GET', `/contacts${query({ $filter: `id eq '${id}'` })}`, { key: server.a.key });
+  return answer.body.items[0];
+}
+
+async function revert(body: Record<string, unknown>, key = server.a.key, headers: Record<string, string> = {}) {
+  return call(server, 'POST', '/activity/revert', { key, body, headers });
+}
+
+describe('what a write records', () => {
+  it('records a create with every field it set (before null), the key hint, source api, the trace id and no batch', async () => {
+    const email = `${unique('ola')}@example.com`;
+    const created = await call(server, 'POST', '/contacts', { key: server.a.key, body: { name: 'Ola', email, city: 'Oslo', tags: ['vip'], addDirectly: true } });
+    expect(created.status).toBe(201);
+    const [entry, ...more] = await historyOf(created.body.id);
+    expect(more).toEqual([]);
+    expect(entry).toMatchObject({
+      resource: 'contact',
+      resourceId: created.body.id,
+      action: 'create',
+      keyHint: `…${server.a.key.slice(-4)}`,
+      source: 'api',
+      batchId: null,
+      requestId: created.headers.get('x-trace-id'),
+      idempotencyKey: null,
+      revertOf: null,
+    });
+    expect(entry!.changes).toMatchObject({ name: [null, 'Ola'], email: [null, email], city: [null, 'Oslo'], tags: [['vip'], []], state: [null, 'active'] });
+    expect(entry!.changes.notificationSettings).toEqual([null, { email: true, sms: false }]);
+    expect(entry!.keyHint).toHaveLength(5);
+  });
+
+  it('takes Activity-Source and Activity-Batch from the request, and Idempotency-Key', async () => {
+    const batch = unique('job-');
+    const id = await newContact({}, { 'Activity-Source': 'console/import', 'Activity-Batch': batch, 'Idempotency-Key': unique('idem-') });
+    const [entry] = await historyOf(id);
+    expect(entry).toMatchObject({ source: 'console/import', batchId: batch });
+    expect(entry!.idempotencyKey).toMatch(/^idem-/);
+  });
+
+  it.each([
+    ['an empty Activity-Source', { 'Activity-Source': '' }, 'Activity-Source must not be empty'],
+    ['an Activity-Source of 101 characters', { 'Activity-Source': 'x'.repeat(101) }, 'Activity-Source must be at most 100 characters long'],
+    ['an Activity-Batch of 256 characters', { 'Activity-Batch': 'x'.repeat(256) }, 'Activity-Batch must be at most 255 characters long'],
+  ])('refuses %s with 400 and writes nothing', async (_name, headers, message) => {
+    const email = `${unique('refused')}@example.com`;
+    const answer = await call(server, 'POST', '/contacts', { key: server.a.key, headers, body: { email } });
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toBe(message);
+    expect((await call(server, 'GET', `/contacts${query({ $filter: `email eq '${email}'` })}`, { key: server.a.key })).body.meta.maxResults).toBe(0);
+  });
+
+  it('adds nothing for a write that changes nothing or fails', async () => {
+    const email = `${unique('same')}@example.com`;
+    const id = await newContact({ email, tags: ['vip'] });
+    expect((await call(server, 'PATCH', `/contacts/${id}/tags`, { key: server.a.key, body: { tagsToAdd: ['vip'] } })).status).toBe(204);
+    expect((await call(server, 'PATCH', `/contacts/${id}`, { key: server.a.key, body: { email } })).status).toBe(200);
+    expect((await call(server, 'POST', '/contacts', { key: server.a.key, body: { email } })).status).toBe(409);
+    expect((await call(server, 'PATCH', `/contacts/${id}/tags`, { key: server.a.key, body: { tagsToAdd: Array.from({ length: 101 }, (_, i) => `t${i}`) } })).status).toBe(400);
+    expect((await historyOf(id)).map((entry) => entry.action)).toEqual(['create']);
+  });
+
+  it('records tags as [added, removed], a correction as the fields it changed, consent by the Basic access key', async () => {
+    const id = await newContact({ city: 'Bergen', tags: ['a'] });
+    await call(server, 'PATCH', `/contacts/${id}/tags`, { key: server.a.key, body: { tagsToAdd: ['b'], tagsToRemove: ['a'] } });
+    await call(server, 'PATCH', `/contacts/${id}`, { key: server.a.key, body: { city: 'Oslo', name: 'Kari Nordmann' } });
+    const consent = await call(server, 'PATCH', `/contacts/${id}/notification-settings`, { headers: { authorization: server.a.basic }, body: { email: false } });
+    expect(consent.status, consent.text).toBe(200);
+    const [, tags, update, notifications] = await historyOf(id);
+    expect(tags).toMatchObject({ action: 'tags', changes: { tags: [['b'], ['a']] } });
+    expect(update).toMatchObject({ action: 'update', changes: { city: ['Bergen', 'Oslo'] } });
+    expect(Object.keys(update!.changes)).toEqual(['city']);
+    const accessKey = Buffer.from(server.a.basic.slice(6), 'base64').toString().split(':')[0]!;
+    expect(notifications).toMatchObject({
+      action: 'notifications',
+      keyHint: `…${accessKey.slice(-4)}`,
+      changes: { state: ['pending', 'active'], notificationSettings: [{ email: true, sms: false }, { email: false, sms: false }] },
+    });
+  });
+
+  it('records products, collections and post requests, their deletes and withdrawals', async () => {
+    const product = await call(server, 'POST', '/products', { key: server.a.key, body: { title: 'Tent', price: 100 } });
+    await call(server, 'POST', '/products', { key: server.a.key, body: { id: product.body.id, title: 'Big tent' } });
+    await call(server, 'POST', '/products', { key: server.a.key, body: { id: product.body.id, title: 'Big tent' } });
+    expect((await call(server, 'DELETE', `/products/${product.body.id}`, { key: server.a.key })).status).toBe(204);
+    expect((await historyOf(product.body.id)).map((entry) => [entry.resource, entry.action, entry.changes?.title])).toEqual([
+      ['product', 'create', [null, 'Tent']],
+      ['product', 'update', ['Tent', 'Big tent']],
+      ['product', 'delete', undefined],
+    ]);
+    const collection = await call(server, 'POST', '/collections', { key: server.a.key, body: { title: 'Camping' } });
+    expect((await historyOf(collection.body.id)).map((entry) => entry.resource)).toEqual(['collection']);
+    const post = await call(server, 'POST', '/post-requests', { key: server.a.key, body: { action: 'suggest', text: 'Maybe', recipients: [await newContact()] } });
+    expect((await call(server, 'DELETE', `/post-requests/${post.body.body.requestId}`, { key: server.a.key })).status).toBe(204);
+    const history = await historyOf(post.body.body.requestId);
+    expect(history.map((entry) => entry.action)).toEqual(['create', 'withdraw']);
+    expect(history[0]!.changes).toEqual({ action: [null, 'suggest'], state: [null, 'suggested'], text: [null, 'Maybe'] });
+  });
+
+  it('names a key made before the log with a null hint', async () => {
+    const key = await server.keyWith(server.a, ['contacts:read-write', 'feeds:read-write']);
+    await server.database.db.updateTable('api_keys').set({ key_hint: null }).where('workspace_id', '=', server.a.id).where('key_hint', '=', `…${key.slice(-4)}`).execute();
+    const id = await newContact({}, {}, key);
+    expect((await historyOf(id))[0]!.keyHint).toBeNull();
+  });
+});
+
+describe('GET /activity', () => {
+  let batch: string;
+  let ids: string[];
+  beforeAll(async () => {
+    batch = unique('list-');
+    ids = [];
+    for (let i = 0; i < 3; i++) ids.push(await newContact({}, { 'Activity-Batch': batch, 'Activity-Source': 'console/test' }));
+  });
+
+  it('filters by batch and source with an exact count, newest first by default and oldest first on request', async () => {
+    const page = await activity({ $filter: `batchId eq '${batch}'`, $limit: 2 });
+    expect(page.meta.maxResults).toBe(3);
+    expect(page.items.map((entry) => entry.resourceId)).toEqual([ids[2], ids[1]]);
+    const ascending = await activity({ $filter: `batchId eq '${batch}' and source eq 'console/test'`, $orderBy: 'created asc' });
+    expect(ascending.items.map((entry) => entry.resourceId)).toEqual(ids);
+    const created = ascending.items[0]!.created as string;
+    expect((await activity({ $filter: `batchId eq '${batch}' and created ge '${created}' and action eq 'create'` })).meta.maxResults).toBe(3);
+  });
+
+  it('shows a key only the entries of the resources it can read, and another workspace none', async () => {
+    const product = await call(server, 'POST', '/products', { key: server.a.key, body: { title: unique('Stove') } });
+    const contactsOnly = await server.keyWith(server.a, ['contacts:read-only']);
+    expect((await activity({ $filter: `resourceId eq '${product.body.id}'` }, contactsOnly)).meta.maxResults).toBe(0);
+    expect((await activity({ $filter: `resourceId eq '${ids[0]}'` }, contactsOnly)).meta.maxResults).toBe(1);
+    const postsOnly = await server.keyWith(server.a, ['posts:read-only']);
+    expect((await activity({ $filter: `resource eq 'contact'` }, postsOnly)).meta.maxResults).toBe(0);
+    expect((await activity({ $filter: `batchId eq '${batch}'` }, server.b.key)).meta.maxResults).toBe(0);
+  });
+
+  it.each([
+    [{ $limit: 101 }, '$limit'],
+    [{ $filter: "email eq 'x'" }, '$filter'],
+    [{ $orderBy: 'resource asc' }, '$orderBy'],
+  ])('refuses %j with 400', async (params, word) => {
+    const answer = await call(server, 'GET', `/activity${query(params)}`, { key: server.a.key });
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toContain(word);
+  });
+
+  it('refuses a request without a key with 401', async () => {
+    expect((await call(server, 'GET', '/activity')).status).toBe(401);
+  });
+});
+
+describe('POST /activity/revert', () => {
+  it('reverts one correction: the old value back, a revert entry with revertOf and a fresh batch; twice reverts nothing', async () => {
+    const id = await newContact({ city: 'Bergen' });
+    await call(server, 'PATCH', `/contacts/${id}`, { key: server.a.key, body: { city: 'Oslo' } });
+    const update = (await historyOf(id))[1]!;
+    const answer = await revert({ activityId: update.activityId }, server.a.key, { 'Activity-Source': 'console/history' });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toMatchObject({ reverted: 1, conflicts: [] });
+    expect((await contact(id))!.city).toBe('Bergen');
+    const entry = (await historyOf(id))[2]!;
+    expect(entry).toMatchObject({ action: 'revert', revertOf: update.activityId, batchId: answer.body.batchId, source: 'console/history', changes: { city: ['Oslo', 'Bergen'] } });
+    const again = await revert({ activityId: update.activityId });
+    expect(again.body).toMatchObject({ reverted: 0, conflicts: [{ activityId: update.activityId, resourceId: id, reason: 'already-reverted' }] });
+  });
+
+  it('reverts a whole batch newest first; a record changed since by another batch is kept and named', async () => {
+    const batch = unique('import-');
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await newContact({ tags: ['imported'] }, { 'Activity-Batch': batch }));
+    // Within the batch: a later tag change of the same batch is no conflict.
+    await call(server, 'PATCH', `/contacts/${ids[0]}/tags`, { key: server.a.key, headers: { 'Activity-Batch': batch }, body: { tagsToAdd: ['second'] } });
+    // Elsewhere: a colleague corrects one of them.
+    await call(server, 'PATCH', `/contacts/${ids[3]}`, { key: server.a.key, body: { city: 'Tromsø' } });
+    const answer = await revert({ batchId: batch });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.reverted).toBe(5);
+    expect(answer.body.conflicts).toEqual([{ activityId: expect.any(String), resourceId: ids[3], reason: 'changed-since' }]);
+    for (const [i, id] of ids.entries()) expect(await contact(id), `contact ${i}`)[i === 3 ? 'toBeDefined' : 'toBeUndefined']();
+    const replay = await revert({ batchId: batch });
+    expect(replay.body.reverted).toBe(0);
+    expect(replay.body.conflicts.map((c: { reason: string }) => c.reason).sort()).toEqual(['already-reverted', 'already-reverted', 'already-reverted', 'already-reverted', 'already-reverted', 'changed-since']);
+  });
+
+  it('reverts tags and consent', async () => {
+    const id = await newContact({ tags: ['a'] });
+    await call(server, 'PATCH', `/contacts/${id}/tags`, { key: server.a.key, body: { tagsToAdd: ['b'], tagsToRemove: ['a'] } });
+    await call(server, 'PATCH', `/contacts/${id}/notification-settings`, { headers: { authorization: server.a.basic }, body: { sms: false } });
+    const [, tags, consent] = await historyOf(id);
+    expect((await revert({ activityId: consent!.activityId })).body.reverted).toBe(1);
+    expect((await contact(id))!.state).toBe('pending');
+    expect((await revert({ activityId: tags!.activityId })).body.reverted).toBe(1);
+    expect((await contact(id))!.tags).toEqual(['a']);
+  });
+
+  it('names erase, delete, withdraw and revert entries not-revertible, a record erased since gone', async () => {
+    const id = await newContact();
+    await call(server, 'PATCH', `/contacts/${id}`, { key: server.a.key, body: { city: 'Oslo' } });
+    expect((await call(server, 'DELETE', `/contacts/${id}`, { key: server.a.key })).status).toBe(204);
+    const history = await historyOf(id);
+    expect(history.map((entry) => [entry.action, entry.changes])).toEqual([['create', null], ['update', null], ['erase', null]]);
+    expect((await revert({ activityId: history[2]!.activityId })).body.conflicts[0].reason).toBe('not-revertible');
+    expect((await revert({ activityId: history[1]!.activityId })).body.conflicts[0].reason).toBe('gone');
+  });
+
+  it('withdraws a suggested post request it reverts, and leaves a published one, named published', async () => {
+    const suggested = await call(server, 'POST', '/post-requests', { key: server.a.key, body: { action: 'suggest', text: 'Maybe' } });
+    const published = await call(server, 'POST', '/post-requests', { key: server.a.key, body: { action: 'publish', text: 'Now' } });
+    const [a] = await historyOf(suggested.body.body.requestId);
+    const [b] = await historyOf(published.body.body.requestId);
+    expect((await revert({ activityId: a!.activityId })).body.reverted).toBe(1);
+    expect((await revert({ activityId: b!.activityId })).body.conflicts[0].reason).toBe('published');
+    const left = await call(server, 'GET', `/post-requests${query({ $limit: 100 })}`, { key: server.a.key });
+    const requestIds = left.body.items.map((item: { requestId: string }) => item.requestId);
+    expect(requestIds).toContain(published.body.body.requestId);
+    expect(requestIds).not.toContain(suggested.body.body.requestId);
+  });
+
+  it('restores a product update and deletes a product it created', async () => {
+    const product = await call(server, 'POST', '/products', { key: server.a.key, body: { title: 'Stove', vendor: 'Primus', tags: ['gas'] } });
+    await call(server, 'POST', '/products', { key: server.a.key, body: { id: product.body.id, title: 'Big stove', tags: ['gas', 'big'] } });
+    const [create, update] = await historyOf(product.body.id);
+    expect((await revert({ activityId: update!.activityId })).body.reverted).toBe(1);
+    const listed = await call(server, 'GET', `/products${query({ $filter: `id eq '${product.body.id}'` })}`, { key: server.a.key });
+    expect(listed.body.items[0]).toMatchObject({ title: 'Stove', vendor: 'Primus', tags: ['gas'] });
+    expect((await revert({ activityId: create!.activityId })).body).toMatchObject({ reverted: 0, conflicts: [{ reason: 'changed-since' }] });
+  });
+
+  it('refuses without read-write on every resource involved (403), an unknown entry (404), and a body naming both or neither (400)', async () => {
+    const id = await newContact();
+    const [entry] = await historyOf(id);
+    const readOnly = await server.keyWith(server.a, ['contacts:read-only']);
+    const refused = await revert({ activityId: entry!.activityId }, readOnly);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('Missing scope contacts:read-write');
+    expect(await contact(id)).toBeDefined();
+    expect((await revert({ activityId: entry!.activityId }, server.b.key)).status).toBe(404);
+    expect((await revert({ activityId: entry!.activityId, batchId: 'x' })).status).toBe(400);
+    expect((await revert({})).status).toBe(400);
+  });
+
+  it('answers a repeated Idempotency-Key with the first answer, reverting nothing more', async () => {
+    const id = await newContact({ city: 'Bodø' });
+    await call(server, 'PATCH', `/contacts/${id}`, { key: server.a.key, body: { city: 'Molde' } });
+    const update = (await historyOf(id))[1]!;
+    const headers = { 'Idempotency-Key': unique('revert-') };
+    const first = await revert({ activityId: update.activityId }, server.a.key, headers);
+    const second = await revert({ activityId: update.activityId }, server.a.key, headers);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.body).toEqual(first.body);
+    expect((await historyOf(id)).filter((entry) => entry.action === 'revert')).toHaveLength(1);
+  });
+});
+
+describe('retention', () => {
+  it('deletes entries older than the retention, in batches, and keeps the rest', async () => {
+    const store = new ActivityStore(server.database.db, server.database.dialect);
+    const old = new Date(Date.now() - 500 * 86_400_000).toISOString();
+    const rows = Array.from({ length: PRUNE_BATCH + 5 }, (_, i) => ({
+      activity_id: unique(`old-${i}-`), workspace_id: server.b.id, created: old, resource: 'contact', resource_id: 'gone', action: 'create',
+      changes: null, key_hint: null, source: 'api', batch_id: 'old-batch', request_id: null, idempotency_key: null, revert_of: null,
+    }));
+    for (let i = 0; i < rows.length; i += 200) await server.database.db.insertInto('activity').values(rows.slice(i, i + 200)).execute();
+    const kept = await newContact({}, {}, server.b.key);
+    expect(await store.prune(0)).toBe(0);
+    expect(await store.prune(400)).toBe(PRUNE_BATCH + 5);
+    expect((await activity({ $filter: "batchId eq 'old-batch'" }, server.b.key)).meta.maxResults).toBe(0);
+    expect((await historyOf(kept, server.b.key)).length).toBe(1);
+  });
+});
+
+describe('several processes on one database', () => {
+  it('reverts through one process what another wrote', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wsa-activity-'));
+    const target = await createTestDatabase(dir, 'activity');
+    const database = await openMigratedDatabase(target.url);
+    const organization = await createOrganization(database.db, 'Activity Organization');
+    const workspace = await createWorkspace(database.db, { organizationId: organization.id, name: 'Activity Workspace' });
+    const key = await createApiKey(database.db, workspace.id, SCOPES);
+    const [one, two] = await Promise.all([startServiceProcess(target.url), startServiceProcess(target.url)]);
+    try {
+      const batch = unique('pair-');
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        const created = await call(one, 'POST', '/contacts', { key, headers: { 'Activity-Batch': batch }, body: { email: `${unique('p')}@example.com` } });
+        expect(created.status, created.text).toBe(201);
+        ids.push(created.body.id);
+      }
+      const [first, second] = await Promise.all([call(two, 'POST', '/activity/revert', { key, body: { batchId: batch } }), call(one, 'POST', '/activity/revert', { key, body: { batchId: batch } })]);
+      expect(first.status, first.text).toBe(200);
+      expect(second.status, second.text).toBe(200);
+      // Two processes reverting one batch at once: every entry reverted exactly once between them.
+      expect(first.body.reverted + second.body.reverted).toBe(4);
+      const left = await call(one, 'GET', `/contacts${query({ $filter: `id in (${ids.map((id) => `'${id}'`).join(',')})` })}`, { key });
+      expect(left.body.meta.maxResults).toBe(0);
+    } finally {
+      await Promise.all([one.stop(), two.stop()]);
+      await database.close();
+      await target.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
