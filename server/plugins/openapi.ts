@@ -43,6 +43,8 @@ const writeHeaders = versionHeader.extend({
     .string()
     .optional()
     .describe('1 to 255 printable ASCII characters: the same key and body within 24 hours replays the first answer (Idempotent-Replayed: true)'),
+  'activity-source': z.string().optional().describe('What wrote, kept in the activity log (1 to 100 printable ASCII characters; default `api`; docs/decisions.md section 11)'),
+  'activity-batch': z.string().optional().describe('The batch this write belongs to in the activity log, e.g. a job id (1 to 255 printable ASCII characters; docs/decisions.md section 11)'),
 });
 
 /** Shows integer query parameters (strings on the wire, see `integerParam`) as integers with their range. */

@@ -26,6 +26,8 @@ import {
 } from '../../src/api/filter/fields';
 import { FILTER_LIMITS } from '../../src/api/filter/parse';
 import type { OrderByItem } from '../../src/api/filter/order-by';
+import { activityFilterFields, activitySortFields } from '../../src/api/activity';
+import { DEFAULT_ACTIVITY_ORDER } from '../db/activity';
 import { NEWEST_FIRST } from '../db/catalog';
 import { DEFAULT_CONTACT_ORDER } from '../db/contacts';
 import { DEFAULT_POST_ORDER, DEFAULT_POST_REQUEST_ORDER } from '../db/posts';
@@ -188,7 +190,7 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
     summary: 'List this service’s extensions',
     description:
       'Answers `{ "extensions": [...] }`: the names of the extensions this service supports (`contact-update`, `contact-erasure`, ' +
-      '`post-requests-list`, `post-request-cancel`, `catalog-delete`, `idempotency-key`). Any valid key; a service answering 404 here has none ' +
+      '`post-requests-list`, `post-request-cancel`, `catalog-delete`, `idempotency-key`, `activity`). Any valid key; a service answering 404 here has none ' +
       '(decisions.md section 10). Every POST and PATCH takes an `Idempotency-Key` header (1 to 255 printable ASCII characters): the same key and body ' +
       'within 24 hours replays the first answer with `Idempotent-Replayed: true`; 409 while the first still runs, 422 with another body (section 9).',
   },
@@ -227,6 +229,30 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
   'DELETE /api/products/:id': {
     summary: 'Delete a product (extension catalog-delete)',
     description: 'Deletes the product and removes it from its collections. Answers 204; 404 for a product outside the key workspace. Scope products:read-write.',
+  },
+  'GET /api/activity': {
+    summary: 'List the activity log (extension activity)',
+    description: listDescription(
+      'One entry per record each write through the API changed, in the list envelope: `{ activityId, created, resource, resourceId, action, changes, ' +
+        'keyHint, source, batchId, requestId, idempotencyKey, revertOf }`. `changes` maps each changed field to `[before, after]` (`tags` to ' +
+        '`[added, removed]`; null once the person was erased); `keyHint` is `…` and the last four characters of the key that wrote; `source` and ' +
+        '`batchId` come from the `Activity-Source` and `Activity-Batch` request headers of the write. A key sees the entries of the resources it can ' +
+        'read (docs/decisions.md section 11); `$orderBy` is `created desc` (default) or `created asc`, ties in the order of writing.',
+      activityFilterFields,
+      activitySortFields,
+      DEFAULT_ACTIVITY_ORDER,
+      DEFAULT_PAGE_CAPS,
+    ),
+  },
+  'POST /api/activity/revert': {
+    summary: 'Revert an entry or a whole batch (extension activity)',
+    description:
+      'Body `{ "activityId": "..." }` or `{ "batchId": "..." }` (exactly one). Undoes each entry, newest first, by a new write recorded as `revert` ' +
+      '(a create deletes the record, an update restores the before values, tags and consent are put back) and answers 200 `{ reverted, conflicts: ' +
+      '[{ activityId, resourceId, reason }], batchId }`, `batchId` being the revert\'s own. An entry is left as it was and named in `conflicts` when a ' +
+      'later write of another batch changed the same field (`changed-since`), the record is gone (`gone`), a post is already published ' +
+      '(`published`), it is an erase, delete, withdraw or revert (`not-revertible`), or it was reverted before (`already-reverted`). 403 without ' +
+      'read-write on every resource involved; 404 for an unknown entry or an empty batch (docs/decisions.md section 11).',
   },
   'DELETE /api/collections/:id': {
     summary: 'Delete a collection (extension catalog-delete)',

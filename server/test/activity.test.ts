@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/api/scopes';
+import { buildApp } from '../app';
 import { openMigratedDatabase } from '../database';
 import { ActivityStore, PRUNE_BATCH } from '../db/activity';
 import { createApiKey } from '../db/credentials';
@@ -90,6 +91,23 @@ describe('what a write records', () => {
     expect(answer.status).toBe(400);
     expect(answer.body.message).toBe(message);
     expect((await call(server, 'GET', `/contacts${query({ $filter: `email eq '${email}'` })}`, { key: server.a.key })).body.meta.maxResults).toBe(0);
+  });
+
+  it('allows both headers in a CORS preflight where CORS_ORIGINS is set', async () => {
+    const app = await buildApp({ database: server.database, rateLimitPerMinute: 0, schedulerIntervalMs: 0, corsOrigins: ['https://console.example.com'] });
+    try {
+      const preflight = await app.inject({
+        method: 'OPTIONS',
+        url: '/api/contacts',
+        headers: { origin: 'https://console.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key, activity-source, activity-batch' },
+      });
+      expect(preflight.statusCode).toBe(204);
+      const allowed = String(preflight.headers['access-control-allow-headers']).toLowerCase();
+      expect(allowed).toContain('activity-source');
+      expect(allowed).toContain('activity-batch');
+    } finally {
+      await app.close();
+    }
   });
 
   it('adds nothing for a write that changes nothing or fails', async () => {

@@ -214,7 +214,7 @@ describe('a proxy-mode process in front of our service process', () => {
       return Object.fromEntries(Object.entries(document.paths).filter(([path]) => path.startsWith('/api/')));
     };
     const proxied = await paths(proxy);
-    expect(Object.keys(proxied)).toHaveLength(17); // the interface's 12 paths and our extensions' 5 (decisions.md section 10)
+    expect(Object.keys(proxied)).toHaveLength(19); // the interface's 12 paths and our extensions' 7 (docs/decisions.md sections 10 and 11)
     expect(proxied).toEqual(await paths(service));
   });
 });
@@ -255,6 +255,9 @@ describe('proxy apps in front of a hosted-style service, a closed port and a hun
           'proxy-authorization': 'Basic c2VjcmV0',
           'x-forwarded-for': '203.0.113.9',
           'x-custom': 'kept',
+          'idempotency-key': 'job-1-step-2',
+          'activity-source': 'console/import',
+          'activity-batch': 'job-1',
         },
       });
       request.on('response', (response) => {
@@ -276,6 +279,10 @@ describe('proxy apps in front of a hosted-style service, a closed port and a hun
       'content-type': 'application/json; charset=utf-8',
       'content-length': String(Buffer.byteLength(body)),
       'x-custom': 'kept',
+      // Our service's extension headers (docs/decisions.md sections 9 and 11) pass through unchanged.
+      'idempotency-key': 'job-1-step-2',
+      'activity-source': 'console/import',
+      'activity-batch': 'job-1',
       host: new URL(hosted.origin).host,
       'x-forwarded-for': '127.0.0.1', // the untrusted 203.0.113.9 is replaced (no TRUST_PROXY)
       'x-forwarded-proto': 'http',

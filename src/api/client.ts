@@ -37,6 +37,7 @@ import {
   notificationSettingsResponseSchema,
 } from './contacts';
 import { type ContactPatch, type PostRequestItem, extensionsSchema, postRequestListSchema } from './extensions';
+import { type ActivityList, type RevertRequest, type RevertResult, ACTIVITY_BATCH_HEADER, ACTIVITY_SOURCE_HEADER, activityListSchema, revertResultSchema } from './activity';
 import type { DownloadFormat, DownloadProgress, DownloadResult } from './download';
 import {
   type PostRequest,
@@ -82,7 +83,13 @@ export type ApiClientOptions = {
  * the call while it still waits for the key's budget (it rejects with the signal's reason and is never sent), and
  * leaves it alone once sent: a job that is paused or cancelled sends nothing more, yet hears every answer it asked for.
  */
-export type CallOptions = { signal?: AbortSignal; priority?: RequestPriority; idempotencyKey?: string; queueSignal?: AbortSignal };
+export type CallOptions = { signal?: AbortSignal; priority?: RequestPriority; idempotencyKey?: string; queueSignal?: AbortSignal; activity?: ActivityTag };
+
+/**
+ * What a write tells our service's activity log (docs/decisions.md section 11): `source` is sent as `Activity-Source`
+ * (`console/import`), `batchId` as `Activity-Batch` (a job's id). A service without the extension ignores both.
+ */
+export type ActivityTag = { source?: string; batchId?: string };
 
 /** `GET /contacts` answer: `{ items: Contact[], meta: { maxResults } }`. */
 export type ContactList = z.infer<typeof contactListSchema>;
@@ -197,6 +204,16 @@ export type ApiClient = {
   deleteProduct(id: string, options?: CallOptions): Promise<void>;
   /** `DELETE /collections/{id}` (products:read-write, `catalog-delete`): 204; the collection leaves its products. 404 unknown. */
   deleteCollection(id: string, options?: CallOptions): Promise<void>;
+  /**
+   * `GET /activity` (any key; entries of the resources it can read; extension `activity`, docs/decisions.md section 11):
+   * the list envelope of entries; `$orderBy` `created desc` (default) or `created asc`; `$limit` at most 100.
+   */
+  listActivity(params?: ListParams): Promise<ActivityList>;
+  /**
+   * `POST /activity/revert` (read-write on every resource involved; extension `activity`): undoes one entry or a whole
+   * batch; resolves to `{ reverted, conflicts, batchId }`. 403 missing scope, 404 unknown entry or empty batch.
+   */
+  revertActivity(body: RevertRequest, options?: CallOptions): Promise<RevertResult>;
 };
 
 /** How a call authenticates: API key (`x-api-key`), Basic (endpoint 6) or none (endpoint 14). */
@@ -220,12 +237,14 @@ type Call = {
   idempotencyKey?: string | undefined;
   /** Withdraws the call while it waits for the budget (`CallOptions.queueSignal`). */
   queueSignal?: AbortSignal | undefined;
+  /** Sent as `Activity-Source` and `Activity-Batch` on a write (`CallOptions.activity`). */
+  activity?: ActivityTag | undefined;
   /** Called with a 2xx answer's headers (`ListParams.onHeaders`). */
   onHeaders?: ((headers: Headers) => void) | undefined;
 };
 
 /** The per-call part of a `Call`: its signals, priority and Idempotency-Key. */
-const perCall = ({ signal, priority, idempotencyKey, queueSignal }: CallOptions) => ({ signal, priority, idempotencyKey, queueSignal });
+const perCall = ({ signal, priority, idempotencyKey, queueSignal, activity }: CallOptions) => ({ signal, priority, idempotencyKey, queueSignal, activity });
 
 /** The signal that ends a wait for the budget: the call's own, or its `queueSignal`, whichever aborts first. */
 function waitSignal(call: Call): AbortSignal | undefined {
@@ -281,6 +300,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       init.body = JSON.stringify(call.body);
     }
     if (call.idempotencyKey !== undefined && call.method !== 'GET') headers['Idempotency-Key'] = call.idempotencyKey;
+    if (call.activity?.source !== undefined && call.method !== 'GET') headers[ACTIVITY_SOURCE_HEADER] = call.activity.source;
+    if (call.activity?.batchId !== undefined && call.method !== 'GET') headers[ACTIVITY_BATCH_HEADER] = call.activity.batchId;
     if (call.signal) init.signal = call.signal;
     call.signal?.throwIfAborted();
     call.queueSignal?.throwIfAborted();
@@ -503,6 +524,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     async deleteCollection(id, opts = {}) {
       await noContent({ method: 'DELETE', endpoint: 'DELETE /collections/{id}', path: `/collections/${pathSegment(id)}`, auth: 'key', ...perCall(opts) });
+    },
+
+    async listActivity(params = {}) {
+      return (await json(listCall('GET /activity', '/activity', 'key', params), activityListSchema)).data;
+    },
+
+    async revertActivity(body, opts = {}) {
+      return (await json({ method: 'POST', endpoint: 'POST /activity/revert', path: '/activity/revert', auth: 'key', body, ...perCall(opts) }, revertResultSchema)).data;
     },
   };
 }

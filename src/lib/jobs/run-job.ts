@@ -41,10 +41,23 @@ import { errorSentence, loadErrorSentences } from '@/lib/error-sentence';
 import { sleepUnlessAborted } from '@/lib/run-pool';
 import { backoffSeconds } from '@/lib/throttle';
 import type { JobProgressPatch, JobStore } from './job-store';
-import type { JobCounts, JobRecord, JobStep, StepOutcome, StepRecord } from './job-types';
+import type { JobCounts, JobKind, JobRecord, JobStep, StepOutcome, StepRecord } from './job-types';
 
 /** Options of every write a job sends (the shape of `CallOptions` in src/api/client.ts). */
-export type JobCallOptions = { signal?: AbortSignal; priority?: 'job'; idempotencyKey?: string; queueSignal?: AbortSignal };
+export type JobCallOptions = { signal?: AbortSignal; priority?: 'job'; idempotencyKey?: string; queueSignal?: AbortSignal; activity?: { source: string; batchId: string } };
+
+/**
+ * The `Activity-Source` of each kind of job's writes (docs/decisions.md section 11): our service's activity log names
+ * the console's job, and every write of one job carries `Activity-Batch: <jobId>`, so the whole job is one batch that
+ * the Jobs page can undo in one request (`POST /activity/revert`). A service without the log ignores both headers.
+ */
+export const JOB_SOURCES: Record<JobKind, string> = {
+  'contacts-import': 'console/import',
+  'bulk-tags': 'console/bulk-tags',
+  'undo-tags': 'console/undo',
+  'products-import': 'console/products-import',
+  'bulk-erase': 'console/erasure',
+};
 
 /** The part of the typed client a job uses (`ApiClient`, on the key's shared budget: `budgetedClient`). */
 export type JobClient = {
@@ -183,7 +196,8 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
   const send = async (record: StepRecord, lost: boolean): Promise<StepOutcome> => {
     const step: JobStep = record.step;
     const signals = { ...(abort ? { signal: abort } : {}), ...(stop ? { queueSignal: stop } : {}) };
-    const call: JobCallOptions = { priority: 'job', idempotencyKey: stepKey(jobId, record.index), ...signals };
+    const activity = { source: JOB_SOURCES[job.kind], batchId: jobId };
+    const call: JobCallOptions = { priority: 'job', idempotencyKey: stepKey(jobId, record.index), activity, ...signals };
     if (step.kind === 'create-contact') {
       if (lost) {
         const id = await lookUp(step.body);
@@ -201,7 +215,7 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
     if (step.kind === 'erase-contact') {
       // No Idempotency-Key: section 9 gives it to POST and PATCH; a DELETE repeated answers 404, checked here.
       try {
-        await client.eraseContact(step.contactId, { priority: 'job', ...signals });
+        await client.eraseContact(step.contactId, { priority: 'job', activity, ...signals });
         return { kind: 'erased' };
       } catch (error) {
         if (!(isApiError(error) && error.status === 404)) throw error;
