@@ -29,6 +29,8 @@ export { i18n };
  * and connected notice, a saved view's menu and naming dialog, the add-key dialog, a record drawer's loading and
  * not-found states, the `$filter` editor), each loading it with its own code; `lists`: the server-paged list pages
  * (products, collections: counts, empty states, their forms' missing title), loaded with those sections.
+ * `activity`: a record's history and consent record, the Activity page and a job's undo in one request (our service's
+ * activity log, docs/decisions.md section 11), loaded with each of them.
  */
 export type Area =
   | 'common'
@@ -51,7 +53,8 @@ export type Area =
   | 'people'
   | 'jobs'
   | 'tools'
-  | 'lists';
+  | 'lists'
+  | 'activity';
 
 const catalogs = import.meta.glob<Messages>('./catalogs/*/*.json', { query: '?catalog', import: 'default' });
 

@@ -9,13 +9,14 @@
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { SimpleGrid, TextInput } from '@mantine/core';
-import { useMemo } from 'react';
+import { Suspense, useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import type { Collection } from '@/api/catalog';
 import { CustomPropertiesField, DescriptionFields, TitleHandleFields } from '@/components/catalog-fields';
 import { UpsertDrawer, showSaved } from '@/components/upsert-drawer';
 import { DeleteRecordButton } from '@/components/catalog-delete';
+import { RecordHistory } from '@/components/record-history';
 import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/api';
 import { applyServerErrors, withSentences } from '@/lib/form-errors';
@@ -77,6 +78,11 @@ export function CollectionDrawer({ collection, readOnly = false, onClose }: { co
       </SimpleGrid>
       <DescriptionFields form={form} />
       <CustomPropertiesField form={form} />
+      {collection ? (
+        <Suspense fallback={null}>
+          <RecordHistory resourceId={collection.id} canRevert={!readOnly} />
+        </Suspense>
+      ) : null}
     </UpsertDrawer>
   );
 }

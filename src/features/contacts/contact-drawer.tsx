@@ -11,6 +11,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useMemo, useState } from 'react';
 import type { Contact } from '@/api/contacts';
 import { ErrorMessage } from '@/components/error-message';
+import { ConsentRecord, RecordHistory } from '@/components/record-history';
 import { notifyError } from '@/components/notify-error';
 import { RelativeTime } from '@/components/relative-time';
 import { TagsField } from '@/components/tags-field';
@@ -146,6 +147,7 @@ function ExtensionActions({ contact, onEdit, onErase }: { contact: Contact; onEd
 
 export function ContactDrawer({ contact, onClose }: { contact: Contact | null; onClose: () => void }) {
   const [mode, setMode] = useState<'view' | 'edit' | 'erase'>('view');
+  const { connection } = useWorkspaceApi();
   const t = useT();
   if (contact && mode === 'edit') {
     return (
@@ -179,6 +181,9 @@ export function ContactDrawer({ contact, onClose }: { contact: Contact | null; o
             {t('contact-record.notifications')}
           </Title>
           <NotificationSwitches contact={contact} />
+          <Suspense fallback={null}>
+            <ConsentRecord contactId={contact.id} />
+          </Suspense>
           <Title order={4} size="h5">
             {t('contact-record.details')}
           </Title>
@@ -207,6 +212,12 @@ export function ContactDrawer({ contact, onClose }: { contact: Contact | null; o
           <Field label={t('contact-record.fieldCreated')} value={<RelativeTime iso={contact.created} />} />
           <Field label={t('contact-record.fieldUpdated')} value={<RelativeTime iso={contact.updated} />} />
           <Field label={t('contact-record.fieldId')} value={<Code>{contact.id}</Code>} />
+          <Title order={4} size="h5">
+            {t('contact-record.history')}
+          </Title>
+          <Suspense fallback={null}>
+            <RecordHistory resourceId={contact.id} canRevert={allows(connection.permissions, 'contacts:read-write')} />
+          </Suspense>
         </Stack>
       ) : null}
     </Drawer>

@@ -3,14 +3,15 @@
  * newest first, with its progress, rate and time left (while it runs), what it waits for, and why it stopped;
  * Pause, Resume and Cancel while it is unfinished; its report, each part (created, updated, tags changed, erased,
  * already erased, unchanged, refused, failed, not sent) downloadable as CSV; and Undo where the interface allows
- * it: the tags a bulk tag job or an import changed are restored by the inverse tag change on exactly the contacts
- * it changed, as a durable job of its own. A bulk erasure's report lists ids only (erased, already erased, failed)
- * and its entry says why it has no undo: erasure is final (issue 22 point 7). Created contacts cannot be deleted
- * through the interface: an import's entry says so and links to the contacts carrying its tag. Every text comes
+ * it: where the service keeps an activity log (`activity`, docs/decisions.md section 11) the whole job is undone in one
+ * request (batch-undo.tsx); elsewhere the tags a bulk tag job or an import changed are restored by the inverse tag
+ * change on exactly the contacts it changed, as a durable job of its own. A bulk erasure's report lists ids only (erased, already erased, failed)
+ * and its entry says why it has no undo: erasure is final (issue 22 point 7). Without the activity log, created
+ * contacts cannot be deleted by the job's undo: an import's entry says so and links to the contacts carrying its tag. Every text comes
  * from the `jobs` catalog (issue 23, loaded with the page), a job's title in the language shown (job-title.ts).
  */
 import { Alert, Anchor, Box, Button, Group, Progress, Stack, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { useWorkspaceApi } from '@/lib/api';
 import { formatNumber } from '@/i18n/format';
@@ -23,6 +24,8 @@ import { type JobKind, type JobRecord, type JobState, isUnfinished } from '@/lib
 import { stopReasonText } from '@/lib/jobs/run-job';
 import { jobRate, useJobs, useNow } from '@/lib/jobs/use-jobs';
 import { saveFile } from '@/lib/save-file';
+import { useExtensions } from '@/lib/extensions';
+import { BatchUndo } from './batch-undo';
 
 const STATE_COLORS: Record<JobRecord['state'], string> = { queued: 'gray', running: 'blue', paused: 'yellow', cancelled: 'orange', done: 'green' };
 
@@ -86,6 +89,11 @@ function JobEntry({ job, workspaceId, now }: { job: JobRecord; workspaceId: stri
   const { perSecond, secondsLeft } = jobRate(job, now);
   const wait = job.waitingUntil && job.waitingUntil > now ? Math.ceil((job.waitingUntil - now) / 1000) : 0;
   const importTag = typeof job.meta.importTag === 'string' ? job.meta.importTag : null;
+  // Our service's activity log undoes a whole job in one request (issue 33 point 7); elsewhere the inverse tag job.
+  const extensions = useExtensions();
+  const keepsHistory = extensions.has('activity');
+  const batchUndo = keepsHistory && !isUnfinished(job) && job.kind !== 'bulk-erase' && job.settled > 0;
+  const tagUndo = canUndo(job) && !keepsHistory;
   const headingId = `job-${job.id}`;
   return (
     // A bordered box rather than Paper and Badge: sharing those with /connect's page would split them into chunks of
@@ -141,7 +149,7 @@ function JobEntry({ job, workspaceId, now }: { job: JobRecord; workspaceId: stri
         ) : null}
         {job.kind === 'contacts-import' && job.counts.created > 0 ? (
           <Text size="sm">
-            {importTag ? t('jobs.createdWithTag', { tag: importTag }) : t('jobs.createdNoTag')}{' '}
+            {keepsHistory ? t('jobs.createdUndoable') : importTag ? t('jobs.createdWithTag', { tag: importTag }) : t('jobs.createdNoTag')}{' '}
             {importTag ? (
               <Anchor component={Link} underline="always" to={`/w/${workspaceId}/contacts?tags=${encodeURIComponent(importTag)}`}>
                 {t('jobs.showImported', { tag: importTag })}
@@ -175,13 +183,18 @@ function JobEntry({ job, workspaceId, now }: { job: JobRecord; workspaceId: stri
               {t('jobs.cancel')}
             </Button>
           ) : null}
-          {canUndo(job) && !confirming ? (
+          {tagUndo && !confirming ? (
             <Button size="xs" variant="default" onClick={() => setConfirming(true)}>
               {t('jobs.undo')}
             </Button>
           ) : null}
         </Group>
-        {canUndo(job) && confirming ? (
+        {batchUndo ? (
+          <Suspense fallback={null}>
+            <BatchUndo job={job} workspaceId={workspaceId} />
+          </Suspense>
+        ) : null}
+        {tagUndo && confirming ? (
           <Alert color="yellow" p="xs" role="alertdialog" aria-label={t('jobs.undo')}>
             <Stack gap="xs">
               <Text size="sm">{t('jobs.undoConfirm', { count: job.counts.tagged })}</Text>

@@ -13,12 +13,13 @@ import { Checkbox, MultiSelect, NativeSelect, Select, SimpleGrid, Text, TextInpu
 import { pillRenderer } from '@/components/removable-pill';
 import { TagsField, removeValueName } from '@/components/tags-field';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { Suspense, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { PRODUCT_STATUSES, type Product } from '@/api/catalog';
 import { CustomPropertiesField, DescriptionFields, TitleHandleFields } from '@/components/catalog-fields';
 import { UpsertDrawer, showSaved } from '@/components/upsert-drawer';
 import { DeleteRecordButton } from '@/components/catalog-delete';
+import { RecordHistory } from '@/components/record-history';
 import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/api';
 import { applyServerErrors, withSentences } from '@/lib/form-errors';
@@ -185,6 +186,11 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
         )}
       />
       <CustomPropertiesField form={form} />
+      {product ? (
+        <Suspense fallback={null}>
+          <RecordHistory resourceId={product.id} canRevert={!readOnly} />
+        </Suspense>
+      ) : null}
     </UpsertDrawer>
   );
 }

@@ -1,0 +1,80 @@
+/**
+ * A job's Undo in one request where the service keeps an activity log (issue 33 point 7; `POST /activity/revert` with
+ * `{ batchId: <jobId> }`, docs/decisions.md section 11): every write of a console job carries `Activity-Batch: <jobId>`
+ * (src/lib/jobs/run-job.ts), so the service undoes the whole job at once (contacts it created deleted, tags it changed
+ * put back, products it created deleted) and names what it left because someone changed it since, downloadable as
+ * CSV. A job run before the log has no batch: the service answers 404 and the entry says so. Links to the job's
+ * batch on the Activity page. Texts: the `activity` catalog (`useArea`: render under a `Suspense` boundary).
+ */
+import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { isApiError } from '@/api/api-error';
+import { RevertOutcome, useRevert } from '@/components/record-history';
+import { ErrorMessage } from '@/components/error-message';
+import { useArea, useT } from '@/i18n/react';
+import { conflictsCsv } from '@/lib/activity';
+import type { JobRecord } from '@/lib/jobs/job-types';
+import { saveFile } from '@/lib/save-file';
+
+export function BatchUndo({ job, workspaceId }: { job: JobRecord; workspaceId: string }) {
+  useArea('activity');
+  const t = useT();
+  const revert = useRevert();
+  const [confirming, setConfirming] = useState(false);
+  const notRecorded = revert.isError && isApiError(revert.error) && revert.error.status === 404;
+  return (
+    <Stack gap="xs">
+      <Group gap="xs">
+        {!revert.data && !notRecorded ? (
+          <Button size="xs" variant="default" onClick={() => setConfirming(true)} disabled={confirming}>
+            {t('activity.undoBatch')}
+          </Button>
+        ) : null}
+        <Anchor component={Link} size="sm" underline="always" to={`/w/${workspaceId}/activity?batch=${encodeURIComponent(job.id)}`}>
+          {t('activity.batchOfJob')}
+        </Anchor>
+      </Group>
+      {confirming && !revert.data ? (
+        <Alert color="yellow" p="xs" role="alertdialog" aria-label={t('activity.undoBatch')}>
+          <Stack gap="xs">
+            <Text size="sm">{t('activity.undoBatchConfirm')}</Text>
+            <Group gap="xs">
+              <Button size="xs" color="yellow" loading={revert.isPending} onClick={() => revert.mutate({ batchId: job.id }, { onSettled: () => setConfirming(false) })}>
+                {t('activity.undoBatchRun')}
+              </Button>
+              <Button size="xs" variant="default" onClick={() => setConfirming(false)}>
+                {t('jobs.cancel')}
+              </Button>
+            </Group>
+          </Stack>
+        </Alert>
+      ) : null}
+      {revert.data ? (
+        <>
+          <RevertOutcome result={revert.data} />
+          {revert.data.conflicts.length ? (
+            <Anchor
+              component="button"
+              type="button"
+              size="sm"
+              w="fit-content"
+              onClick={() => saveFile(new Blob([conflictsCsv(revert.data.conflicts)], { type: 'text/csv;charset=utf-8' }), `undo-${job.id}-not-reverted.csv`)}
+            >
+              {t('activity.downloadConflicts')}
+            </Anchor>
+          ) : null}
+        </>
+      ) : null}
+      {notRecorded ? (
+        <Text size="sm" c="dimmed">
+          {t('activity.undoNotRecorded')}
+        </Text>
+      ) : revert.isError ? (
+        <Alert color="red" p="xs" role="alert" title={t('activity.revertFailed')}>
+          <ErrorMessage error={revert.error} />
+        </Alert>
+      ) : null}
+    </Stack>
+  );
+}
