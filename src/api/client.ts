@@ -37,7 +37,7 @@ import {
   notificationSettingsResponseSchema,
 } from './contacts';
 import { type ContactPatch, type PostRequestItem, extensionsSchema, postRequestListSchema } from './extensions';
-import { type ActivityList, type RevertRequest, type RevertResult, ACTIVITY_BATCH_HEADER, ACTIVITY_SOURCE_HEADER, activityListSchema, revertResultSchema } from './activity';
+import type { ActivityList, RevertRequest, RevertResult } from './activity';
 import type { DownloadFormat, DownloadProgress, DownloadResult } from './download';
 import {
   type PostRequest,
@@ -300,8 +300,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       init.body = JSON.stringify(call.body);
     }
     if (call.idempotencyKey !== undefined && call.method !== 'GET') headers['Idempotency-Key'] = call.idempotencyKey;
-    if (call.activity?.source !== undefined && call.method !== 'GET') headers[ACTIVITY_SOURCE_HEADER] = call.activity.source;
-    if (call.activity?.batchId !== undefined && call.method !== 'GET') headers[ACTIVITY_BATCH_HEADER] = call.activity.batchId;
+    // `Activity-Source` and `Activity-Batch` (docs/decisions.md section 11; src/api/activity.ts, loaded with its routes).
+    if (call.activity?.source !== undefined && call.method !== 'GET') headers['Activity-Source'] = call.activity.source;
+    if (call.activity?.batchId !== undefined && call.method !== 'GET') headers['Activity-Batch'] = call.activity.batchId;
     if (call.signal) init.signal = call.signal;
     call.signal?.throwIfAborted();
     call.queueSignal?.throwIfAborted();
@@ -526,11 +527,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       await noContent({ method: 'DELETE', endpoint: 'DELETE /collections/{id}', path: `/collections/${pathSegment(id)}`, auth: 'key', ...perCall(opts) });
     },
 
+    // The activity log's schemas load with its first call: the first screens never use them.
     async listActivity(params = {}) {
+      const { activityListSchema } = await import('./activity');
       return (await json(listCall('GET /activity', '/activity', 'key', params), activityListSchema)).data;
     },
 
     async revertActivity(body, opts = {}) {
+      const { revertResultSchema } = await import('./activity');
       return (await json({ method: 'POST', endpoint: 'POST /activity/revert', path: '/activity/revert', auth: 'key', body, ...perCall(opts) }, revertResultSchema)).data;
     },
   };

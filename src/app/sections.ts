@@ -29,6 +29,6 @@ export const SECTIONS: Section[] = [
   { path: 'collections', label: 'Collections', labelKey: 'shell.sectionCollections', scope: 'products:read-only', Page: lazy(() => withTexts(['collections', 'lists'], import('@/features/collections/collections-page')).then((m) => ({ default: m.CollectionsPage }))), records: true },
   { path: 'posts', label: 'Posts', labelKey: 'shell.sectionPosts', scope: 'posts:read-only', Page: lazy(() => withTexts(['posts', 'embed'], import('@/features/posts/posts-page')).then((m) => ({ default: m.PostsPage }))) },
   { path: 'jobs', label: 'Jobs', labelKey: 'shell.sectionJobs', scope: null, Page: lazy(() => withTexts(['jobs', 'tools'], import('@/features/jobs/jobs-page')).then((m) => ({ default: m.JobsPage }))) },
-  { path: 'activity', label: 'Activity', labelKey: 'shell.sectionActivity', scope: null, Page: lazy(() => withTexts(['activity', 'tools'], import('@/features/activity/activity-page')).then((m) => ({ default: m.ActivityPage }))) },
+  { path: 'activity', label: 'Activity', labelKey: 'shell.sectionActivity', scope: null, Page: lazy(() => withTexts(['activity', 'jobs', 'tools'], import('@/features/jobs/jobs-page')).then((m) => ({ default: m.ActivityPage }))) },
   { path: 'workspaces', label: 'Workspaces', labelKey: 'shell.sectionWorkspaces', scope: 'feeds:read-only', Page: lazy(() => withTexts('workspaces', import('@/features/workspaces/workspaces-page')).then((m) => ({ default: m.WorkspacesPage }))) },
 ];

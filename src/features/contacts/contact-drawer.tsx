@@ -11,7 +11,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useMemo, useState } from 'react';
 import type { Contact } from '@/api/contacts';
 import { ErrorMessage } from '@/components/error-message';
-import { ConsentRecord, RecordHistory } from '@/components/record-history';
 import { notifyError } from '@/components/notify-error';
 import { RelativeTime } from '@/components/relative-time';
 import { TagsField } from '@/components/tags-field';
@@ -25,6 +24,9 @@ import { useT } from '@/i18n/react';
 import { useNotificationSettings, usePatchContactTags } from './mutations';
 import { contactQueries } from './queries';
 
+// Loaded when the drawer shows them (issue 33): the contacts page's first screen does not carry the history's code.
+const RecordHistory = lazy(() => import('@/components/record-history').then((m) => ({ default: m.RecordHistory })));
+const ConsentRecord = lazy(() => import('@/components/record-history').then((m) => ({ default: m.ConsentRecord })));
 const EditContactDrawer = lazy(() => import('./edit-contact-drawer').then((m) => ({ default: m.EditContactDrawer })));
 const EraseContactDialog = lazy(() => import('./erase-contact-dialog').then((m) => ({ default: m.EraseContactDialog })));
 

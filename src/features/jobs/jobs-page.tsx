@@ -11,7 +11,7 @@
  * from the `jobs` catalog (issue 23, loaded with the page), a job's title in the language shown (job-title.ts).
  */
 import { Alert, Anchor, Box, Button, Group, Progress, Stack, Text, Title } from '@mantine/core';
-import { Suspense, useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { Link } from 'react-router';
 import { useWorkspaceApi } from '@/lib/api';
 import { formatNumber } from '@/i18n/format';
@@ -25,7 +25,9 @@ import { stopReasonText } from '@/lib/jobs/run-job';
 import { jobRate, useJobs, useNow } from '@/lib/jobs/use-jobs';
 import { saveFile } from '@/lib/save-file';
 import { useExtensions } from '@/lib/extensions';
-import { BatchUndo } from './batch-undo';
+
+/** A job's undo in one request (issue 33), loaded where the service keeps an activity log. */
+const BatchUndo = lazy(() => import('./batch-undo').then((m) => ({ default: m.BatchUndo })));
 
 const STATE_COLORS: Record<JobRecord['state'], string> = { queued: 'gray', running: 'blue', paused: 'yellow', cancelled: 'orange', done: 'green' };
 
@@ -233,3 +235,6 @@ export function JobsPage() {
 // The header's progress comes in this page's chunk (src/app/header-tools.tsx): a chunk of its own would split
 // shared code out of the first screens' chunks and add to their weight (scripts/first-screens.json).
 export { JobIndicator } from '@/lib/jobs/job-indicator';
+// The Activity page (issue 33) shares this page's chunk: a chunk of its own split the query library out of the first
+// screens' main chunk and added to /connect's weight (scripts/first-screens.json).
+export { ActivityPage } from './activity-page';

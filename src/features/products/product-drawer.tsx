@@ -13,13 +13,12 @@ import { Checkbox, MultiSelect, NativeSelect, Select, SimpleGrid, Text, TextInpu
 import { pillRenderer } from '@/components/removable-pill';
 import { TagsField, removeValueName } from '@/components/tags-field';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Suspense, useMemo, useState } from 'react';
+import { Suspense, lazy, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { PRODUCT_STATUSES, type Product } from '@/api/catalog';
 import { CustomPropertiesField, DescriptionFields, TitleHandleFields } from '@/components/catalog-fields';
 import { UpsertDrawer, showSaved } from '@/components/upsert-drawer';
 import { DeleteRecordButton } from '@/components/catalog-delete';
-import { RecordHistory } from '@/components/record-history';
 import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/api';
 import { applyServerErrors, withSentences } from '@/lib/form-errors';
@@ -28,6 +27,9 @@ import { useUpsertProduct } from './mutations';
 import { PRODUCT_FORM_FIELDS, type ProductFormOutput, type ProductFormValues, productFormSchema, productFormValues, toProductUpsert } from './product-form';
 import { productQueries } from './queries';
 import classes from './products.module.css';
+
+/** A record's history (issue 33), loaded when the drawer shows it. */
+const RecordHistory = lazy(() => import('@/components/record-history').then((m) => ({ default: m.RecordHistory })));
 
 /** The image at `url` when it is an http(s) URL, or a note when it cannot be loaded. */
 function ImagePreview({ url }: { url: string }) {
