@@ -110,7 +110,7 @@ test('a mixed file is imported to exactly the expected contacts and tags; the re
   expect(byKey.get('+4791111111')!.tags).toEqual(['from-mailchimp']);
   expect([...byKey.get('has.tag@example.com')!.tags].sort()).toEqual(['from-mailchimp', 'spring']);
 
-  // The created contacts, downloadable (they cannot be deleted through the interface).
+  // The created contacts, downloadable.
   const downloading = page.waitForEvent('download');
   await entry.getByRole('button', { name: /: 2 created \(CSV\)$/ }).click();
   const created = parse(readFileSync(await (await downloading).path()), { bom: true, columns: true }) as Record<string, string>[];
@@ -119,17 +119,20 @@ test('a mixed file is imported to exactly the expected contacts and tags; the re
   await entry.getByRole('link', { name: 'Show the contacts tagged “from-mailchimp”' }).click();
   await expect(page.getByText('5 matching contacts')).toBeVisible({ timeout: 30_000 });
 
-  // Undo: the tags added to the 3 existing contacts go; the created contacts keep theirs.
+  // Undo, in one request (our service's activity log, issue 33): the tags added to the 3 existing contacts go, and the
+  // contacts the import created are deleted.
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Jobs' }).click();
-  await entry.getByRole('button', { name: 'Undo the tag changes' }).click();
-  await page.getByRole('alertdialog', { name: 'Undo the tag changes' }).getByRole('button', { name: 'Undo the tag changes' }).click();
-  await expect(jobEntry(page, 'Undo: Import mailchimp-export.csv').getByTestId('job-state')).toHaveText('Finished', { timeout: 120_000 });
+  await entry.getByRole('button', { name: 'Undo this job' }).click();
+  await entry.getByRole('alertdialog', { name: 'Undo this job' }).getByRole('button', { name: 'Undo the job' }).click();
+  await expect(entry.getByText(/^Reverted \d+ changes\.$/)).toBeVisible({ timeout: 30_000 });
+  await expect(entry.getByText(/not reverted/)).toHaveCount(0);
   const after = new Map((await everyContact(ws)).map((c) => [c.email?.toLowerCase() ?? c.phone ?? '', [...c.tags].sort()]));
   expect(after.get('existing.one@example.com')).toEqual(['old']); // 'spring' and the import's tag were both the import's
   expect(after.get('+4791111111')).toEqual([]);
   expect(after.get('has.tag@example.com')).toEqual(['spring']);
   expect(after.get('existing.two@example.com')).toEqual(['old']);
-  expect(after.get('new.two@example.com')).toEqual(['from-mailchimp']);
+  expect(after.has('new.one@example.com')).toBe(false);
+  expect(after.has('new.two@example.com')).toBe(false);
 });
 
 test.describe('in the middle of an import', () => {
