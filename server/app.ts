@@ -91,6 +91,12 @@ export type AppConfig = CommonConfig & {
   exportConcurrency?: number;
   /** `ACTIVITY_RETENTION_DAYS`: activity entries older than this are deleted by the scheduler; 0 keeps all. Default 400. */
   activityRetentionDays?: number;
+  /**
+   * `ACTIVITY_LOG` (`on` by default): `off` records no activity and leaves out the extension's routes, so `GET
+   * /extensions` does not name `activity` (docs/decisions.md section 11); for a deployment that must keep no history,
+   * and to measure what the log costs a write (docs/benchmarks.md).
+   */
+  activityLog?: boolean;
 };
 
 /** Proxy mode (issue 15): `/api/*` forwarded to an upstream service; no database. */
@@ -191,14 +197,15 @@ async function createShell(config: CommonConfig, document?: OpenApiDocument): Pr
 }
 
 /** The API's routes (not their auth plugin), registered into the `/api` scope `api`. */
-async function registerApiRoutes(api: FastifyInstance, context: RouteContext): Promise<void> {
+async function registerApiRoutes(api: FastifyInstance, context: RouteContext, activityLog = true): Promise<void> {
+  api.decorateRequest('activityLog', activityLog);
   await api.register(authorizationRoutes(context));
   await api.register(contactRoutes(context));
   await api.register(workspaceRoutes(context));
   await api.register(catalogRoutes(context));
   await api.register(postRoutes(context));
-  await api.register(extensionRoutes());
-  await api.register(activityRoutes(context));
+  await api.register(extensionRoutes(activityLog ? [] : ['activity']));
+  if (activityLog) await api.register(activityRoutes(context));
 }
 
 /** Builds the service in direct mode; registers everything, listens on nothing. */
@@ -228,7 +235,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         rateLimitStorage: storage?.options,
       });
       await api.register(idempotencyPlugin, { store: new IdempotencyStore(db, dialect) });
-      await registerApiRoutes(api, context);
+      await registerApiRoutes(api, context, config.activityLog ?? true);
     },
     { prefix: '/api' },
   );

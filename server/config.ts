@@ -17,7 +17,8 @@
  * Issue 12 adds the connection timeouts in milliseconds, 0 = off (plugins/transport.ts): `HEADERS_TIMEOUT_MS`
  * (10000), `REQUEST_TIMEOUT_MS` (30000, not below the headers timeout), `KEEP_ALIVE_TIMEOUT_MS` (72000),
  * `IDLE_TIMEOUT_MS` (60000), and `EXPORT_CONCURRENCY` (3 since issue 21, at least 1: spreadsheet exports one
- * process runs at once; more wait in its queue, export/export-slots.ts). Issue 21 adds `DEMO_PUBLIC` (on|off,
+ * process runs at once; more wait in its queue, export/export-slots.ts). Issue 33 adds `ACTIVITY_RETENTION_DAYS` (400, 0 =
+ * keep all) and `ACTIVITY_LOG` (on|off, default on), docs/decisions.md section 11. Issue 21 adds `DEMO_PUBLIC` (on|off,
  * default off: offer the one-click demo when `HOST` is not a loopback address, server/demo-exposure.ts).
  * Throws on a malformed value.
  */
@@ -55,9 +56,18 @@ export type Config = {
   exportConcurrency: number;
   /** `ACTIVITY_RETENTION_DAYS` (400, 0 = keep all): days an activity entry is kept (docs/decisions.md section 11). */
   activityRetentionDays: number;
+  /** `ACTIVITY_LOG` (`on`/`off`, default on): `off` keeps no activity log and offers no `activity` extension. */
+  activityLog: boolean;
   /** `DEMO_PUBLIC` (`on`/`off`, default off): offer the one-click demo even when `HOST` is not loopback (demo-exposure.ts). */
   demoPublic: boolean;
 };
+
+/** `on` or `off` (empty: `fallback`); anything else throws naming the variable. */
+function onOff(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (!value) return fallback;
+  if (value !== 'on' && value !== 'off') throw new Error(`${name} must be on or off, got '${value}'`);
+  return value === 'on';
+}
 
 function integer(name: string, value: string | undefined, fallback: number, max: number): number {
   if (value === undefined || value === '') return fallback;
@@ -146,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     timeouts: timeouts(env),
     exportConcurrency: Math.max(1, integer('EXPORT_CONCURRENCY', env.EXPORT_CONCURRENCY, DEFAULT_EXPORT_CONCURRENCY, 1000)),
     activityRetentionDays: integer('ACTIVITY_RETENTION_DAYS', env.ACTIVITY_RETENTION_DAYS, 400, 1_000_000),
+    activityLog: onOff('ACTIVITY_LOG', env.ACTIVITY_LOG, true),
     demoPublic: demoPublic === 'on',
   };
 }

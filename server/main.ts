@@ -47,6 +47,7 @@ async function startDirect(config: Config): Promise<Started> {
     schedulerIntervalMs: config.schedulerIntervalMs,
     exportConcurrency: config.exportConcurrency,
     activityRetentionDays: config.activityRetentionDays,
+    activityLog: config.activityLog,
     // The one-click demo only where only this machine can connect, or when DEMO_PUBLIC=on (issue 21 point 4).
     demo: () => (config.demoSeed === 'auto' && offersDemo(config.host, config.demoPublic) ? loadDemoCredentials(config.databaseUrl) : null),
   });

@@ -24,7 +24,14 @@ export function actorOf(request: FastifyRequest): Actor {
   };
 }
 
-/** The write context of a store method called for `request`. */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** False where the service runs with `ACTIVITY_LOG=off` (app.ts): writes then record nothing. */
+    activityLog: boolean;
+  }
+}
+
+/** The write context of a store method called for `request`: its actor, or none (nothing recorded) with the log off. */
 export function writeOf(request: FastifyRequest): WriteContext {
-  return { actor: actorOf(request) };
+  return request.activityLog ? { actor: actorOf(request) } : {};
 }

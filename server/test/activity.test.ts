@@ -312,6 +312,22 @@ describe('POST /activity/revert', () => {
   });
 });
 
+describe('ACTIVITY_LOG=off', () => {
+  it('records nothing, has no activity routes and does not name the extension', async () => {
+    const app = await buildApp({ database: server.database, rateLimitPerMinute: 0, schedulerIntervalMs: 0, activityLog: false });
+    try {
+      const headers = { 'x-api-key': server.a.key, 'content-type': 'application/json' };
+      const created = await app.inject({ method: 'POST', url: '/api/contacts', headers, payload: { email: `${unique('off')}@example.com` } });
+      expect(created.statusCode).toBe(201);
+      expect((await historyOf(created.json().id)).length).toBe(0);
+      expect((await app.inject({ method: 'GET', url: '/api/extensions', headers })).json().extensions).not.toContain('activity');
+      expect((await app.inject({ method: 'GET', url: '/api/activity', headers })).statusCode).toBe(404);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('retention', () => {
   it('deletes entries older than the retention, in batches, and keeps the rest', async () => {
     const store = new ActivityStore(server.database.db, server.database.dialect);
