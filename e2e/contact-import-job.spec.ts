@@ -97,7 +97,7 @@ test('a mixed file is imported to exactly the expected contacts and tags; the re
   await expect(entry.getByRole('button', { name: /: 2 created \(CSV\)$/ })).toBeVisible();
   await expect(entry.getByRole('button', { name: /: 3 tags changed \(CSV\)$/ })).toBeVisible();
   await expect(entry.getByRole('button', { name: /: 4 refused \(CSV\)$/ })).toBeVisible();
-  await expect(entry).toContainText('cannot be deleted through the interface');
+  await expect(entry).toContainText('Undo deletes the contacts this import created');
 
   const byKey = new Map((await everyContact(ws)).map((c) => [c.email?.toLowerCase() ?? c.phone ?? '', c]));
   expect(byKey.size).toBe(6);

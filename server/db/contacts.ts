@@ -701,7 +701,12 @@ export class ContactStore {
    * also empties the `changes` of every activity entry about the person and records an `erase` entry (or, for a
    * reverted create, `revertOf`'s `revert`) holding no value of it (docs/decisions.md section 11).
    */
-  async eraseIn(trx: Transaction<Database>, workspaceId: string, contactId: string, write: WriteContext & { revertOf?: string; batchId?: string } = {}): Promise<void> {
+  async eraseIn(
+    trx: Transaction<Database>,
+    workspaceId: string,
+    contactId: string,
+    write: WriteContext & { revertOf?: string; batchId?: string; erasedIds?: string[] } = {},
+  ): Promise<void> {
     {
       await findInWorkspace(trx, workspaceId, contactId, this.dialect);
       await trx.deleteFrom('contact_tags').where('contact_id', '=', contactId).execute();
@@ -713,7 +718,9 @@ export class ContactStore {
         const recipients = recipientsWithout(post.recipients as string, contactId);
         if (recipients !== null) await trx.updateTable('posts').set({ recipients }).where('id', '=', post.id).execute();
       }
-      await IdempotencyStore.eraseHolding(trx, this.dialect, workspaceId, contactId);
+      // Many erasures in one transaction (a reverted import) collect their ids for one pass (`eraseHoldingAny`).
+      if (write.erasedIds) write.erasedIds.push(contactId);
+      else await IdempotencyStore.eraseHolding(trx, this.dialect, workspaceId, contactId);
       await trx.deleteFrom('contacts').where('id', '=', contactId).execute();
       await bumpVersion(trx, workspaceId);
       await eraseHistory(trx, workspaceId, contactId);

@@ -49,6 +49,9 @@ export function canonicalJson(value: unknown): string {
 /** The hash identifying a request for key reuse: its method and body as canonical JSON. */
 export const requestHash = (method: string, body: unknown) => sha256(`${method}\n${canonicalJson(body)}`);
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const UUIDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
 /** Idempotency-Key rows of one database. */
 export class IdempotencyStore {
   private lastPurge = 0;
@@ -136,6 +139,22 @@ export class IdempotencyStore {
    * `POST /contacts` answers hold it in the body, `PATCH /contacts/{id}` ones in the path; decisions.md section 10,
    * erasure). `text` is bound, never spliced.
    */
+  /**
+   * `eraseHolding` for many erased ids at once (a reverted import, db/revert.ts): one pass over the workspace's kept
+   * answers instead of one per id. Ids are looked up as the UUIDs in each path and body, any other id by substring.
+   */
+  static async eraseHoldingAny(trx: Transaction<Database>, workspaceId: string, ids: readonly string[]): Promise<void> {
+    if (!ids.length) return;
+    const wanted = new Set(ids);
+    const others = ids.filter((id) => !UUID.test(id));
+    const rows = await trx.selectFrom('idempotency_keys').select(['path', 'key_hash', 'body']).where('workspace_id', '=', workspaceId).execute();
+    const holds = (text: string | null) => text !== null && ((text.match(UUIDS) ?? []).some((id) => wanted.has(id)) || others.some((id) => text.includes(id)));
+    const doomed = rows.filter((row) => holds(row.path) || holds(row.body));
+    for (const row of doomed) {
+      await trx.deleteFrom('idempotency_keys').where('workspace_id', '=', workspaceId).where('path', '=', row.path).where('key_hash', '=', row.key_hash).execute();
+    }
+  }
+
   static async eraseHolding(trx: Transaction<Database>, dialect: Dialect, workspaceId: string, text: string): Promise<void> {
     const contains = (column: 'path' | 'body') =>
       dialect.name === 'postgres' ? sql<boolean>`strpos(${sql.ref(column)}, ${text}) > 0` : sql<boolean>`instr(${sql.ref(column)}, ${text}) > 0`;

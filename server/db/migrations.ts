@@ -338,8 +338,10 @@ const migrationsFor = ({ name, text, indexNullsFirst }: Pick<Dialect, 'name' | '
         .addColumn('revert_of', text)
         .execute();
       await db.schema.createIndex('activity_ws_created').on('activity').columns(['workspace_id', 'created', 'seq']).execute();
-      await db.schema.createIndex('activity_ws_resource').on('activity').columns(['workspace_id', 'resource_id', 'seq']).execute();
-      await db.schema.createIndex('activity_ws_batch').on('activity').columns(['workspace_id', 'batch_id', 'seq']).execute();
+      // A record's history and a batch, newest first: the filter and the order in one index each, so a page never
+      // walks the workspace's whole log by time to find a record's few entries.
+      await db.schema.createIndex('activity_ws_resource').on('activity').columns(['workspace_id', 'resource_id', 'created', 'seq']).execute();
+      await db.schema.createIndex('activity_ws_batch').on('activity').columns(['workspace_id', 'batch_id', 'created', 'seq']).execute();
       await db.schema.createIndex('activity_revert_of').on('activity').column('revert_of').unique().execute();
       await db.schema.createIndex('activity_created').on('activity').columns(['created', 'seq']).execute();
     },

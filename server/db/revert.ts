@@ -22,6 +22,7 @@ import type { CatalogStore } from './catalog';
 import type { Dialect } from './connection';
 import type { ContactStore } from './contacts';
 import type { PostStore } from './posts';
+import { IdempotencyStore } from './idempotency';
 import type { Database } from './schema';
 
 /** The scope a revert needs for each resource (docs/decisions.md section 11: read-write on every resource involved). */
@@ -32,8 +33,12 @@ export const REVERT_SCOPES: Record<ActivityResource, Scope> = {
   'post-request': 'posts:read-write',
 };
 
-/** Entries undone in one transaction: small enough that other writers wait little for the lock. */
+/**
+ * Entries undone in one transaction: at most PER_TRANSACTION, and no more once the transaction has run
+ * TRANSACTION_MS, so other writers wait little for the write lock (docs/decisions.md section 11: in chunks).
+ */
 export const PER_TRANSACTION = 100;
+export const TRANSACTION_MS = 40;
 
 const NOT_REVERTIBLE = new Set(['erase', 'delete', 'withdraw', 'revert']);
 const TABLES: Record<ActivityResource, 'contacts' | 'products' | 'collections' | 'posts'> = {
@@ -80,25 +85,31 @@ export class Reverter {
     const known: Members = new Map();
     let reverted = 0;
     let erased = false;
-    for (let start = 0; start < entries.length; start += PER_TRANSACTION) {
-      const chunk = entries.slice(start, start + PER_TRANSACTION);
+    let next = 0;
+    while (next < entries.length) {
       await this.db.transaction().execute(async (trx) => {
-        for (const entry of chunk) {
+        const started = performance.now();
+        const erasedIds: string[] = [];
+        for (let count = 0; count < PER_TRANSACTION && next < entries.length && (count === 0 || performance.now() - started < TRANSACTION_MS); count++) {
+          const entry = entries[next++]!;
+          const erasedBefore = erasedIds.length;
           await sql`savepoint revert_entry`.execute(trx);
           try {
-            erased = (await this.undo(trx, workspaceId, entry, { ...write, revertOf: entry.activity_id }, known)) || erased;
+            erased = (await this.undo(trx, workspaceId, entry, { ...write, revertOf: entry.activity_id, erasedIds }, known)) || erased;
             await sql`release revert_entry`.execute(trx);
             reverted++;
           } catch (error) {
             await sql`rollback to revert_entry`.execute(trx);
             await sql`release revert_entry`.execute(trx);
+            erasedIds.length = erasedBefore; // the erasure was rolled back with the entry
             const reason = this.reasonOf(error, entry);
             if (!reason) throw error;
             conflicts.push({ activityId: entry.activity_id, resourceId: entry.resource_id, reason });
           }
         }
+        await IdempotencyStore.eraseHoldingAny(trx, workspaceId, erasedIds);
       });
-      if (start + PER_TRANSACTION < entries.length) await new Promise((resolve) => setImmediate(resolve));
+      if (next < entries.length) await new Promise((resolve) => setImmediate(resolve));
     }
     if (erased) await this.stores.contacts.checkpoint();
     return { reverted, conflicts, batchId };
@@ -117,7 +128,13 @@ export class Reverter {
   }
 
   /** Undoes one entry in `trx` or throws its Conflict; resolves to whether a contact was erased (needs a checkpoint). */
-  private async undo(trx: Transaction<Database>, workspaceId: string, entry: ActivityRow, write: { actor: Actor; batchId: string; revertOf: string }, known: Members): Promise<boolean> {
+  private async undo(
+    trx: Transaction<Database>,
+    workspaceId: string,
+    entry: ActivityRow,
+    write: { actor: Actor; batchId: string; revertOf: string; erasedIds: string[] },
+    known: Members,
+  ): Promise<boolean> {
     if (NOT_REVERTIBLE.has(entry.action)) throw new Conflict('not-revertible');
     const revert = await trx.selectFrom('activity').select('activity_id').where('revert_of', '=', entry.activity_id).executeTakeFirst();
     if (revert) throw new Conflict('already-reverted');

@@ -8,7 +8,7 @@
  * `activity` catalog, waited for here (`useArea`: render under a `Suspense` boundary).
  */
 import { Alert, Anchor, Button, Group, List, Stack, Text } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ActivityEntry, RevertResult } from '@/api/activity';
 import { useArea, useT } from '@/i18n/react';
@@ -25,14 +25,29 @@ function useRecordActivity(resourceId: string, enabled: boolean) {
   return useQuery({ ...activityQueries.record(api, workspaceId, resourceId), enabled });
 }
 
-/** Reverts one entry (`POST /activity/revert`), then refreshes everything of the workspace the revert may have changed. */
+/**
+ * Reverts one entry or a batch (`POST /activity/revert`), then refreshes everything of the workspace the revert may
+ * have changed. `{ mutate, isPending, data, isError, error }` as React Query's mutations (a plain state here: a shared
+ * chunk using `useMutation` split the query library out of the first screens' main chunk, scripts/first-screens.json).
+ */
 export function useRevert() {
   const { api, workspaceId } = useWorkspaceApi();
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: { activityId: string } | { batchId: string }) => api.revertActivity(body, { idempotencyKey: crypto.randomUUID(), activity: { source: 'console/history' } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['ws', workspaceId] }),
-  });
+  const [state, setState] = useState<{ isPending: boolean; data?: RevertResult; error?: unknown }>({ isPending: false });
+  const mutate = (body: { activityId: string } | { batchId: string }, options: { onSettled?: () => void } = {}) => {
+    setState({ isPending: true });
+    api
+      .revertActivity(body, { idempotencyKey: crypto.randomUUID(), activity: { source: 'console/history' } })
+      .then(
+        (data) => {
+          setState({ isPending: false, data });
+          void queryClient.invalidateQueries({ queryKey: ['ws', workspaceId] });
+        },
+        (error: unknown) => setState({ isPending: false, error }),
+      )
+      .finally(() => options.onSettled?.());
+  };
+  return { mutate, isPending: state.isPending, data: state.data, isError: state.error !== undefined, error: state.error };
 }
 
 /** What a revert did, in sentences: how many were reverted, and each entry left as it was with its reason. */

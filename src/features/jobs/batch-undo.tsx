@@ -22,6 +22,7 @@ export function BatchUndo({ job, workspaceId }: { job: JobRecord; workspaceId: s
   const t = useT();
   const revert = useRevert();
   const [confirming, setConfirming] = useState(false);
+  const result = revert.data;
   const notRecorded = revert.isError && isApiError(revert.error) && revert.error.status === 404;
   return (
     <Stack gap="xs">
@@ -50,16 +51,16 @@ export function BatchUndo({ job, workspaceId }: { job: JobRecord; workspaceId: s
           </Stack>
         </Alert>
       ) : null}
-      {revert.data ? (
+      {result ? (
         <>
-          <RevertOutcome result={revert.data} />
-          {revert.data.conflicts.length ? (
+          <RevertOutcome result={result} />
+          {result.conflicts.length ? (
             <Anchor
               component="button"
               type="button"
               size="sm"
               w="fit-content"
-              onClick={() => saveFile(new Blob([conflictsCsv(revert.data.conflicts)], { type: 'text/csv;charset=utf-8' }), `undo-${job.id}-not-reverted.csv`)}
+              onClick={() => saveFile(new Blob([conflictsCsv(result.conflicts)], { type: 'text/csv;charset=utf-8' }), `undo-${job.id}-not-reverted.csv`)}
             >
               {t('activity.downloadConflicts')}
             </Anchor>
