@@ -32,6 +32,11 @@ export const ACTIVITY_SOURCE_MAX = 100;
 export const ACTIVITY_BATCH_MAX = 255;
 export const DEFAULT_ACTIVITY_SOURCE = 'api';
 
+/** The request headers that tag a write for the activity log: `{ 'Activity-Source': source, 'Activity-Batch': batchId }`. */
+export function activityHeaders(source: string, batchId?: string): Record<string, string> {
+  return batchId === undefined ? { [ACTIVITY_SOURCE_HEADER]: source } : { [ACTIVITY_SOURCE_HEADER]: source, [ACTIVITY_BATCH_HEADER]: batchId };
+}
+
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 
 /**

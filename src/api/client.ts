@@ -82,14 +82,10 @@ export type ApiClientOptions = {
  * `idempotencyKey` is sent as `Idempotency-Key` on a POST or PATCH (decisions.md section 9); `queueSignal` withdraws
  * the call while it still waits for the key's budget (it rejects with the signal's reason and is never sent), and
  * leaves it alone once sent: a job that is paused or cancelled sends nothing more, yet hears every answer it asked for.
+ * `headers`: more request headers, such as `activityHeaders(...)` (src/api/activity.ts: `Activity-Source` and
+ * `Activity-Batch`, which our service's activity log records and a service without it ignores).
  */
-export type CallOptions = { signal?: AbortSignal; priority?: RequestPriority; idempotencyKey?: string; queueSignal?: AbortSignal; activity?: ActivityTag };
-
-/**
- * What a write tells our service's activity log (docs/decisions.md section 11): `source` is sent as `Activity-Source`
- * (`console/import`), `batchId` as `Activity-Batch` (a job's id). A service without the extension ignores both.
- */
-export type ActivityTag = { source?: string; batchId?: string };
+export type CallOptions = { signal?: AbortSignal; priority?: RequestPriority; idempotencyKey?: string; queueSignal?: AbortSignal; headers?: Record<string, string> };
 
 /** `GET /contacts` answer: `{ items: Contact[], meta: { maxResults } }`. */
 export type ContactList = z.infer<typeof contactListSchema>;
@@ -237,14 +233,12 @@ type Call = {
   idempotencyKey?: string | undefined;
   /** Withdraws the call while it waits for the budget (`CallOptions.queueSignal`). */
   queueSignal?: AbortSignal | undefined;
-  /** Sent as `Activity-Source` and `Activity-Batch` on a write (`CallOptions.activity`). */
-  activity?: ActivityTag | undefined;
   /** Called with a 2xx answer's headers (`ListParams.onHeaders`). */
   onHeaders?: ((headers: Headers) => void) | undefined;
 };
 
 /** The per-call part of a `Call`: its signals, priority and Idempotency-Key. */
-const perCall = ({ signal, priority, idempotencyKey, queueSignal, activity }: CallOptions) => ({ signal, priority, idempotencyKey, queueSignal, activity });
+const perCall = ({ signal, priority, idempotencyKey, queueSignal, headers }: CallOptions) => ({ signal, priority, idempotencyKey, queueSignal, headers });
 
 /** The signal that ends a wait for the budget: the call's own, or its `queueSignal`, whichever aborts first. */
 function waitSignal(call: Call): AbortSignal | undefined {
@@ -300,9 +294,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       init.body = JSON.stringify(call.body);
     }
     if (call.idempotencyKey !== undefined && call.method !== 'GET') headers['Idempotency-Key'] = call.idempotencyKey;
-    // `Activity-Source` and `Activity-Batch` (docs/decisions.md section 11; src/api/activity.ts, loaded with its routes).
-    if (call.activity?.source !== undefined && call.method !== 'GET') headers['Activity-Source'] = call.activity.source;
-    if (call.activity?.batchId !== undefined && call.method !== 'GET') headers['Activity-Batch'] = call.activity.batchId;
     if (call.signal) init.signal = call.signal;
     call.signal?.throwIfAborted();
     call.queueSignal?.throwIfAborted();

@@ -10,7 +10,7 @@
 import { Alert, Anchor, Button, Group, List, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { ActivityEntry, RevertResult } from '@/api/activity';
+import { type ActivityEntry, type RevertResult, activityHeaders } from '@/api/activity';
 import { useArea, useT } from '@/i18n/react';
 import { activityQueries, actionText, actorText, changeLines, conflictSentence, consentCsv, consentEntries, consentJson, isRevertible } from '@/lib/activity';
 import { useWorkspaceApi } from '@/lib/api';
@@ -37,7 +37,7 @@ export function useRevert() {
   const mutate = (body: { activityId: string } | { batchId: string }, options: { onSettled?: () => void } = {}) => {
     setState({ isPending: true });
     api
-      .revertActivity(body, { idempotencyKey: crypto.randomUUID(), activity: { source: 'console/history' } })
+      .revertActivity(body, { idempotencyKey: crypto.randomUUID(), headers: activityHeaders('console/history') })
       .then(
         (data) => {
           setState({ isPending: false, data });

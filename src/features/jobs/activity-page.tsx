@@ -1,6 +1,6 @@
 /**
  * The Activity page of a workspace (`/w/:workspaceId/activity`, issue 33 point 6): our service's activity log
- * (`GET /activity`, docs/decisions.md section 11), server-paginated like the lists, newest first. Filters (record type,
+ * (`GET /activity`, docs/decisions.md section 11), server-paginated (previous, next, page size), newest first. Filters (record type,
  * change, source, batch, a date range) live in the address, so a view can be linked and Back works; changing one goes
  * back to the first page. Every entry links to its record (contacts, products and collections have addresses; a post
  * to the posts page); a batch filters the page to it, and a batch that is a job of this browser links to the Jobs
@@ -13,13 +13,14 @@ import { Link, useSearchParams } from 'react-router';
 import { ACTIVITY_ACTIONS, ACTIVITY_RESOURCES, type ActivityEntry } from '@/api/activity';
 import { type FilterNode, and, compare } from '@/api/filter/ast';
 import { ErrorMessage } from '@/components/error-message';
-import { PaginationBar } from '@/components/pagination-bar';
 import { RevertOutcome, useRevert } from '@/components/record-history';
 import { RelativeTime } from '@/components/relative-time';
 import { useArea, useT } from '@/i18n/react';
 import { activityQueries, actionText, actorText, changeLines, isRevertible, revertScope } from '@/lib/activity';
 import { useWorkspaceApi } from '@/lib/api';
 import { useExtensions } from '@/lib/extensions';
+import { jobTitle } from '@/lib/jobs/job-title';
+import { useJobs } from '@/lib/jobs/use-jobs';
 import { allows } from '@/lib/permissions';
 
 const PAGE_SIZES = [20, 50, 100] as const;
@@ -105,8 +106,16 @@ function EntryRow({ entry, workspaceId, onBatch }: { entry: ActivityEntry; works
 function BatchRevert({ batchId }: { batchId: string }) {
   const t = useT();
   const revert = useRevert();
+  const { workspaceId } = useWorkspaceApi();
+  // A batch that is a job of this browser links to it (its entry on the Jobs page links back here).
+  const job = useJobs(workspaceId)?.find((candidate) => candidate.id === batchId);
   return (
     <Stack gap="xs">
+      {job ? (
+        <Anchor component={Link} size="sm" underline="always" to={`/w/${workspaceId}/jobs`}>
+          {t('activity.jobLink')}: {jobTitle(job)}
+        </Anchor>
+      ) : null}
       {!revert.data ? (
         <Button size="xs" variant="default" w="fit-content" loading={revert.isPending} onClick={() => revert.mutate({ batchId })}>
           {t('activity.revertBatch')}
@@ -199,14 +208,22 @@ function ActivityLog() {
               </Table>
             </Table.ScrollContainer>
           )}
-          <PaginationBar
-            page={page}
-            pageSize={pageSize}
-            total={list.data.meta.maxResults}
-            pageSizes={PAGE_SIZES}
-            onPageChange={(next) => set({ page: String(next) })}
-            onPageSizeChange={(size) => set({ size: String(size) })}
-          />
+          <Group gap="xs" role="group" aria-label={t('activity.pages')}>
+            <Button size="xs" variant="default" disabled={page <= 1} onClick={() => set({ page: String(page - 1) })}>
+              {t('activity.previous')}
+            </Button>
+            <Text size="sm">{t('activity.pageOf', { page, pages: Math.max(1, Math.ceil(list.data.meta.maxResults / pageSize)) })}</Text>
+            <Button size="xs" variant="default" disabled={page * pageSize >= list.data.meta.maxResults} onClick={() => set({ page: String(page + 1) })}>
+              {t('activity.next')}
+            </Button>
+            <NativeSelect
+              size="xs"
+              aria-label={t('activity.pageSize')}
+              value={String(pageSize)}
+              onChange={(event) => set({ size: event.currentTarget.value })}
+              data={PAGE_SIZES.map((size) => String(size))}
+            />
+          </Group>
         </>
       ) : null}
     </Stack>

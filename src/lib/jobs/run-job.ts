@@ -44,7 +44,7 @@ import type { JobProgressPatch, JobStore } from './job-store';
 import type { JobCounts, JobKind, JobRecord, JobStep, StepOutcome, StepRecord } from './job-types';
 
 /** Options of every write a job sends (the shape of `CallOptions` in src/api/client.ts). */
-export type JobCallOptions = { signal?: AbortSignal; priority?: 'job'; idempotencyKey?: string; queueSignal?: AbortSignal; activity?: { source: string; batchId: string } };
+export type JobCallOptions = { signal?: AbortSignal; priority?: 'job'; idempotencyKey?: string; queueSignal?: AbortSignal; headers?: Record<string, string> };
 
 /**
  * The `Activity-Source` of each kind of job's writes (docs/decisions.md section 11): our service's activity log names
@@ -196,8 +196,9 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
   const send = async (record: StepRecord, lost: boolean): Promise<StepOutcome> => {
     const step: JobStep = record.step;
     const signals = { ...(abort ? { signal: abort } : {}), ...(stop ? { queueSignal: stop } : {}) };
-    const activity = { source: JOB_SOURCES[job.kind], batchId: jobId };
-    const call: JobCallOptions = { priority: 'job', idempotencyKey: stepKey(jobId, record.index), activity, ...signals };
+    // Written out rather than with src/api/activity.ts's `activityHeaders`, whose module carries the log's schemas.
+    const headers = { 'Activity-Source': JOB_SOURCES[job.kind], 'Activity-Batch': jobId };
+    const call: JobCallOptions = { priority: 'job', idempotencyKey: stepKey(jobId, record.index), headers, ...signals };
     if (step.kind === 'create-contact') {
       if (lost) {
         const id = await lookUp(step.body);
@@ -215,7 +216,7 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
     if (step.kind === 'erase-contact') {
       // No Idempotency-Key: section 9 gives it to POST and PATCH; a DELETE repeated answers 404, checked here.
       try {
-        await client.eraseContact(step.contactId, { priority: 'job', activity, ...signals });
+        await client.eraseContact(step.contactId, { priority: 'job', headers, ...signals });
         return { kind: 'erased' };
       } catch (error) {
         if (!(isApiError(error) && error.status === 404)) throw error;
