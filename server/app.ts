@@ -39,10 +39,12 @@ import upstreamProxy from './plugins/upstream-proxy';
 import transportPlugin, { DEFAULT_TIMEOUTS, type TransportTimeouts, transportOptions } from './plugins/transport';
 import { activityRoutes } from './routes/activity';
 import { authorizationRoutes } from './routes/authorization';
+import { contactBatchRoutes } from './routes/contact-batch';
 import { extensionRoutes } from './routes/extensions';
 import { healthRoutes } from './routes/health';
 import { contactRoutes } from './routes/contacts';
 import { postRoutes } from './routes/posts';
+import { statsRoutes } from './routes/stats';
 import { catalogRoutes } from './routes/products';
 import { startScheduler } from './scheduler';
 import type { RouteContext } from './routes/context';
@@ -206,6 +208,8 @@ async function registerApiRoutes(api: FastifyInstance, context: RouteContext, ac
   await api.register(postRoutes(context));
   await api.register(extensionRoutes(activityLog ? [] : ['activity']));
   if (activityLog) await api.register(activityRoutes(context));
+  await api.register(statsRoutes(context));
+  await api.register(contactBatchRoutes(context));
 }
 
 /** Builds the service in direct mode; registers everything, listens on nothing. */

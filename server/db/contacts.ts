@@ -20,6 +20,9 @@ import type { ContactTable, Database } from './schema';
 
 export type ContactRow = Selectable<ContactTable>;
 
+/** A workspace's (or a filter's) contact figures (docs/decisions.md section 12). */
+export type ContactFigures = { total: number; byState: { pending: number; active: number }; topTags: { name: string; count: number }[] };
+
 /** Where each filterable and sortable contact field lives (decisions.md section 6). */
 export const CONTACT_FIELDS: FieldMap = {
   id: { kind: 'column', column: 'contacts.id', type: 'string' },
@@ -179,6 +182,10 @@ export class ContactStore {
   /** `run`'s compiled page queries, by params object (dropped with it) and shape. */
   private readonly compiledPages = new WeakMap<object, Map<string, CompiledQuery<{ json: string }>>>();
   private readonly tagCounts = new VersionedCache<{ name: string; count: number }[]>(100);
+  /** `stats`' figures, by version and filter. */
+  private readonly figures = new VersionedCache<ContactFigures>(500);
+  /** `createdPerDay`'s answers, by version and first day. */
+  private readonly days = new VersionedCache<Map<string, number>>(100);
   /**
    * The projection compiled to SQL text once (it has no parameters): building and compiling its 23 fields on
    * every page cost more than running the query (issue 2 benchmark).
@@ -392,6 +399,70 @@ export class ContactStore {
     return this.tagCounts.get(await this.versionKey(workspaceId), () => this.countTags(workspaceId));
   }
 
+  /**
+   * `GET /stats`' and `GET /contacts/stats`' contact figures (docs/decisions.md section 12): `{ total, byState:
+   * { pending, active }, topTags }` of the contacts matching `filter` (all without), topTags at most 20 by count
+   * then name. Exact, cached per workspace, data version and filter like `count` (a write bumps the version).
+   */
+  async stats(workspaceId: string, filter: FilterNode | undefined): Promise<ContactFigures> {
+    const key = `${await this.versionKey(workspaceId)}:stats:${filterText(filter)}`;
+    return this.figures.get(key, async () => {
+      const match = this.dialect.name === 'sqlite' ? memoSearchMatch(filter) : null;
+      const search = match ? { match, drive: 'candidates' as const } : undefined;
+      const states = await this.matching(this.db, workspaceId, { filter, orderBy: [] }, { ordered: false, search })
+        .select(['contacts.state', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('contacts.state')
+        .execute();
+      const byState = { pending: 0, active: 0 };
+      for (const row of states) if (row.state === 'pending' || row.state === 'active') byState[row.state] += Number(row.n);
+      let tags = this.db
+        .selectFrom('contact_tags')
+        .select(['contact_tags.tag', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('contact_tags.workspace_id', '=', workspaceId);
+      if (filter) {
+        const ids = this.matching(this.db, workspaceId, { filter, orderBy: [] }, { ordered: false, search }).select('contacts.id');
+        tags = tags.where('contact_tags.contact_id', 'in', ids);
+      }
+      const top = await tags.groupBy('contact_tags.tag').orderBy('n', 'desc').orderBy('contact_tags.tag').limit(20).execute();
+      const total = states.reduce((sum, row) => sum + Number(row.n), 0);
+      return { total, byState, topTags: top.map((row) => ({ name: row.tag, count: Number(row.n) })) };
+    });
+  }
+
+  /**
+   * Contacts created per day from `from` (`YYYY-MM-DD`, UTC) on, as `{ day: count }`: what `GET /stats` sums
+   * into its 12 ISO weeks (docs/decisions.md section 12). Cached per workspace, data version and `from`.
+   */
+  async createdPerDay(workspaceId: string, from: string): Promise<Map<string, number>> {
+    const key = `${await this.versionKey(workspaceId)}:days:${from}`;
+    return this.days.get(key, async () => {
+      const day = sql<string>`substr(created, 1, 10)`;
+      const rows = await this.db
+        .selectFrom('contacts')
+        .select([day.as('day'), (eb) => eb.fn.countAll<number>().as('n')])
+        .where('workspace_id', '=', workspaceId)
+        .where('created', '>=', from)
+        .groupBy(day)
+        .execute();
+      return new Map(rows.map((row) => [row.day, Number(row.n)]));
+    });
+  }
+
+  /**
+   * The ids of the workspace's contacts matching `filter`, or of `ids` that are in the workspace (unknown ones
+   * left out), in one read: what `POST /contacts/tags` then edits in chunks (docs/decisions.md section 12).
+   */
+  async matchingIds(workspaceId: string, target: { filter?: FilterNode; ids?: readonly string[] }): Promise<string[]> {
+    if (target.ids) {
+      const rows = await this.db.selectFrom('contacts').select('id').where('workspace_id', '=', workspaceId).where('id', 'in', [...new Set(target.ids)]).execute();
+      return rows.map((row) => row.id);
+    }
+    const match = this.dialect.name === 'sqlite' ? memoSearchMatch(target.filter) : null;
+    const search = match ? { match, drive: 'candidates' as const } : undefined;
+    const rows = await this.matching(this.db, workspaceId, { filter: target.filter, orderBy: [] }, { ordered: false, search }).select('contacts.id').execute();
+    return rows.map((row) => row.id);
+  }
+
   /** `<workspaceId>:<contacts_version>`: changes with every contact write in the workspace. */
   private async versionKey(workspaceId: string): Promise<string> {
     const [row] = (await this.db.executeQuery(this.versionQuery(workspaceId))).rows;
@@ -516,7 +587,8 @@ export class ContactStore {
   }
 
   /**
-   * Adds and removes tags on one contact (`PATCH /contacts/{id}/tags`); 404 when not in the workspace.
+   * Adds and removes tags on one contact (`PATCH /contacts/{id}/tags`); 404 when not in the workspace. Answers
+   * whether the tags changed (false: nothing written, e.g. adding a present tag; `POST /contacts/tags` counts it).
    *
    * One source of truth (issue 12 point 2): the contact's `tags` column, the ordered list that pages and exports
    * read, is read and written only under the contact's row lock (`FOR UPDATE` on PostgreSQL; SQLite's write
@@ -526,8 +598,9 @@ export class ContactStore {
    * contact) would cost every list page and export a subquery per row (docs/benchmarks.md, "Tags under
    * concurrency").
    */
-  async patchTags(workspaceId: string, contactId: string, add: readonly string[], remove: readonly string[], write: WriteContext = {}): Promise<void> {
-    await this.db.transaction().execute((trx) => this.patchTagsIn(trx, workspaceId, contactId, add, remove, write));
+  async patchTags(workspaceId: string, contactId: string, add: readonly string[], remove: readonly string[], write: WriteContext & { batchId?: string } = {}): Promise<boolean> {
+    const { added, removed } = await this.db.transaction().execute((trx) => this.patchTagsIn(trx, workspaceId, contactId, add, remove, write));
+    return added.length > 0 || removed.length > 0;
   }
 
   /**

@@ -7,7 +7,8 @@
  * - `gone`: the record no longer exists (or its values were erased);
  * - `published`: a post request that is already public;
  * - `changed-since`: a later entry of another batch changed one of the same fields of the record (for a create, any
- *   later change of the record), or the old value clashes with a record made since (a unique email or handle).
+ *   later change of the record; a later change reverted since does not count), or the old value clashes with a
+ *   record made since (a unique email or handle).
  * Entries are taken PER_TRANSACTION at a time, each in a savepoint of its own, so a large batch never holds the
  * write lock for long and a refused entry is rolled back alone.
  */
@@ -204,16 +205,20 @@ export class Reverter {
   private async changedSince(trx: Transaction<Database>, workspaceId: string, entry: ActivityRow, fields: readonly string[], known: Members): Promise<boolean> {
     const later = await trx
       .selectFrom('activity')
-      .select(['changes', 'batch_id', 'revert_of'])
+      .select(['activity_id', 'changes', 'batch_id', 'revert_of'])
       .where('workspace_id', '=', workspaceId)
       .where('resource_id', '=', entry.resource_id)
       .where('seq', '>', entry.seq)
       .execute();
     if (!later.length) return false;
     const inBatch = await this.batchMembers(trx, workspaceId, entry.batch_id, known);
+    // A later change that was itself reverted since, and that revert, cancel out: the record is as `entry` left it.
+    const laterIds = new Set(later.map((row) => row.activity_id));
+    const undone = new Set(later.filter((row) => row.revert_of !== null && laterIds.has(row.revert_of)).map((row) => row.revert_of));
     return later.some((row) => {
       if (entry.batch_id !== null && row.batch_id === entry.batch_id) return false;
       if (row.revert_of !== null && inBatch.has(row.revert_of)) return false;
+      if (undone.has(row.activity_id) || (row.revert_of !== null && undone.has(row.revert_of))) return false;
       if (entry.action === 'create' || row.changes === null) return true;
       const touched = Object.keys(JSON.parse(row.changes) as object);
       return touched.some((field) => fields.includes(field));

@@ -190,7 +190,7 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
     summary: 'List this service’s extensions',
     description:
       'Answers `{ "extensions": [...] }`: the names of the extensions this service supports (`contact-update`, `contact-erasure`, ' +
-      '`post-requests-list`, `post-request-cancel`, `catalog-delete`, `idempotency-key`, `activity`). Any valid key; a service answering 404 here has none ' +
+      '`post-requests-list`, `post-request-cancel`, `catalog-delete`, `idempotency-key`, `activity`, `stats`, `contact-batch`). Any valid key; a service answering 404 here has none ' +
       '(decisions.md section 10). Every POST and PATCH takes an `Idempotency-Key` header (1 to 255 printable ASCII characters): the same key and body ' +
       'within 24 hours replays the first answer with `Idempotent-Replayed: true`; 409 while the first still runs, 422 with another body (section 9).',
   },
@@ -200,6 +200,38 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
       'Sets any field of the create request except `tags`, `addDirectly` and `notificationSettings`, with the same checks; `null` clears a field ' +
       '(clearing the email or phone turns that channel off). Answers 200 with the contact as `GET /contacts` lists it; 404 for a contact outside the ' +
       'key workspace; 409 when another contact holds the email or phone. Scope contacts:read-write.',
+  },
+  'GET /api/stats': {
+    summary: 'A workspace’s figures in one request (extension stats)',
+    description:
+      'Answers the overview’s figures, one section per resource the key can read: `contacts` `{ total, byState: { pending, active }, createdByWeek: ' +
+      '[{ weekStart, count }] (the last 12 ISO weeks, Monday, UTC, oldest first, zeros included), topTags: [{ name, count }] (at most 20, by count ' +
+      'then name) }` (contacts:read-only), `products` `{ total, byStatus: { active, draft, archived } }` and `collections` `{ total }` ' +
+      '(products:read-only), `posts` `{ publishedLast30Days, scheduled, suggested, clapsLast30Days }` (posts:read-only). Counts are exact; contact ' +
+      'figures are cached per workspace and data version (docs/decisions.md section 12). Any valid key.',
+  },
+  'GET /api/contacts/stats': {
+    summary: 'Facets of a filtered contact list in one request (extension stats)',
+    description:
+      'Answers `{ total, byState: { pending, active }, topTags: [{ name, count }] }` (at most 20 tags, by count then name) for the contacts of the key ' +
+      'workspace that `$filter` matches (all without it), with the filter grammar and 400 messages of `GET /api/contacts`. Exact, cached per ' +
+      'workspace, data version and filter (docs/decisions.md section 12). Scope contacts:read-only.',
+  },
+  'POST /api/contacts/batch': {
+    summary: 'Create up to 1,000 contacts in one request (extension contact-batch)',
+    description:
+      'Takes `{ "items": [...] }`, 1 to 1,000 bodies of `POST /api/contacts`, and creates each on its own, in order, as that endpoint would: one ' +
+      'item’s failure does not undo another, and a repeated email within the batch is a 409 for the later item. Answers 200 `{ "results": [{ index, ' +
+      'status, id?, error? }] }`, `status` 201, 400 or 409 and `error` the error body. More than 1,000 items, or no `items`: 400. One request ' +
+      'against the rate limit; `Idempotency-Key` replays the whole batch (docs/decisions.md section 12). Scope contacts:read-write.',
+  },
+  'POST /api/contacts/tags': {
+    summary: 'Edit the tags of every matching contact in one request (extension contact-batch)',
+    description:
+      'Takes `{ filter?, ids?, tagsToAdd?, tagsToRemove? }`: exactly one of `filter` (a `$filter`) and `ids` (1 to 1,000), and the tag rules of ' +
+      '`PATCH /api/contacts/{contactId}/tags`. Edits every matching contact of the key workspace, each in its own short transaction (no other writer ' +
+      'waits for the whole set), and answers 200 `{ matched, changed, batchId }`: unknown ids are not matched; `batchId` is the `Activity-Batch` ' +
+      'header or a fresh id (docs/decisions.md section 12). Scope contacts:read-write.',
   },
   'DELETE /api/contacts/:contactId': {
     summary: 'Erase a contact (extension contact-erasure)',

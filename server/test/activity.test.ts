@@ -276,14 +276,20 @@ describe('POST /activity/revert', () => {
     expect(requestIds).not.toContain(suggested.body.body.requestId);
   });
 
-  it('restores a product update and deletes a product it created', async () => {
+  it('restores a product update and deletes a product it created, and keeps one changed since', async () => {
+    const kept = await call(server, 'POST', '/products', { key: server.a.key, body: { title: 'Lantern' } });
+    await call(server, 'POST', '/products', { key: server.a.key, body: { id: kept.body.id, vendor: 'Petromax' } });
+    const [keptCreate] = await historyOf(kept.body.id);
+    expect((await revert({ activityId: keptCreate!.activityId })).body).toMatchObject({ reverted: 0, conflicts: [{ reason: 'changed-since' }] });
     const product = await call(server, 'POST', '/products', { key: server.a.key, body: { title: 'Stove', vendor: 'Primus', tags: ['gas'] } });
     await call(server, 'POST', '/products', { key: server.a.key, body: { id: product.body.id, title: 'Big stove', tags: ['gas', 'big'] } });
     const [create, update] = await historyOf(product.body.id);
     expect((await revert({ activityId: update!.activityId })).body.reverted).toBe(1);
     const listed = await call(server, 'GET', `/products${query({ $filter: `id eq '${product.body.id}'` })}`, { key: server.a.key });
     expect(listed.body.items[0]).toMatchObject({ title: 'Stove', vendor: 'Primus', tags: ['gas'] });
-    expect((await revert({ activityId: create!.activityId })).body).toMatchObject({ reverted: 0, conflicts: [{ reason: 'changed-since' }] });
+    // The update was reverted since, so the product is as its create left it: the create's revert deletes it.
+    expect((await revert({ activityId: create!.activityId })).body).toMatchObject({ reverted: 1, conflicts: [] });
+    expect((await call(server, 'GET', `/products${query({ $filter: `id eq '${product.body.id}'` })}`, { key: server.a.key })).body.meta.maxResults).toBe(0);
   });
 
   it('refuses without read-write on every resource involved (403), an unknown entry (404), and a body naming both or neither (400)', async () => {
@@ -309,6 +315,25 @@ describe('POST /activity/revert', () => {
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect(second.body).toEqual(first.body);
     expect((await historyOf(id)).filter((entry) => entry.action === 'revert')).toHaveLength(1);
+  });
+});
+
+describe('the batch routes (docs/decisions.md section 12)', () => {
+  it('record one entry per contact created by POST /contacts/batch and per contact changed by POST /contacts/tags, under their batch, revertible whole', async () => {
+    const batch = unique('batch-import-');
+    const emails = [0, 1, 2].map((i) => `${unique(`b${i}`)}@example.com`);
+    const created = await call(server, 'POST', '/contacts/batch', { key: server.a.key, headers: { 'Activity-Batch': batch, 'Activity-Source': 'console/import' }, body: { items: emails.map((email) => ({ email })) } });
+    expect(created.status, created.text).toBe(200);
+    const ids = (created.body.results as { id: string }[]).map((result) => result.id);
+    const tagged = await call(server, 'POST', '/contacts/tags', { key: server.a.key, body: { ids: [...ids, 'unknown-id'], tagsToAdd: ['batched'] } });
+    expect(tagged.body).toMatchObject({ matched: 3, changed: 3 });
+    expect((await activity({ $filter: `batchId eq '${batch}'` })).items.map((entry) => [entry.action, entry.source])).toEqual(Array(3).fill(['create', 'console/import']));
+    const tags = await activity({ $filter: `batchId eq '${tagged.body.batchId}'` });
+    expect(tags.items.map((entry) => entry.changes)).toEqual(Array(3).fill({ tags: [['batched'], []] }));
+    expect((await revert({ batchId: tagged.body.batchId })).body.reverted).toBe(3);
+    expect((await contact(ids[0]!))!.tags).toEqual([]);
+    expect((await revert({ batchId: batch })).body.reverted).toBe(3);
+    expect(await contact(ids[2]!)).toBeUndefined();
   });
 });
 
