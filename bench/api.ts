@@ -153,6 +153,11 @@ function judgeLoad(test: LoadCase, result: LoadResult): { target: string; verdic
   return { target: `p50 <= ${p50Ms} ms${minRps ? `, >= ${int(minRps)} req/s` : ''}`, verdict: ok ? 'pass' : '**FAIL**' };
 }
 
+/**
+ * The pass/fail word and the target text for an export; `contacts` is the workspace's contact count when the
+ * export started (`meta.maxResults`), not the seeded count: the mixed load creates contacts before the exports
+ * (issue 39 "Also": 122 of them made both exports FAIL though they met their targets).
+ */
 function judgeExport(test: ExportCase, result: ExportResult, contacts: number): { target: string; verdict: string } {
   const ok = result.seconds < test.maxSeconds && result.peakRssBytes < test.maxRssBytes && result.rows === contacts;
   return { target: `< ${test.maxSeconds} s, peak RSS < ${mb(test.maxRssBytes)} MB, all rows`, verdict: ok ? 'pass' : '**FAIL**' };
@@ -339,15 +344,22 @@ async function main() {
       floor = null;
     }
 
-    const exports: { test: ExportCase; result: ExportResult; via: string }[] = [];
+    const exports: { test: ExportCase; result: ExportResult; via: string; contacts: number }[] = [];
+    // The workspace's contacts now, as the API counts them: what an export of every contact must hold.
+    const contactsNow = async (target: ServerProcess) => {
+      const response = await fetch(`${target.origin}/api/contacts?$limit=1`, { headers: { 'x-api-key': apiKey } });
+      if (!response.ok) throw new Error(`counting contacts: ${response.status}`);
+      return ((await response.json()) as { meta: { maxResults: number } }).meta.maxResults;
+    };
     const runExports = async (target: ServerProcess, via: string) => {
       for (const test of values['skip-exports'] ? [] : EXPORT_CASES) {
         log(`export: ${test.name}${via}...`);
         const xlsxFile = test.accept === XLSX_MEDIA_TYPE ? join(dir, 'export.xlsx') : undefined;
+        const contactsThen = await contactsNow(target);
         const result = await measureExport(`${target.origin}/api/contacts`, apiKey, test.accept, target.servingPid, xlsxFile);
         if (xlsxFile) rmSync(xlsxFile, { force: true });
         log(`  ${result.seconds.toFixed(1)} s, ${int(result.bytes)} bytes, ${int(result.rows)} rows, RSS ${mb(result.rssBeforeBytes)} -> peak ${mb(result.peakRssBytes)} MB`);
-        exports.push({ test, result, via });
+        exports.push({ test, result, via, contacts: contactsThen });
       }
     };
     // Issue 16: our CSV and xlsx against the floor, interleaved; the single-export table takes each case's first round.
@@ -358,11 +370,12 @@ async function main() {
       log(`export floor on ${floorOfExports.origin} (pid ${floorOfExports.pid}); a warm-up download first...`);
       await measureExport(`${floorOfExports.origin}/`, '', CSV_MEDIA_TYPE, floorOfExports.pid);
       const serving = server;
+      const contactsThen = await contactsNow(serving);
       comparison = await compareExports({ floor: floorOfExports, serviceUrl: `${serving.origin}/api/contacts`, apiKey, servicePid: serving.servingPid, runs: exportRounds, xlsxFile: join(dir, 'export.xlsx'), log });
       await floorOfExports.stop();
       exportFloor = null;
       const [first] = comparison.rounds;
-      if (first) for (const test of EXPORT_CASES) exports.push({ test, result: test.accept === CSV_MEDIA_TYPE ? first.csv : first.xlsx, via: '' });
+      if (first) for (const test of EXPORT_CASES) exports.push({ test, result: test.accept === CSV_MEDIA_TYPE ? first.csv : first.xlsx, via: '', contacts: contactsThen });
     }
     if (values['through-proxy']) {
       log('starting a proxy-mode server in front of the first...');
@@ -431,8 +444,8 @@ async function main() {
         ? [
             '| export | seconds | bytes | rows | server RSS before (MB) | peak RSS (MB) | target | result |',
             '|---|---:|---:|---:|---:|---:|---|---|',
-            ...exports.map(({ test, result, via }) => {
-              const { target, verdict } = judgeExport(test, result, seeded.contacts);
+            ...exports.map(({ test, result, via, contacts: expected }) => {
+              const { target, verdict } = judgeExport(test, result, expected);
               return `| ${test.name}${via} | ${result.seconds.toFixed(1)} | ${int(result.bytes)} | ${int(result.rows)} | ${mb(result.rssBeforeBytes)} | ${mb(result.peakRssBytes)} | ${target} | ${verdict} |`;
             }),
             '',

@@ -15,6 +15,7 @@ import { type Dialect, precompiled } from './connection';
 import { CONTACT_SEARCH_TABLE, type SearchMatch, matchSql, searchMatch } from './contact-search';
 import { VersionedCache } from './count-cache';
 import { type ActivityChange, type Changes, type WriteContext, eraseHistory, recordActivity } from './activity';
+import { AnchorCache, type AnchorValues, type SortTerm, seekFrom } from './deep-pages';
 import { IdempotencyStore } from './idempotency';
 import type { ContactTable, Database } from './schema';
 
@@ -186,6 +187,8 @@ export class ContactStore {
   private readonly figures = new VersionedCache<ContactFigures>(500);
   /** `createdPerDay`'s answers, by version and first day. */
   private readonly days = new VersionedCache<Map<string, number>>(100);
+  /** Deep pages' anchors (deep-pages.ts, issue 39): null when `options.anchorEvery` is 0. */
+  private readonly anchors: AnchorCache | null;
   /**
    * The projection compiled to SQL text once (it has no parameters): building and compiling its 23 fields on
    * every page cost more than running the query (issue 2 benchmark).
@@ -193,12 +196,17 @@ export class ContactStore {
   private readonly json: RawBuilder<string>;
   /** The same, able to list any stored value (`contactJson` safe): what a page falls back to (issue 12). */
   private readonly safeJson: RawBuilder<string>;
-  /** `searchDrive`: always read a served search's pages that way (tests), instead of the cheapest way. */
+  /**
+   * `searchDrive`: always read a served search's pages that way (tests), instead of the cheapest way.
+   * `anchorEvery`: the deep pages' anchor spacing in rows (deep-pages.ts; default `ANCHOR_EVERY`, 0 reads every
+   * page with a plain OFFSET: the tests' reference).
+   */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
-    private readonly options: { searchDrive?: SearchDrive } = {},
+    private readonly options: { searchDrive?: SearchDrive; anchorEvery?: number } = {},
   ) {
+    this.anchors = options.anchorEvery === 0 ? null : new AnchorCache(options.anchorEvery);
     this.json = sql.raw<string>(contactJson(dialect).compile(db).sql);
     this.safeJson = sql.raw<string>(contactJson(dialect, true).compile(db).sql);
     this.versionQuery = precompiled(db.selectFrom('workspaces').select('contacts_version').where('id', '=', ''));
@@ -316,6 +324,9 @@ export class ContactStore {
    * costs what the first does. That needs the total first (cached per filter; a write between the two reads can
    * shift such a page by the rows it added, as any write shifts offsets). A search the trigram indexes serve
    * counts first too, to choose how to read the page (`searchDrive`).
+   * A deep page of any other read (1000 rows or more into its reading direction) is a seek from the nearest
+   * anchor plus a short OFFSET (`anchor`, deep-pages.ts, issue 39 point 1): the same rows, at the first page's cost
+   * once the anchor of the data version is known.
    * A page the database cannot build because a row holds a value it cannot read as JSON is built again with
    * the safe projection, which lists such values as null (issue 12): no stored value can fail a page, and pages
    * of good rows pay nothing for it.
@@ -357,10 +368,14 @@ export class ContactStore {
     // Ids first, then the JSON of the page's rows only: past the first page (see above), and when every candidate
     // is read and sorted (SQLite builds the selected JSON of each row before sorting).
     const idsFirst = window.offset > 0 || reverse || search?.drive === 'candidates';
-    const shape = `${workspaceId}:${window.offset}:${window.limit}:${reverse}:${search?.drive ?? ''}`;
+    // A deep page of an indexed read is a seek from its anchor plus a short OFFSET (deep-pages.ts, issue 39).
+    const seek = !match && !keyLookup(query.filter) && this.anchors && window.offset >= this.anchors.every ? await this.anchor(workspaceId, query, window.offset, reverse) : null;
+    const shape = `${workspaceId}:${window.offset}:${window.limit}:${reverse}:${search?.drive ?? ''}${seek ? `:${seek.key}@${seek.at}` : ''}`;
     const items = await build((json) =>
       this.run(query, `${shape}:${variant(json)}`, () => {
-        const page = this.matching(this.db, workspaceId, { ...query, ...window }, { reverse, search });
+        const page = seek
+          ? this.matching(this.db, workspaceId, { ...query, offset: window.offset - seek.at, limit: window.limit }, { reverse }).where(seekFrom(seek.terms, seek.from))
+          : this.matching(this.db, workspaceId, { ...query, ...window }, { reverse, search });
         return idsFirst
           ? this.db
               .selectFrom('contacts')
@@ -371,6 +386,48 @@ export class ContactStore {
       }),
     );
     return { items, maxResults };
+  }
+
+  /**
+   * The ORDER BY terms of `matching`'s ordered read of `query` (`reverse` flipped), for seeking (deep-pages.ts):
+   * a tag's rows newest first are ordered by `contact_tags` (see `matching`), any other read by `compileOrderBy`'s
+   * terms, `contacts.id` last.
+   */
+  private sortTerms(query: ContactQuery, reverse: boolean): SortTerm[] {
+    const flip = (direction: 'asc' | 'desc') => (reverse ? (direction === 'asc' ? 'desc' : 'asc') : direction);
+    if (isDefaultOrder(query.orderBy) && requiredTag(query.filter)) {
+      return [
+        { expression: sql.ref('contact_tags.created'), direction: flip('desc'), nullable: false },
+        { expression: sql.ref('contact_tags.contact_id'), direction: flip('asc'), nullable: false },
+      ];
+    }
+    const terms: SortTerm[] = query.orderBy.map((item) => {
+      const field = CONTACT_FIELDS[item.field];
+      if (!field || field.kind !== 'column') throw new Error(`field ${item.field} is not sortable`);
+      return { expression: field.sortExpression ? sql.raw(field.sortExpression) : sql.ref(field.column), direction: flip(item.direction), nullable: field.nullable === true };
+    });
+    return [...terms, { expression: sql.ref('contacts.id'), direction: flip('asc'), nullable: false }];
+  }
+
+  /**
+   * The anchor at or before `offset` (a multiple of the spacing) of `query`'s read in the direction `reverse`,
+   * found from the nearest known one and remembered when missing: `{ at, from, terms, key }` to seek from, or
+   * null when no row is there (a write since the count: the page is then read with a plain OFFSET).
+   */
+  private async anchor(workspaceId: string, query: ContactQuery, offset: number, reverse: boolean) {
+    const anchors = this.anchors!;
+    const key = `${await this.versionKey(workspaceId)}:${filterText(query.filter)}:${query.orderBy.map((item) => `${item.field} ${item.direction}`).join(',')}:${reverse}`;
+    const terms = this.sortTerms(query, reverse);
+    const at = offset - (offset % anchors.every);
+    const near = await anchors.nearest(key, offset);
+    if (near.at === at) return { at, from: near.from!, terms, key };
+    let select = this.matching(this.db, workspaceId, { filter: query.filter, orderBy: query.orderBy, offset: at - near.at, limit: 1 }, { reverse });
+    if (near.from) select = select.where(seekFrom(terms, near.from));
+    const row = await select.select(terms.map((term, i) => term.expression.as(`k${i}`))).executeTakeFirst();
+    if (!row) return null;
+    const from: AnchorValues = terms.map((_, i) => (row as Record<string, unknown>)[`k${i}`]);
+    anchors.remember(near.anchors, at, from);
+    return { at, from, terms, key };
   }
 
   /**
