@@ -7,6 +7,8 @@ import { type Scope, SCOPES, isScope } from '../src/api/scopes';
 import { createApiKey, createBasicCredential, revokeApiKey } from './db/credentials';
 import { createOrganization, createWorkspace, findWorkspace } from './db/workspaces';
 import { loadConfig } from './config';
+import { backupSqlite, restoreSqlite } from './backup';
+import { isPostgresUrl } from './db/connection';
 import { openMigratedDatabase } from './database';
 import { saveDemoCredentials } from './demo-credentials';
 
@@ -118,6 +120,26 @@ program
       return result;
     }),
   );
+
+program
+  .command('backup')
+  .description('a consistent copy of the live SQLite database (VACUUM INTO; for PostgreSQL use pg_dump, docs/deploy.md)')
+  .requiredOption('--to <file>', 'the new file to write')
+  .action((options: { to: string }) => {
+    const { databaseUrl } = loadConfig();
+    if (isPostgresUrl(databaseUrl)) throw new Error('DATABASE_URL is PostgreSQL: back it up with pg_dump (docs/deploy.md, Backups)');
+    process.stdout.write(`${JSON.stringify(backupSqlite(databaseUrl, options.to))}\n`);
+  });
+
+program
+  .command('restore')
+  .description('puts an SQLite backup in place of the database, after an integrity check; stop the service first')
+  .requiredOption('--from <file>', 'the backup to restore')
+  .action((options: { from: string }) => {
+    const { databaseUrl } = loadConfig();
+    if (isPostgresUrl(databaseUrl)) throw new Error('DATABASE_URL is PostgreSQL: restore it with pg_restore or psql (docs/deploy.md, Backups)');
+    process.stdout.write(`${JSON.stringify(restoreSqlite(options.from, databaseUrl))}\n`);
+  });
 
 try {
   await program.parseAsync(process.argv);

@@ -71,7 +71,14 @@ async function startProxy(upstreamApiUrl: string, config: Config): Promise<Start
   return { app, lines, close: () => app.close() };
 }
 
-const started = config.upstreamApiUrl ? await startProxy(config.upstreamApiUrl, config) : await startDirect(config);
+let started: Started;
+try {
+  started = config.upstreamApiUrl ? await startProxy(config.upstreamApiUrl, config) : await startDirect(config);
+} catch (error) {
+  // A migration that failed (rolled back, database.ts) or a database that cannot be opened: one clear line, exit 1.
+  console.error(`Workspace Admin cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
 await started.app.listen({ port: config.port, host: config.host });
 console.log(started.lines.join('\n'));
 

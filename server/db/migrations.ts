@@ -351,9 +351,40 @@ const migrationsFor = ({ name, text, indexNullsFirst }: Pick<Dialect, 'name' | '
 /** The names of every migration, in the order they apply. */
 export const MIGRATION_NAMES: readonly string[] = Object.keys(migrationsFor({ name: 'sqlite', text: sql`text`, indexNullsFirst: sql`` }));
 
-/** Applies every pending migration. Throws the migration error, if any, after logging nothing itself. */
-export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrationsFor(dialect) } });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+/** A migration that failed: `migration` is its name (issue 37 point 2: the service names it when it refuses to start). */
+export class MigrationError extends Error {
+  constructor(
+    readonly migration: string,
+    override readonly cause: unknown,
+  ) {
+    super(`migration ${migration} failed and was rolled back: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'MigrationError';
+  }
+}
+
+/**
+ * Applies every pending migration, each in a transaction of its own (issue 37 point 2), so one that fails
+ * leaves the database as the migrations before it left it: on PostgreSQL Kysely's migrator already runs them
+ * in one transaction (transactional DDL), on SQLite, where it runs them on a bare connection, each `up` is
+ * wrapped here (SQLite's DDL is transactional too). `migrations` (tests only) replaces the list. Throws a
+ * `MigrationError` naming the first migration that failed; logs nothing itself.
+ */
+export async function migrateToLatest(db: Kysely<any>, dialect: Dialect, migrations: Record<string, Migration> = migrationsFor(dialect)): Promise<void> {
+  const inTransactions = Object.fromEntries(
+    Object.entries(migrations).map(([name, migration]): [string, Migration] => [
+      name,
+      { up: (connection: Kysely<any>) => (connection.isTransaction ? migration.up(connection) : connection.transaction().execute((trx) => migration.up(trx))) },
+    ]),
+  );
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => inTransactions } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (!error) return;
+  const failed = results?.find((result) => result.status === 'Error');
+  if (failed) throw new MigrationError(failed.migrationName, error);
+  throw error instanceof Error ? error : new Error(String(error));
+}
+
+/** The migration list of `dialect` (for tests that add a migration to it). */
+export function migrationsOf(dialect: Dialect): Record<string, Migration> {
+  return migrationsFor(dialect);
 }

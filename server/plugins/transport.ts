@@ -7,7 +7,8 @@
  *   `KEEP_ALIVE_TIMEOUT_MS`, `IDLE_TIMEOUT_MS`, server/config.ts; 0 turns one off): a connection must deliver
  *   a request's headers within `headersMs` of opening (or of its first byte after a keep-alive pause) and the
  *   whole request within `requestMs`, else 408 and the connection is closed, so sockets that never send a byte
- *   are closed too; a kept-alive connection idle for `keepAliveMs` after an answer is closed; a connection
+ *   are closed too (without a 408: they sent no request, and a client that never reads would never see the
+ *   close behind unread bytes, issue 37); a kept-alive connection idle for `keepAliveMs` after an answer is closed; a connection
  *   with no bytes either way for `idleMs` (a client that stopped reading an export) is destroyed.
  * - Body limit: 2 MB on every request, keyed or not, whatever the route: a `Content-Length` above it is a 413
  *   before anything else runs (authentication included), and a parsed body that grows past it is cut at 2 MB
@@ -142,6 +143,13 @@ function clientErrorHandler(this: FastifyInstance, connectionError: ConnectionEr
   // Fastify's type has `rawPacket` as a JSON-serialized Buffer; Node hands over the Buffer itself.
   const error = connectionError as unknown as ClientError;
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // A connection that timed out without sending a byte gets no 408, only the close (issue 37): a client that
+  // never reads would hold the answer's bytes unread and so never see the end of the stream, keeping its
+  // socket open forever (the issue's `node -e` client saw 5 of 5 open after 100 s). There is no request to answer.
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && (socket as Duplex & { bytesRead?: number }).bytesRead === 0) {
+    socket.destroy();
+    return;
+  }
   const [status, message] = describeClientError(error);
   const { method, path } = requestLine(error.rawPacket);
   const body = rawErrorBody(status, message, path);
