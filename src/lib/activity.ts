@@ -5,7 +5,16 @@
  * change of its notification settings) as JSON and CSV proof. Texts come from the `activity` catalog.
  */
 import Papa from 'papaparse';
-import { ACTIVITY_ACTIONS, type ActivityEntry, REVERT_CONFLICT_REASONS, type RevertConflict } from '@/api/activity';
+import {
+  ACTIVITY_ACTIONS,
+  ACTIVITY_RESOURCES,
+  type ActivityAction,
+  type ActivityEntry,
+  type ActivityResource,
+  REVERT_CONFLICT_REASONS,
+  type RevertConflict,
+  type RevertConflictReason,
+} from '@/api/activity';
 import type { ApiClient } from '@/api/client';
 import type { Scope } from '@/api/scopes';
 import { compare } from '@/api/filter/ast';
@@ -38,17 +47,52 @@ export function isRevertible(entry: Pick<ActivityEntry, 'action' | 'changes'>): 
   return REVERTIBLE.has(entry.action) && entry.changes !== null;
 }
 
-/** The fields the `activity` catalog names (`activity.field.<name>`): a contact's, a product's, a collection's, a post's. */
-const LABELLED_FIELDS = new Set([
-  'name', 'email', 'phone', 'image', 'bio', 'address', 'city', 'postalCode', 'region', 'source', 'systemSource', 'customMessage', 'statusTags',
-  'follows', 'tags', 'state', 'notificationSettings', 'addDirectly', 'useEmailByDefault', 'title', 'handle', 'bodyHtml', 'type', 'status', 'vendor',
-  'url', 'imageUrl', 'price', 'originalPrice', 'currency', 'isForSale', 'customProperties', 'collectionIds', 'externalId', 'action', 'header',
-  'text', 'publishDate',
-]);
+/** The catalog key of each field the `activity` catalog names: a contact's, a product's, a collection's, a post's. */
+const FIELD_KEYS: Record<string, string> = {
+  name: 'activity.field.name',
+  email: 'activity.field.email',
+  phone: 'activity.field.phone',
+  image: 'activity.field.image',
+  bio: 'activity.field.bio',
+  address: 'activity.field.address',
+  city: 'activity.field.city',
+  postalCode: 'activity.field.postalCode',
+  region: 'activity.field.region',
+  source: 'activity.field.source',
+  systemSource: 'activity.field.systemSource',
+  customMessage: 'activity.field.customMessage',
+  statusTags: 'activity.field.statusTags',
+  follows: 'activity.field.follows',
+  tags: 'activity.field.tags',
+  state: 'activity.field.state',
+  notificationSettings: 'activity.field.notificationSettings',
+  addDirectly: 'activity.field.addDirectly',
+  useEmailByDefault: 'activity.field.useEmailByDefault',
+  title: 'activity.field.title',
+  handle: 'activity.field.handle',
+  bodyHtml: 'activity.field.bodyHtml',
+  type: 'activity.field.type',
+  status: 'activity.field.status',
+  vendor: 'activity.field.vendor',
+  url: 'activity.field.url',
+  imageUrl: 'activity.field.imageUrl',
+  price: 'activity.field.price',
+  originalPrice: 'activity.field.originalPrice',
+  currency: 'activity.field.currency',
+  isForSale: 'activity.field.isForSale',
+  customProperties: 'activity.field.customProperties',
+  collectionIds: 'activity.field.collectionIds',
+  externalId: 'activity.field.externalId',
+  action: 'activity.field.action',
+  header: 'activity.field.header',
+  text: 'activity.field.text',
+  publishDate: 'activity.field.publishDate',
+};
 
 /** A field's name as people say it, in the language shown; an unknown field as it is. */
 export function fieldLabel(field: string): string {
-  return LABELLED_FIELDS.has(field) ? t(`activity.field.${field}`) : field;
+  const key = Object.hasOwn(FIELD_KEYS, field) ? FIELD_KEYS[field] : undefined;
+  return key ? t(key) : field;
 }
 
 /** A value as people read it: `—` for none, lists joined, on/off for booleans, settings as "Email on, SMS off". */
@@ -84,8 +128,31 @@ export function changeLines(entry: Pick<ActivityEntry, 'action' | 'changes'>): s
 }
 
 /** What an entry did, in words: "Created", "Tags changed", "Notification settings changed", ... */
+const ACTION_KEYS: Record<ActivityAction, string> = {
+  create: 'activity.action.create',
+  update: 'activity.action.update',
+  tags: 'activity.action.tags',
+  notifications: 'activity.action.notifications',
+  erase: 'activity.action.erase',
+  delete: 'activity.action.delete',
+  withdraw: 'activity.action.withdraw',
+  revert: 'activity.action.revert',
+};
+
 export function actionText(action: string): string {
-  return (ACTIVITY_ACTIONS as readonly string[]).includes(action) ? t(`activity.action.${action}`) : action;
+  return (ACTIVITY_ACTIONS as readonly string[]).includes(action) ? t(ACTION_KEYS[action as ActivityAction]) : action;
+}
+
+const RESOURCE_KEYS: Record<ActivityResource, string> = {
+  contact: 'activity.resource.contact',
+  product: 'activity.resource.product',
+  collection: 'activity.resource.collection',
+  'post-request': 'activity.resource.postRequest',
+};
+
+/** A kind of record in words ("Contact", "Post"); an unknown one as it is. */
+export function resourceText(resource: string): string {
+  return (ACTIVITY_RESOURCES as readonly string[]).includes(resource) ? t(RESOURCE_KEYS[resource as ActivityResource]) : resource;
 }
 
 /** Who and from where: "…a1b2 · console/import", or "an older key" for a key made before the log. */
@@ -94,8 +161,16 @@ export function actorText(entry: Pick<ActivityEntry, 'keyHint' | 'source'>): str
 }
 
 /** Why the service left an entry as it was, as a sentence (section 11's reasons). */
+const CONFLICT_KEYS: Record<RevertConflictReason, string> = {
+  'changed-since': 'activity.conflict.changedSince',
+  gone: 'activity.conflict.gone',
+  published: 'activity.conflict.published',
+  'not-revertible': 'activity.conflict.notRevertible',
+  'already-reverted': 'activity.conflict.alreadyReverted',
+};
+
 export function conflictSentence(reason: string): string {
-  return (REVERT_CONFLICT_REASONS as readonly string[]).includes(reason) ? t(`activity.conflict.${reason}`) : reason;
+  return (REVERT_CONFLICT_REASONS as readonly string[]).includes(reason) ? t(CONFLICT_KEYS[reason as RevertConflictReason]) : reason;
 }
 
 /** Conflicts as CSV (`activityId,resourceId,reason,explanation`), formulas escaped, with a BOM for spreadsheets. */

@@ -16,7 +16,7 @@ import { ErrorMessage } from '@/components/error-message';
 import { RevertOutcome, useRevert } from '@/components/record-history';
 import { RelativeTime } from '@/components/relative-time';
 import { useArea, useT } from '@/i18n/react';
-import { activityQueries, actionText, actorText, changeLines, isRevertible, revertScope } from '@/lib/activity';
+import { activityQueries, actionText, actorText, changeLines, isRevertible, resourceText, revertScope } from '@/lib/activity';
 import { useWorkspaceApi } from '@/lib/api';
 import { useExtensions } from '@/lib/extensions';
 import { jobTitle } from '@/lib/jobs/job-title';
@@ -64,8 +64,8 @@ function EntryRow({ entry, workspaceId, onBatch }: { entry: ActivityEntry; works
         <RelativeTime iso={entry.created} />
       </Table.Td>
       <Table.Td>
-        <Anchor component={Link} size="sm" to={recordPath(workspaceId, entry)} aria-label={t('activity.openRecord', { resource: t(`activity.resource.${entry.resource}`), id: entry.resourceId })}>
-          {(ACTIVITY_RESOURCES as readonly string[]).includes(entry.resource) ? t(`activity.resource.${entry.resource}`) : entry.resource} <code>{entry.resourceId.slice(0, 8)}</code>
+        <Anchor component={Link} size="sm" to={recordPath(workspaceId, entry)} aria-label={t('activity.openRecord', { resource: resourceText(entry.resource), id: entry.resourceId })}>
+          {resourceText(entry.resource)} <code>{entry.resourceId.slice(0, 8)}</code>
         </Anchor>
       </Table.Td>
       <Table.Td style={{ overflowWrap: 'anywhere' }}>
@@ -158,7 +158,7 @@ function ActivityLog() {
           label={t('activity.filterResource')}
           value={filters.resource}
           onChange={(event) => set({ resource: event.currentTarget.value })}
-          data={[{ value: '', label: t('activity.anyResource') }, ...ACTIVITY_RESOURCES.map((resource) => ({ value: resource, label: t(`activity.resource.${resource}`) }))]}
+          data={[{ value: '', label: t('activity.anyResource') }, ...ACTIVITY_RESOURCES.map((resource) => ({ value: resource, label: resourceText(resource) }))]}
         />
         <NativeSelect
           label={t('activity.filterAction')}
