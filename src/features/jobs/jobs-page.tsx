@@ -5,8 +5,8 @@
  * already erased, unchanged, refused, failed, not sent) downloadable as CSV; and Undo where the interface allows
  * it: the tags a bulk tag job or an import changed are restored by the inverse tag change on exactly the contacts
  * it changed, as a durable job of its own. A bulk erasure's report lists ids only (erased, already erased, failed)
- * and its entry says why it has no undo: erasure is final (issue 22 point 7). Created contacts cannot be deleted
- * through the interface: an import's entry says so and links to the contacts carrying its tag. Every text comes
+ * and its entry says why it has no undo: erasure is final (issue 22 point 7). An import's entry says which tag
+ * its created contacts carry (and `<tag>-updated` for those that existed, issue 34 point 1) and links to them. Every text comes
  * from the `jobs` catalog (issue 23, loaded with the page), a job's title in the language shown (job-title.ts).
  */
 import { Alert, Anchor, Box, Button, Group, Progress, Stack, Text, Title } from '@mantine/core';
