@@ -5,9 +5,10 @@
  * already erased, unchanged, refused, failed, not sent) downloadable as CSV; and Undo where the interface allows
  * it: where the service keeps an activity log (`activity`, docs/decisions.md section 11) the whole job is undone in one
  * request (batch-undo.tsx); elsewhere the tags a bulk tag job or an import changed are restored by the inverse tag
- * change on exactly the contacts it changed, as a durable job of its own. A bulk erasure's report lists ids only (erased, already erased, failed)
- * and its entry says why it has no undo: erasure is final (issue 22 point 7). Without the activity log, created
- * contacts cannot be deleted by the job's undo: an import's entry says so and links to the contacts carrying its tag. Every text comes
+ * change on exactly the contacts it changed, as a durable job of its own. A bulk erasure's report lists ids only
+ * (erased, already erased, failed) and its entry says why it has no undo: erasure is final (issue 22 point 7). An
+ * import's entry says which tag its created contacts carry (and `<tag>-updated` for those that existed, issue 34
+ * point 1) and links to them. Every text comes
  * from the `jobs` catalog (issue 23, loaded with the page), a job's title in the language shown (job-title.ts).
  */
 import { Alert, Anchor, Box, Button, Group, Progress, Stack, Text, Title } from '@mantine/core';
@@ -151,7 +152,8 @@ function JobEntry({ job, workspaceId, now }: { job: JobRecord; workspaceId: stri
         ) : null}
         {job.kind === 'contacts-import' && job.counts.created > 0 ? (
           <Text size="sm">
-            {keepsHistory ? t('jobs.createdUndoable') : importTag ? t('jobs.createdWithTag', { tag: importTag }) : t('jobs.createdNoTag')}{' '}
+            {importTag ? t('jobs.createdWithTag', { tag: importTag }) : t('jobs.createdNoTag')}
+            {keepsHistory ? ` ${t('jobs.createdUndoable')}` : null}{' '}
             {importTag ? (
               <Anchor component={Link} underline="always" to={`/w/${workspaceId}/contacts?tags=${encodeURIComponent(importTag)}`}>
                 {t('jobs.showImported', { tag: importTag })}

@@ -28,6 +28,7 @@ import {
   splitTags,
   toE164,
   toJobSpec,
+  updatedTag,
 } from './contact-import';
 
 const NO: CleanOptions = { country: 'NO' };
@@ -364,6 +365,18 @@ describe('TableCleaner and buildPlan', () => {
       [8, 'no email, phone or name'],
     ]);
     expect(plan.refused[0]!.values).toEqual({ Email: 'bad@', Name: 'Bad', Phone: '', Tags: '' });
+  });
+
+  it('gives the import tag only to the contacts it creates; those that existed get <tag>-updated (issue 34 point 1)', () => {
+    const cleaned = cleanTable(table, autoMap(table.headers), { country: 'NO', importTag: 'import-2026-11-28' });
+    const plan = buildPlan(cleaned, existing, 'import-2026-11-28');
+    expect(plan.steps).toEqual([
+      { kind: 'create-contact', body: { email: 'new@example.com', name: 'New', phone: '+4791234567', tags: ['a', 'import-2026-11-28', 'b'] }, rows: [2, 4] },
+      { kind: 'patch-tags', contactId: 'c-old', tagsToAdd: ['import-2026-11-28-updated'], tagsToRemove: [], rows: [3] },
+      { kind: 'patch-tags', contactId: 'c-phone', tagsToAdd: ['import-2026-11-28-updated'], tagsToRemove: [], rows: [6] },
+      { kind: 'patch-tags', contactId: 'c-same', tagsToAdd: ['import-2026-11-28-updated'], tagsToRemove: [], rows: [7] },
+    ]);
+    expect(updatedTag('x'.repeat(64))).toBe('x'.repeat(56) + '-updated');
   });
 
   it('hands every look-up key while it cleans, chunk by chunk, and each once: the look-ups of the entries', () => {

@@ -519,11 +519,24 @@ export type ImportPlan = {
 };
 
 /**
+ * The tag an import gives the contacts that existed before it (`import-2026-11-28-updated`), so that the import's own
+ * tag holds only the contacts it created and erasing "every contact of the import" cannot erase a customer who was
+ * merged (issue 34 point 1). Cut to the contract's 64 characters of a tag.
+ */
+export function updatedTag(importTag: string): string {
+  const suffix = '-updated';
+  return importTag.slice(0, 64 - suffix.length) + suffix;
+}
+
+/**
  * Each entry as new (a create step) or existing (same email, any letter case, or same phone: a tag step adding the
  * tags it lacks, or nothing when it has them all; issue 20 point 3). Entries that meet the same existing contact
- * share one tag step.
+ * share one tag step. `importTag` (the whole import's tag, which cleanRow added to every row): created contacts keep
+ * it, existing ones get `updatedTag(importTag)` in its place (issue 34 point 1).
  */
-export function buildPlan(cleaned: CleanResult, existing: Existing): ImportPlan {
+export function buildPlan(cleaned: CleanResult, existing: Existing, importTag?: string): ImportPlan {
+  const created_ = importTag?.trim();
+  const updated = created_ ? updatedTag(created_) : undefined;
   const steps: ImportStep[] = [];
   const patches = new Map<string, { kind: 'patch-tags'; contactId: string; tagsToAdd: string[]; tagsToRemove: string[]; rows: number[] }>();
   const unchangedEntries = new Map<string, number[]>();
@@ -539,7 +552,9 @@ export function buildPlan(cleaned: CleanResult, existing: Existing): ImportPlan 
     }
     exists++;
     const have = new Set([...contact.tags, ...(patches.get(contact.id)?.tagsToAdd ?? [])]);
-    const toAdd = (body.tags ?? []).filter((tag) => !have.has(tag));
+    // The import's own tag marks what it created; a contact that existed gets `<tag>-updated` instead (issue 34 point 1).
+    const wanted = (body.tags ?? []).map((tag) => (tag === created_ ? updated! : tag));
+    const toAdd = [...new Set(wanted)].filter((tag) => !have.has(tag));
     const patch = patches.get(contact.id);
     if (patch) {
       patch.tagsToAdd.push(...toAdd);

@@ -59,7 +59,7 @@ async function plan(request: Extract<PlanRequest, { type: 'plan' }>) {
     else if (message.type === 'error') post({ type: 'failed', message: message.message });
     else {
       post({ type: 'looked-up', requests: message.requests, rateLimit: message.rateLimit });
-      made = buildPlan(cleaner!.result(), message.existing);
+      made = buildPlan(cleaner!.result(), message.existing, request.options.importTag);
       cleaner = null;
       const { steps, ...rest } = made;
       post({ type: 'plan', plan: { ...rest, stepCount: steps.length } });
