@@ -12,7 +12,8 @@ import { cli } from './server';
 
 let ws: Workspace;
 test.beforeEach(() => {
-  ws = makeWorkspace('Activity Spec');
+  // Named to sort after the phone test's workspaces, which it picks from the switcher's first page.
+  ws = makeWorkspace('Spec Activity');
 });
 
 async function api(page: Page, method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown, headers: Record<string, string> = {}) {

@@ -518,18 +518,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       await noContent({ method: 'DELETE', endpoint: 'DELETE /collections/{id}', path: `/collections/${pathSegment(id)}`, auth: 'key', ...perCall(opts) });
     },
 
-    // The activity log's schemas load with its first call: the first screens never use them.
+    // The activity log's schemas load with its first call (one import for both): the first screens never use them.
     async listActivity(params = {}) {
-      const { activityListSchema } = await import('./activity');
-      return (await json(listCall('GET /activity', '/activity', 'key', params), activityListSchema)).data;
+      return (await json(listCall('GET /activity', '/activity', 'key', params), (await activitySchemas()).activityListSchema)).data;
     },
 
     async revertActivity(body, opts = {}) {
-      const { revertResultSchema } = await import('./activity');
-      return (await json({ method: 'POST', endpoint: 'POST /activity/revert', path: '/activity/revert', auth: 'key', body, ...perCall(opts) }, revertResultSchema)).data;
+      return (await json({ method: 'POST', endpoint: 'POST /activity/revert', path: '/activity/revert', auth: 'key', body, ...perCall(opts) }, (await activitySchemas()).revertResultSchema)).data;
     },
   };
 }
+
+/** src/api/activity.ts, loaded when the activity log is first asked for. */
+const activitySchemas = () => import('./activity');
 
 /** The error for a rejected `fetch` or body read: the AbortError as is, anything else an `ApiNetworkError`. */
 function networkOrAbort(error: unknown, call: Call, url: string): unknown {

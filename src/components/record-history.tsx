@@ -168,6 +168,16 @@ export function RecordHistory({ resourceId, canRevert }: { resourceId: string; c
   );
 }
 
+/** A contact's consent record and its History, as its drawer shows them (one lazy chunk for both). */
+export function ContactActivity({ contactId, canRevert }: { contactId: string; canRevert: boolean }) {
+  return (
+    <>
+      <ConsentRecord contactId={contactId} />
+      <RecordHistory resourceId={contactId} canRevert={canRevert} />
+    </>
+  );
+}
+
 /** A contact's consent record (its create and every change of its notification settings), with JSON and CSV downloads. */
 export function ConsentRecord({ contactId }: { contactId: string }) {
   useArea('activity');

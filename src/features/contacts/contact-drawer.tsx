@@ -25,8 +25,7 @@ import { useNotificationSettings, usePatchContactTags } from './mutations';
 import { contactQueries } from './queries';
 
 // Loaded when the drawer shows them (issue 33): the contacts page's first screen does not carry the history's code.
-const RecordHistory = lazy(() => import('@/components/record-history').then((m) => ({ default: m.RecordHistory })));
-const ConsentRecord = lazy(() => import('@/components/record-history').then((m) => ({ default: m.ConsentRecord })));
+const ContactActivity = lazy(() => import('@/components/record-history').then((m) => ({ default: m.ContactActivity })));
 const EditContactDrawer = lazy(() => import('./edit-contact-drawer').then((m) => ({ default: m.EditContactDrawer })));
 const EraseContactDialog = lazy(() => import('./erase-contact-dialog').then((m) => ({ default: m.EraseContactDialog })));
 
@@ -183,9 +182,6 @@ export function ContactDrawer({ contact, onClose }: { contact: Contact | null; o
             {t('contact-record.notifications')}
           </Title>
           <NotificationSwitches contact={contact} />
-          <Suspense fallback={null}>
-            <ConsentRecord contactId={contact.id} />
-          </Suspense>
           <Title order={4} size="h5">
             {t('contact-record.details')}
           </Title>
@@ -214,11 +210,8 @@ export function ContactDrawer({ contact, onClose }: { contact: Contact | null; o
           <Field label={t('contact-record.fieldCreated')} value={<RelativeTime iso={contact.created} />} />
           <Field label={t('contact-record.fieldUpdated')} value={<RelativeTime iso={contact.updated} />} />
           <Field label={t('contact-record.fieldId')} value={<Code>{contact.id}</Code>} />
-          <Title order={4} size="h5">
-            {t('contact-record.history')}
-          </Title>
           <Suspense fallback={null}>
-            <RecordHistory resourceId={contact.id} canRevert={allows(connection.permissions, 'contacts:read-write')} />
+            <ContactActivity contactId={contact.id} canRevert={allows(connection.permissions, 'contacts:read-write')} />
           </Suspense>
         </Stack>
       ) : null}

@@ -1,0 +1,14 @@
+import { mkdtempSync } from 'node:fs'; import { tmpdir } from 'node:os'; import { join } from 'node:path';
+import { SCOPES } from '../src/api/scopes'; import { openMigratedDatabase } from '../server/database';
+import { createApiKey } from '../server/db/credentials'; import { createOrganization, createWorkspace } from '../server/db/workspaces';
+import { startServer } from './server-process';
+const dir = mkdtempSync(join(tmpdir(), 'wsa-repro-')); const databaseUrl = join(dir, 'r.sqlite');
+const d = await openMigratedDatabase(databaseUrl); const o = await createOrganization(d.db, 'R'); const w = await createWorkspace(d.db, { organizationId: o.id, name: 'R' });
+const apiKey = await createApiKey(d.db, w.id, SCOPES); await d.close();
+const server = await startServer({ cwd: process.cwd(), databaseUrl, apiKey, onUnexpectedExit: (m) => console.log('EXIT', m.slice(-3000)) });
+const n = Number(process.argv[2] ?? 10000);
+for (let i = 0; i < n; i += 100) await Promise.all(Array.from({ length: Math.min(100, n - i) }, (_, j) => fetch(`${server.origin}/api/contacts`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json', 'activity-batch': 'b1' }, body: JSON.stringify({ email: `r${i + j}@x.test`, tags: ['imported'] }) }).then((r) => r.arrayBuffer())));
+const t0 = performance.now();
+const r = await fetch(`${server.origin}/api/activity/revert`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ batchId: 'b1' }) });
+console.log(r.status, (await r.text()).slice(0, 200), ((performance.now() - t0) / 1000).toFixed(1), 's');
+await server.stop();
