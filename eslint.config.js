@@ -2,7 +2,7 @@
  * ESLint (flat config, issue 23 point 4), run by `npm run lint` and so by `npm test`:
  * - typescript-eslint's recommended rules (not the type-aware ones: the run stays a few seconds);
  * - eslint-plugin-react-hooks (the rules of hooks, exhaustive dependencies) and eslint-plugin-jsx-a11y on the console;
- * - imports flow one way (STYLE.md, "The shape of the dashboard"): `src/api` imports none of the console's folders,
+ * - imports flow one way (docs/style.md, "The shape of the dashboard"): `src/api` imports none of the console's folders,
  *   `src/lib` and `src/components` import no feature and not `src/app` (and `src/lib` no component), a feature
  *   imports no other feature, the server imports `src/api` only; and no import cycle anywhere in `src`;
  * - no literal user-facing text in JSX (eslint-plugin-i18next): text and the props a person reads or hears

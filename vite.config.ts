@@ -17,7 +17,7 @@ const embedRoutes: Plugin = {
 /**
  * Vite config for the dashboard: two entries, the console (index.html) and the public embed page (embed.html),
  * so the embed ships no admin code. `npm run dev` proxies `/api` and `/app-config.json` to the service
- * (decisions.md section 0).
+ * (docs/decisions.md section 0).
  */
 export default defineConfig({
   plugins: [react(), embedRoutes, catalogs()],

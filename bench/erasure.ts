@@ -1,5 +1,5 @@
 /**
- * What an erasure costs on a large SQLite database (issue 22 point 3; decisions.md section 10): `ContactStore.erase`
+ * What an erasure costs on a large SQLite database (issue 22 point 3; docs/decisions.md section 10): `ContactStore.erase`
  * one contact at a time, as a bulk erasure job sends them, on a database of `--contacts` contacts (default 200,000,
  * seeded by seed-contacts.ts), in four interleaved-free phases of `--erasures` each (default 200):
  * 1. as shipped: `secure_delete` on, FTS5 `secure-delete` on, `wal_checkpoint(TRUNCATE)` after each erasure;

@@ -8,7 +8,7 @@
  * better-sqlite3 `.raw().iterate()`, the same 8 MiB page cache as the service's export connection) or a
  * `postgres://` URL (a pg cursor in array mode, 1,000 rows a read, as the service). No framework, no
  * authentication, no streams library: each row's 13 values are turned into one CSV line right there (tags from
- * their JSON text joined by `, `; the formula guard of decisions.md section 7 revised; RFC 4180 quoting; CRLF),
+ * their JSON text joined by `, `; the formula guard of docs/decisions.md section 7 revised; RFC 4180 quoting; CRLF),
  * each batch of 1,000 lines (about 230 KB) is written to the socket as one string, waiting for 'drain' when the
  * socket is full.
  *

@@ -14,7 +14,7 @@ test('the header links to the API reference, which lists the operations with sum
   for (const summary of ['Check a key', 'Create a contact', 'List products', 'Publish, schedule or suggest a post', 'List the workspaces of the organization']) {
     await expect(docs.getByText(summary, { exact: true })).toBeVisible();
   }
-  // The interface's 15 operations and our extensions' 7 (decisions.md section 10).
+  // The interface's 15 operations and our extensions' 7 (docs/decisions.md section 10).
   await expect(docs.locator('.opblock')).toHaveCount(28);
   for (const hidden of ['/app-config.json', '/healthz', '/embed/{*}', '/{*}']) await expect(docs.getByText(hidden, { exact: true })).toHaveCount(0);
 

@@ -181,7 +181,7 @@ test('exports xlsx and csv of a filter: the files hold exactly the matching rows
     expect(rows[0]).toEqual(['id', 'name', 'email', 'phone', 'state', 'tags', 'source', 'address', 'city', 'postalCode', 'region', 'created', 'updated']);
     expect(rows.slice(1).map((row) => row[0]).sort()).toEqual(ids);
     expect(rows.slice(1).every((row) => row[8] === 'Bergen')).toBe(true);
-    // The formula guard (decisions.md section 7, revised): a quote in CSV, a text cell as it is in xlsx.
+    // The formula guard (docs/decisions.md section 7, revised): a quote in CSV, a text cell as it is in xlsx.
     expect(rows.slice(1).some((row) => row[6] === (format === 'csv' ? "'=cmd" : '=cmd'))).toBe(true);
   }
 });

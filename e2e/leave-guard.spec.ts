@@ -1,5 +1,5 @@
 /**
- * Leaving a changed form asks first (STYLE.md, forms), also by the browser's Back (issue 16: the console's leave
+ * Leaving a changed form asks first (docs/style.md, forms), also by the browser's Back (issue 16: the console's leave
  * guard over react-router's declarative routes, src/lib/navigation-guard.tsx; a link out of the composer is in
  * posts.spec.ts). A held Back leaves the URL and the history as they were; going on goes where Back was going.
  */

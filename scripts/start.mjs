@@ -1,4 +1,4 @@
-// `npm start` (decisions.md section 8): builds the dashboard (dist/) and the compiled service (dist-server/,
+// `npm start` (docs/decisions.md section 8): builds the dashboard (dist/) and the compiled service (dist-server/,
 // scripts/build-server.mjs) when either is missing or older than its sources, then serves with plain Node and the
 // V8 flags of scripts/node-flags.mjs.
 import { spawn, spawnSync } from 'node:child_process';

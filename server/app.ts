@@ -2,7 +2,7 @@
  * The configured Fastify instance of the service, started by nobody (main.ts listens, tests listen on a free
  * port). Two modes share one shell (`createShell`: Fastify's options, the zod validator, the error handler,
  * security headers, the OpenAPI document at `/api/openapi.json` and `/api/docs`, CORS) and the dashboard at `/`:
- * - `buildApp(config)`, direct mode: the API under `/api` over a database (decisions.md section 0), the health
+ * - `buildApp(config)`, direct mode: the API under `/api` over a database (docs/decisions.md section 0), the health
  *   check at `/healthz` (issue 8), the scheduled-post job. JSON bodies are shape-checked before they are parsed
  *   (plugins/json-body.ts: depth, members, values; issue 12); bodies, queries and params are then checked by the
  *   contract's zod schemas; failures become 400s with the messages of src/api/validation-message.ts.
@@ -61,7 +61,7 @@ export type CommonConfig = {
   logger?: FastifyServerOptions['logger'];
   /**
    * `TRUST_PROXY`: addresses/CIDRs of the load balancers whose `X-Forwarded-For` gives the client address (the
-   * key of per-address rate limits, decisions.md section 4); none trusted when absent or empty.
+   * key of per-address rate limits, docs/decisions.md section 4); none trusted when absent or empty.
    */
   trustProxy?: readonly string[];
   /** Connection timeouts (plugins/transport.ts, issue 12 point 9); DEFAULT_TIMEOUTS for what is not given. */
@@ -71,7 +71,7 @@ export type CommonConfig = {
 /** Direct mode: the service over its database. */
 export type AppConfig = CommonConfig & {
   database: ServiceDatabase;
-  /** Requests a minute per key (or client address); 0 turns limiting off (decisions.md section 4). */
+  /** Requests a minute per key (or client address); 0 turns limiting off (docs/decisions.md section 4). */
   rateLimitPerMinute: number;
   /** The window the rate limit counts over, in seconds; default 60. */
   rateLimitWindowSeconds?: number;
@@ -136,7 +136,7 @@ function unstorableAt(value: unknown): { path: string; problem: string } | null 
 }
 
 /**
- * Validates a request part with its zod schema; the error message lists every problem (decisions.md section 3).
+ * Validates a request part with its zod schema; the error message lists every problem (docs/decisions.md section 3).
  * Text a database cannot store (`unstorableAt`) in a body or path is refused first, on every database.
  */
 /** Longest query string (as JSON) whose checked form is kept; longer ones are checked on every request. */
@@ -188,7 +188,7 @@ async function createShell(config: CommonConfig, document?: OpenApiDocument): Pr
   await app.register(openapiPlugin, { document });
   // The headers a page of another origin must be able to read: the trace id, the rate limit (the console's request
   // budget, issue 19), how long to wait and where in the export queue (issue 21 point 2), and an idempotent replay
-  // (decisions.md section 9). Preflights allow whatever headers they ask for (`Idempotency-Key` included).
+  // (docs/decisions.md section 9). Preflights allow whatever headers they ask for (`Idempotency-Key` included).
   if (config.corsOrigins?.length) {
     await app.register(cors, {
       origin: [...config.corsOrigins],

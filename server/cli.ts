@@ -1,5 +1,5 @@
 /**
- * Operator command line (decisions.md section 8): `npm run --silent cli -- <command>`. Each command prints one
+ * Operator command line (docs/decisions.md section 8): `npm run --silent cli -- <command>`. Each command prints one
  * JSON object on stdout; errors go to stderr with exit code 1. Uses `DATABASE_URL` like the server.
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';

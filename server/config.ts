@@ -1,5 +1,5 @@
 /**
- * The service's environment (decisions.md section 8), read once: `PORT` (8080), `HOST` (127.0.0.1),
+ * The service's environment (docs/decisions.md section 8), read once: `PORT` (8080), `HOST` (127.0.0.1),
  * `DATABASE_URL` (./data/app.sqlite), `DEMO_SEED` (auto|off), `RATE_LIMIT_PER_MINUTE` (60, 0 = off),
  * `PUBLIC_URL`, `UPSTREAM_API_URL`, `CORS_ORIGINS` (comma-separated), `DASHBOARD_DIR` (the built dashboard,
  * ./dist by default), and `RATE_LIMIT_WINDOW_SECONDS` (60; the
@@ -35,7 +35,7 @@ export type Config = {
   /** Length of the rate-limit window in seconds (`RATE_LIMIT_WINDOW_SECONDS`, default 60: "per minute"). */
   rateLimitWindowSeconds: number;
   publicUrl: string | undefined;
-  /** `UPSTREAM_API_URL`: proxy mode when set (decisions.md section 0); normalized without a trailing slash. */
+  /** `UPSTREAM_API_URL`: proxy mode when set (docs/decisions.md section 0); normalized without a trailing slash. */
   upstreamApiUrl: string | undefined;
   /** `UPSTREAM_TIMEOUT_MS`: the proxy's wait for the upstream's headers and between body chunks, in ms. */
   upstreamTimeoutMs: number;

@@ -1,7 +1,7 @@
 /**
  * The demo workspaces' keys in clear, kept in `demo-credentials.json` beside the SQLite file (mode 0600) so
  * `npm start` can print them again and the dashboard can offer them (issue 4). Only the demo seed writes it;
- * the database itself stores every key hashed (decisions.md section 1).
+ * the database itself stores every key hashed (docs/decisions.md section 1).
  */
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * `HttpError`: what routes and plugins throw for a documented failure. The error handler (plugins/errors.ts)
- * turns it into the error body of decisions.md section 3 with its status, message and headers.
+ * turns it into the error body of docs/decisions.md section 3 with its status, message and headers.
  */
 export class HttpError extends Error {
   constructor(

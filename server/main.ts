@@ -1,5 +1,5 @@
 /**
- * Starts the service (decisions.md section 8) on `HOST:PORT`, serving the built dashboard, and stops it cleanly on
+ * Starts the service (docs/decisions.md section 8) on `HOST:PORT`, serving the built dashboard, and stops it cleanly on
  * SIGINT/SIGTERM. Two modes (app.ts):
  * - direct (default): opens and migrates `DATABASE_URL`, seeds the demo organization into an empty database
  *   unless `DEMO_SEED=off`, serves the API, and prints the URL and the demo keys; the one-click demo

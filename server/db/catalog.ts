@@ -1,5 +1,5 @@
 /**
- * Products and collections (endpoints 7 to 10), taking plain values. Upserts follow decisions.md section 7:
+ * Products and collections (endpoints 7 to 10), taking plain values. Upserts follow docs/decisions.md section 7:
  * `id` given updates that record (404 when not in the workspace) and sets an `externalId` given beside it;
  * otherwise a found `externalId` updates; otherwise a new record is created. Absent fields stay as they were;
  * `tags`, collections and `customProperties` given are replaced whole. Handles are lower-case slugs unique in
@@ -47,7 +47,7 @@ export const COLLECTION_FIELDS: FieldMap = {
   updated: { kind: 'column', column: 'collections.updated', type: 'date' },
 };
 
-/** Default order of the product and collection lists (decisions.md section 6). */
+/** Default order of the product and collection lists (docs/decisions.md section 6). */
 export const NEWEST_FIRST: OrderByItem[] = [{ field: 'created', direction: 'desc' }];
 
 type Table = 'products' | 'collections';
@@ -365,7 +365,7 @@ export class CatalogStore {
   }
 
   /**
-   * `DELETE /products/{id}` (decisions.md section 10, `catalog-delete`): the product, its tag rows and its
+   * `DELETE /products/{id}` (docs/decisions.md section 10, `catalog-delete`): the product, its tag rows and its
    * collection links, in one transaction; 404 `Product not found` when it is not in the workspace. Serialized with
    * the workspace's product upserts (`lockUpserts`).
    */

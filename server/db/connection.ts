@@ -1,5 +1,5 @@
 /**
- * Opens the service database named by `DATABASE_URL` (decisions.md section 8): an SQLite file path (WAL,
+ * Opens the service database named by `DATABASE_URL` (docs/decisions.md section 8): an SQLite file path (WAL,
  * foreign keys on, 5 s busy timeout, every transaction `begin immediate`: issue 12) or a `postgres://` URL (issue 8: a pg pool of `PG_POOL_MAX` connections,
  * default 10, with server-side cursors for streamed reads). Everything dialect-specific the queries and
  * migrations need lives in `Dialect`: the rest of server/db is the same for both databases.
@@ -208,7 +208,7 @@ function openSqlite(file: string, readonly = false): SQLite.Database {
   const database = new SQLite(file, { readonly, fileMustExist: readonly });
   if (!readonly) database.pragma('journal_mode = WAL');
   database.pragma('foreign_keys = ON');
-  // Erased cells and freed pages are overwritten with zeros (decisions.md section 10: erasure that erases).
+  // Erased cells and freed pages are overwritten with zeros (docs/decisions.md section 10: erasure that erases).
   if (!readonly) database.pragma('secure_delete = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');

@@ -14,7 +14,7 @@
  *   only, as SQLite's LIKE folds case) and cut at the first U+0000 (where LIKE stops reading it).
  *
  * So a trigram phrase `"abc"` on a text column matches exactly the values that contain `abc` once both are
- * ASCII-lower-cased: exactly SQLite's `like '%abc%'` (decisions.md section 6: case-insensitive contains; SQLite
+ * ASCII-lower-cased: exactly SQLite's `like '%abc%'` (docs/decisions.md section 6: case-insensitive contains; SQLite
  * folds ASCII only, so `Ä` and `ä`, or the Kelvin sign and `k`, stay different, as they do here). That holds for
  * literals of 3 or more characters; a shorter one has no trigram. A LIKE pattern with wildcards is served as a
  * superset (its literal runs of 3 or more characters, ANDed) and checked again row by row with the LIKE itself.

@@ -1,6 +1,6 @@
 /**
  * Contact queries (endpoints 2 to 6 and the export), taking plain values. Every write runs in one transaction
- * that also bumps the workspace's `contacts_version` (the count cache key). Rules: decisions.md section 7.
+ * that also bumps the workspace's `contacts_version` (the count cache key). Rules: docs/decisions.md section 7.
  */
 import { randomUUID } from 'node:crypto';
 import { type Compilable, type CompiledQuery, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, type Transaction, sql } from 'kysely';
@@ -24,7 +24,7 @@ export type ContactRow = Selectable<ContactTable>;
 /** A workspace's (or a filter's) contact figures (docs/decisions.md section 12). */
 export type ContactFigures = { total: number; byState: { pending: number; active: number }; topTags: { name: string; count: number }[] };
 
-/** Where each filterable and sortable contact field lives (decisions.md section 6). */
+/** Where each filterable and sortable contact field lives (docs/decisions.md section 6). */
 export const CONTACT_FIELDS: FieldMap = {
   id: { kind: 'column', column: 'contacts.id', type: 'string' },
   name: { kind: 'column', column: 'contacts.name', type: 'string', sortExpression: 'lower("contacts"."name")', nullable: true },
@@ -48,7 +48,7 @@ export const DEFAULT_CONTACT_ORDER: OrderByItem[] = [{ field: 'created', directi
 export type ContactQuery = { filter?: FilterNode; orderBy: readonly OrderByItem[]; offset?: number; limit?: number };
 
 /**
- * A listed contact as JSON text built by the database, in the shape of decisions.md section 7: every field,
+ * A listed contact as JSON text built by the database, in the shape of docs/decisions.md section 7: every field,
  * absent ones null, stored JSON (tags, statusTags, follows) embedded as JSON, notificationSettings as booleans.
  * `safe`: a stored JSON value the database cannot read is null (tags `[]`) instead of failing the query.
  */
@@ -742,10 +742,10 @@ export class ContactStore {
   }
 
   /**
-   * `PATCH /contacts/{id}` (decisions.md section 10, `contact-update`): sets the fields given, `null` clearing one,
+   * `PATCH /contacts/{id}` (docs/decisions.md section 10, `contact-update`): sets the fields given, `null` clearing one,
    * under the contact's row lock; 404 outside the workspace; 409 when another contact of the workspace holds the
    * new email (case-insensitive) or phone. Clearing the email turns email notifications off, clearing the phone
-   * SMS ones (a channel needs its address, decisions.md section 7). `updated` becomes now. Returns the contact as
+   * SMS ones (a channel needs its address, docs/decisions.md section 7). `updated` becomes now. Returns the contact as
    * `GET /contacts` lists it, as JSON text.
    */
   async update(workspaceId: string, contactId: string, patch: ContactPatchParsed, write: WriteContext = {}): Promise<string> {
@@ -812,7 +812,7 @@ export class ContactStore {
   }
 
   /**
-   * `DELETE /contacts/{id}` (decisions.md section 10, `contact-erasure`): erases the person, in one transaction: the
+   * `DELETE /contacts/{id}` (docs/decisions.md section 10, `contact-erasure`): erases the person, in one transaction: the
    * contact's row (its search-index rows with it: the triggers of migration 0006), its tag rows, its id in the
    * recipients of the workspace's posts (a private post stays private), and every kept Idempotency-Key answer that
    * holds its id (db/idempotency.ts). 404 `Contact not found` outside the workspace. On SQLite the connection runs

@@ -1,5 +1,5 @@
 /**
- * API keys and Basic credentials (decisions.md sections 1 and 4): issued here, stored hashed, checked in
+ * API keys and Basic credentials (docs/decisions.md sections 1 and 4): issued here, stored hashed, checked in
  * constant time. Keys are `wsk_` + 40 base62 characters, stored as SHA-256; Basic access keys are `wsa_` + 24
  * and secrets 40 base62 characters, secrets stored as scrypt.
  */

@@ -1,5 +1,5 @@
 /**
- * Remembered Idempotency-Keys (decisions.md section 9), in the table `idempotency_keys` (migration 0007), so every
+ * Remembered Idempotency-Keys (docs/decisions.md section 9), in the table `idempotency_keys` (migration 0007), so every
  * process of one database sees the same keys. A key is remembered per workspace and request path for
  * `IDEMPOTENCY_TTL_MS` (24 hours); the key is stored as its SHA-256 hash, the request as the SHA-256 of its method
  * and body (canonical JSON, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same request). plugins/idempotency.ts
@@ -10,7 +10,7 @@ import { type Kysely, type Transaction, sql } from 'kysely';
 import type { Dialect } from './connection';
 import type { Database } from './schema';
 
-/** How long a key is remembered, in ms (decisions.md section 9: 24 hours). */
+/** How long a key is remembered, in ms (docs/decisions.md section 9: 24 hours). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -19,7 +19,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
  */
 export const IDEMPOTENCY_STALE_RUNNING_MS = 2 * 60 * 1000;
 
-/** The headers of a kept answer that a replay repeats (decisions.md section 9: "Location-like headers"). */
+/** The headers of a kept answer that a replay repeats (docs/decisions.md section 9: "Location-like headers"). */
 export const REPLAYED_HEADERS = ['content-type', 'location', 'content-disposition'] as const;
 
 /** What `claim` found: the request may run (`claimed`), or the earlier answer, or a 409 / 422 case. */
@@ -136,7 +136,7 @@ export class IdempotencyStore {
 
   /**
    * In `trx`, deletes every kept answer of `workspaceId` that holds `text` in its path or body (a contact's id:
-   * `POST /contacts` answers hold it in the body, `PATCH /contacts/{id}` ones in the path; decisions.md section 10,
+   * `POST /contacts` answers hold it in the body, `PATCH /contacts/{id}` ones in the path; docs/decisions.md section 10,
    * erasure). `text` is bound, never spliced.
    */
   /**

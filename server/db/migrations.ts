@@ -277,7 +277,7 @@ const migrationsFor = ({ name, text, indexNullsFirst }: Pick<Dialect, 'name' | '
       await sql`insert into contacts_search(contacts_search) values ('rebuild')`.execute(db);
     },
   },
-  // Our service's extensions (decisions.md sections 9 and 10, issue 22):
+  // Our service's extensions (docs/decisions.md sections 9 and 10, issue 22):
   // - `idempotency_keys`: one row per Idempotency-Key of a workspace and request path, shared by every process
   //   (plugins/idempotency.ts). The key itself is kept as a SHA-256 hash; the answer as sent (status, the headers
   //   worth replaying, the body text). `created` orders the 24-hour expiry.

@@ -1,5 +1,5 @@
 /**
- * Post requests and the three post lists (endpoints 11 to 14), decisions.md section 7:
+ * Post requests and the three post lists (endpoints 11 to 14), docs/decisions.md section 7:
  * - `publish` is public now, `schedule` at its `publishDate`, `suggest` never here;
  * - a post with recipients is private and never listed;
  * - visibility is decided at read time (`published_date <= now`), so a scheduled post shows from its
@@ -28,7 +28,7 @@ export const POST_FIELDS: FieldMap = {
 export const DEFAULT_POST_ORDER: OrderByItem[] = [{ field: 'publishedDate', direction: 'desc' }];
 
 /**
- * `GET /post-requests` fields (decisions.md section 10), over the derived table `requests` of `PostStore.requests`:
+ * `GET /post-requests` fields (docs/decisions.md section 10), over the derived table `requests` of `PostStore.requests`:
  * `state` is the state as of the request (a due scheduled post is `published`, as the lists show it).
  */
 export const POST_REQUEST_FIELDS: FieldMap = {
@@ -42,7 +42,7 @@ export const DEFAULT_POST_REQUEST_ORDER: OrderByItem[] = [{ field: 'created', di
 type PostRow = Selectable<PostTable>;
 const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
-/** `<publicUrl>/embed/<workspaceId>#post-<postId>` (decisions.md section 7). */
+/** `<publicUrl>/embed/<workspaceId>#post-<postId>` (docs/decisions.md section 7). */
 export function postUrl(publicUrl: string, workspaceId: string, postId: string): string {
   return `${publicUrl.replace(/\/$/, '')}/embed/${encodeURIComponent(workspaceId)}#post-${postId}`;
 }
@@ -218,7 +218,7 @@ export class PostStore {
   }
 
   /**
-   * `GET /post-requests` (decisions.md section 10, `post-requests-list`): one page of the workspace's post requests
+   * `GET /post-requests` (docs/decisions.md section 10, `post-requests-list`): one page of the workspace's post requests
    * in every state, private ones included, and the exact total. Items `{ requestId, state, action, header, text,
    * imageUrl, publishDate, created }`; `publishDate` is when it is (or was, or will be) public, null for a
    * suggestion without one.
@@ -244,7 +244,7 @@ export class PostStore {
   }
 
   /**
-   * `DELETE /post-requests/{requestId}` (decisions.md section 10, `post-request-cancel`): withdraws a suggested post,
+   * `DELETE /post-requests/{requestId}` (docs/decisions.md section 10, `post-request-cancel`): withdraws a suggested post,
    * or a scheduled one not yet due at `now`; it is deleted, so it is never published. One conditional DELETE is the
    * claim, against `publishDuePosts`' conditional UPDATE: whichever commits first wins the row (PostgreSQL
    * re-checks the other's condition once the first commits; SQLite serializes writers), so a post is either

@@ -1,5 +1,5 @@
 /**
- * Where the rate limit of decisions.md section 4 counts, so that every process behind a load balancer counts
+ * Where the rate limit of docs/decisions.md section 4 counts, so that every process behind a load balancer counts
  * one key's requests together (issue 8):
  * - `REDIS_URL` set: Redis, through @fastify/rate-limit's own Redis store (ioredis);
  * - otherwise PostgreSQL: the `rate_limits` table (migration `0003-rate-limits`), one atomic upsert a request;

@@ -1,6 +1,6 @@
 /**
  * Table types of the service database, for Kysely. Times are ISO 8601 UTC strings with milliseconds
- * (decisions.md section 1), so text order is time order on every database. Booleans are 0/1 integers and
+ * (docs/decisions.md section 1), so text order is time order on every database. Booleans are 0/1 integers and
  * JSON values are text, so the same columns serve SQLite and PostgreSQL.
  */
 import type { Generated } from 'kysely';
@@ -50,7 +50,7 @@ export interface ContactTable {
   workspace_id: string;
   name: string | null;
   email: string | null;
-  /** Lower-cased email, unique per workspace (409 on a duplicate, decisions.md section 7). */
+  /** Lower-cased email, unique per workspace (409 on a duplicate, docs/decisions.md section 7). */
   email_key: string | null;
   phone: string | null;
   image: string | null;
@@ -156,7 +156,7 @@ export interface PostTable {
   action: string | null;
 }
 
-/** A remembered Idempotency-Key (decisions.md section 9; plugins/idempotency.ts). */
+/** A remembered Idempotency-Key (docs/decisions.md section 9; plugins/idempotency.ts). */
 export interface IdempotencyKeyTable {
   workspace_id: string;
   /** The request path without the query string (`/api/contacts`). */

@@ -1,5 +1,5 @@
 /**
- * The demo organization (issues 2 and 3; decisions.md section 8, `demo seed`): "Demo Organization" with three
+ * The demo organization (issues 2 and 3; docs/decisions.md section 8, `demo seed`): "Demo Organization" with three
  * workspaces, realistic contacts made by faker under a fixed seed (2,000, 300 and 200), a catalog and posts
  * (seed-content.ts), each workspace with a key holding all eight scopes and Basic credentials. Also `insertContacts`, the bulk insert the seed and the
  * benchmark share.

@@ -1,6 +1,6 @@
 /**
  * Organizations and workspaces: the operator command line creates them; `GET /workspaces` (endpoint 15) lists a
- * key's organization's workspaces with the filter and sort fields of decisions.md section 6.
+ * key's organization's workspaces with the filter and sort fields of docs/decisions.md section 6.
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
@@ -18,7 +18,7 @@ export const WORKSPACE_FIELDS: FieldMap = {
 };
 export const DEFAULT_WORKSPACE_ORDER: OrderByItem[] = [{ field: 'name', direction: 'asc' }];
 
-/** The API shape of a listed workspace (decisions.md section 7). */
+/** The API shape of a listed workspace (docs/decisions.md section 7). */
 export function toWorkspace(row: Selectable<WorkspaceTable>) {
   return { id: row.id, name: row.name, imageUrl: row.image_url, organizationId: row.organization_id, created: row.created };
 }

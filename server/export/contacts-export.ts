@@ -1,5 +1,5 @@
 /**
- * Streams contacts as a spreadsheet (decisions.md section 7): CSV (UTF-8 with a BOM, CRLF, RFC 4180 quoting) or
+ * Streams contacts as a spreadsheet (docs/decisions.md section 7): CSV (UTF-8 with a BOM, CRLF, RFC 4180 quoting) or
  * xlsx (one sheet `Contacts`, exceljs's streaming writer). Rows arrive in batches and are written with
  * backpressure, so memory stays bounded whatever the row count.
  *
@@ -15,7 +15,7 @@
  * xlsx rows are written as the sheet XML exceljs would make of them (`xlsxRowXml`), exceljs writing the rest of
  * the workbook: its row and cell objects were the measured limit of the xlsx export (issue 16).
  *
- * Formula injection (decisions.md section 7, revised; issue 12 point 6): in CSV a cell starting with `=`, `+`,
+ * Formula injection (docs/decisions.md section 7, revised; issue 12 point 6): in CSV a cell starting with `=`, `+`,
  * `-`, `@`, a tab or a carriage return is prefixed with `'` (`guardCsvCell`), except a phone number in
  * international form in the phone column; in xlsx every cell is written as a text value, never a formula, so
  * nothing is prefixed. papaparse's `escapeFormulae` does the same job but only for whole in-memory unparses
@@ -48,7 +48,7 @@ export function negotiateExport(accept: string | undefined): ExportFormat | null
   return null;
 }
 
-/** Cell starts a spreadsheet may read as a formula (decisions.md section 7, revised). */
+/** Cell starts a spreadsheet may read as a formula (docs/decisions.md section 7, revised). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 /** A phone number in international form: `+`, then only digits, spaces and `( ) . / -`, with a digit. */
 const INTERNATIONAL_PHONE = /^\+(?=[^\d]*\d)[\d ()./-]+$/;
@@ -56,7 +56,7 @@ const INTERNATIONAL_PHONE = /^\+(?=[^\d]*\d)[\d ()./-]+$/;
 /**
  * A CSV cell of `column` (an export column name) as written: with `'` in front when it starts with `=`, `+`,
  * `-`, `@`, a tab or a carriage return, unless it is the phone column holding a number in international form
- * (`+47 912 34 567`, `+1 (718) 555-0199`), which is left as it is (decisions.md section 7, revised).
+ * (`+47 912 34 567`, `+1 (718) 555-0199`), which is left as it is (docs/decisions.md section 7, revised).
  */
 export function guardCsvCell(value: string, column: string): string {
   if (!FORMULA_START.test(value)) return value;

@@ -5,7 +5,7 @@
  * Each running export holds a database cursor or read connection and some MB of working memory (the xlsx writer
  * most), so one process runs at most `limit` (`EXPORT_CONCURRENCY`, default 3) at once. An export asked for
  * beyond that is not held open (a queued download would keep its connection with nothing to send): it answers
- * 503 at once, with the error body of decisions.md section 3 and
+ * 503 at once, with the error body of docs/decisions.md section 3 and
  * - `Export-Ticket`: its place in the queue, a random id; the retry sends it back as the `Export-Ticket`
  *   request header to keep that place;
  * - `Export-Queue-Position`: 1 for the next export to run, 2 for the one after, ...;

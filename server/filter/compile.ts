@@ -1,7 +1,7 @@
 /**
  * Compiles a checked `$filter` AST (src/api/filter) to SQL for one endpoint, and `$orderBy` items to ORDER BY
  * terms. Field names come only from the endpoint's `FieldMap` allow-list; every value is a bound parameter
- * (decisions.md section 6). Semantics, from the same section:
+ * (docs/decisions.md section 6). Semantics, from the same section:
  * - `ne` and `not` are two-valued: a missing value is "not equal" (`city ne 'Oslo'` keeps contacts with no city).
  * - `like` is case-insensitive; a pattern with an unescaped `%` or `_` is used as is, otherwise it is a
  *   "contains" match; `\%` and `\_` are literal.
@@ -19,7 +19,7 @@ import type { Dialect } from '../db/connection';
  * `nullable`: the column can be null in sorted rows; nulls then sort as the smallest value, on every database.
  * `caseInsensitiveKey`: a column holding the lower-cased value (indexed); `eq`, `ne` and `in` compare the lower-cased
  * literal with it instead of the column, so they ignore letter case (contacts' `email`, whose identity is
- * case-insensitive: decisions.md section 7; issue 20 looks existing contacts up with `email in (...)`).
+ * case-insensitive: docs/decisions.md section 7; issue 20 looks existing contacts up with `email in (...)`).
  */
 export type ColumnField = { kind: 'column'; column: string; type: Exclude<FieldType, 'string-array'>; sortExpression?: string; nullable?: true; caseInsensitiveKey?: string };
 export type ArrayField = { kind: 'array'; table: string; ownerColumn: string; valueColumn: string; parentId: string };
@@ -112,7 +112,7 @@ export function compileFilter(node: FilterNode, fields: FieldMap, dialect: Diale
 }
 
 /**
- * ORDER BY terms for `$orderBy` items, then `idColumn asc` as the tie-breaker (decisions.md section 6). `reverse`
+ * ORDER BY terms for `$orderBy` items, then `idColumn asc` as the tie-breaker (docs/decisions.md section 6). `reverse`
  * gives the exact reverse of that order (every direction flipped, nulls last where they were first, `idColumn
  * desc`): a deep page is read from the other end (issue 13). `unindexed` (SQLite only) writes each term as `+term`,
  * same values and order, so that SQLite does not walk the order's index and test every row against a filter an

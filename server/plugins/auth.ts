@@ -1,5 +1,5 @@
 /**
- * Authentication, versioning and rate limiting for the API routes (decisions.md sections 4 and 5).
+ * Authentication, versioning and rate limiting for the API routes (docs/decisions.md sections 4 and 5).
  *
  * Each route states `config.auth`: `key` (with `config.scope`), `basic` (endpoint 6) or `none` (endpoint 14).
  * Order per request, all in one `onRequest` hook bound to each route as it is added, so nothing is parsed for a

@@ -1,5 +1,5 @@
 /**
- * Serves the built dashboard (decisions.md section 0); its security headers come from security-headers.ts:
+ * Serves the built dashboard (docs/decisions.md section 0); its security headers come from security-headers.ts:
  * - client-side routes answer the app's HTML, `/embed/*` the embed page's; a missing file stays a 404;
  * - `/app-config.json`: `{ apiBaseUrl, demo, upstream }`, where `demo` lists the demo workspaces' keys only when
  *   the server seeds demo data (`DEMO_SEED=auto`) and they exist; never with `DEMO_SEED=off`, never in proxy

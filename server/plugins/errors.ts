@@ -1,7 +1,7 @@
 /**
- * One error handler for the whole service (decisions.md section 3): every error becomes the error body
+ * One error handler for the whole service (docs/decisions.md section 3): every error becomes the error body
  * `{ traceId, message, path, timestamp, statusCode }` as JSON, `X-Trace-Id` rides on every response (and
- * `X-Api-Version` on every `/api` response, decisions.md section 5), unknown
+ * `X-Api-Version` on every `/api` response, docs/decisions.md section 5), unknown
  * `/api` routes answer 404 `Cannot GET /api/nope`, and anything unexpected is a 500 `Internal server error`
  * whose details go only to the log under the same trace id.
  */

@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on every POST and PATCH of the API (decisions.md section 9, our extension; after the IETF
+ * `Idempotency-Key` on every POST and PATCH of the API (docs/decisions.md section 9, our extension; after the IETF
  * httpapi draft and Stripe's API). Registered inside the `/api` scope after the auth plugin, so the caller's
  * workspace is known. For a POST or PATCH carrying the header, before its body is checked:
  * - a key that is empty or not 1 to 255 printable ASCII characters: 400;
@@ -24,7 +24,7 @@ declare module 'fastify' {
   }
 }
 
-/** 1 to 255 printable ASCII characters (decisions.md section 9). */
+/** 1 to 255 printable ASCII characters (docs/decisions.md section 9). */
 const KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
 
 /** The request path without its query string. */

@@ -1,10 +1,10 @@
 /**
- * The OpenAPI 3.1 document of the API (decisions.md section 0), generated from the same zod schemas the routes
+ * The OpenAPI 3.1 document of the API (docs/decisions.md section 0), generated from the same zod schemas the routes
  * validate with: `/api/openapi.json`, rendered at `/api/docs` (@fastify/swagger-ui, assets served locally).
  *
  * Before each API route is registered, `describeRoute` adds what every route of its kind carries: its summary and
  * description from the contract (operation-docs.ts), the security scheme (`x-api-key` header or Basic), the optional
- * `X-Api-Version` header, and the error body for each status of decisions.md section 3 that the route can answer.
+ * `X-Api-Version` header, and the error body for each status of docs/decisions.md section 3 that the route can answer.
  * Routes outside `/api/` are hidden. Register this plugin before the routes.
  *
  * In proxy mode (issue 15) there are no local API routes: `document` (from app.ts `apiDocument`, the same routes
@@ -37,7 +37,7 @@ const versionHeader = z.looseObject({
   'x-api-version': z.string().optional().describe(`API version date; only ${API_VERSION} is accepted, and it is the default`),
 });
 
-/** POST and PATCH also take `Idempotency-Key` (decisions.md section 9); checked by plugins/idempotency.ts. */
+/** POST and PATCH also take `Idempotency-Key` (docs/decisions.md section 9); checked by plugins/idempotency.ts. */
 const writeHeaders = versionHeader.extend({
   'idempotency-key': z
     .string()
@@ -59,7 +59,7 @@ function showIntegerParams(ctx: { jsonSchema: Record<string, unknown> }) {
 }
 const zodToJsonConfig = { override: showIntegerParams } as Parameters<typeof createJsonSchemaTransform>[0]['zodToJsonConfig'];
 
-/** The statuses of decisions.md section 3 that a route can answer. */
+/** The statuses of docs/decisions.md section 3 that a route can answer. */
 function errorStatuses(route: RouteOptions): number[] {
   const { auth } = route.config ?? {};
   const method = String(route.method);

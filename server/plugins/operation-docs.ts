@@ -1,9 +1,9 @@
 /**
  * The summary and description of every operation of the API reference (`/api/docs`, issue 14 point 9), taken from
- * the contract: the interface document's endpoint list (numbers 1 to 15) and decisions.md. A list endpoint's
+ * the contract: the interface document's endpoint list (numbers 1 to 15) and docs/decisions.md. A list endpoint's
  * description is built from the same tables the service checks with, so it cannot drift from them: its filterable
  * fields and their types (src/api/filter/fields.ts), its sortable fields and default order, its page caps
- * (src/api/common.ts, decisions.md section 6) and the `$filter` limits (src/api/filter/parse.ts).
+ * (src/api/common.ts, docs/decisions.md section 6) and the `$filter` limits (src/api/filter/parse.ts).
  *
  * `operationDocs` is keyed by `METHOD /api/path` as Fastify registers the route (`GET /api/contacts/:contactId/tags`);
  * the OpenAPI plugin applies it to each API route, and the OpenAPI test checks that every operation has both.
@@ -35,7 +35,7 @@ import { DEFAULT_WORKSPACE_ORDER } from '../db/workspaces';
 
 export type OperationDoc = { summary: string; description: string };
 
-/** How values of each field type compare (decisions.md section 6). */
+/** How values of each field type compare (docs/decisions.md section 6). */
 const TYPE_NOTES: Record<string, string> = {
   string: 'text',
   number: 'number',
@@ -185,13 +185,13 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
       DEFAULT_PAGE_CAPS,
     ),
   },
-  // Our service's extensions (decisions.md sections 9 and 10, issue 22).
+  // Our service's extensions (docs/decisions.md sections 9 and 10, issue 22).
   'GET /api/extensions': {
     summary: 'List this service’s extensions',
     description:
       'Answers `{ "extensions": [...] }`: the names of the extensions this service supports (`contact-update`, `contact-erasure`, ' +
       '`post-requests-list`, `post-request-cancel`, `catalog-delete`, `idempotency-key`, `activity`, `stats`, `contact-batch`). Any valid key; a service answering 404 here has none ' +
-      '(decisions.md section 10). Every POST and PATCH takes an `Idempotency-Key` header (1 to 255 printable ASCII characters): the same key and body ' +
+      '(docs/decisions.md section 10). Every POST and PATCH takes an `Idempotency-Key` header (1 to 255 printable ASCII characters): the same key and body ' +
       'within 24 hours replays the first answer with `Idempotent-Replayed: true`; 409 while the first still runs, 422 with another body (section 9).',
   },
   'PATCH /api/contacts/:contactId': {

@@ -1,6 +1,6 @@
 /**
  * The HTTP layer below the routes (issue 12 points 8, 9 and 11): timeouts, the body limit, and the error body of
- * decisions.md section 3 on every answer the process gives, including those Node's HTTP server and Fastify
+ * docs/decisions.md section 3 on every answer the process gives, including those Node's HTTP server and Fastify
  * would otherwise write themselves.
  *
  * - Timeouts (`transportOptions`, configured by `HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`,
@@ -55,7 +55,7 @@ export type TransportTimeouts = {
  */
 export const DEFAULT_TIMEOUTS: TransportTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 72_000, idleMs: 60_000 };
 
-/** The largest request body, in bytes (decisions.md section 3: 413 above 2 MB). */
+/** The largest request body, in bytes (docs/decisions.md section 3: 413 above 2 MB). */
 export const BODY_LIMIT = 2 * 1024 * 1024;
 
 /** The most characters of a path an answer given below the routes echoes (docs/hostile-input.md). */
@@ -72,7 +72,7 @@ export function cutPath(path: string): string {
   return path.length <= PATH_LIMIT ? path : `${path.slice(0, PATH_LIMIT - 1)}${PATH_CUT_MARK}`;
 }
 
-/** The error body of decisions.md section 3 for an answer given outside any request Fastify made. */
+/** The error body of docs/decisions.md section 3 for an answer given outside any request Fastify made. */
 function rawErrorBody(statusCode: number, message: string, path: string): ErrorBody {
   return { traceId: randomUUID(), message, path, timestamp: new Date().toISOString(), statusCode };
 }

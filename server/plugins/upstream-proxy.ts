@@ -1,5 +1,5 @@
 /**
- * Proxy mode (decisions.md section 0, issue 15): every `/api/*` request is forwarded to `UPSTREAM_API_URL` with
+ * Proxy mode (docs/decisions.md section 0, issue 15): every `/api/*` request is forwarded to `UPSTREAM_API_URL` with
  * @fastify/http-proxy (@fastify/reply-from over undici), for a console used against a hosted service that does not
  * allow browser calls from another origin. Register it after the OpenAPI plugin: `/api/openapi.json` and
  * `/api/docs` are static routes, which the router prefers to this plugin's `/api/*`, so they stay local.
@@ -28,7 +28,7 @@
  *
  * When no answer comes: 502 `Bad gateway: the upstream service could not be reached` (refused, reset, DNS,
  * TLS, an invalid answer) or 504 `Gateway timeout: the upstream service did not answer within N ms` (no
- * connection, no headers, within `UPSTREAM_TIMEOUT_MS`), with the service's error body (decisions.md section 3);
+ * connection, no headers, within `UPSTREAM_TIMEOUT_MS`), with the service's error body (docs/decisions.md section 3);
  * the cause goes to the log under the `traceId`. A body that stalls for longer than that after the headers were
  * sent ends the connection (the client sees a cut download).
  *

@@ -1,5 +1,5 @@
 /**
- * Contacts, endpoints 2 to 6 (interface document; decisions.md sections 2, 6 and 7): create, list (JSON or a
+ * Contacts, endpoints 2 to 6 (interface document; docs/decisions.md sections 2, 6 and 7): create, list (JSON or a
  * CSV/xlsx download by `Accept`), tag counts, tag edits, and the Basic-authenticated notification-settings update.
  */
 import { PassThrough, Readable } from 'node:stream';
@@ -54,7 +54,7 @@ export function contactRoutes({ database, contacts, exportSlots }: RouteContext)
         const download = () => reply.type(EXPORT_CONTENT_TYPES[format]).header('Content-Disposition', `attachment; filename="${exportFilename(format)}"`);
         // HEAD: the download's headers, and no export run only for Fastify to drain and drop it (issue 12).
         if (request.method === 'HEAD') return download().send(Readable.from([]) as never);
-        // Paging applies to an export only when asked for (decisions.md section 7).
+        // Paging applies to an export only when asked for (docs/decisions.md section 7).
         const given = new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1));
         const query = {
           filter: params.filter,
@@ -110,7 +110,7 @@ export function contactRoutes({ database, contacts, exportSlots }: RouteContext)
       },
     );
 
-    // Our extensions (decisions.md section 10): correct a contact, erase a person.
+    // Our extensions (docs/decisions.md section 10): correct a contact, erase a person.
     app.patch(
       '/contacts/:contactId',
       { config: { auth: 'key', scope: 'contacts:read-write' }, schema: { params: contactIdParams, body: contactPatchSchema, response: { 200: contactSchema } } },

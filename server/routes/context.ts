@@ -16,7 +16,7 @@ export type RouteContext = {
   /** The activity log and its revert (docs/decisions.md section 11). */
   activity: ActivityStore;
   reverter: Reverter;
-  /** `PUBLIC_URL`: base of `postUrl`; the request's own origin when unset (decisions.md section 7). */
+  /** `PUBLIC_URL`: base of `postUrl`; the request's own origin when unset (docs/decisions.md section 7). */
   publicUrl?: string;
   /** The spreadsheet exports this process may run at once, and its queue (issue 12 point 10, issue 21 point 2). */
   exportSlots: ExportSlots;

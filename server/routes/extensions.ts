@@ -1,5 +1,5 @@
 /**
- * `GET /extensions` (decisions.md section 10, issue 22): the names of our service's own extensions, so a console
+ * `GET /extensions` (docs/decisions.md section 10, issue 22): the names of our service's own extensions, so a console
  * can offer each only where the service it talks to has it (a service answering 404 here has none). `without`: the
  * names this deployment turned off (`ACTIVITY_LOG=off` leaves out `activity`).
  */

@@ -1,7 +1,7 @@
 /**
  * `GET /healthz` (issue 8), for load balancers and orchestrators: outside `/api`, no credential, never rate
  * limited. Runs `select 1` on the service database and answers 200 `{ "status": "ok", "database": "sqlite" |
- * "postgres" }`, or 503 with the error body (decisions.md section 3) `Database unavailable` when the database
+ * "postgres" }`, or 503 with the error body (docs/decisions.md section 3) `Database unavailable` when the database
  * fails or does not answer within `timeoutMs`; the cause goes to the log under the trace id only.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

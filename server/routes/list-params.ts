@@ -1,6 +1,6 @@
 /**
  * Turns a list endpoint's parsed query (`$offset`, `$limit`, `$filter`, `$orderBy`) into checked values for
- * the queries, with the 400 messages of decisions.md section 3 (`$filter: unexpected token 'eqq' at position 5`).
+ * the queries, with the 400 messages of docs/decisions.md section 3 (`$filter: unexpected token 'eqq' at position 5`).
  */
 import type { ListQuery } from '../../src/api/common';
 import type { FilterNode } from '../../src/api/filter/ast';

@@ -1,6 +1,6 @@
 /**
  * Post requests and posts, endpoints 11 to 14. Endpoint 14 (`GET /{workspaceId}/posts`) needs no credential,
- * answers `Access-Control-Allow-Origin: *` and is rate limited per client address (decisions.md section 4).
+ * answers `Access-Control-Allow-Origin: *` and is rate limited per client address (docs/decisions.md section 4).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod';
@@ -30,7 +30,7 @@ export function postRoutes(context: RouteContext): FastifyPluginAsyncZod {
       },
     );
 
-    // Our extensions (decisions.md section 10): every post request, and withdrawing a scheduled or suggested one.
+    // Our extensions (docs/decisions.md section 10): every post request, and withdrawing a scheduled or suggested one.
     app.get(
       '/post-requests',
       { config: { auth: 'key', scope: 'posts:read-only' }, schema: { querystring: postRequestListQuery, response: { 200: postRequestListSchema } } },

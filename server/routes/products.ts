@@ -60,7 +60,7 @@ export function catalogRoutes({ catalog }: RouteContext): FastifyPluginAsyncZod 
       },
     );
 
-    // Our extension (decisions.md section 10, `catalog-delete`): links are removed on both sides.
+    // Our extension (docs/decisions.md section 10, `catalog-delete`): links are removed on both sides.
     app.delete('/products/:id', { config: { auth: 'key', scope: 'products:read-write' }, schema: { params: idParams } }, async (request, reply) => {
       await catalog.deleteProduct(keyPrincipal(request).workspaceId, request.params.id, writeOf(request));
       return reply.status(204).send();

@@ -1,5 +1,5 @@
 /**
- * Keys, scopes, Basic credentials, versioning, rate limits and the error body (decisions.md sections 3 to 5),
+ * Keys, scopes, Basic credentials, versioning, rate limits and the error body (docs/decisions.md sections 3 to 5),
  * against a real server on a temp SQLite file.
  */
 import { pbkdf2 } from 'node:crypto';

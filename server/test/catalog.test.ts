@@ -1,5 +1,5 @@
 /**
- * Products and collections, endpoints 7 to 10 (decisions.md sections 2, 6, 7): upsert precedence and codes,
+ * Products and collections, endpoints 7 to 10 (docs/decisions.md sections 2, 6, 7): upsert precedence and codes,
  * every validation, concurrency, filters and listed shapes. Real server, temp SQLite file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The operator command line (decisions.md section 8), run as a child process over a temp SQLite file (compiled once
+ * The operator command line (docs/decisions.md section 8), run as a child process over a temp SQLite file (compiled once
  * by scripts/build-server.mjs, as the service is compiled, so each command starts plain Node): every
  * command prints exactly one JSON object on stdout and exits 0; every error goes to stderr with a non-zero exit
  * and nothing on stdout. Then a real server over the same file shows that what the commands made works.

@@ -1,5 +1,5 @@
 /**
- * Contact endpoints 2 to 6: success shapes and codes, and each error status of decisions.md section 3 that can
+ * Contact endpoints 2 to 6: success shapes and codes, and each error status of docs/decisions.md section 3 that can
  * occur on them, with the rules of section 7. Real server, temp SQLite file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * Deep pages (issue 13): a page past the middle of a result is read from the other end in the reverse order, and
  * must be exactly the page the forward walk gives, for every order (nulls first ascending, last descending, `id`
- * as the tie-breaker: decisions.md section 6) and filter. The forward walk is the one page of offset 0 holding the
+ * as the tie-breaker: docs/decisions.md section 6) and filter. The forward walk is the one page of offset 0 holding the
  * whole result (at most 100 contacts), which is never reversed.
  */
 import { faker } from '@faker-js/faker';

@@ -1,6 +1,6 @@
 /**
  * The CSV export's own quoter (server/export/contacts-export.ts, issue 16) writes exactly what csv-stringify writes
- * with the export's options (BOM, header, CRLF, the formula guard of decisions.md section 7 revised as its cast
+ * with the export's options (BOM, header, CRLF, the formula guard of docs/decisions.md section 7 revised as its cast
  * hook) and `quote_record_delimiter: true`, so a field holding a bare CR or LF is quoted as RFC 4180 asks (the
  * export's csv-stringify call before issue 16 left such a field bare, which a spreadsheet splits into two rows):
  * a fast-check property over rows of hostile stored values, and a table of the cases that matter most. And the

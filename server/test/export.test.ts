@@ -1,5 +1,5 @@
 /**
- * The spreadsheet export of `GET /contacts` (decisions.md section 7): CSV and xlsx carry exactly the rows the
+ * The spreadsheet export of `GET /contacts` (docs/decisions.md section 7): CSV and xlsx carry exactly the rows the
  * JSON list walks to, in the same order, with the documented columns, headers, quoting and formula guard.
  * Real server over a temp SQLite file, ~600 faker contacts plus a few hostile ones made through the API.
  */
@@ -76,7 +76,7 @@ function exportRowOf(item: Item): Cell[] {
 }
 
 /**
- * The CSV formula guard as decisions.md section 7 (revised) states it: `'` before a cell starting with `=`, `+`,
+ * The CSV formula guard as docs/decisions.md section 7 (revised) states it: `'` before a cell starting with `=`, `+`,
  * `-`, `@`, a tab or a carriage return, except a phone number in international form in the phone column.
  */
 const csvGuard = (cell: Cell, column: string): Cell =>
@@ -217,7 +217,7 @@ describe('the contact export matches the JSON list', () => {
   });
 });
 
-describe('formula injection (decisions.md section 7, revised)', () => {
+describe('formula injection (docs/decisions.md section 7, revised)', () => {
   let key: string;
   /** Contacts of their own workspace, so the other tests' counts stay as they are. */
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * Our service's extensions (decisions.md section 10, issue 22) on both databases: `GET /extensions`, correcting a
+ * Our service's extensions (docs/decisions.md section 10, issue 22) on both databases: `GET /extensions`, correcting a
  * contact, erasing one (and, on SQLite, that its bytes are gone from the database files), listing post requests
  * in every state, withdrawing one (and its race with the scheduled-post job), and deleting products and
  * collections; scopes and cross-workspace 404s throughout.

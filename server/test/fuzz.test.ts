@@ -5,7 +5,7 @@
  * content types, keys and Basic credentials, `Accept` (JSON, CSV, xlsx, nonsense), `X-Api-Version`, odd header
  * values, and query strings (good and broken `$filter`s with edge numbers and dates, repeated and unknown
  * parameters, bad percent-encoding). Every answer must be below 500; every error answer the documented error body
- * (`traceId`, `message`, `path`, `timestamp`, `statusCode`, decisions.md section 3) as JSON with `X-Trace-Id`
+ * (`traceId`, `message`, `path`, `timestamp`, `statusCode`, docs/decisions.md section 3) as JSON with `X-Trace-Id`
  * equal to `traceId`; every download readable to its end.
  *
  * The default run sends 2,400 requests, 8 in flight; `FUZZ_RUNS=100000` sends that many, `FUZZ_SEED` changes the

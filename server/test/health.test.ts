@@ -13,7 +13,7 @@ const health = async (server: TestServer) => {
   return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
 };
 
-/** The error body of decisions.md section 3 for a 503 on /healthz. */
+/** The error body of docs/decisions.md section 3 for a 503 on /healthz. */
 function expectUnavailable(answer: Awaited<ReturnType<typeof health>>) {
   expect(answer.status).toBe(503);
   expect(answer.body).toMatchObject({ statusCode: 503, message: 'Database unavailable', path: '/healthz' });

@@ -1,6 +1,6 @@
 /**
  * A stand-in for a hosted service of the interface (issue 15): a few Fastify routes under `/api` answering the
- * way the real hosted service has been seen to, where it differs from ours (decisions.md keeps ours):
+ * way the real hosted service has been seen to, where it differs from ours (docs/decisions.md keeps ours):
  * - a wrong or revoked key: 403 `{"statusCode":403,"message":"Forbidden resource","error":"Forbidden"}`;
  * - error bodies without `traceId`/`path`/`timestamp`, `message` an array of strings (`POST /contacts`);
  * - 429 `{"statusCode":429,"message":"ThrottlerException: Too Many Requests"}` with no `Retry-After`

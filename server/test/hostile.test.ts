@@ -1,5 +1,5 @@
 /**
- * Hostile input (decisions.md section 3: "No input, however malformed, may produce a 500"): malformed query
+ * Hostile input (docs/decisions.md section 3: "No input, however malformed, may produce a 500"): malformed query
  * strings, filters, bodies and paths each answer a 4xx with the documented error body and a message naming the
  * problem, and afterwards the service still answers and its tables are intact. Real server, temp SQLite file.
  */

@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` (decisions.md section 9) on both databases: a replay gives the first answer with
+ * `Idempotency-Key` (docs/decisions.md section 9) on both databases: a replay gives the first answer with
  * `Idempotent-Replayed: true` and writes nothing; another body 422; a key still running 409; a bad key 400; kept
  * per workspace and request path, for 24 hours; 4xx kept, 5xx not; GET ignores it; forwarded unchanged in proxy
  * mode; allowed in CORS preflights. Two processes sending one key at once: multi-process.test.ts.

@@ -1,5 +1,5 @@
 /**
- * Lists (decisions.md section 6): paging sees every contact exactly once with an exact `meta.maxResults`,
+ * Lists (docs/decisions.md section 6): paging sees every contact exactly once with an exact `meta.maxResults`,
  * `$orderBy` orders with `id` as the tie-breaker, and `$filter` selects exactly what its meaning says, checked
  * against the same predicate evaluated over the whole list in JavaScript.
  */
@@ -161,7 +161,7 @@ describe('$filter', () => {
     ['not not', () => "not (not (state eq 'active'))", (c) => c.state === 'active'],
     ['id eq', () => `id eq '${all[5]!.id}'`, (c) => c.id === all[5]!.id],
     ['nothing matches', () => "email eq 'nobody@nowhere.test'", () => false],
-    // Issue 20: an email is one contact in any letter case (decisions.md section 7), so eq/ne/in ignore case.
+    // Issue 20: an email is one contact in any letter case (docs/decisions.md section 7), so eq/ne/in ignore case.
     ['email eq ignores letter case', () => `email eq '${someEmail().toUpperCase()}'`, (c) => c.email?.toLowerCase() === someEmail().toLowerCase()],
     ['email in ignores letter case', () => `email in ('${someEmail().toUpperCase()}', 'NOBODY@NOWHERE.TEST')`, (c) => c.email?.toLowerCase() === someEmail().toLowerCase()],
     ['email ne ignores letter case', () => `email ne '${someEmail().toUpperCase()}'`, (c) => c.email?.toLowerCase() !== someEmail().toLowerCase()],

@@ -276,7 +276,7 @@ describe(`two server processes on one ${onPostgres ? 'PostgreSQL database' : 'SQ
     }
   }, 30_000);
 
-  it('runs a POST once when the same Idempotency-Key and body reach both processes at once (decisions.md section 9)', async () => {
+  it('runs a POST once when the same Idempotency-Key and body reach both processes at once (docs/decisions.md section 9)', async () => {
     for (let round = 0; round < 10; round++) {
       const email = `once-${randomUUID()}@example.com`;
       const headers = { 'Idempotency-Key': `mp-${randomUUID()}` };

@@ -51,7 +51,7 @@ describe('/api/openapi.json', () => {
     expect(Object.keys(resolved.properties).sort()).toEqual(['message', 'path', 'statusCode', 'timestamp', 'traceId']);
   });
 
-  it('documents the extension routes with their summaries, and Idempotency-Key on every POST and PATCH (decisions.md sections 9 and 10)', () => {
+  it('documents the extension routes with their summaries, and Idempotency-Key on every POST and PATCH (docs/decisions.md sections 9 and 10)', () => {
     for (const [method, path] of [
       ['GET', '/api/extensions'],
       ['PATCH', '/api/contacts/{contactId}'],

@@ -1,5 +1,5 @@
 /**
- * Post requests and the three post lists, endpoints 11 to 14 (decisions.md sections 2, 4, 6, 7): actions and
+ * Post requests and the three post lists, endpoints 11 to 14 (docs/decisions.md sections 2, 4, 6, 7): actions and
  * their rules, shapes, privacy, scheduling that becomes visible exactly when due, caps, the public endpoint.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Where the rate limit counts (decisions.md section 4, issue 8): the `rate_limits` store's window semantics,
+ * Where the rate limit counts (docs/decisions.md section 4, issue 8): the `rate_limits` store's window semantics,
  * atomicity and cleanup on both databases; which storage the service picks (PostgreSQL: the table, SQLite:
  * memory); and Redis with `REDIS_URL`, shared by two apps (runs where `redis-server` is installed).
  */

@@ -2,7 +2,7 @@
  * The HTTP layer below the routes (issue 12 points 8, 9 and 11), through raw TCP sockets to a real server: a
  * refused request's body is not read, 2 MB holds for every request, idle and slow connections are closed, and
  * every answer Node or Fastify would give on their own (431, 400, 408, 417, 503 while shutting down) carries the
- * error body of decisions.md section 3 and `X-Trace-Id`.
+ * error body of docs/decisions.md section 3 and `X-Trace-Id`.
  */
 import { request as httpRequest } from 'node:http';
 import { type Socket, connect } from 'node:net';

@@ -1,5 +1,5 @@
 /**
- * Activity and revert, our service's extension `activity` (decisions.md section 11, issue 33): every write through
+ * Activity and revert, our service's extension `activity` (docs/decisions.md section 11, issue 33): every write through
  * the API leaves one entry per record it changed, `GET /activity` lists them, `POST /activity/revert` undoes one
  * entry or a whole batch as new writes. Shapes of both routes, the request headers that name a write's source and
  * batch, and the filter fields of `GET /activity`. Requests are strict, responses loose (a newer service may add
@@ -9,20 +9,20 @@ import * as z from 'zod/mini';
 import { DEFAULT_PAGE_CAPS, isoTime, listEnvelope, listQuery } from './common';
 import type { FieldTable } from './filter/fields';
 
-/** The kinds of record an entry is about (decisions.md section 11). */
+/** The kinds of record an entry is about (docs/decisions.md section 11). */
 export const ACTIVITY_RESOURCES = ['contact', 'product', 'collection', 'post-request'] as const;
 export type ActivityResource = (typeof ACTIVITY_RESOURCES)[number];
 
-/** What a write did to the record (decisions.md section 11). */
+/** What a write did to the record (docs/decisions.md section 11). */
 export const ACTIVITY_ACTIONS = ['create', 'update', 'tags', 'notifications', 'erase', 'delete', 'withdraw', 'revert'] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
-/** Why `POST /activity/revert` left an entry as it was (decisions.md section 11). */
+/** Why `POST /activity/revert` left an entry as it was (docs/decisions.md section 11). */
 export const REVERT_CONFLICT_REASONS = ['changed-since', 'gone', 'published', 'not-revertible', 'already-reverted'] as const;
 export type RevertConflictReason = (typeof REVERT_CONFLICT_REASONS)[number];
 
 /**
- * Request headers (decisions.md section 11): `Activity-Source` names what wrote (1 to 100 printable ASCII
+ * Request headers (docs/decisions.md section 11): `Activity-Source` names what wrote (1 to 100 printable ASCII
  * characters; `api` when absent), `Activity-Batch` groups writes into one batch (1 to 255; none when absent).
  * Any other value is a 400.
  */
@@ -79,7 +79,7 @@ export type ActivityList = z.infer<typeof activityListSchema>;
 /** `GET /activity` query: `$limit` at most 100 (default 20), `$filter`, `$orderBy` (`created desc` or `created asc`). */
 export const activityListQuery = listQuery(DEFAULT_PAGE_CAPS, { orderBy: true });
 
-/** The fields `GET /activity` filters on (decisions.md section 11, with the operators of section 6). */
+/** The fields `GET /activity` filters on (docs/decisions.md section 11, with the operators of section 6). */
 export const activityFilterFields: FieldTable = Object.freeze({
   resource: 'string',
   resourceId: 'string',

@@ -1,5 +1,5 @@
 /**
- * The errors of the typed client (STYLE.md "One road to the server"): one `ApiError` type for every failed call,
+ * The errors of the typed client (docs/style.md "One road to the server"): one `ApiError` type for every failed call,
  * with two subclasses for the cases where no error answer exists: `ApiNetworkError` (nothing came back) and
  * `ApiResponseError` (a 2xx answer of an unexpected shape). Framework-free: browser and Node 20.
  */
@@ -36,7 +36,7 @@ export function parseExportQueue(ticket: string | null, position: string | null)
 }
 
 /**
- * A call that did not succeed (decisions.md section 3). For a non-2xx answer:
+ * A call that did not succeed (docs/decisions.md section 3). For a non-2xx answer:
  * - `status`: the HTTP status;
  * - `body`: the error body `{ traceId, message, path, timestamp, statusCode }` when the answer is one, else null
  *   (an HTML page from a proxy, or a hosted service's JSON without those fields);
@@ -101,7 +101,7 @@ export function isApiError(error: unknown): error is ApiError {
 
 /**
  * True for a 401 or a 403 answer: "this key cannot do that". The two are treated alike because a hosted service
- * answers 403 `Forbidden resource` for a missing or wrong key as well as for a missing scope (decisions.md
+ * answers 403 `Forbidden resource` for a missing or wrong key as well as for a missing scope (docs/decisions.md
  * section 4); `error.status` tells which one was sent.
  */
 export function isAuthError(error: unknown): error is ApiError {
@@ -171,7 +171,7 @@ function sentences(value: unknown, depth = 0): string[] {
 /**
  * The message of a JSON error body that is not a full error body (issue 15: a hosted service's bodies lack
  * `traceId`, `path`, `timestamp`): `message` as a string, or an array of strings (or of objects holding them,
- * class-validator style) joined with `; ` as decisions.md section 3 joins validation failures; else `error`
+ * class-validator style) joined with `; ` as docs/decisions.md section 3 joins validation failures; else `error`
  * (`"Forbidden"`). Never `[object Object]`. Null when the body names nothing.
  */
 function messageOf(json: unknown): string | null {
@@ -184,7 +184,7 @@ function messageOf(json: unknown): string | null {
 
 /**
  * The `ApiError` for a non-2xx `response` whose body text is `text` (already read by the caller).
- * The body is parsed as JSON whatever its content type; an error body (decisions.md section 3) fills `body`.
+ * The body is parsed as JSON whatever its content type; an error body (docs/decisions.md section 3) fills `body`.
  */
 export function apiErrorFromResponse(response: Response, text: string, endpoint: string, url: string): ApiError {
   let json: unknown = undefined;
@@ -215,7 +215,7 @@ export function apiErrorFromResponse(response: Response, text: string, endpoint:
   });
 }
 
-/** The `ApiResponseError` for a 2xx answer whose JSON failed `schema` (issues summarised as in decisions.md section 3). */
+/** The `ApiResponseError` for a 2xx answer whose JSON failed `schema` (issues summarised as in docs/decisions.md section 3). */
 export function unexpectedShapeError(response: Response, issues: readonly z.core.$ZodIssue[], endpoint: string, url: string): ApiResponseError {
   return new ApiResponseError({
     status: response.status,

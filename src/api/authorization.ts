@@ -1,4 +1,4 @@
-/** `GET /authorization` (endpoint 1): the key's workspace, organization and permissions (decisions.md section 4). */
+/** `GET /authorization` (endpoint 1): the key's workspace, organization and permissions (docs/decisions.md section 4). */
 import * as z from 'zod/mini';
 
 export const authorizationSchema = z.looseObject({

@@ -1,12 +1,12 @@
 /**
  * Products and collections (endpoints 7 to 10): upsert bodies, listed items and list queries, with the checks of
- * decisions.md section 7. Upserts answer `{ id }`: 201 when created, 200 when updated (section 2).
+ * docs/decisions.md section 7. Upserts answer `{ id }`: 201 when created, 200 when updated (section 2).
  */
 import * as z from 'zod/mini';
 import { DEFAULT_PAGE_CAPS, httpUrl, isoTime, listEnvelope, listQuery, tagListSchema } from './common';
 import { NUMBER_RANGES } from './filter/fields';
 
-/** Product statuses; `active` is the default on create (decisions.md section 7). */
+/** Product statuses; `active` is the default on create (docs/decisions.md section 7). */
 export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
 export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
 
@@ -99,7 +99,7 @@ export type Product = z.infer<typeof productSchema>;
 export const productListSchema = listEnvelope(productSchema);
 export const productListQuery = listQuery(DEFAULT_PAGE_CAPS, { orderBy: false });
 
-/** `POST /collections` body: `title` always required (decisions.md section 7). */
+/** `POST /collections` body: `title` always required (docs/decisions.md section 7). */
 export const collectionUpsertSchema = z.strictObject({
   title: z.string().check(z.trim(), z.minLength(1), z.maxLength(255)),
   id: z.optional(id),

@@ -1,5 +1,5 @@
 /**
- * The typed client's extension methods (decisions.md sections 9 and 10) against the real service
+ * The typed client's extension methods (docs/decisions.md sections 9 and 10) against the real service
  * (server/test/harness.ts), and `extensions()` against the hosted-service stand-in, which has none (a 404: `[]`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

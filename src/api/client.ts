@@ -1,7 +1,7 @@
 /**
  * The typed client of the workspace content and contacts service (issue 4): one method per endpoint of the
  * interface document (all 15) plus the contacts spreadsheet download. It is the one road to the server
- * (STYLE.md): it alone knows URLs, headers, `$`-parameters, the version header, error bodies and downloads.
+ * (docs/style.md): it alone knows URLs, headers, `$`-parameters, the version header, error bodies and downloads.
  *
  * Every JSON answer is parsed with the contract's zod schema (loose objects: unknown fields are kept); every
  * failure is an `ApiError` (api-error.ts); an abort through a caller's `AbortSignal` rejects with the AbortError.
@@ -53,7 +53,7 @@ import type { RateBudget } from './rate-budget';
 import { joinUrl, pathSegment } from './url';
 import { workspaceListSchema } from './workspaces';
 
-/** Basic credentials of endpoint 6: an access key (`wsa_...`) and its secret, issued for one workspace (decisions.md section 4). */
+/** Basic credentials of endpoint 6: an access key (`wsa_...`) and its secret, issued for one workspace (docs/decisions.md section 4). */
 export type BasicCredentials = { accessKey: string; secret: string };
 
 /**
@@ -79,7 +79,7 @@ export type ApiClientOptions = {
 /**
  * Per-call options of the calls that take no list parameters: `signal` aborts the call; `priority` is its place in
  * the key's budget (default `person`; a refused `speculative` call rejects with `BudgetSkippedError`);
- * `idempotencyKey` is sent as `Idempotency-Key` on a POST or PATCH (decisions.md section 9); `queueSignal` withdraws
+ * `idempotencyKey` is sent as `Idempotency-Key` on a POST or PATCH (docs/decisions.md section 9); `queueSignal` withdraws
  * the call while it still waits for the key's budget (it rejects with the signal's reason and is never sent), and
  * leaves it alone once sent: a job that is paused or cancelled sends nothing more, yet hears every answer it asked for.
  * `headers`: more request headers, such as `activityHeaders(...)` (src/api/activity.ts: `Activity-Source` and
@@ -97,11 +97,11 @@ export type CollectionList = z.infer<typeof collectionListSchema>;
 export type PostList = z.infer<typeof postListSchema>;
 /** `GET /workspaces` answer. */
 export type WorkspaceList = z.infer<typeof workspaceListSchema>;
-/** `GET /post-requests` answer (our extension, decisions.md section 10). */
+/** `GET /post-requests` answer (our extension, docs/decisions.md section 10). */
 export type PostRequestList = { items: PostRequestItem[]; meta: { maxResults: number } };
 /** `PATCH /contacts/{contactId}/notification-settings` answer: `{ id, feedId, name, email, phone, image, state }`. */
 export type NotificationSettingsResponse = z.infer<typeof notificationSettingsResponseSchema>;
-/** An upsert's answer `{ id }` plus `created`: true for 201 (a record was created), false for 200 (updated) (decisions.md section 2). */
+/** An upsert's answer `{ id }` plus `created`: true for 201 (a record was created), false for 200 (updated) (docs/decisions.md section 2). */
 export type UpsertResult = UpsertResponse & { created: boolean };
 
 /** Options of `listPublicPosts`: `limit` 1..30, default 10 on the service (interface document, endpoint 13). */
@@ -123,7 +123,7 @@ export type DownloadContactsOptions = ListParams & {
 
 /**
  * The typed client. Every method rejects with:
- * - `ApiError` for a non-2xx answer (`status`, `body`, `traceId`, `retryAfter`, `message`; decisions.md section 3);
+ * - `ApiError` for a non-2xx answer (`status`, `body`, `traceId`, `retryAfter`, `message`; docs/decisions.md section 3);
  *   `isAuthError` is true for 401 and 403;
  * - `ApiNetworkError` (status 0) when no answer arrived;
  * - `ApiResponseError` when a 2xx answer is not JSON or fails the endpoint's schema;
@@ -179,7 +179,7 @@ export type ApiClient = {
    */
   downloadContacts(options: DownloadContactsOptions): Promise<DownloadResult>;
 
-  // Our service's extensions (decisions.md section 10); a hosted service may have none of them: ask `extensions` first.
+  // Our service's extensions (docs/decisions.md section 10); a hosted service may have none of them: ask `extensions` first.
   /**
    * `GET /extensions` (any valid key): the names of the extensions the service has (`contact-update`, ...).
    * Resolves to `[]` when the service answers 404 (it has none); other failures reject as usual.
@@ -229,7 +229,7 @@ type Call = {
   headers?: Record<string, string>;
   signal?: AbortSignal | undefined;
   priority?: RequestPriority | undefined;
-  /** Sent as `Idempotency-Key` (decisions.md section 9). */
+  /** Sent as `Idempotency-Key` (docs/decisions.md section 9). */
   idempotencyKey?: string | undefined;
   /** Withdraws the call while it waits for the budget (`CallOptions.queueSignal`). */
   queueSignal?: AbortSignal | undefined;

@@ -1,6 +1,6 @@
 /**
  * Shapes shared by every endpoint of the interface: the error body, the list envelope, the `$`-parameters of
- * list queries, and the formats of decisions.md section 1. Framework-free: imported by the client and the server.
+ * list queries, and the formats of docs/decisions.md section 1. Framework-free: imported by the client and the server.
  *
  * The contract is written with `zod/mini` (issue 16): the same zod 4 core, checks and issues as `zod`, as
  * functions (`z.optional(s)`, `s.check(z.maxLength(n))`) rather than methods, so a bundle carries only the
@@ -11,10 +11,10 @@
  */
 import * as z from 'zod/mini';
 
-/** The only API version the service accepts; a request without `X-Api-Version` uses it (decisions.md section 5). */
+/** The only API version the service accepts; a request without `X-Api-Version` uses it (docs/decisions.md section 5). */
 export const API_VERSION = '2026-07';
 
-/** Error body of every non-2xx answer (interface document, "Error body"; decisions.md section 3). */
+/** Error body of every non-2xx answer (interface document, "Error body"; docs/decisions.md section 3). */
 export const errorBodySchema = z.looseObject({
   traceId: z.string(),
   message: z.string(),
@@ -36,7 +36,7 @@ export function listEnvelope<Item extends z.ZodMiniType>(item: Item) {
 }
 export type ListEnvelope<Item> = { items: Item[]; meta: { maxResults: number } };
 
-/** ISO 8601 UTC time with milliseconds as the service writes it (decisions.md section 1), kept as a string. */
+/** ISO 8601 UTC time with milliseconds as the service writes it (docs/decisions.md section 1), kept as a string. */
 export const isoTime = z.string();
 
 /**
@@ -56,7 +56,7 @@ export function isInDateRange(date: Date): boolean {
 /** The message for a date outside DATE_RANGE: `must be between 1970-01-01T00:00:00.000Z and ... (UTC)`. */
 export const DATE_RANGE_MESSAGE = `must be between ${DATE_RANGE.min} and ${DATE_RANGE.max} (UTC, after its offset is applied)`;
 
-/** An absolute http(s) URL (decisions.md section 7). */
+/** An absolute http(s) URL (docs/decisions.md section 7). */
 export const httpUrl = (max = 2048) =>
   z.string().check(
     z.maxLength(max),
@@ -65,14 +65,14 @@ export const httpUrl = (max = 2048) =>
     }),
   );
 
-/** Caps of a list endpoint's `$limit`/`$offset` (decisions.md section 6). */
+/** Caps of a list endpoint's `$limit`/`$offset` (docs/decisions.md section 6). */
 export type PageCaps = { defaultLimit: number; maxLimit: number; maxOffset?: number };
 export const DEFAULT_PAGE_CAPS: PageCaps = { defaultLimit: 20, maxLimit: 100 };
 export const POSTS_PAGE_CAPS: PageCaps = { defaultLimit: 10, maxLimit: 30, maxOffset: 100 };
 
 /**
  * A non-negative integer query parameter on the wire (a decimal string), as a number within `[min, max]`.
- * Errors name the parameter: `$limit must not be greater than 30` (decisions.md section 3).
+ * Errors name the parameter: `$limit must not be greater than 30` (docs/decisions.md section 3).
  */
 export function integerParam(min: number, max: number) {
   return z
@@ -85,7 +85,7 @@ export const INTEGER_PARAM = 'x-integer-param';
 
 /**
  * The query-string schema of a list endpoint: `$offset`, `$limit`, `$filter` and, where the endpoint sorts,
- * `$orderBy`. Unknown parameters are rejected (`property foo should not exist`, decisions.md section 6).
+ * `$orderBy`. Unknown parameters are rejected (`property foo should not exist`, docs/decisions.md section 6).
  * Parsed output: `{ $offset: number; $limit: number; $filter?: string; $orderBy?: string }`.
  */
 export function listQuery(caps: PageCaps, options: { orderBy: boolean }) {
@@ -100,7 +100,7 @@ export function listQuery(caps: PageCaps, options: { orderBy: boolean }) {
 }
 export type ListQuery = { $offset: number; $limit: number; $filter?: string; $orderBy?: string };
 
-/** A tag: trimmed, 1 to 64 characters (decisions.md section 7, contacts). */
+/** A tag: trimmed, 1 to 64 characters (docs/decisions.md section 7, contacts). */
 export const tagSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
 
 /** A list of tags: at most 100, duplicates collapsed, order of first appearance kept. */

@@ -1,18 +1,18 @@
 /**
- * Contacts (endpoints 2 to 6): request and response shapes with the checks of decisions.md section 7.
+ * Contacts (endpoints 2 to 6): request and response shapes with the checks of docs/decisions.md section 7.
  * Requests are strict (an unknown field is a 400); responses are loose (hosted services add fields).
  */
 import * as z from 'zod/mini';
 import { DEFAULT_PAGE_CAPS, httpUrl, isoTime, listEnvelope, listQuery, tagListSchema } from './common';
 
-/** Contact states (decisions.md section 7). */
+/** Contact states (docs/decisions.md section 7). */
 export const CONTACT_STATES = ['pending', 'active'] as const;
 export type ContactState = (typeof CONTACT_STATES)[number];
 
-/** Values of `notificationSettings` on create (decisions.md section 7). */
+/** Values of `notificationSettings` on create (docs/decisions.md section 7). */
 export const NOTIFICATION_CHOICES = ['email', 'sms', 'email,sms', 'none'] as const;
 
-/** Removes spaces, dashes and brackets from a phone number, as decisions.md section 7 says before the E.164 check. */
+/** Removes spaces, dashes and brackets from a phone number, as docs/decisions.md section 7 says before the E.164 check. */
 export function normalizePhone(phone: string): string {
   return phone.replace(/[\s\-()[\]]/g, '');
 }
@@ -82,7 +82,7 @@ export type ContactCreateResponse = z.infer<typeof contactCreateResponseSchema>;
 
 export const notificationSettingsSchema = z.looseObject({ email: z.boolean(), sms: z.boolean() });
 
-/** An item of `GET /contacts` (decisions.md section 7). */
+/** An item of `GET /contacts` (docs/decisions.md section 7). */
 export const contactSchema = z.looseObject({
   id: z.string(),
   feedId: z.string(),
@@ -116,7 +116,7 @@ export const contactTagSchema = z.looseObject({ name: z.string(), count: z.numbe
 export type ContactTag = z.infer<typeof contactTagSchema>;
 export const contactTagListSchema = z.array(contactTagSchema);
 
-/** `PATCH /contacts/{id}/tags` body: at least one non-empty list, no tag in both (decisions.md section 7). */
+/** `PATCH /contacts/{id}/tags` body: at least one non-empty list, no tag in both (docs/decisions.md section 7). */
 export const contactTagsPatchSchema = z.strictObject({ tagsToAdd: z.optional(tagListSchema), tagsToRemove: z.optional(tagListSchema) }).check(
   z.superRefine((body, ctx) => {
     if (!body.tagsToAdd?.length && !body.tagsToRemove?.length) {
@@ -145,11 +145,11 @@ export const notificationSettingsResponseSchema = z.looseObject({
   state: z.string(),
 });
 
-/** Media types of the spreadsheet export of `GET /contacts` (decisions.md section 7). */
+/** Media types of the spreadsheet export of `GET /contacts` (docs/decisions.md section 7). */
 export const CSV_MEDIA_TYPE = 'text/csv';
 export const XLSX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** Export columns, in order (decisions.md section 7). */
+/** Export columns, in order (docs/decisions.md section 7). */
 export const CONTACT_EXPORT_COLUMNS = [
   'id', 'name', 'email', 'phone', 'state', 'tags', 'source', 'address', 'city', 'postalCode', 'region', 'created', 'updated',
 ] as const;

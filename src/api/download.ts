@@ -1,10 +1,10 @@
 /**
  * Downloads of the typed client: reading a response body chunk by chunk with progress, and the file name from
- * `Content-Disposition`. Used by `client.downloadContacts` (interface document endpoint 3; decisions.md section 7).
+ * `Content-Disposition`. Used by `client.downloadContacts` (interface document endpoint 3; docs/decisions.md section 7).
  * Framework-free: `fetch` streams (`response.body.getReader()`) and `Blob` exist in browsers and Node 20.
  */
 
-/** Spreadsheet formats of the contacts export (decisions.md section 7). */
+/** Spreadsheet formats of the contacts export (docs/decisions.md section 7). */
 export type DownloadFormat = 'csv' | 'xlsx';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Our service's extensions (decisions.md sections 9 and 10, issue 22): what the interface document cannot do,
+ * Our service's extensions (docs/decisions.md sections 9 and 10, issue 22): what the interface document cannot do,
  * offered where `GET /extensions` names it. Shapes of `GET /extensions`, `PATCH /contacts/{contactId}` and
  * `GET /post-requests`; the other extension routes (`DELETE /contacts/{id}`, `/post-requests/{id}`,
  * `/products/{id}`, `/collections/{id}`) take no body and answer 204. Requests are strict, responses loose.
@@ -9,7 +9,7 @@ import { DEFAULT_PAGE_CAPS, isoTime, listEnvelope, listQuery } from './common';
 import { contactCreateSchema } from './contacts';
 import { POST_ACTIONS, POST_STATES } from './posts';
 
-/** Every extension name this project knows (decisions.md section 10; `activity`: section 11; `stats`, `contact-batch`: section 12). */
+/** Every extension name this project knows (docs/decisions.md section 10; `activity`: section 11; `stats`, `contact-batch`: section 12). */
 export const EXTENSION_NAMES = ['contact-update', 'contact-erasure', 'post-requests-list', 'post-request-cancel', 'catalog-delete', 'idempotency-key', 'activity', 'stats', 'contact-batch'] as const;
 export type ExtensionName = (typeof EXTENSION_NAMES)[number];
 
@@ -17,7 +17,7 @@ export type ExtensionName = (typeof EXTENSION_NAMES)[number];
 export const extensionsSchema = z.looseObject({ extensions: z.array(z.string()) });
 export type Extensions = z.infer<typeof extensionsSchema>;
 
-/** The create request's fields a correction may change (decisions.md section 10: all but tags, addDirectly, notificationSettings). */
+/** The create request's fields a correction may change (docs/decisions.md section 10: all but tags, addDirectly, notificationSettings). */
 export const CONTACT_PATCH_FIELDS = [
   'name', 'phone', 'email', 'source', 'systemSource', 'statusTags', 'follows', 'bio', 'image', 'address', 'city', 'postalCode', 'region', 'customMessage',
 ] as const;
@@ -53,7 +53,7 @@ export const contactPatchSchema = z
 export type ContactPatch = z.input<typeof contactPatchSchema>;
 export type ContactPatchParsed = z.output<typeof contactPatchSchema>;
 
-/** An item of `GET /post-requests` (decisions.md section 10): a post request in any state. */
+/** An item of `GET /post-requests` (docs/decisions.md section 10): a post request in any state. */
 export const postRequestItemSchema = z.looseObject({
   requestId: z.string(),
   state: z.string(),

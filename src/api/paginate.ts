@@ -1,5 +1,5 @@
 /**
- * Walking a paged list (interface document, "Pagination, sorting and filtering" rule 1; decisions.md section 6):
+ * Walking a paged list (interface document, "Pagination, sorting and filtering" rule 1; docs/decisions.md section 6):
  * raise `$offset` page by page until `meta.maxResults` is covered, within the endpoint's caps.
  */
 import { DEFAULT_PAGE_CAPS, type PageCaps } from './common';

@@ -1,5 +1,5 @@
 /**
- * Post requests and posts (endpoints 11 to 14) with the rules of decisions.md section 7: the three actions,
+ * Post requests and posts (endpoints 11 to 14) with the rules of docs/decisions.md section 7: the three actions,
  * content, `publishDate`, the object shapes, and the listed shapes of the three post lists.
  */
 import * as z from 'zod/mini';
@@ -39,7 +39,7 @@ export const recipientsSchema = z.union([
 ]);
 export type Recipients = z.infer<typeof recipientsSchema>;
 
-/** True when `recipients` names anyone (the post is then private, decisions.md section 7). */
+/** True when `recipients` names anyone (the post is then private, docs/decisions.md section 7). */
 export function hasRecipients(recipients: Recipients | undefined): boolean {
   if (!recipients) return false;
   if (Array.isArray(recipients)) return recipients.length > 0;

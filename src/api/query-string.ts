@@ -1,5 +1,5 @@
 /**
- * The one place query strings are built (STYLE.md "One road to the server"; interface document, "Pagination,
+ * The one place query strings are built (docs/style.md "One road to the server"; interface document, "Pagination,
  * sorting and filtering"): names and values percent-encoded with `encodeURIComponent` (so `$filter` goes out as
  * `%24filter`), `$filter` printed from an AST by `printFilter`, `$orderBy` by `printOrderBy`.
  */
@@ -12,7 +12,7 @@ import type { RequestPriority } from './rate-budget';
 export type QueryValue = string | number | boolean | null | undefined;
 
 /**
- * Parameters of a list call (endpoints 3, 12, 14, 15; decisions.md section 6).
+ * Parameters of a list call (endpoints 3, 12, 14, 15; docs/decisions.md section 6).
  * - `offset`, `limit`: integers sent as `$offset`, `$limit` (service defaults apply when absent; caps are in
  *   `DEFAULT_PAGE_CAPS` / `POSTS_PAGE_CAPS`, a value above a cap is a 400, never clamped);
  * - `filter`: an AST (printed canonically by `printFilter`) or filter text exactly as a user typed it;
@@ -20,7 +20,7 @@ export type QueryValue = string | number | boolean | null | undefined;
  * - `signal`: aborts the call (it then rejects with the AbortError);
  * - `priority`: the call's place in the key's rate budget (default `person`; src/api/rate-budget.ts);
  * - `onHeaders`: called with the headers of a 2xx answer before its body is parsed, e.g. to read
- *   `X-RateLimit-Limit` (decisions.md section 4; the contacts import's time estimate, issue 20).
+ *   `X-RateLimit-Limit` (docs/decisions.md section 4; the contacts import's time estimate, issue 20).
  */
 export type ListParams = {
   offset?: number;

@@ -1,6 +1,6 @@
 /**
- * The request budget of one API key (issue 19; STYLE.md "Requests are a budget"): the hosted service gives a key 60
- * requests a minute (decisions.md section 4), shared by every tab and job of the console. Every request the typed
+ * The request budget of one API key (issue 19; docs/style.md "Requests are a budget"): the hosted service gives a key 60
+ * requests a minute (docs/decisions.md section 4), shared by every tab and job of the console. Every request the typed
  * client sends passes `RateBudget.run`, which sends it, waits, or refuses it by its priority:
  *
  * - `person`: what the person waits for. Sent while the key has requests left; otherwise it waits for the window to

@@ -1,6 +1,6 @@
 /**
  * API key scopes (interface document, "Authentication" rule 2). `x:read-write` also grants `x:read-only`
- * (decisions.md section 4).
+ * (docs/decisions.md section 4).
  */
 export const RESOURCES = ['feeds', 'products', 'contacts', 'posts'] as const;
 export type Resource = (typeof RESOURCES)[number];

@@ -1,5 +1,5 @@
 /**
- * Handles: the lower-case slug rule of decisions.md section 7 ("`handle` is a lower-case slug ... derived from the
+ * Handles: the lower-case slug rule of docs/decisions.md section 7 ("`handle` is a lower-case slug ... derived from the
  * title when absent"). Framework-free, so the service and the dashboard derive the same handle from a title; the
  * result always passes `handleSchema` (src/api/catalog.ts) unless it is the empty string.
  */

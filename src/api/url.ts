@@ -5,7 +5,7 @@
 
 /**
  * `baseUrl` + `path` + `query` with exactly one `/` between base and path. `baseUrl` is absolute
- * (`http://127.0.0.1:8080/api`) or relative (`/api`, in the browser; decisions.md section 0); trailing slashes are
+ * (`http://127.0.0.1:8080/api`) or relative (`/api`, in the browser; docs/decisions.md section 0); trailing slashes are
  * ignored. `path` starts with `/` and has its parameters already encoded by `pathSegment`; `query` is `''` or
  * `?...` from `buildQueryString`. Example: `joinUrl('/api/', '/contacts', '?%24limit=5')` is `/api/contacts?%24limit=5`.
  */

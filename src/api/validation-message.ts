@@ -1,5 +1,5 @@
 /**
- * Turns zod issues into the one-line messages of decisions.md section 3: `$limit must not be greater than 30`,
+ * Turns zod issues into the one-line messages of docs/decisions.md section 3: `$limit must not be greater than 30`,
  * `property foo should not exist`, several joined by `; `. Used by the server for every 400 and by forms.
  */
 import type { z } from 'zod/mini';

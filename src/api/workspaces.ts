@@ -1,4 +1,4 @@
-/** `GET /workspaces` (endpoint 15): the organization's workspaces (decisions.md sections 6 and 7). */
+/** `GET /workspaces` (endpoint 15): the organization's workspaces (docs/decisions.md sections 6 and 7). */
 import * as z from 'zod/mini';
 import { DEFAULT_PAGE_CAPS, isoTime, listEnvelope, listQuery } from './common';
 

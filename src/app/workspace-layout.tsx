@@ -6,7 +6,7 @@
  * is forgotten as expired in every tab of the session (issue 14 point 3), and each tab showing that workspace
  * leaves for /connect saying so.
  * Issue 14: a "Skip to main content" link comes first (point 5), and the throttling notice stays in view under
- * the header while it applies (point 1); both are marked `data-sticky-top` (see src/lib/reveal.ts).
+ * the header while it applies (point 1); both are marked `data-sticky-top` (see src/lib/list-view.ts).
  */
 import { ActionIcon, Button, Group } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';

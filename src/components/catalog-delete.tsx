@@ -1,6 +1,6 @@
 /**
  * Delete for products and collections (issue 22 point 9; `DELETE /products/{id}`, `/collections/{id}`, our extension
- * `catalog-delete`, decisions.md section 10): a record's Delete button and the bar over a selection, both behind a
+ * `catalog-delete`, docs/decisions.md section 10): a record's Delete button and the bar over a selection, both behind a
  * confirmation (DeleteDialog). Offered only where the service has `catalog-delete` (src/lib/extensions.ts); in a
  * record's drawer a service without it gets one line saying so. Texts (issue 23): the `forms` catalog area, waited
  * for here (`useArea`: callers render these under a `Suspense` boundary), each worded by `kind` (an ICU `select`,

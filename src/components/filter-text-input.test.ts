@@ -1,6 +1,6 @@
 /**
  * The Advanced `$filter` editor words the parser's problems in the language shown (issue 23 point 1), while the
- * parser's own messages stay the API's English (decisions.md section 6).
+ * parser's own messages stay the API's English (docs/decisions.md section 6).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { contactFilterFields } from '@/api/filter/fields';

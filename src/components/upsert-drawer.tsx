@@ -1,7 +1,7 @@
 /**
  * The frame of a create-or-edit form in a drawer (issue 6: the product and collection upserts): the form named
  * by `title`, the error no field owns at the top, and a footer that stays in view with Cancel and the submit
- * button. Leaving a changed form asks first (STYLE.md, forms): closing the drawer (×, Escape, Cancel) or
+ * button. Leaving a changed form asks first (docs/style.md, forms): closing the drawer (×, Escape, Cancel) or
  * navigating to another page (the router's blocker, src/lib/navigation-guard.tsx) shows "Discard your changes?" in
  * the footer, and closing the tab asks the browser's own question. The error no field owns is a sentence (issue 13)
  * scrolled into view, with the service's details under it when `failure` is the error it came from.

@@ -1,5 +1,5 @@
 /**
- * The typed client of the workspace on screen, for features' queries (STYLE.md: components never fetch).
+ * The typed client of the workspace on screen, for features' queries (docs/style.md: components never fetch).
  * `WorkspaceApiProvider` builds it from the saved connection, on the key's shared request budget (issue 19,
  * budgeted-client.ts); `useWorkspaceApi()` reads it.
  */

@@ -1,5 +1,5 @@
 /**
- * What the product and collection upsert forms share (issue 6; decisions.md section 7): the fields both requests
+ * What the product and collection upsert forms share (issue 6; docs/decisions.md section 7): the fields both requests
  * have (title, handle, bodyHtml, source, externalId, customProperties), their starting values from a listed
  * record, their form schema over the contract's field schemas, and the handle suggested from the title.
  *

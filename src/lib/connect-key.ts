@@ -52,7 +52,7 @@ export async function checkKey(input: KeyInput): Promise<SavedConnection> {
 
 /**
  * The sentence for a key `GET /authorization` refused (401, or 403 as a hosted service answers a wrong key,
- * decisions.md section 4), where "this key cannot do that" would mislead; undefined for any other failure, which
+ * docs/decisions.md section 4), where "this key cannot do that" would mislead; undefined for any other failure, which
  * the shared error sentences describe (src/lib/error-sentence.ts, issue 13). The service's words stay under Details.
  * From the `sentences` catalog: call it where that catalog is loaded (under `WithArea`, issue 23).
  */

@@ -29,7 +29,7 @@ export function normalizeName(name: string): string {
   return name.toLowerCase().replace(/[\s_.-]+/g, '');
 }
 
-/** Cell starts a spreadsheet may read as a formula (decisions.md section 7, revised; OWASP "CSV injection"). */
+/** Cell starts a spreadsheet may read as a formula (docs/decisions.md section 7, revised; OWASP "CSV injection"). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 /** A phone number in international form: `+`, then only digits, spaces and `( ) . / -`, with a digit. */
 const INTERNATIONAL_PHONE = /^\+(?=[^\d]*\d)[\d ()./-]+$/;
@@ -37,7 +37,7 @@ const INTERNATIONAL_PHONE = /^\+(?=[^\d]*\d)[\d ()./-]+$/;
 /**
  * A CSV cell as written: `'` in front when it starts with `=`, `+`, `-`, `@`, a tab or a carriage return,
  * unless `phone` is true (the cell is in a phone column) and it holds a number in international form
- * (`+47 912 34 567`), which is left as it is: the rule of the service's CSV export (decisions.md section 7,
+ * (`+47 912 34 567`), which is left as it is: the rule of the service's CSV export (docs/decisions.md section 7,
  * revised; server/export/contacts-export.ts `guardCsvCell`).
  */
 export function guardCsvCell(value: string, phone = false): string {

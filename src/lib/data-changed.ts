@@ -3,7 +3,7 @@
  * queries under `queryKey` stale in this tab (those on screen refetch) and tells every other tab of this browser
  * showing the console to do the same, through a BroadcastChannel; `listenForChanges(queryClient)`, installed once
  * with the query client, applies what other tabs send. Keys are React Query keys led by `'ws', workspaceId`
- * (STYLE.md, queries), so a tab refreshes only the workspace named. Without BroadcastChannel, only this tab.
+ * (docs/style.md, queries), so a tab refreshes only the workspace named. Without BroadcastChannel, only this tab.
  */
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 

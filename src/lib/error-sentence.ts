@@ -7,7 +7,7 @@
  * Input: any thrown value; an `ApiError` (src/api/api-error.ts) is read by its `status`, `message`, `endpoint`,
  * `traceId` and `retryAfter` only, so hosted-service bodies (a `message` string or string array, no trace id)
  * work the same. The service's messages come from src/api/validation-message.ts (`<path> <predicate>`, several
- * joined by `; `) and the fixed texts of decisions.md section 3 and the server's `badRequest`/`notFound`/
+ * joined by `; `) and the fixed texts of docs/decisions.md section 3 and the server's `badRequest`/`notFound`/
  * `conflict` calls; the common class-validator wordings of hosted services (`must be shorter than or equal to
  * 64 characters`, `should not be empty`) are read too. A message nothing here knows keeps its text, led by the
  * field's name when it starts with a known field path.

@@ -1,7 +1,7 @@
 /**
- * Maps a server's 400/409 message onto form fields (STYLE.md, forms): the service joins several problems with
+ * Maps a server's 400/409 message onto form fields (docs/style.md, forms): the service joins several problems with
  * `; ` and starts each with the field's path (`email must be a valid email address`, `tags.0 must not be empty`)
- * or names it (`A contact with email ann@example.com already exists`, decisions.md section 3). What names no
+ * or names it (`A contact with email ann@example.com already exists`, docs/decisions.md section 3). What names no
  * known field goes to `root`. Every message is written as a sentence (issue 13, src/lib/error-sentence.ts); the
  * wire text and trace id stay on the error itself, which the form shows under "Details" for a `root` error of
  * type `server`.

@@ -1,9 +1,9 @@
 /**
- * Form fields over the contract's own field schemas (STYLE.md, forms: the form schema derives from the contract;
+ * Form fields over the contract's own field schemas (docs/style.md, forms: the form schema derives from the contract;
  * issue 6: the product and collection upsert forms). Inputs are what the widgets hold (strings, string lists,
  * key-value rows); outputs are what the request takes, checked by the contract schema passed in.
  *
- * Blank means "not given". On an edit, fields absent from an upsert stay as they were (decisions.md section 7), so a
+ * Blank means "not given". On an edit, fields absent from an upsert stay as they were (docs/decisions.md section 7), so a
  * value the record had is cleared by sending `''` where the contract allows it (free text), and emptying a field
  * the contract cannot clear (a URL, a price, a handle) is refused in the form rather than silently kept.
  * Messages use the service's wording without the field's name (`must not be less than 0`, validation-message.ts).
@@ -111,7 +111,7 @@ export function listField<T extends z.core.$ZodType>(schema: T) {
 
 /**
  * Key-value rows (`KeyValueEditor`) as the object `schema` checks (`customProperties`). No rows: undefined, or `{}`
- * to clear what the record had (the service replaces the object whole, decisions.md section 7).
+ * to clear what the record had (the service replaces the object whole, docs/decisions.md section 7).
  */
 export function keyValueField<T extends z.core.$ZodType>(schema: T, options: Pick<FieldOptions, 'was'> = {}) {
   return transformed(z.array(z.custom<KeyValueRow>()), (rows, ctx): z.output<T> | undefined => {

@@ -9,7 +9,7 @@ import { useSyncExternalStore } from 'react';
 import { t } from '@/i18n/i18n';
 import type { SavedConnection } from './connections';
 
-/** The resources of a permissions map (decisions.md section 4), in the order the console shows them. */
+/** The resources of a permissions map (docs/decisions.md section 4), in the order the console shows them. */
 export const PERMISSION_RESOURCES = ['contacts', 'products', 'posts', 'feeds'] as const;
 
 /**

@@ -1,13 +1,13 @@
 /**
- * Pieces shared by the list pages' URL state and filters (STYLE.md, lists; issue 6): zod schemas for common
+ * Pieces shared by the list pages' URL state and filters (docs/style.md, lists; issue 6): zod schemas for common
  * search parameters (page and size, a comma list, a calendar day, an amount), each falling back to its default
  * when malformed, and builders that turn facet values into `$filter` AST nodes with the shared builders
- * (decisions.md section 6: `like` contains-matches, `between` is inclusive, dates compare as instants).
+ * (docs/decisions.md section 6: `like` contains-matches, `between` is inclusive, dates compare as instants).
  */
 import * as z from 'zod/mini';
 import { type FilterNode, type FilterValue, between, compare, inList, literalLike } from '@/api/filter/ast';
 
-/** Page sizes offered by the lists, all within the default `$limit` cap of 100 (decisions.md section 6). */
+/** Page sizes offered by the lists, all within the default `$limit` cap of 100 (docs/decisions.md section 6). */
 export const LIST_PAGE_SIZES = [10, 20, 50, 100] as const;
 
 /** `page` (1-based) and `size` (one of `LIST_PAGE_SIZES`, default 20), for a list's search schema. */
@@ -34,7 +34,7 @@ export const dayParam = z.string().check(
   }),
 );
 
-/** A non-negative amount in major units (`12.5`), as the catalogue's money fields take (decisions.md section 1). */
+/** A non-negative amount in major units (`12.5`), as the catalogue's money fields take (docs/decisions.md section 1). */
 export const amountParam = z.coerce.number().check(z.gte(0), z.lte(1e12));
 
 /** `field like '<text>'` matching the typed text literally ("contains"), or undefined for blank text. */

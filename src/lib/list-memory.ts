@@ -1,7 +1,7 @@
 /**
  * The list each workspace was showing (issue 14 point 4): the URL search (filters, sort, page, size) of every list
  * page (`/w/:workspaceId/<section>`) last shown, per workspace, so that switching back to a workspace restores the
- * list as it was left. Columns need nothing here: they are kept per workspace already (list-columns.ts).
+ * list as it was left. Columns need nothing here: they are kept per workspace already (contacts-page.tsx, with useLocalState of src/lib/local-state.ts).
  *
  * Kept in this tab's sessionStorage (decided here: the list state is the tab's working state, like its history;
  * it survives a reload, is not shared with other tabs, and is never written to localStorage, since filters can hold

@@ -1,5 +1,5 @@
 /**
- * List state in the URL (STYLE.md, lists): page, size, sort and filters live in the search params, parsed with
+ * List state in the URL (docs/style.md, lists): page, size, sort and filters live in the search params, parsed with
  * a zod schema so a malformed URL falls back to defaults instead of crashing. Changing anything but the page
  * resets to the first page; every change is a history entry, so Back and Forward move between views.
  */

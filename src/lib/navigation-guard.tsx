@@ -3,7 +3,7 @@
  * for the declarative `<Routes>` the console uses. react-router's blocker needs its data router
  * (`createBrowserRouter`), whose loader/action/fetcher engine is 16 KB of gzip the console never uses but every
  * first screen would download; its declarative router is the lighter entry point, and this module adds back the
- * one data-router feature the console uses (STYLE.md, forms: "leaving a dirty form asks first").
+ * one data-router feature the console uses (docs/style.md, forms: "leaving a dirty form asks first").
  *
  * How (react-router's own algorithm, `createRouter` in react-router 7, over the history it exports): the router
  * gets a history (`createGuardedHistory`) that asks the active blocker (the most recently mounted one, as

@@ -1,5 +1,5 @@
 /**
- * A server-paged list query (STYLE.md, lists; issues 5 and 6): the page's query (its options should keep the
+ * A server-paged list query (docs/style.md, lists; issues 5 and 6): the page's query (its options should keep the
  * previous page on screen with `placeholderData: keepPreviousData`), the next page prefetched once this one has
  * arrived, and a move to the last page when the current one lies past the end (a URL from a longer list).
  */

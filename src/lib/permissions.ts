@@ -1,6 +1,6 @@
 /**
  * Permission checks for the console (issue 4), from the `permissions` map of `GET /authorization`
- * (`{ contacts: 'read-write', ... }`). A read-write permission grants read-only (decisions.md section 4).
+ * (`{ contacts: 'read-write', ... }`). A read-write permission grants read-only (docs/decisions.md section 4).
  */
 import { type Scope, grants } from '@/api/scopes';
 

@@ -2,12 +2,12 @@
  * How the console looks a person up among contacts, shared by the contacts page's search box (issue 13) and the
  * header's search across workspaces (issue 24 point 6): name or email contains the text, or the phone contains it
  * typed as a phone number; and, for "everything about this person" (point 7), the exact email or phone.
- * Built with the shared AST builders (STYLE.md), on fields decisions.md section 6 allows on `GET /contacts`.
+ * Built with the shared AST builders (docs/style.md), on fields docs/decisions.md section 6 allows on `GET /contacts`.
  */
 import { type FilterNode, compare, literalLike, or } from '@/api/filter/ast';
 
 /**
- * The search text as a phone number, for a contains match on the stored E.164 form (`+4712345678`, decisions.md
+ * The search text as a phone number, for a contains match on the stored E.164 form (`+4712345678`, docs/decisions.md
  * section 7): what was typed without spaces, dashes, dots, slashes and brackets, a leading `+` kept, when that
  * leaves only digits (`+47 123 45` gives `+4712345`, `12 34` gives `1234`); otherwise null (issue 13).
  */

@@ -1,6 +1,6 @@
 /**
  * Tags that differ only in case (issue 13: "no silent `VIP` beside `vip`"). The service keeps tags as typed and
- * compares them exactly (decisions.md section 7), so `VIP` and `vip` would be two tags; the console never makes a
+ * compares them exactly (docs/decisions.md section 7), so `VIP` and `vip` would be two tags; the console never makes a
  * second spelling of a tag the workspace already has: it offers the existing one first, and a typed variant that
  * still reaches a list becomes the existing spelling.
  */

@@ -1,6 +1,6 @@
 /**
  * Semantic checks of a parsed `$filter` / `$orderBy` against an endpoint's field table
- * (decisions.md section 6).
+ * (docs/decisions.md section 6).
  */
 import type { ComparisonOperator, FilterNode, FilterValue } from './ast';
 import { DATE_RANGE, isInDateRange } from '../common';
@@ -19,7 +19,7 @@ export type FilterExpectation =
   | { kind: 'dateRange'; min: string; max: string };
 
 /**
- * How a filter that parses does not fit the endpoint's fields, as data (decisions.md section 6):
+ * How a filter that parses does not fit the endpoint's fields, as data (docs/decisions.md section 6):
  * `FilterFieldError.message` is its English sentence for the API's answers, and the console words it in the
  * language it shows (issue 23). `got` is the value as the filter writes it (`'abc'`, `1.5`).
  */
@@ -66,7 +66,7 @@ export function filterFieldMessage(problem: FilterFieldProblem): string {
 }
 
 /**
- * A filter that parses but does not fit the endpoint's fields (decisions.md section 6).
+ * A filter that parses but does not fit the endpoint's fields (docs/decisions.md section 6).
  * `field` is the field the problem is about; `problem` says what is wrong as data. Messages are unprefixed.
  */
 export class FilterFieldError extends Error {
@@ -82,7 +82,7 @@ export class FilterFieldError extends Error {
 }
 
 /**
- * An `$orderBy` field the endpoint cannot sort by (decisions.md section 6). Messages are unprefixed.
+ * An `$orderBy` field the endpoint cannot sort by (docs/decisions.md section 6). Messages are unprefixed.
  */
 export class OrderByFieldError extends Error {
   override readonly name = 'OrderByFieldError';
@@ -113,7 +113,7 @@ const TYPE_RULES: Record<FieldType, { operations: readonly Operation[]; expects:
 };
 
 /**
- * Checks every comparison in `node` against `fields` (decisions.md section 6):
+ * Checks every comparison in `node` against `fields` (docs/decisions.md section 6):
  * - the field must be in the table (exact name);
  * - `null` only with eq/ne (on string-array fields `eq null` means empty, `ne null` not empty);
  * - `like` only on string fields; boolean and string-array fields allow only eq/ne/in
@@ -211,7 +211,7 @@ const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(T(\d{2}):(\d{2})(:(\d{2})(\.\d{1,9})?
 
 /**
  * True for an ISO 8601 date (`2024-05-01`) or date-time (`2024-05-01T10:30`, `...T10:30:00.5Z`,
- * `...T10:30+02:00`) as decisions.md section 6 requires: it matches
+ * `...T10:30+02:00`) as docs/decisions.md section 6 requires: it matches
  * `^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$` and `Date.parse`
  * accepts it. Additionally the parts must be in range (month 1-12, a day that exists in that
  * month, hour 0-23, minute and second 0-59, offset up to 23:59), so the answer does not depend on
@@ -236,7 +236,7 @@ function daysInMonth(year: number, month: number): number {
 }
 
 /**
- * Checks that every `$orderBy` field is sortable on this endpoint (decisions.md section 6).
+ * Checks that every `$orderBy` field is sortable on this endpoint (docs/decisions.md section 6).
  * @throws OrderByFieldError, e.g. `cannot sort by 'bio'; sortable fields are name, email, ...`
  *   or `cannot sort by 'price'; this endpoint has no sortable fields`.
  */
@@ -250,7 +250,7 @@ export function checkOrderBy(items: readonly OrderByItem[], sortable: readonly s
 }
 
 /**
- * `parseFilter` then `checkFilter` (decisions.md section 6).
+ * `parseFilter` then `checkFilter` (docs/decisions.md section 6).
  * @throws FilterSyntaxError (from parseFilter) or FilterFieldError (from checkFilter).
  */
 export function parseAndCheckFilter(text: string, fields: FieldTable): FilterNode {
@@ -260,7 +260,7 @@ export function parseAndCheckFilter(text: string, fields: FieldTable): FilterNod
 }
 
 /**
- * `parseOrderBy` then `checkOrderBy` (decisions.md section 6).
+ * `parseOrderBy` then `checkOrderBy` (docs/decisions.md section 6).
  * @throws OrderBySyntaxError (from parseOrderBy) or OrderByFieldError (from checkOrderBy).
  */
 export function parseAndCheckOrderBy(text: string, sortable: readonly string[]): OrderByItem[] {

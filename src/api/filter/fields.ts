@@ -1,9 +1,9 @@
 /**
- * Which fields each list endpoint can filter and sort by, and their types (decisions.md section 6).
+ * Which fields each list endpoint can filter and sort by, and their types (docs/decisions.md section 6).
  */
 
 /**
- * How a field's values are compared (decisions.md section 6):
+ * How a field's values are compared (docs/decisions.md section 6):
  * `string` (all operators, `like`), `integer` and `decimal` (numbers within `NUMBER_RANGES`), `date` (ISO 8601
  * strings within `DATE_RANGE` of ../common.ts), `boolean` (eq/ne/in), `string-array` (eq = has, ne = has not,
  * in = has any).
@@ -23,10 +23,10 @@ export const NUMBER_RANGES = {
   decimal: { min: 0, max: 1_000_000_000_000 },
 } as const satisfies Record<'integer' | 'decimal', { min: number; max: number }>;
 
-/** Filterable field name -> type, for one endpoint (decisions.md section 6). */
+/** Filterable field name -> type, for one endpoint (docs/decisions.md section 6). */
 export type FieldTable = Readonly<Record<string, FieldType>>;
 
-/** Contacts: filterable fields (decisions.md section 6). */
+/** Contacts: filterable fields (docs/decisions.md section 6). */
 export const contactFilterFields: FieldTable = Object.freeze({
   id: 'string',
   name: 'string',
@@ -44,10 +44,10 @@ export const contactFilterFields: FieldTable = Object.freeze({
   updated: 'date',
 });
 
-/** Contacts: sortable fields (decisions.md section 6). */
+/** Contacts: sortable fields (docs/decisions.md section 6). */
 export const contactSortFields: readonly string[] = Object.freeze(['name', 'email', 'phone', 'state', 'city', 'created', 'updated']);
 
-/** Products: filterable fields (decisions.md section 6). */
+/** Products: filterable fields (docs/decisions.md section 6). */
 export const productFilterFields: FieldTable = Object.freeze({
   id: 'string',
   externalId: 'string',
@@ -67,10 +67,10 @@ export const productFilterFields: FieldTable = Object.freeze({
   updated: 'date',
 });
 
-/** Products: no sortable fields (decisions.md section 6); any `$orderBy` field is rejected. */
+/** Products: no sortable fields (docs/decisions.md section 6); any `$orderBy` field is rejected. */
 export const productSortFields: readonly string[] = Object.freeze([]);
 
-/** Collections: filterable fields (decisions.md section 6). */
+/** Collections: filterable fields (docs/decisions.md section 6). */
 export const collectionFilterFields: FieldTable = Object.freeze({
   id: 'string',
   externalId: 'string',
@@ -81,10 +81,10 @@ export const collectionFilterFields: FieldTable = Object.freeze({
   updated: 'date',
 });
 
-/** Collections: no sortable fields are listed in decisions.md section 6; any `$orderBy` field is rejected. */
+/** Collections: no sortable fields are listed in docs/decisions.md section 6; any `$orderBy` field is rejected. */
 export const collectionSortFields: readonly string[] = Object.freeze([]);
 
-/** Posts: filterable fields (decisions.md section 6). */
+/** Posts: filterable fields (docs/decisions.md section 6). */
 export const postFilterFields: FieldTable = Object.freeze({
   id: 'string',
   header: 'string',
@@ -93,10 +93,10 @@ export const postFilterFields: FieldTable = Object.freeze({
   claps: 'integer',
 });
 
-/** Posts: sortable fields (decisions.md section 6). */
+/** Posts: sortable fields (docs/decisions.md section 6). */
 export const postSortFields: readonly string[] = Object.freeze(['publishedDate', 'claps']);
 
-/** Post requests (`GET /post-requests`, our extension): filterable fields (decisions.md section 10). */
+/** Post requests (`GET /post-requests`, our extension): filterable fields (docs/decisions.md section 10). */
 export const postRequestFilterFields: FieldTable = Object.freeze({
   state: 'string',
   action: 'string',
@@ -104,15 +104,15 @@ export const postRequestFilterFields: FieldTable = Object.freeze({
   created: 'date',
 });
 
-/** Post requests: sortable fields (decisions.md section 10); default `created desc`. */
+/** Post requests: sortable fields (docs/decisions.md section 10); default `created desc`. */
 export const postRequestSortFields: readonly string[] = Object.freeze(['publishDate', 'created']);
 
-/** Workspaces: filterable fields (decisions.md section 6). */
+/** Workspaces: filterable fields (docs/decisions.md section 6). */
 export const workspaceFilterFields: FieldTable = Object.freeze({
   id: 'string',
   name: 'string',
   created: 'date',
 });
 
-/** Workspaces: sortable fields (decisions.md section 6). */
+/** Workspaces: sortable fields (docs/decisions.md section 6). */
 export const workspaceSortFields: readonly string[] = Object.freeze(['name', 'created']);

@@ -1,18 +1,18 @@
 /**
- * `$orderBy` parsing and printing (decisions.md section 6):
+ * `$orderBy` parsing and printing (docs/decisions.md section 6):
  *
  *   orderBy = item *( "," item )        ; at most 10 items, each field at most once
  *   item    = field [ "asc" / "desc" ]  ; direction case-insensitive, default asc
  */
 
-/** One sort key (decisions.md section 6). */
+/** One sort key (docs/decisions.md section 6). */
 export type OrderByItem = { field: string; direction: 'asc' | 'desc' };
 
-/** Most items in one `$orderBy` (decisions.md section 6). */
+/** Most items in one `$orderBy` (docs/decisions.md section 6). */
 export const ORDER_BY_MAX_ITEMS = 10;
 
 /**
- * The only error `parseOrderBy` throws (decisions.md section 6). `position` is the 0-based index
+ * The only error `parseOrderBy` throws (docs/decisions.md section 6). `position` is the 0-based index
  * into the input where the problem starts. Messages are unprefixed.
  */
 export class OrderBySyntaxError extends Error {
@@ -29,7 +29,7 @@ const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Parses `state asc, created desc` into `[{ field: 'state', direction: 'asc' }, ...]`
- * (decisions.md section 6). Field names are exact identifiers; whitespace (spaces, tabs,
+ * (docs/decisions.md section 6). Field names are exact identifiers; whitespace (spaces, tabs,
  * newlines) around items and commas is ignored.
  * @throws OrderBySyntaxError with messages such as `empty $orderBy`,
  *   `expected a field name at position 5` (e.g. after a trailing comma),
@@ -74,7 +74,7 @@ export function parseOrderBy(text: string): OrderByItem[] {
 
 /**
  * Prints items as `name asc, created desc`, always with the direction; `[]` prints as `''`
- * (omit the parameter then) (decisions.md section 6).
+ * (omit the parameter then) (docs/decisions.md section 6).
  * @throws RangeError for a field that is not an identifier `[A-Za-z_][A-Za-z0-9_]*`.
  */
 export function printOrderBy(items: readonly OrderByItem[]): string {

@@ -1,6 +1,6 @@
 /**
  * `$filter` parser: a hand-written tokenizer and a recursive-descent parser for the
- * grammar in decisions.md section 6:
+ * grammar in docs/decisions.md section 6:
  *
  *   filter     = or
  *   or         = and *( "or" and )
@@ -16,7 +16,7 @@
  */
 import { COMPARISON_OPERATORS, FILTER_KEYWORDS, type ComparisonOperator, type FilterNode, type FilterValue } from './ast';
 
-/** Size limits of a filter (decisions.md section 6). Lengths count UTF-16 code units (`string.length`). */
+/** Size limits of a filter (docs/decisions.md section 6). Lengths count UTF-16 code units (`string.length`). */
 export const FILTER_LIMITS = {
   /** Longest accepted filter text. */
   maxLength: 2000,
@@ -29,7 +29,7 @@ export const FILTER_LIMITS = {
 } as const;
 
 /**
- * What is wrong with a `$filter` text, as data (decisions.md section 6): `FilterSyntaxError.message` is its English
+ * What is wrong with a `$filter` text, as data (docs/decisions.md section 6): `FilterSyntaxError.message` is its English
  * sentence for the API's answers, and the console words the same problem in the language it shows (issue 23).
  * `position` is a 0-based index into the text (UTF-16 code units); `max` is the `FILTER_LIMITS` value passed.
  */
@@ -69,7 +69,7 @@ export function filterSyntaxMessage(problem: FilterSyntaxProblem): string {
 }
 
 /**
- * The only error `parseFilter` throws (decisions.md section 6).
+ * The only error `parseFilter` throws (docs/decisions.md section 6).
  * `problem` says what is wrong as data, and `message` in English (`filterSyntaxMessage`).
  * `position` is the 0-based index into the input (UTF-16 code units) where the problem starts;
  * `token` is the offending source text, or `null` at the end of input and for whole-filter
@@ -90,7 +90,7 @@ export class FilterSyntaxError extends Error {
 }
 
 /**
- * Parses `$filter` text into a tree (decisions.md section 6).
+ * Parses `$filter` text into a tree (docs/decisions.md section 6).
  * Produces n-ary `and`/`or` for chains and no node for parentheses; numbers are finite, -0 becomes 0.
  * @throws FilterSyntaxError for every problem, with messages such as
  *   `unexpected token 'eqq' at position 5`, `unexpected end of input at position 11`,

@@ -1,10 +1,10 @@
 /**
- * Canonical `$filter` text for a tree (decisions.md section 6).
+ * Canonical `$filter` text for a tree (docs/decisions.md section 6).
  */
 import { isFieldName, type FilterNode, type FilterValue } from './ast';
 
 /**
- * Prints a tree as canonical filter text (decisions.md section 6): lower-case keywords, single
+ * Prints a tree as canonical filter text (docs/decisions.md section 6): lower-case keywords, single
  * spaces, `'` doubled inside strings, numbers in JavaScript's shortest round-trip form
  * (`1e+21`, `5e-324`; -0 prints as `0`), `in` as `field in ('a', 'b')`, `between` as
  * `field between 1 and 5`.
@@ -39,7 +39,7 @@ export function printFilter(node: FilterNode): string {
 }
 
 /**
- * Prints one literal as filter text (decisions.md section 6): `'it''s'`, `-1.5`, `1e+21`, `true`, `null`.
+ * Prints one literal as filter text (docs/decisions.md section 6): `'it''s'`, `-1.5`, `1e+21`, `true`, `null`.
  * @throws RangeError for NaN and infinities, which the language cannot express.
  */
 export function printFilterValue(value: FilterValue): string {

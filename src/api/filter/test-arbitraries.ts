@@ -1,5 +1,5 @@
 /**
- * fast-check generators shared by the filter tests (test-only; decisions.md section 6 limits).
+ * fast-check generators shared by the filter tests (test-only; docs/decisions.md section 6 limits).
  */
 import fc from 'fast-check';
 import { COMPARISON_OPERATORS, isFieldName, type FilterNode, type FilterValue } from './ast';

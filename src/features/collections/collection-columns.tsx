@@ -1,6 +1,6 @@
 /**
  * The collections table's columns (issue 6): title (the page makes it a link to the collection's address),
- * handle, external id, source, created and updated. `GET /collections` takes no `$orderBy` (decisions.md
+ * handle, external id, source, created and updated. `GET /collections` takes no `$orderBy` (docs/decisions.md
  * section 6), so no column sorts. Texts (issue 23): the `collections` catalog area; times through Intl (RelativeTime).
  */
 import { createColumnHelper } from '@tanstack/react-table';

@@ -2,7 +2,7 @@
  * The collection upsert form's model (issue 6), framework-free so it is unit-tested: every field of
  * `POST /collections` (title, handle, bodyHtml, source, externalId, customProperties), starting from the listed
  * collection on an edit, checked by the contract's field schemas (`collectionUpsertSchema`; a collection always
- * needs a title, decisions.md section 7), and the request with the collection's `id` on an edit. The missing-title
+ * needs a title, docs/decisions.md section 7), and the request with the collection's `id` on an edit. The missing-title
  * message is read from the `collections` catalog when the schema is made (issue 23).
  */
 import * as z from 'zod/mini';

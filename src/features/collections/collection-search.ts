@@ -1,7 +1,7 @@
 /**
- * The collections list's URL state (issue 6; STYLE.md, lists): page and size, a title search, and created and
+ * The collections list's URL state (issue 6; docs/style.md, lists): page and size, a title search, and created and
  * updated ranges of whole local days, parsed with zod so a malformed value falls back to its default, and
- * composed into one `$filter` AST with the shared builders (decisions.md section 6: `like` on `title`, dates
+ * composed into one `$filter` AST with the shared builders (docs/decisions.md section 6: `like` on `title`, dates
  * compared as instants). `GET /collections` has no `$orderBy`, so there is no sort state.
  */
 import * as z from 'zod/mini';

@@ -1,5 +1,5 @@
 /**
- * Collections' mutations (issue 6): the upsert waits for the server (STYLE.md: upserts are never optimistic), then
+ * Collections' mutations (issue 6): the upsert waits for the server (docs/style.md: upserts are never optimistic), then
  * refreshes every collections query of the workspace (the lists, and the products page's collection choices,
  * keyed under the same prefix) and the products lists, whose rows show collection titles.
  */

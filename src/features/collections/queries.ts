@@ -1,5 +1,5 @@
 /**
- * Collections' query options (issue 6). Keys are led by the workspace (STYLE.md, queries):
+ * Collections' query options (issue 6). Keys are led by the workspace (docs/style.md, queries):
  * `['ws', workspaceId, 'collections', 'list', params]`; the products page keeps its collection choices under the
  * same `all` prefix, so a saved collection refreshes them. `detail(id)` is one collection (issue 14, point 2).
  * Mutations live in mutations.ts.

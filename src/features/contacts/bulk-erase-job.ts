@@ -1,5 +1,5 @@
 /**
- * The bulk erasure job (issue 22 point 7; `DELETE /contacts/{id}`, our extension `contact-erasure`, decisions.md
+ * The bulk erasure job (issue 22 point 7; `DELETE /contacts/{id}`, our extension `contact-erasure`, docs/decisions.md
  * section 10), framework-free so it is unit-tested. Three parts:
  *
  * 1. Find (`collectErasureIds`, in the dialog, after the person typed the count and before anything is erased):

@@ -1,5 +1,5 @@
 /**
- * Bulk erasure (issue 22 point 7; `DELETE /contacts/{id}`, our extension `contact-erasure`, decisions.md section 10):
+ * Bulk erasure (issue 22 point 7; `DELETE /contacts/{id}`, our extension `contact-erasure`, docs/decisions.md section 10):
  * "Erase …" in the contacts page's selection bar, over the selected contacts or over every contact matching the
  * filter ("all 1,234 matching"), offered only where the service names `contact-erasure` (the bar says in one line
  * when it does not).

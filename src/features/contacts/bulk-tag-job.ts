@@ -4,14 +4,14 @@
  * 1. Collect (`collectBulkTargets`, in the dialog, before anything changes): every contact of the source, walked
  *    page by page with the typed client, so a filter the job itself changes (removing the tag that was the filter)
  *    still reaches every contact that matched when it started. A filter is walked in `created asc` order (then
- *    `id`, decisions.md section 6), 100 a page, so contacts created meanwhile land after the walk's end instead of
+ *    `id`, docs/decisions.md section 6), 100 a page, so contacts created meanwhile land after the walk's end instead of
  *    shifting its pages; selected ids are read as `id in (...)`, 100 at a time (the `in` limit), and ids no longer
  *    found are reported as missing. A 429 waits for its `Retry-After` (without one: 1 s doubling to 60 s,
  *    throttle.ts; `waitingUntil` in the progress) and tries again; cancelling (`signal`) abandons the walk.
  * 2. Plan (`bulkTagSpec`): one `patch-tags` step per collected contact that the change alters, listing only the
  *    tags that change it (a tag to add it lacks, a tag to remove it has), so the job's undo is the exact inverse;
  *    a contact already as asked is reported unchanged and not sent (the service would change nothing,
- *    decisions.md section 7, and the request would only spend the rate limit). The steps run on the durable job
+ *    docs/decisions.md section 7, and the request would only spend the rate limit). The steps run on the durable job
  *    runner (src/lib/jobs/), in the background: a reload or a closed tab resumes them.
  */
 import { isAbortError, isApiError } from '@/api/api-error';
@@ -71,7 +71,7 @@ export function contactLabel(contact: Pick<Contact, 'id' | 'name' | 'email' | 'p
   return contact.name || contact.email || contact.phone || contact.id;
 }
 
-/** The part of `change` that alters a contact with `tags`: tags to add it lacks, tags to remove it has (decisions.md section 7). */
+/** The part of `change` that alters a contact with `tags`: tags to add it lacks, tags to remove it has (docs/decisions.md section 7). */
 export function effectiveChange(tags: readonly string[], change: TagChange): { tagsToAdd: string[]; tagsToRemove: string[] } {
   return { tagsToAdd: change.tagsToAdd.filter((tag) => !tags.includes(tag)), tagsToRemove: change.tagsToRemove.filter((tag) => tags.includes(tag)) };
 }

@@ -1,4 +1,4 @@
-/** The contacts table's columns (issue 5): which can sort (decisions.md section 6) and how each cell renders. */
+/** The contacts table's columns (issue 5): which can sort (docs/decisions.md section 6) and how each cell renders. */
 import { useMemo } from 'react';
 import { currentLocale, t } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';

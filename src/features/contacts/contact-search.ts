@@ -1,7 +1,7 @@
 /**
  * The contacts list's URL state (issue 5) and how it becomes the request: page, size and sort, the facets
  * (search, state, tags, created range, city) or an advanced `$filter` text, all composed into one `$filter` AST
- * by the shared builders (STYLE.md: never concatenated by hand). A malformed value falls back to its default.
+ * by the shared builders (docs/style.md: never concatenated by hand). A malformed value falls back to its default.
  */
 import * as z from 'zod/mini';
 import { type FilterNode, and, between, compare, inList, literalLike } from '@/api/filter/ast';

@@ -1,5 +1,5 @@
 /**
- * "Edit contact" (issue 22 point 7; `PATCH /contacts/{id}`, decisions.md section 10): the create form's fields but
+ * "Edit contact" (issue 22 point 7; `PATCH /contacts/{id}`, docs/decisions.md section 10): the create form's fields but
  * tags and notification settings (which have their own controls in the contact's drawer), each checked by the
  * contract's own schema, starting from the contact's values. Only the fields changed are sent; emptying a field
  * the contact had sends `null`, which clears it. None of name, email and phone left is refused before sending,

@@ -1,5 +1,5 @@
 /**
- * The confirmation of a contact's erasure (issue 22 point 7; `DELETE /contacts/{id}`, decisions.md section 10): it
+ * The confirmation of a contact's erasure (issue 22 point 7; `DELETE /contacts/{id}`, docs/decisions.md section 10): it
  * names what is erased and that it is final, and the button works only once the person's name (else the email,
  * phone or id the drawer shows) is typed exactly. Waits for the service; a refusal shows as a sentence with its
  * details.

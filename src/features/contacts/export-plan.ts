@@ -2,9 +2,9 @@
  * What an export asks the service for (issue 23 point 10), framework-free and unit-tested (export-plan.test.ts).
  *
  * The export is `GET /contacts` with `Accept: text/csv` or the xlsx type (interface document endpoint 3;
- * decisions.md section 7): it takes `$filter` and `$orderBy`, nothing else (an unknown parameter is a 400), so the
+ * docs/decisions.md section 7): it takes `$filter` and `$orderBy`, nothing else (an unknown parameter is a 400), so the
  * selection travels as `id in ('…', '…')` filters and the column choice is applied in the browser. A filter is at
- * most 2,000 characters, 50 comparisons and 100 values in one `in` (decisions.md section 6): a contact id (a UUID)
+ * most 2,000 characters, 50 comparisons and 100 values in one `in` (docs/decisions.md section 6): a contact id (a UUID)
  * printed with its quotes and separator takes 40 characters, so one request carries about 49 ids, and a
  * selection of any size is cut into the fewest such filters (`idFilters`, greedy packing, which is optimal here:
  * every id costs the same or nearly, and the character limit binds before the 100 values).
@@ -19,7 +19,7 @@ import type { FilterNode } from '@/api/filter/ast';
 import { printFilter } from '@/api/filter/print';
 import { CONTACT_EXPORT_COLUMNS } from '@/api/contacts';
 
-/** decisions.md section 6: most characters in a `$filter`, most values in one `in`. */
+/** docs/decisions.md section 6: most characters in a `$filter`, most values in one `in`. */
 export const FILTER_MAX_CHARS = 2000;
 export const IN_MAX_VALUES = 100;
 /** The largest list fetched whole to pick a selection out of it, in rows (about 2 MB of CSV). */

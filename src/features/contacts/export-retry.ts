@@ -1,6 +1,6 @@
 /**
  * Waiting out a busy export service (issue 16, console): the service runs `EXPORT_CONCURRENCY` exports at once
- * and answers any more with 503 and `Retry-After` (issue 12 point 10; decisions.md section 3 error body), so the
+ * and answers any more with 503 and `Retry-After` (issue 12 point 10; docs/decisions.md section 3 error body), so the
  * export button waits the time it is told and tries again by itself, with a countdown and a way to cancel,
  * instead of failing. Our service queues those exports (issue 21 point 2, docs/exports.md): its 503 carries a
  * ticket and the queue position; each retry sends the ticket back so the export keeps its place, and the dialog

@@ -1,6 +1,6 @@
 /**
  * Contacts' query options (issue 5). Keys: `['ws', workspaceId, 'contacts', ...]`, led by the workspace
- * (STYLE.md, queries): `all -> lists() -> list(params)`, `details() -> detail(id)`, plus `tags` and `counts()`
+ * (docs/style.md, queries): `all -> lists() -> list(params)`, `details() -> detail(id)`, plus `tags` and `counts()`
  * (the state facet's `$limit=1` counts, issue 13, whose options live in state-facet.tsx); and
  * `refreshAfterJob`, the one place a job that changed contacts (bulk tags, an import) says it has ended.
  * Mutations live in mutations.ts.

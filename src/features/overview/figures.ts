@@ -1,13 +1,13 @@
 /**
  * What the overview counts and where its figures link (issue 24 points 1 to 3): every `$filter` built with the
- * shared AST builders and printed by the shared printer (STYLE.md: never concatenated by hand), on the fields
- * decisions.md section 6 allows for each endpoint, and the console addresses that open the matching list.
+ * shared AST builders and printed by the shared printer (docs/style.md: never concatenated by hand), on the fields
+ * docs/decisions.md section 6 allows for each endpoint, and the console addresses that open the matching list.
  */
 import { type FilterNode, and, compare } from '@/api/filter/ast';
 import { printFilter } from '@/api/filter/print';
 import type { WeekBucket } from './week-buckets';
 
-/** Contacts in `state` (`pending` or `active`, decisions.md section 7). */
+/** Contacts in `state` (`pending` or `active`, docs/decisions.md section 7). */
 export function stateFilter(state: string): FilterNode {
   return compare('state', 'eq', state);
 }
@@ -17,7 +17,7 @@ export function weekFilter(week: WeekBucket): FilterNode {
   return and(compare('created', 'ge', week.start.toISOString()), compare('created', 'lt', week.end.toISOString()));
 }
 
-/** Contacts that have the tag `name` (`eq` on a string array means "has", decisions.md section 6). */
+/** Contacts that have the tag `name` (`eq` on a string array means "has", docs/decisions.md section 6). */
 export function tagFilter(name: string): FilterNode {
   return compare('tags', 'eq', name);
 }

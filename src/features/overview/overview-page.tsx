@@ -7,7 +7,7 @@
  * Each figure is one request through the key's budget (queries.ts: 'speculative' by itself, a 'job' when the person
  * asks), cached with the time it was read ("As of 14:02", Refresh). A figure the budget skipped says so and offers
  * to load it; it never shows 0. Sections the key's scopes do not allow say so (src/lib/permissions.ts).
- * The charts (uPlot, overview-charts.tsx) load after the figures they draw, so the first screen does not wait for
+ * The charts (uPlot, overview-charts.ts) load after the figures they draw, so the first screen does not wait for
  * them (scripts/first-screens.json, `/w/:id`).
  */
 import { Alert, Button, Group, Loader, Stack, Text, Title, useComputedColorScheme } from '@mantine/core';

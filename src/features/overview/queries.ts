@@ -27,7 +27,7 @@ export const TOP_TAGS = 10;
 export const TOP_POSTS = 5;
 /** Collections whose products are counted (one request each): the first page of `GET /collections`. */
 export const COLLECTIONS_COUNTED = 10;
-/** Posts on the claps chart: the newest, one page of `GET /posts` (its `$limit` cap, decisions.md section 6). */
+/** Posts on the claps chart: the newest, one page of `GET /posts` (its `$limit` cap, docs/decisions.md section 6). */
 export const CHART_POSTS = 30;
 
 /** One figure: its cache key and how to read it at a priority. */

@@ -22,7 +22,7 @@ import { personSearchFilter, samePersonFilter } from '@/lib/person-filter';
 
 /** Results shown per workspace; the total says how many more there are. */
 export const RESULTS_PER_WORKSPACE = 10;
-/** Records read per workspace for one person: the contacts list's page cap (decisions.md section 6). */
+/** Records read per workspace for one person: the contacts list's page cap (docs/decisions.md section 6). */
 export const RECORDS_PER_WORKSPACE = 100;
 
 /** A workspace the console holds a key for. */

@@ -1,6 +1,6 @@
 /**
  * Scheduled and suggested posts beside the published ones (issue 22 point 8), from `GET /post-requests` (our
- * extension `post-requests-list`, decisions.md section 10): a table of what is planned, soonest first, each with its
+ * extension `post-requests-list`, docs/decisions.md section 10): a table of what is planned, soonest first, each with its
  * time in the reader's time zone (the interface has no workspace time zone; the composer schedules in the same
  * one) and, where the service has `post-request-cancel` and the key posts:read-write, Withdraw after a
  * confirmation; and a month calendar marking the days with scheduled posts, so gaps in the plan show at a glance.

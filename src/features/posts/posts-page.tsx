@@ -128,7 +128,7 @@ function NewPostButton() {
   );
 }
 
-/** How long after a scheduled post's time the list refetches: the service lists it from that moment (decisions.md section 7). */
+/** How long after a scheduled post's time the list refetches: the service lists it from that moment (docs/decisions.md section 7). */
 const DUE_MARGIN_MS = 1000;
 
 /**

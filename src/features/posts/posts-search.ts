@@ -1,5 +1,5 @@
 /**
- * The posts page's state in the URL (STYLE.md, lists): page, page size, sort, text search, date range, the open
+ * The posts page's state in the URL (docs/style.md, lists): page, page size, sort, text search, date range, the open
  * tab and the public panel's `limit`, parsed with zod so a bad URL falls back to defaults. Also the `$filter`
  * tree (built with the AST builders) and the page caps of `GET /posts` (`$limit` 30, `$offset` 100).
  */
@@ -12,7 +12,7 @@ import type { OrderByItem } from '@/api/filter/order-by';
 /** Page sizes offered, all within `$limit` 30. */
 export const POST_PAGE_SIZES = [10, 20, 30] as const;
 
-/** The sort choices and their `$orderBy` (posts sort by `publishedDate` and `claps`, decisions.md section 6). */
+/** The sort choices and their `$orderBy` (posts sort by `publishedDate` and `claps`, docs/decisions.md section 6). */
 export const POST_SORTS = {
   newest: { label: 'Newest first', orderBy: [{ field: 'publishedDate', direction: 'desc' }] },
   oldest: { label: 'Oldest first', orderBy: [{ field: 'publishedDate', direction: 'asc' }] },

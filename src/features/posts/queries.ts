@@ -1,5 +1,5 @@
 /**
- * Query options and the mutation of the posts area (STYLE.md, queries): one factory whose keys start with the
+ * Query options and the mutation of the posts area (docs/style.md, queries): one factory whose keys start with the
  * workspace id, `all -> lists() -> list(params)`, plus the public summaries and the composer's recipient
  * look-ups. Publishing invalidates `all`, so every list of the workspace refetches.
  */

@@ -1,5 +1,5 @@
 /**
- * Prices of the products table and form (issue 6): amounts in major units with an ISO 4217 code (decisions.md
+ * Prices of the products table and form (issue 6): amounts in major units with an ISO 4217 code (docs/decisions.md
  * section 1), formatted with `Intl.NumberFormat` in their currency and the reader's locale (`199,50 kr` in nb-NO),
  * and the currency choices of the form from `Intl.supportedValuesOf('currency')`. Amounts typed into inputs are read
  * in the same locale by src/lib/decimal.ts (issue 14 point 6), which the CSV import also uses per column. Prices

@@ -1,4 +1,4 @@
-/** Products' mutations (issue 6): the upsert waits for the server (STYLE.md: upserts are never optimistic), then refreshes the lists. */
+/** Products' mutations (issue 6): the upsert waits for the server (docs/style.md: upserts are never optimistic), then refreshes the lists. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ProductUpsert } from '@/api/catalog';
 import { useWorkspaceApi } from '@/lib/api';

@@ -1,7 +1,7 @@
 /**
  * The products table's columns (issue 6): thumbnail, title (the page makes it a link to the product's address),
  * price in its currency with a higher original price struck through, status, vendor, type, collections
- * by title, for sale, tags. `GET /products` takes no `$orderBy` (decisions.md section 6), so no column sorts.
+ * by title, for sale, tags. `GET /products` takes no `$orderBy` (docs/decisions.md section 6), so no column sorts.
  * Texts (issue 23): the `products` catalog area; prices through Intl in the language shown (./money.ts).
  */
 import { createColumnHelper } from '@tanstack/react-table';

@@ -4,7 +4,7 @@
  *   the row), else blanks (status `active`, for sale, the workspace's usual currency);
  * - `productFormSchema`: each field checked by the contract's own field schema (`productUpsertSchema`, src/api/
  *   catalog.ts), so a negative price or a bad URL is refused before any request, in the service's wording;
- * - `toProductUpsert`: the `POST /products` body, with the product's `id` on an edit (decisions.md section 7).
+ * - `toProductUpsert`: the `POST /products` body, with the product's `id` on an edit (docs/decisions.md section 7).
  * The form's own message (a missing title) is read from the `products` catalog when the schema is made (issue 23).
  */
 import * as z from 'zod/mini';

@@ -1,7 +1,7 @@
 /**
- * The products list's URL state (issue 6; STYLE.md, lists): page and size, a title search, status, type, vendor,
+ * The products list's URL state (issue 6; docs/style.md, lists): page and size, a title search, status, type, vendor,
  * a price range, one collection and tags, parsed with zod so a malformed value falls back to its default, and
- * composed into one `$filter` AST with the shared builders. Fields and operators are those decisions.md section 6
+ * composed into one `$filter` AST with the shared builders. Fields and operators are those docs/decisions.md section 6
  * allows on `GET /products` (`like` on text, `between` on price, `eq` "has" on `collectionIds`, `in` "has any" on
  * `tags`). The endpoint has no `$orderBy`, so there is no sort state.
  */

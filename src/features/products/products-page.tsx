@@ -4,7 +4,7 @@
  * prefetched. "New product" opens the upsert drawer (lazy); a product's title (a link) or row opens it at the
  * product's address, `/w/:workspaceId/products/:productId` over the list (issue 14, src/lib/record-route.ts);
  * "Import CSV" opens the import. Writing needs `products:read-write`: without it the button is disabled and says
- * why, and a product opens read-only. No sorting: `GET /products` takes no `$orderBy` (decisions.md section 6).
+ * why, and a product opens read-only. No sorting: `GET /products` takes no `$orderBy` (docs/decisions.md section 6).
  * Texts (issue 23): the `products` catalog area, loaded with the page (src/app/sections.ts).
  */
 import { Button } from '@mantine/core';

@@ -1,5 +1,5 @@
 /**
- * Products' query options (issue 6). Keys are led by the workspace (STYLE.md, queries):
+ * Products' query options (issue 6). Keys are led by the workspace (docs/style.md, queries):
  * `['ws', workspaceId, 'products', 'list', params]`. The collection choices (the collection filter and the form's
  * picker) are keyed under the collections' prefix, `['ws', workspaceId, 'collections', 'choices']`, so saving a
  * collection anywhere refreshes them. `detail(id)` is one product (issue 14, point 2); `refreshAfterJob` is what an

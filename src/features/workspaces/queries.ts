@@ -1,13 +1,13 @@
 /**
  * Query options for the organization's workspaces (`GET /workspaces`, feeds:read-only). Keys start with the
- * workspace on screen, so a switch never shows another workspace's cache (STYLE.md, queries).
+ * workspace on screen, so a switch never shows another workspace's cache (docs/style.md, queries).
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { ApiClient } from '@/api/client';
 import { compare, literalLike } from '@/api/filter/ast';
 import { LIST_STALE_MS, priorityOf } from '@/lib/query-client';
 
-/** The sort orders of the workspace list (workspaces sort by `name` and `created`, decisions.md section 6). */
+/** The sort orders of the workspace list (workspaces sort by `name` and `created`, docs/decisions.md section 6). */
 export type WorkspaceOrder = 'name asc' | 'name desc' | 'created asc' | 'created desc';
 
 export type WorkspaceListParams = { offset: number; limit: number; search?: string; orderBy?: WorkspaceOrder };

@@ -1,5 +1,5 @@
 /**
- * The workspaces page's state in the URL (STYLE.md, lists): name search, sort, page and page size, parsed with
+ * The workspaces page's state in the URL (docs/style.md, lists): name search, sort, page and page size, parsed with
  * zod so a bad URL falls back to defaults.
  */
 import * as z from 'zod/mini';

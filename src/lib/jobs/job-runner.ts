@@ -62,7 +62,7 @@ export function listen(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
-/** The lists a job changes, as React Query key prefixes (STYLE.md: `'ws', workspaceId, <area>`). */
+/** The lists a job changes, as React Query key prefixes (docs/style.md: `'ws', workspaceId, <area>`). */
 const CHANGES: Record<JobKind, string> = { 'contacts-import': 'contacts', 'bulk-tags': 'contacts', 'undo-tags': 'contacts', 'products-import': 'products', 'bulk-erase': 'contacts' };
 
 /** Asks every tab, this one included, to refetch the lists `job` changed (src/lib/data-changed.ts's channel). */
@@ -290,7 +290,7 @@ export async function undoSteps(store: JobStore, jobId: string): Promise<JobStep
 
 /**
  * True when job `job` can be undone: finished (done or cancelled), not undone yet, with tag changes made. A bulk
- * erasure never can: erasure is final (decisions.md section 10).
+ * erasure never can: erasure is final (docs/decisions.md section 10).
  */
 export function canUndo(job: JobRecord): boolean {
   return (job.state === 'done' || job.state === 'cancelled') && job.undoneBy === null && job.counts.tagged > 0 && job.kind !== 'products-import' && job.kind !== 'bulk-erase';

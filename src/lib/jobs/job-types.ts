@@ -19,7 +19,7 @@ export type JobStep =
   | { kind: 'create-contact'; body: ContactCreate; rows?: number[]; label?: string }
   | { kind: 'patch-tags'; contactId: string; tagsToAdd: string[]; tagsToRemove: string[]; rows?: number[]; label?: string }
   | { kind: 'upsert-product'; body: ProductUpsert; rows?: number[]; label?: string }
-  /** Erases one contact (`DELETE /contacts/{id}`, decisions.md section 10). Only the id: no name, no email (issue 22 point 7). */
+  /** Erases one contact (`DELETE /contacts/{id}`, docs/decisions.md section 10). Only the id: no name, no email (issue 22 point 7). */
   | { kind: 'erase-contact'; contactId: string };
 
 export type JobKind = 'contacts-import' | 'bulk-tags' | 'undo-tags' | 'products-import' | 'bulk-erase';

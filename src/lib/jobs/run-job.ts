@@ -5,7 +5,7 @@
  * For each step, in order, `concurrency` at a time:
  * 1. the step is stored as `sent` (the transaction committed) before its request leaves, with the pending steps
  *    queued behind it in the same transaction, as many as run at once (one write per batch, not per step);
- * 2. the request carries `Idempotency-Key: <jobId>.<index>` (stable per job and step; decisions.md section 9)
+ * 2. the request carries `Idempotency-Key: <jobId>.<index>` (stable per job and step; docs/decisions.md section 9)
  *    and priority `job`, so the key's shared rate budget paces it and keeps a reserve for the person
  *    (src/api/rate-budget.ts);
  * 3. the answer is stored as the step's outcome, with the job's counts and position, in the same batch; the next
@@ -15,7 +15,7 @@
  * A step found `sent` without an outcome (the tab died, the connection dropped, a 5xx) had its answer lost: a
  * create is looked up first (`email eq` or `phone eq`, one `GET /contacts`), since a hosted service may ignore
  * the Idempotency-Key; found, it counts as created (`recovered`), else it is sent again with the same key. Tag
- * patches and product upserts are safe to repeat and are sent again. A contact's erasure (`DELETE`, decisions.md
+ * patches and product upserts are safe to repeat and are sent again. A contact's erasure (`DELETE`, docs/decisions.md
  * section 10) is safe to repeat and carries no Idempotency-Key (section 9 covers POST and PATCH only); a 404 to it is
  * checked with one look-up by id: not found, the contact is gone and the step counts as erased ("already erased":
  * a repeat whose first answer was lost, or someone else erased it); still listed, the service did not erase it

@@ -10,12 +10,12 @@
  *   plan accepts is one the service accepts;
  * - `mergeRows`: rows repeating an earlier row's email (any letter case) or phone folded into that row, tags united;
  * - `lookupFilters`: the `email in (...)` / `phone in (...)` filters that find existing contacts, at most 100
- *   values and 2,000 characters each (decisions.md section 6 limits);
+ *   values and 2,000 characters each (docs/decisions.md section 6 limits);
  * - `buildPlan`: each row new, exists (its tags added, nothing else: the interface has no contact update) or refused;
- * - `refusedCsv` and `toJobSpec`: the file of refused rows and the job handed to the runner (jobs-interface.md).
+ * - `refusedCsv` and `toJobSpec`: the file of refused rows and the job handed to the runner (docs/jobs.md).
  *
  * Email comparison: the service treats two emails that differ only in letter case as the same contact (a create is
- * a 409, decisions.md section 7), and our service's `email eq/in` filters compare case-insensitively too
+ * a 409, docs/decisions.md section 7), and our service's `email eq/in` filters compare case-insensitively too
  * (server/filter/compile.ts, `caseInsensitiveKey`); the look-ups send lower-cased emails and every comparison here
  * is on `emailKey` (lower case).
  *
@@ -433,12 +433,12 @@ export class TableCleaner {
   }
 }
 
-/** Decisions.md section 6 limits on one `$filter`. */
+/** docs/decisions.md section 6 limits on one `$filter`. */
 export const FILTER_LIMITS = { maxValues: 100, maxChars: 2000 } as const;
 
 /**
  * `field in (...)` filters covering `values` (duplicates dropped), each within 100 values and 2,000 characters of
- * printed text (decisions.md section 6), printed by the shared printer (src/api/filter/print.ts). A value too long to
+ * printed text (docs/decisions.md section 6), printed by the shared printer (src/api/filter/print.ts). A value too long to
  * fit a filter on its own is left out (no valid email or E.164 phone is).
  */
 export function lookupFilters(field: 'email' | 'phone', values: Iterable<string>): FilterNode[] {
@@ -501,7 +501,7 @@ export function entryLookups(entries: readonly Entry[]): FilterNode[] {
 }
 
 
-/** One write of the import (the runner's JobStep kinds it uses, jobs-interface.md). */
+/** One write of the import (the runner's JobStep kinds it uses, docs/jobs.md). */
 export type ImportStep =
   | { kind: 'create-contact'; body: ContactCreate; rows?: number[] }
   | { kind: 'patch-tags'; contactId: string; tagsToAdd: string[]; tagsToRemove: string[]; rows?: number[] };
@@ -612,7 +612,7 @@ export function importJobHead(counts: ImportPlan['counts'], meta: ImportMeta) {
   return { kind: 'contacts-import' as const, meta: { ...meta, counts } };
 }
 
-/** The `JobSpec` of jobs-interface.md for a plan (kind `contacts-import`): its steps, refused and unchanged rows, and `meta`. */
+/** The `JobSpec` of docs/jobs.md for a plan (kind `contacts-import`): its steps, refused and unchanged rows, and `meta`. */
 export function toJobSpec(plan: ImportPlan, meta: ImportMeta) {
   return { ...importJobHead(plan.counts, meta), steps: plan.steps, report: { refused: plan.refused, unchanged: plan.unchanged } };
 }

@@ -4,7 +4,7 @@
  */
 import type { Contact } from '@/api/contacts';
 
-/** The lower-case form emails are compared in (decisions.md section 7: the same email in any letter case is one contact). */
+/** The lower-case form emails are compared in (docs/decisions.md section 7: the same email in any letter case is one contact). */
 export const emailKey = (email: string) => email.toLowerCase();
 
 /** Existing contacts found by the look-ups, by lower-cased email and by phone. */

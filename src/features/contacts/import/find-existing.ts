@@ -3,7 +3,7 @@
  * as `GET /contacts` pages of 100 with priority `job` (the rate budget lets the person's own clicks go first),
  * 6 at a time, the connections a browser opens to one host over HTTP/1.1 (src/lib/run-pool.ts: a 429 pauses them
  * all for its Retry-After; with a limit, the budget paces them whatever their number). The key's `X-RateLimit-Limit`
- * (decisions.md section 4) is read from the answers' headers, for the plan's time estimate. `lookups` is an array, or
+ * (docs/decisions.md section 4) is read from the answers' headers, for the plan's time estimate. `lookups` is an array, or
  * an `ItemFeed` filled while the file is cleaned and ended once it is (plan-worker.ts). Each
  * answer is indexed as it comes (`indexExisting`: ids and tags only). Framework-free.
  * Rejects with the first failure's error (ApiError, network), or the AbortError when `signal` aborts.

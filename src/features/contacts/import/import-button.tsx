@@ -2,7 +2,7 @@
  * The contacts page's "Import" button (issue 20 point 5): it opens the import dialog, whose code (reader, mapping,
  * libphonenumber-js, the worker) is a lazy chunk fetched on the click, never part of the page's first screen
  * (scripts/first-screens.json). `onStart` receives the import's job (`ImportJob`, for the runner's `enqueueStoredJob`,
- * jobs-interface.md); without it the dialog shows the plan but cannot start it.
+ * docs/jobs.md); without it the dialog shows the plan but cannot start it.
  */
 import { Button } from '@mantine/core';
 import { Suspense, lazy, useRef, useState } from 'react';

@@ -74,7 +74,7 @@ const fieldLabel = (key: string) => (FIELD_LABELS[key] ? translate(FIELD_LABELS[
 const COLUMN_LISTS = ['name', 'tags'] as const;
 
 /**
- * The import handed to the job runner (`enqueueStoredJob`, jobs-interface.md): its kind and meta (what its title is
+ * The import handed to the job runner (`enqueueStoredJob`, docs/jobs.md): its kind and meta (what its title is
  * made of), how many steps, and `add`, which has the plan worker store the job with its steps and resolves to its id.
  */
 export type ImportJob = ReturnType<typeof importJobHead> & { steps: number; add(titles: JobTitles): Promise<string> };
