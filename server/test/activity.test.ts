@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activityListSchema } from '../../src/api/activity';
 import { SCOPES } from '../../src/api/scopes';
 import { buildApp } from '../app';
 import { openMigratedDatabase } from '../database';
@@ -36,6 +37,8 @@ async function newContact(body: Record<string, unknown> = {}, headers: Record<st
 async function activity(params: Record<string, string | number | undefined>, key = server.a.key) {
   const answer = await call(server, 'GET', `/activity${query({ $limit: 100, ...params })}`, { key });
   expect(answer.status, answer.text).toBe(200);
+  // The page is written as text (db/activity.ts, activityEntryJson): it must still be the contract's shape, whole.
+  expect(activityListSchema.parse(answer.body)).toEqual(answer.body);
   return answer.body as { items: Record<string, any>[]; meta: { maxResults: number } };
 }
 
