@@ -100,8 +100,13 @@ export function activityEntryJson(row: ActivityRow): string {
   );
 }
 
-/** At most this many entries are deleted in one transaction by `prune` (docs/decisions.md section 11). */
+/**
+ * `prune` deletes at most PRUNE_BATCH entries a transaction, fewer when a transaction of that many took longer than
+ * PRUNE_TRANSACTION_MS: each entry leaves six indexes, and on a large log a transaction of 1,000 held the write lock
+ * for up to 700 ms (issue 33's goal: no other write waits more than 200 ms).
+ */
 export const PRUNE_BATCH = 1000;
+export const PRUNE_TRANSACTION_MS = 25;
 
 /** Reads and prunes the activity log of one database. */
 export class ActivityStore {
@@ -128,22 +133,30 @@ export class ActivityStore {
   }
 
   /**
-   * Deletes entries older than `retentionDays` days before `now`, at most PRUNE_BATCH a transaction, so no other
-   * writer waits long for the lock (docs/decisions.md section 11). Returns how many were deleted. 0 days keeps all.
+   * Deletes entries older than `retentionDays` days before `now`, in transactions sized so that each holds the write
+   * lock about PRUNE_TRANSACTION_MS (from 100 entries, doubled while a transaction takes under half of it, halved when
+   * one takes longer, at most PRUNE_BATCH), yielding to other work between them (docs/decisions.md section 11: in
+   * batches, so no other writer waits long). Returns how many were deleted. 0 days keeps all.
    */
   async prune(retentionDays: number, now = Date.now()): Promise<number> {
     if (retentionDays <= 0) return 0;
     const before = new Date(now - retentionDays * 86_400_000).toISOString();
     let deleted = 0;
+    let size = 100;
     for (;;) {
+      const started = performance.now();
+      const limit = size;
       const batch = await this.db.transaction().execute(async (trx) => {
-        const rows = await trx.selectFrom('activity').select('seq').where('created', '<', before).orderBy('created').orderBy('seq').limit(PRUNE_BATCH).execute();
+        const rows = await trx.selectFrom('activity').select('seq').where('created', '<', before).orderBy('created').orderBy('seq').limit(limit).execute();
         if (!rows.length) return 0;
         await trx.deleteFrom('activity').where('seq', 'in', rows.map((row) => row.seq)).execute();
         return rows.length;
       });
       deleted += batch;
-      if (batch < PRUNE_BATCH) return deleted;
+      if (batch < limit) return deleted;
+      const took = performance.now() - started;
+      if (took > PRUNE_TRANSACTION_MS) size = Math.max(10, Math.floor(size / 2));
+      else if (took < PRUNE_TRANSACTION_MS / 2) size = Math.min(PRUNE_BATCH, size * 2);
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
