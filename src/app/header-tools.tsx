@@ -7,7 +7,7 @@
  * The permissions table names resources and levels as the API does (`contacts`, `read-write`: docs/glossary.md).
  */
 import { ActionIcon, Alert, Anchor, NativeSelect, Popover, Stack, Text } from '@mantine/core';
-import { Suspense, lazy, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { KeyIcon } from '@/components/icons';
 import { PeopleSearchButton } from '@/features/people-search/people-search-button';
@@ -44,9 +44,6 @@ function ReserveSetting() {
     />
   );
 }
-
-// The running jobs' progress (issue 20): loaded once the workspace has a job (the layout's useJobWatch).
-const JobIndicator = lazy(() => import('@/features/jobs/jobs-page').then((m) => ({ default: m.JobIndicator })));
 
 /** The key's organization and permissions, and a way to manage keys (a dialog, since it holds a table). */
 function AccountMenu() {
@@ -107,17 +104,12 @@ function ConnectedNotice({ connection, slot }: { connection: SavedConnection; sl
   );
 }
 
-/** `jobs`: the workspace has a job (src/lib/jobs/job-watch.ts), whose progress then shows first. */
-export function HeaderTools({ noticeSlot, jobs = false }: { noticeSlot: HTMLElement | null; jobs?: boolean }) {
+/** The header's tools loaded at the first interaction (the running job's progress is the layout's, shown at once). */
+export function HeaderTools({ noticeSlot }: { noticeSlot: HTMLElement | null }) {
   const { workspaceId } = useWorkspaceApi();
   const announced = useAnnouncedConnection();
   return (
     <>
-      {jobs ? (
-        <Suspense fallback={null}>
-          <JobIndicator workspaceId={workspaceId} />
-        </Suspense>
-      ) : null}
       {announced?.workspaceId === workspaceId && noticeSlot ? <ConnectedNotice connection={announced} slot={noticeSlot} /> : null}
       <PeopleSearchButton />
       <AccountMenu />

@@ -66,7 +66,14 @@ function useOnline(): boolean {
 }
 
 /** What the jobs page says of a running job's pace: its smoothed rate, time left as a range, and why it waits. */
-export type JobPace = { perSecond: number | null; left: TimeLeft | null; reason: WaitReason | null; waitSeconds: number };
+export type JobPace = {
+  perSecond: number | null;
+  /** The rate measured over at least a window (null before: `perSecond` is then the job's share of the budget). */
+  measured: number | null;
+  left: TimeLeft | null;
+  reason: WaitReason | null;
+  waitSeconds: number;
+};
 
 /**
  * Folds `job`'s progress at `now` into its smoothed rate (kept for the tab's life, so leaving the jobs page and
@@ -74,7 +81,7 @@ export type JobPace = { perSecond: number | null; left: TimeLeft | null; reason:
  * not running. Pure but for that map: calling it twice with the same arguments gives the same answer.
  */
 export function jobPace(job: JobRecord, budget: BudgetState | null, online: boolean, now: number): JobPace {
-  const none: JobPace = { perSecond: null, left: null, reason: null, waitSeconds: 0 };
+  const none: JobPace = { perSecond: null, measured: null, left: null, reason: null, waitSeconds: 0 };
   if (job.state !== 'running') {
     estimates.delete(job.id);
     return none;
@@ -90,7 +97,7 @@ export function jobPace(job: JobRecord, budget: BudgetState | null, online: bool
   const waitMs = reason ? Math.max(0, until - now) : 0;
   // A budget wait is part of the rate a minute already measures; a 429 or a lost connection is added.
   const left = timeLeft(kept.estimate, job.total - job.settled, share, reason === 'budget' ? 0 : waitMs);
-  return { perSecond: kept.estimate.rate ?? left?.rate ?? null, left, reason, waitSeconds: Math.ceil(waitMs / 1000) };
+  return { perSecond: kept.estimate.rate ?? left?.rate ?? null, measured: kept.estimate.rate, left, reason, waitSeconds: Math.ceil(waitMs / 1000) };
 }
 
 /** `jobPace` for the jobs page: reads the key's budget and the browser's online state, and re-renders as they change. */
