@@ -4,7 +4,7 @@
  * what that key allows (a click connected it, so the page has had its first interaction by then). The light/dark
  * toggle and the API reference link beside them are in the shell at once (src/app/color-scheme-toggle.tsx,
  * workspace-layout.tsx). Texts: the `tools` catalog area, which the layout loads with this module (issue 23).
- * The permissions table names resources and levels as the API does (`contacts`, `read-write`: docs/glossary.md).
+ * The permissions table says in words what the key lets the person do (issue 34 point 9: not `contacts: read-write`).
  */
 import { ActionIcon, Alert, Anchor, NativeSelect, Popover, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
@@ -18,7 +18,8 @@ import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/api';
 import { saveReserve, savedReserve } from '@/lib/budgeted-client';
 import type { SavedConnection } from '@/lib/connections';
-import { PERMISSION_RESOURCES, dismissAnnouncement, permissionSummary, useAnnouncedConnection } from '@/lib/key-announcement';
+import { dismissAnnouncement, useAnnouncedConnection } from '@/lib/key-announcement';
+import { PERMISSION_RESOURCES, permissionSummary, permissionWords, resourceName } from '@/lib/permission-words';
 
 const RESERVES = [0, 0.1, 0.2, 0.3, 0.5];
 
@@ -68,8 +69,8 @@ function AccountMenu() {
             <tbody>
               {PERMISSION_RESOURCES.map((resource) => (
                 <tr key={resource}>
-                  <th scope="row">{resource}</th>
-                  <td>{connection.permissions[resource] ?? t('tools.permissionNone')}</td>
+                  <th scope="row">{resourceName(resource)}</th>
+                  <td>{permissionWords(resource, connection.permissions[resource])}</td>
                 </tr>
               ))}
             </tbody>
