@@ -5,7 +5,7 @@
  * lives in db/revert.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { type Kysely, type Selectable, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
 import type { ActivityAction, ActivityResource } from '../../src/api/activity';
 import type { FilterNode } from '../../src/api/filter/ast';
 import type { OrderByItem } from '../../src/api/filter/order-by';
@@ -85,20 +85,15 @@ export const ACTIVITY_FIELDS: FieldMap = {
 
 export const DEFAULT_ACTIVITY_ORDER: OrderByItem[] = [{ field: 'created', direction: 'desc' }];
 
-/**
- * An entry as `GET /activity` lists it (the ActivityEntry shape of src/api/activity.ts), as JSON text: `changes` is
- * stored as the JSON text its write made and is spliced in as it is, not parsed and written again (a page of 100
- * entries of an import spent a third of its time on that, issue 33).
- */
-export function activityEntryJson(row: ActivityRow): string {
-  const text = (value: string | null) => (value === null ? 'null' : JSON.stringify(value));
-  return (
-    `{"activityId":${text(row.activity_id)},"created":${text(row.created)},"resource":${text(row.resource)},` +
-    `"resourceId":${text(row.resource_id)},"action":${text(row.action)},"changes":${row.changes ?? 'null'},` +
-    `"keyHint":${text(row.key_hint)},"source":${text(row.source)},"batchId":${text(row.batch_id)},` +
-    `"requestId":${text(row.request_id)},"idempotencyKey":${text(row.idempotency_key)},"revertOf":${text(row.revert_of)}}`
-  );
-}
+/** The fields of an entry as `GET /activity` lists it, in its order: name, then the expression (a column). */
+const ENTRY_FIELDS: [string, string][] = [
+  ['activityId', 'activity_id'], ['created', 'created'], ['resource', 'resource'], ['resourceId', 'resource_id'], ['action', 'action'],
+  ['changes', 'changes'], ['keyHint', 'key_hint'], ['source', 'source'], ['batchId', 'batch_id'], ['requestId', 'request_id'],
+  ['idempotencyKey', 'idempotency_key'], ['revertOf', 'revert_of'],
+];
+const entryArguments = (changes: string) => sql.raw(ENTRY_FIELDS.map(([name, column]) => `'${name}', ${column === 'changes' ? changes : column}`).join(', '));
+const ENTRY_JSON_SQLITE = entryArguments('json(changes)');
+const ENTRY_JSON_POSTGRES = entryArguments('changes::json');
 
 /**
  * `prune` deletes at most PRUNE_BATCH entries a transaction, fewer when a transaction of that many took longer than
@@ -116,20 +111,28 @@ export class ActivityStore {
   ) {}
 
   /**
-   * One page of the workspace's entries about `resources` (those the key can read) and their exact count.
+   * One page of the workspace's entries about `resources` (those the key can read), as a JSON array text of the
+   * ActivityEntry shape (src/api/activity.ts), and their exact count.
    * `created` orders, ties in the order of writing (`seq`).
    */
   async list(workspaceId: string, resources: readonly ActivityResource[], query: { filter?: FilterNode; orderBy: readonly OrderByItem[]; offset: number; limit: number }) {
-    if (!resources.length) return { items: [], maxResults: 0 };
+    if (!resources.length) return { items: '[]', maxResults: 0 };
     let base = this.db.selectFrom('activity').where('activity.workspace_id', '=', workspaceId);
     if (resources.length < 4) base = base.where('activity.resource', 'in', [...resources]);
     if (query.filter) base = base.where(compileFilter(query.filter, ACTIVITY_FIELDS, this.dialect));
     const direction = query.orderBy[0]?.direction === 'asc' ? 'asc' : 'desc';
-    const [rows, total] = await Promise.all([
-      base.selectAll().orderBy('activity.created', direction).orderBy('activity.seq', direction).limit(query.limit).offset(query.offset).execute(),
+    // The page is written as one JSON array by the database (json_object and json_group_array, or PostgreSQL's
+    // json_build_object and json_agg), each entry's stored `changes` taken as JSON: a page of 100 entries read as
+    // rows and written in JavaScript cost twice as much (issue 33, docs/benchmarks.md "Activity log").
+    const postgres = this.dialect.name === 'postgres';
+    const entry = postgres ? sql`json_build_object(${ENTRY_JSON_POSTGRES})` : sql`json_object(${ENTRY_JSON_SQLITE})`;
+    const page = base.select(entry.as('entry')).orderBy('activity.created', direction).orderBy('activity.seq', direction).limit(query.limit).offset(query.offset);
+    const array = postgres ? sql<string>`coalesce(json_agg(page.entry)::text, '[]')` : sql<string>`coalesce(json_group_array(json(page.entry)), '[]')`;
+    const [items, total] = await Promise.all([
+      this.db.selectFrom(page.as('page')).select(array.as('items')).executeTakeFirstOrThrow(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
-    return { items: rows.map(activityEntryJson), maxResults: Number(total.n) };
+    return { items: items.items, maxResults: Number(total.n) };
   }
 
   /**

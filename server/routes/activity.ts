@@ -30,8 +30,8 @@ export function activityRoutes({ activity, reverter }: RouteContext): FastifyPlu
         const params = listParams(request.query, activityFilterFields, activitySortFields, DEFAULT_ACTIVITY_ORDER);
         const resources = READ_SCOPES.filter(([, scope]) => grants(principal.scopes, scope)).map(([resource]) => resource);
         const { items, maxResults } = await activity.list(principal.workspaceId, resources, params);
-        // The entries come as JSON text (db/activity.ts, activityEntryJson), as the contacts list's rows do.
-        return reply.type('application/json; charset=utf-8').send(`{"items":[${items.join(',')}],"meta":{"maxResults":${maxResults}}}` as never);
+        // The page comes as JSON text, written by the database (db/activity.ts, ActivityStore.list).
+        return reply.type('application/json; charset=utf-8').send(`{"items":${items},"meta":{"maxResults":${maxResults}}}` as never);
       },
     );
 

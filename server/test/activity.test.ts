@@ -37,7 +37,7 @@ async function newContact(body: Record<string, unknown> = {}, headers: Record<st
 async function activity(params: Record<string, string | number | undefined>, key = server.a.key) {
   const answer = await call(server, 'GET', `/activity${query({ $limit: 100, ...params })}`, { key });
   expect(answer.status, answer.text).toBe(200);
-  // The page is written as text (db/activity.ts, activityEntryJson): it must still be the contract's shape, whole.
+  // The page is written as JSON by the database (db/activity.ts, ActivityStore.list): it must be the contract's shape, whole.
   expect(activityListSchema.parse(answer.body)).toEqual(answer.body);
   return answer.body as { items: Record<string, any>[]; meta: { maxResults: number } };
 }
