@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import Papa from 'papaparse';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activateLocale } from '@/i18n/i18n';
+import { loadErrorSentences } from '@/lib/error-sentence';
 import { contactCreateSchema } from '@/api/contacts';
 import { parseFilter } from '@/api/filter/parse';
 import { printFilter } from '@/api/filter/print';
@@ -132,6 +133,8 @@ describe('splitTags', () => {
 });
 
 describe('cleanRow', () => {
+  // A row the contract refuses is told in words (the `sentences` catalog, loaded with the dialog and the plan worker).
+  beforeAll(() => loadErrorSentences());
   const headers = ['Email Address', 'First Name', 'Last Name', 'Phone Number', 'TAGS', 'Notes'];
   const mapping = autoMap(headers);
   const row = (values: Partial<Record<string, string>>) => headers.map((header) => values[header] ?? '');
@@ -160,7 +163,7 @@ describe('cleanRow', () => {
     [{ 'Phone Number': '12', 'First Name': 'Ann' }, "phone '12' is not a valid phone number (read with default country NO)"],
     [{ 'Email Address': 'x@', 'Phone Number': 'abc' }, "email 'x@' is not a valid email address; phone 'abc' is not a valid phone number (read with default country NO)"],
     [{ TAGS: 'vip' }, 'no email, phone or name'],
-    [{ 'First Name': 'Ann', TAGS: 'x'.repeat(65) }, 'tags.0 must be at most 64 characters long'],
+    [{ 'First Name': 'Ann', TAGS: 'x'.repeat(65) }, 'A tag can be at most 64 characters.'],
   ])('refuses %j: %s', (values, reason) => {
     expect(cleanRow(row(values), mapping, NO)).toEqual({ ok: false, reason });
   });
@@ -176,10 +179,10 @@ describe('cleanRow', () => {
   it.each([
     [{ addDirectly: [1] }, 'maybe', "addDirectly: 'maybe' is not true/false, yes/no or 1/0"],
     [{ statusTags: [1] }, '{oops', 'statusTags: is not valid JSON'],
-    [{ statusTags: [1] }, '[1]', 'statusTags must be an object'],
-    [{ notificationSettings: [1] }, 'fax', 'notificationSettings must be one of email, sms, email,sms, none'],
-    [{ image: [1] }, 'ftp://x', 'image must be an absolute http(s) URL'],
-  ])('refuses a bad %j cell %j with the contract’s reason', (extra, text, reason) => {
+    [{ statusTags: [1] }, '[1]', 'The status tags has the wrong kind of value (a object is expected).'],
+    [{ notificationSettings: [1] }, 'fax', 'The notification setting must be one of email, sms, email,sms, or none.'],
+    [{ image: [1] }, 'ftp://x', 'The image URL must be a full web address starting with http:// or https://.'],
+  ])('refuses a bad %j cell %j with the contract’s reason, in words', (extra, text, reason) => {
     expect(cleanRow(['a@example.com', text], { email: [0], ...extra }, NO)).toEqual({ ok: false, reason });
   });
 

@@ -29,7 +29,7 @@ import { printFilter, printFilterValue } from '@/api/filter/print';
 import { formatIssues } from '@/api/validation-message';
 import '@/api/zod-messages';
 import { csvText, normalizeName } from '@/lib/csv-table';
-import { currentLocale, t } from '@/i18n/i18n';
+import { t } from '@/i18n/i18n';
 import { messageSentences } from '@/lib/error-sentence';
 import { type Existing, emailKey } from './existing';
 
@@ -264,10 +264,9 @@ export function cleanRow(cells: readonly string[], mapping: ContactMapping, opti
   if (!problems.length) {
     const parsed = parseBody(body);
     if (parsed.ok) return { ok: true, body: parsed.body };
-    // The contract's wording (`bio must be at most 5000 characters long`); in another language, its sentences
-    // (src/lib/error-sentence.ts, the `sentences` catalog loaded with the dialog).
-    const contract = formatIssues(parsed.issues, 'row');
-    problems.push(currentLocale() === 'en' ? contract : messageSentences(contract).join(' '));
+    // The contract's refusal in words, in every language (issue 34 point 9: not `tags.0 must be at most 64
+    // characters long`): src/lib/error-sentence.ts, the `sentences` catalog loaded with the dialog and the plan worker.
+    problems.push(messageSentences(formatIssues(parsed.issues, 'row')).join(' '));
   }
   return { ok: false, reason: problems.join('; ') };
 }

@@ -374,7 +374,7 @@ const MappingForm = memo(function MappingForm(props: Pick<MapStepProps, 'loaded'
           <NativeSelect
             key={field.key}
             label={fieldLabel(field.key)}
-            description={[KIND_HINTS[field.kind] ? t(KIND_HINTS[field.kind]!) : '', t('contacts-import.fieldHint', { apiName: field.key })].filter(Boolean).join(' · ')}
+            description={KIND_HINTS[field.kind] ? t(KIND_HINTS[field.kind]!) : undefined}
             data={columnOptions}
             value={mapping[field.key]?.[0] === undefined ? '' : String(mapping[field.key]![0])}
             onChange={(event) => setSingle(field.key, event.currentTarget.value)}
