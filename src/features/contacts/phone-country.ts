@@ -46,14 +46,17 @@ const COUNTRY_SWEEP = 8;
  * and the candidates about a tenth of it). The min metadata checks lengths and leading digits only, so an 8-digit
  * number is valid in dozens of countries; among the countries tied on that count, the first to tell them apart
  * wins: the numbers written exactly as the country groups them (`912 34 567` is Norway's grouping, `91 23 45 67`
- * Denmark's), then the file's international numbers (`+47 ...`, `0047 ...`) by their country, then the order of
- * `prefer` (the workspace's country, the browser's). When nothing tells them apart, null.
+ * Denmark's), then the file's international numbers (`+47 ...`, `0047 ...`) by their country, then the countries
+ * the file names elsewhere (`named`: the country codes ending Mailchimp's addresses, `NO`), then the country that
+ * owns the calling code the numbers would have (Norway rather than Svalbard, which shares +47 and its grouping),
+ * then the order of `prefer` (the workspace's country, the browser's). When nothing tells them apart, null.
  */
-export function countryOfNumbers(numbers: Iterable<string>, prefer: readonly CountryCode[] = []): CountryCode | null {
+export function countryOfNumbers(numbers: Iterable<string>, prefer: readonly CountryCode[] = [], named: readonly string[] = []): CountryCode | null {
   const valid = new Map<CountryCode, number>();
   const grouped = new Map<CountryCode, number>();
   const international = new Map<CountryCode, number>();
   const add = (map: Map<CountryCode, number>, country: CountryCode) => map.set(country, (map.get(country) ?? 0) + 1);
+  const national: string[] = [];
   let tried = 0;
   for (const raw of numbers) {
     const text = raw.trim();
@@ -65,6 +68,7 @@ export function countryOfNumbers(numbers: Iterable<string>, prefer: readonly Cou
     }
     if (tried >= COUNTRY_SAMPLE) continue;
     const countries = tried++ < COUNTRY_SWEEP ? getCountries() : [...valid.keys()];
+    national.push(text);
     for (const country of countries) {
       const parsed = parsePhoneNumber(text, { defaultCountry: country });
       if (!parsed?.isValid()) continue;
@@ -74,7 +78,13 @@ export function countryOfNumbers(numbers: Iterable<string>, prefer: readonly Cou
   }
   const most = Math.max(0, ...valid.values());
   let tied = [...valid].filter(([, count]) => count === most).map(([country]) => country);
-  for (const score of [(c: CountryCode) => grouped.get(c) ?? 0, (c: CountryCode) => international.get(c) ?? 0, (c: CountryCode) => (prefer.includes(c) ? prefer.length - prefer.indexOf(c) : 0)]) {
+  // How many of the numbers, read as `country`'s and written internationally, libphonenumber gives back to `country`.
+  const owns = (country: CountryCode) =>
+    national.filter((text) => {
+      const parsed = parsePhoneNumber(text, { defaultCountry: country });
+      return parsed?.isValid() && parsePhoneNumber(parsed.number)?.country === country;
+    }).length;
+  for (const score of [(c: CountryCode) => grouped.get(c) ?? 0, (c: CountryCode) => international.get(c) ?? 0, (c: CountryCode) => named.filter((name) => name.toUpperCase() === c).length, owns, (c: CountryCode) => (prefer.includes(c) ? prefer.length - prefer.indexOf(c) : 0)]) {
     if (tied.length < 2) break;
     const top = Math.max(...tied.map(score));
     if (top > 0) tied = tied.filter((country) => score(country) === top);
@@ -96,14 +106,17 @@ export function countryOfE164(phones: Iterable<string>): CountryCode | null {
 
 /**
  * The phones' default country for an import (issue 34 point 2), in this order: the file's (`countryOfNumbers` of
- * its phone cells), then the workspace's (`countryOfE164` of its contacts' phones), then the browser's
+ * its phone cells, ties broken by `fileCountries`, the countries its addresses name), then the workspace's (`countryOfE164` of its contacts' phones), then the browser's
  * (`defaultCountry` of its languages); `from` says which decided, for the dialog to say so.
  */
-export function chooseCountry(input: { fileNumbers: Iterable<string>; workspacePhones: Iterable<string>; languages: readonly string[] }): { country: CountryCode | null; from: 'file' | 'workspace' | 'browser' } {
+export function chooseCountry(input: { fileNumbers: Iterable<string>; fileCountries?: readonly string[]; workspacePhones: Iterable<string>; languages: readonly string[] }): {
+  country: CountryCode | null;
+  from: 'file' | 'workspace' | 'browser';
+} {
   const browser = defaultCountry(input.languages);
   const workspace = countryOfE164(input.workspacePhones);
   const prefer = [workspace, browser].filter((country): country is CountryCode => country !== null);
-  const file = countryOfNumbers(input.fileNumbers, prefer);
+  const file = countryOfNumbers(input.fileNumbers, prefer, input.fileCountries);
   if (file) return { country: file, from: 'file' };
   if (workspace) return { country: workspace, from: 'workspace' };
   return { country: browser, from: 'browser' };

@@ -160,6 +160,13 @@ describe('the phones’ default country (issue 34 point 2)', () => {
     expect(countryOfNumbers(norwegian)).toBe('NO');
     expect(chooseCountry({ fileNumbers: norwegian, workspacePhones: [], languages: ['en-US'] })).toEqual({ country: 'NO', from: 'file' });
     expect(countryOfNumbers(['(202) 555-0143', '415-555-2671', '212 555 0199'], ['US'])).toBe('US');
+    // 8-digit numbers are valid, and grouped alike, in Norway and Denmark (and Svalbard, which shares +47): the
+    // countries the file's addresses name tell them apart, and the country that owns the calling code wins over Svalbard.
+    const nordic = ['912 34 567', '481 23 456', '22 33 44 55'];
+    expect(countryOfNumbers(nordic)).toBeNull();
+    expect(countryOfNumbers(nordic, [], ['NO', 'no'])).toBe('NO');
+    expect(countryOfNumbers(nordic, [], ['DK'])).toBe('DK');
+    expect(chooseCountry({ fileNumbers: nordic, fileCountries: ['NO'], workspacePhones: [], languages: ['en-US'] })).toEqual({ country: 'NO', from: 'file' });
   });
 
   it('ignores international numbers and tries at most COUNTRY_SAMPLE numbers', () => {

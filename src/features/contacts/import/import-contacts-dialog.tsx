@@ -38,6 +38,7 @@ import {
   recogniseFormat,
   refusedCsv,
   importJobHead,
+  splitAddress,
 } from './contact-import';
 import { contactQueries } from '@/features/contacts/queries';
 import { type PlannedImport, planInWorker } from './plan-client';
@@ -144,7 +145,9 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
       // (issue 34 point 2). The workspace's phones are one cached request; without them, the file and the browser decide.
       const fileNumbers = (mapped.phone ?? []).flatMap((column) => result.phoneLike[column] ?? []);
       const workspacePhones = await queryClient.fetchQuery(contactQueries.phones(api, workspaceId)).catch(() => []);
-      const chosen = chooseCountry({ fileNumbers, workspacePhones, languages: navigator.languages ?? [navigator.language] });
+      // The countries the first rows' addresses name (Mailchimp's end with one: `... 4006  NO`) break a tie of the numbers.
+      const fileCountries = (mapped.address ?? []).flatMap((column) => result.preview.flatMap(({ cells }) => splitAddress(cells[column] ?? '').country ?? []));
+      const chosen = chooseCountry({ fileNumbers, fileCountries, workspacePhones, languages: navigator.languages ?? [navigator.language] });
       startTransition(() => {
         setMapping(mapped);
         setOptions((previous) => ({ ...previous, source: file.name, country: chosen.country ?? '', countryFrom: chosen.from }));
