@@ -348,7 +348,9 @@ const MappingForm = memo(function MappingForm(props: Pick<MapStepProps, 'loaded'
   const existingTags = useQuery(contactQueries.tags(api, workspaceId)).data;
   const clean = { country: options.country || null, importTag: options.importTag, source: options.source, existingTags: existingTags?.map((tag) => tag.name) ?? [] };
   const preview = loaded.preview.map(({ row, cells }) => ({ row, cleaned: cleanRow(cells, mapping, clean) }));
-  const shown: ContactFieldKey[] = IMPORT_FIELDS.map((field) => field.key).filter((key) => mapping[key]?.length || (key === 'tags' && options.importTag) || (key === 'source' && options.source));
+  // The fields an address column may split into (Mailchimp's one-cell form, `splitAddress`) show beside it.
+  const fromAddress = (key: ContactFieldKey) => Boolean(mapping.address?.length) && (key === 'city' || key === 'postalCode' || key === 'region');
+  const shown: ContactFieldKey[] = IMPORT_FIELDS.map((field) => field.key).filter((key) => mapping[key]?.length || (key === 'tags' && options.importTag) || (key === 'source' && options.source) || fromAddress(key));
   const captionId = useId();
   const setSingle = (key: ContactFieldKey, value: string) => {
     const next = { ...mapping };
