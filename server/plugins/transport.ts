@@ -9,7 +9,8 @@
  *   whole request within `requestMs`, else 408 and the connection is closed, so sockets that never send a byte
  *   are closed too (without a 408: they sent no request, and a client that never reads would never see the
  *   close behind unread bytes, issue 37); a kept-alive connection idle for `keepAliveMs` after an answer is closed; a connection
- *   with no bytes either way for `idleMs` (a client that stopped reading an export) is destroyed.
+ *   with no bytes either way for `idleMs` (a client that stopped reading an export) is destroyed, except while a
+ *   handler works on a request it has whole (issue 33: a long write is answered, not cut).
  * - Body limit: 2 MB on every request, keyed or not, whatever the route: a `Content-Length` above it is a 413
  *   before anything else runs (authentication included), and a parsed body that grows past it is cut at 2 MB
  *   (Fastify's `bodyLimit`, also 413).
@@ -200,6 +201,24 @@ export default fp(
       if (length > BODY_LIMIT) return done(new HttpError(413, 'Request body is larger than 2 MB'));
       done();
     });
+
+    // The idle timeout is for a client that stops sending or reading, not for a server still working on a request
+    // it has whole: it is suspended from the handler's start to the answer's first byte, so a write that takes
+    // longer than `idleMs` (a batch of 1,000 contacts, the revert of a 10,000-contact import, issue 33) is answered
+    // instead of its connection being destroyed under it. An answer streamed to a client that stops reading is
+    // still cut (the timeout is back before the body is written).
+    const idleMs = app.initialConfig.connectionTimeout ?? 0;
+    if (idleMs > 0) {
+      app.addHook('preHandler', (request, _reply, done) => {
+        request.raw.socket?.setTimeout?.(0); // `app.inject`'s request has no real socket
+        done();
+      });
+      app.addHook('onSend', (request, _reply, _payload, done) => {
+        const { socket } = request.raw;
+        if (socket && !socket.destroyed) socket.setTimeout?.(idleMs);
+        done();
+      });
+    }
 
     app.addHook('onSend', (request, reply, _payload, done) => {
       if (request.raw.complete) return done();
