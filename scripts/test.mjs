@@ -36,8 +36,11 @@ if (phases.every((phase) => phase.ok)) {
   browser = chromium.ok ? await run('browser', 'npx', ['playwright', 'test'], { stream: true }) : { ...chromium, label: 'browser' };
 }
 
-const clock = (seconds) => `${Math.floor(seconds / 60)} min ${String(Math.round(seconds % 60)).padStart(2, '0')} s`;
-const row = (name, seconds, note) => `  ${name.padEnd(28)}${clock(seconds).padStart(13)}  ${note}`;
+const clock = (seconds) => {
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, '0')} s`;
+};
+const row = (name, seconds, note) => `  ${name.padEnd(28)}${clock(seconds).padStart(13)}  ${note}`.trimEnd();
 const lines = ['', 'npm test, each phase:'];
 for (const phase of phases) lines.push(row(phase.label, phase.seconds, phase.ok ? 'ok' : 'FAILED'));
 lines.push(row('(those four side by side)', sideBySide, ''));
