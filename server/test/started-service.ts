@@ -20,6 +20,8 @@ export type StartedService = {
   /** `http://<host>:<port>` */
   origin: string;
   port: number;
+  /** The process id (for reading its memory from /proc). */
+  pid: number;
   /** Everything the process wrote to stdout and to stderr so far. */
   stdout(): string;
   stderr(): string;
@@ -81,5 +83,5 @@ export async function startService(entry: string, env: Record<string, string>, t
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { origin: `http://127.0.0.1:${port}`, port, stdout: () => out, stderr: () => err, stop };
+  return { origin: `http://127.0.0.1:${port}`, port, pid: child.pid!, stdout: () => out, stderr: () => err, stop };
 }
