@@ -7,7 +7,6 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { grants } from '../../src/api/scopes';
-import { HttpError } from '../errors';
 import type { EventHub } from '../events/hub';
 import { keyPrincipal } from '../plugins/auth';
 import { READ_SCOPES } from './activity';
@@ -24,8 +23,8 @@ export function eventRoutes(hub: EventHub): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/events', { config: { auth: 'key' } }, async (request, reply) => {
       const principal = keyPrincipal(request);
+      // Node joins a repeated Last-Event-ID into one value, which is then no sequence number: a reset.
       const header = request.headers['last-event-id'];
-      if (Array.isArray(header)) throw new HttpError(400, 'Last-Event-ID must be given once');
       if (request.method === 'HEAD') return reply.headers(STREAM_HEADERS).send();
       const resources = new Set(READ_SCOPES.filter(([, scope]) => grants(principal.scopes, scope)).map(([resource]) => resource));
       const raw = reply.raw;
@@ -35,7 +34,7 @@ export function eventRoutes(hub: EventHub): FastifyPluginAsyncZod {
         gone = true;
         handle?.closed();
       });
-      handle = await hub.open({ keyId: principal.keyId, workspaceId: principal.workspaceId, resources, lastEventId: header?.trim() || undefined }, () => {
+      handle = await hub.open({ keyId: principal.keyId, workspaceId: principal.workspaceId, resources, lastEventId: typeof header === 'string' ? header.trim() || undefined : undefined }, () => {
         reply.hijack();
         const head: Record<string, string | number | string[]> = {};
         for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) head[name] = value;
