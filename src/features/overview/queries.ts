@@ -136,18 +136,19 @@ export function overviewFigures(api: ApiClient, workspaceId: string, weeks: read
   const via = fromStats ? ['stats'] : [];
   const contactCount = (name: QueryKey, fromAnswer: (answer: Stats) => number, filter?: FilterNode) =>
     counted(['contacts', ...via, ...name], fromAnswer, countContacts(name, filter).read);
+  const topTags: Figure<ContactTag[]> = {
+    queryKey: key('contacts', ...via, 'tags'),
+    read: fromStats
+      ? async () => contactsOf(await stats.read()).topTags.slice(0, TOP_TAGS)
+      : async (priority, signal) =>
+        (await api.listContactTags({ priority, signal })).toSorted((a, b) => b.count - a.count || a.name.localeCompare(b.name)).slice(0, TOP_TAGS),
+  };
   const contacts = {
     total: contactCount(['total'], (answer) => contactsOf(answer).total),
     active: contactCount(['state', 'active'], (answer) => contactsOf(answer).byState.active, stateFilter('active')),
     pending: contactCount(['state', 'pending'], (answer) => contactsOf(answer).byState.pending, stateFilter('pending')),
     weeks: weeks.map((week) => contactCount(['week', week.start.toISOString()], weekCount(week), weekFilter(week))),
-    tags: {
-      queryKey: key('contacts', ...via, 'tags'),
-      read: fromStats
-        ? async () => contactsOf(await stats.read()).topTags.slice(0, TOP_TAGS)
-        : async (priority, signal) =>
-          (await api.listContactTags({ priority, signal })).toSorted((a, b) => b.count - a.count || a.name.localeCompare(b.name)).slice(0, TOP_TAGS),
-    } satisfies Figure<ContactTag[]>,
+    tags: topTags,
   };
   const posts = {
     lastMonth: counted(
