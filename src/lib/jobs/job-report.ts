@@ -34,6 +34,7 @@ function describe(step: JobStep): Record<string, string> {
   if (step.kind === 'patch-tags') {
     return { rows: rowsText(step.rows), contact: step.label ?? '', tagsAdded: step.tagsToAdd.join(', '), tagsRemoved: step.tagsToRemove.join(', ') };
   }
+  if (step.kind === 'tag-contacts') return { filter: step.filter ?? '', ids: (step.ids ?? []).join(' '), tagsAdded: step.tagsToAdd.join(', '), tagsRemoved: step.tagsToRemove.join(', ') };
   if (step.kind === 'erase-contact' || step.kind === 'create-contacts') return {};
   return { rows: rowsText(step.rows), externalId: String(step.body.externalId ?? ''), title: String(step.body.title ?? '') };
 }
@@ -56,7 +57,7 @@ export function buildReport(steps: Iterable<StepRecord>, handed: NonNullable<Job
     if (!outcome) parts.notSent.push({ id, ...fields });
     else if (outcome.kind === 'created') parts.created.push({ ...fields, id: outcome.id, ...(outcome.recovered ? { note: t('jobs.noteRecovered') } : {}) });
     else if (outcome.kind === 'updated') parts.updated.push({ ...fields, id: outcome.id });
-    else if (outcome.kind === 'tagged') parts.tagged.push({ id, ...fields });
+    else if (outcome.kind === 'tagged') parts.tagged.push({ id, ...fields, ...(outcome.matched !== undefined ? { matched: String(outcome.matched), changed: String(outcome.changed ?? 0) } : {}) });
     else if (outcome.kind === 'erased') {
       if (outcome.already) parts.alreadyErased.push({ id, note: t('jobs.noteAlreadyErased') });
       else parts.erased.push({ id });

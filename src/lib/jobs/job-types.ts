@@ -22,6 +22,11 @@ export type JobStep =
    * docs/decisions.md section 12): one step, one Idempotency-Key, each item with the file's rows it stands for.
    */
   | { kind: 'create-contacts'; items: BatchItem[] }
+  /**
+   * Tags every contact a `filter` matches, or up to 1,000 `ids`, in one `POST /contacts/tags` (extension
+   * `contact-batch`, docs/decisions.md section 12); exactly one of `filter` (printed `$filter` text) and `ids`.
+   */
+  | { kind: 'tag-contacts'; filter?: string; ids?: string[]; tagsToAdd: string[]; tagsToRemove: string[] }
   | { kind: 'patch-tags'; contactId: string; tagsToAdd: string[]; tagsToRemove: string[]; rows?: number[]; label?: string }
   | { kind: 'upsert-product'; body: ProductUpsert; rows?: number[]; label?: string }
   /** Erases one contact (`DELETE /contacts/{id}`, docs/decisions.md section 10). Only the id: no name, no email (issue 22 point 7). */
@@ -77,7 +82,8 @@ export type JobState = 'queued' | 'running' | 'paused' | 'cancelled' | 'done';
 export type StepOutcome =
   | { kind: 'created'; id: string; recovered?: boolean }
   | { kind: 'updated'; id: string }
-  | { kind: 'tagged' }
+  /** `matched` and `changed`: the answer of a `tag-contacts` step (the contacts it found, and those it altered). */
+  | { kind: 'tagged'; matched?: number; changed?: number }
   | { kind: 'erased'; already?: boolean }
   | { kind: 'exists'; id: string | null; reason: string }
   | { kind: 'failed'; reason: string; status: number }

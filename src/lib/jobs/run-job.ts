@@ -18,7 +18,8 @@
  * patches and product upserts are safe to repeat and are sent again. A `create-contacts` step (up to 1,000 creates
  * in one `POST /contacts/batch`, docs/decisions.md section 12) is one request with the step's Idempotency-Key: lost,
  * it is sent again with the same key and the service replays its first answer; its items' outcomes are stored
- * together as the step's (`batch`), and the job's counts count each item. A contact's erasure (`DELETE`, docs/decisions.md
+ * together as the step's (`batch`), and the job's counts count each item. A `tag-contacts` step (a filter, or up to
+ * 1,000 ids, in one `POST /contacts/tags`) is sent again with its key as well; it counts the contacts it `changed`. A contact's erasure (`DELETE`, docs/decisions.md
  * section 10) is safe to repeat and carries no Idempotency-Key (section 9 covers POST and PATCH only); a 404 to it is
  * checked with one look-up by id: not found, the contact is gone and the step counts as erased ("already erased":
  * a repeat whose first answer was lost, or someone else erased it); still listed, the service did not erase it
@@ -43,7 +44,7 @@ import { errorSentence, loadErrorSentences } from '@/lib/error-sentence';
 import { sleepUnlessAborted } from '@/lib/run-pool';
 import { backoffSeconds } from '@/lib/throttle';
 import type { JobProgressPatch, JobStore } from './job-store';
-import type { ContactBatch, ContactBatchResponse } from '@/api/stats';
+import type { ContactBatch, ContactBatchResponse, ContactBulkTags, ContactBulkTagsResponse } from '@/api/stats';
 import { ApiError, isApiError } from '@/api/api-error';
 import type { ItemOutcome, JobCounts, JobKind, JobRecord, JobStep, StepOutcome, StepRecord } from './job-types';
 
@@ -72,6 +73,8 @@ export type JobClient = {
   listContacts(params: { filter?: FilterNode; limit?: number; signal?: AbortSignal; priority?: 'job' }): Promise<ContactList>;
   /** `POST /contacts/batch` (extension `contact-batch`): needed only by jobs with `create-contacts` steps. */
   createContactsBatch?(body: ContactBatch, options?: JobCallOptions): Promise<ContactBatchResponse>;
+  /** `POST /contacts/tags` (extension `contact-batch`): needed only by jobs with `tag-contacts` steps. */
+  tagContacts?(body: ContactBulkTags, options?: JobCallOptions): Promise<ContactBulkTagsResponse>;
 };
 
 /**
@@ -148,7 +151,7 @@ function countOutcome(counts: JobCounts, outcome: StepOutcome): JobCounts {
   const next = { ...counts };
   if (outcome.kind === 'created') next.created++;
   else if (outcome.kind === 'updated') next.updated++;
-  else if (outcome.kind === 'tagged') next.tagged++;
+  else if (outcome.kind === 'tagged') next.tagged += outcome.changed ?? 1;
   else if (outcome.kind === 'exists') next.exists++;
   else if (outcome.kind === 'erased') {
     if (outcome.already) next.alreadyErased = (next.alreadyErased ?? 0) + 1;
@@ -252,6 +255,17 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
       if (!client.createContactsBatch) throw new TypeError('This job creates contacts in batches, which the client cannot send');
       const answer = await client.createContactsBatch({ items: step.items.map((item) => item.body) }, call);
       return { kind: 'batch', results: await itemOutcomes(answer, step.items.length) };
+    }
+    if (step.kind === 'tag-contacts') {
+      // One request over a filter or up to 1,000 ids, with the step's Idempotency-Key (a lost answer is replayed).
+      if (!client.tagContacts) throw new TypeError('This job tags contacts in one request, which the client cannot send');
+      const body: ContactBulkTags = {
+        ...(step.filter !== undefined ? { filter: step.filter } : { ids: step.ids ?? [] }),
+        ...(step.tagsToAdd.length ? { tagsToAdd: step.tagsToAdd } : {}),
+        ...(step.tagsToRemove.length ? { tagsToRemove: step.tagsToRemove } : {}),
+      };
+      const answer = await client.tagContacts(body, call);
+      return { kind: 'tagged', matched: answer.matched, changed: answer.changed };
     }
     if (step.kind === 'erase-contact') {
       // No Idempotency-Key: section 9 gives it to POST and PATCH; a DELETE repeated answers 404, checked here.
