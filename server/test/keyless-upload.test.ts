@@ -8,12 +8,10 @@
  * body it never reads (resident memory after three uploads and after five more). Eight uploads in a row: the reset lost the answer on most of them, not on every one.
  * SQLite only: nothing here depends on the database.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StartedService, buildService, startService } from './started-service';
+import { describe, expect, it } from 'vitest';
+import { useStartedService } from './started-service';
 import { TEST_DATABASE } from './test-database';
 
 const MiB = 1024 * 1024;
@@ -55,21 +53,10 @@ function upload(port: number, path: string, totalMiB: number): Promise<Upload> {
 }
 
 describe.skipIf(TEST_DATABASE !== 'sqlite')('a keyless 500 MiB chunked upload against the service as npm start runs it', () => {
-  let service: Awaited<ReturnType<typeof buildService>>;
-  let started: StartedService;
-  let dir: string;
-  beforeAll(async () => {
-    service = await buildService();
-    dir = mkdtempSync(join(tmpdir(), 'wsa-upload-'));
-    started = await startService(service.entry, { DATABASE_URL: join(dir, 'app.sqlite'), DEMO_SEED: 'off' });
-  }, 90_000);
-  afterAll(async () => {
-    await started?.stop();
-    service?.remove();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const service = useStartedService('upload');
 
   it('gets 401 with the error body, then the close, eight times in a row, the memory of the service flat', async () => {
+    const started = service();
     // The first uploads warm the process up (compiled code, first-touched pages); the memory is compared after
     // three. Measured by hand after the fix: 108.7 MiB after the first, 109.5 after eight more.
     let before = 0;
