@@ -135,7 +135,7 @@ test('composes and schedules a post, and switches workspace, on a phone', async 
   await checkAccessibility(page, 'phone-composer');
   await page.getByRole('button', { name: 'Schedule post' }).tap();
   await page.getByRole('dialog', { name: 'Schedule for everyone?' }).getByRole('button', { name: 'Schedule for everyone' }).tap();
-  await expect(page.getByRole('status').filter({ hasText: 'request id' })).toContainText('scheduled');
+  await expect(page.getByRole('status').filter({ hasText: 'reference' })).toContainText('scheduled');
   await expectNoSidewaysScroll(page);
 
   await page.getByRole('button', { name: /Switch workspace/ }).tap();

@@ -109,7 +109,7 @@ test.describe('scheduling in a chosen time zone', () => {
     await expect(page.getByText(`Sent as ${target.iso} (UTC)`)).toBeVisible();
     await page.getByRole('button', { name: 'Schedule post' }).click();
     await page.getByRole('dialog', { name: 'Schedule for everyone?' }).getByRole('button', { name: 'Schedule for everyone' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'request id' })).toContainText('scheduled');
+    await expect(page.getByRole('status').filter({ hasText: 'reference' })).toContainText('scheduled');
 
     const requests = await request.get('/api/post-requests?%24limit=5', { headers: { 'x-api-key': ws.key } });
     expect(requests.status()).toBe(200);
