@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, makeWorkspace, test } from './fixtures';
-import { ROOT, fetchApi } from './server';
+import { ROOT, apiCall } from './server';
 
 test.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
 
@@ -32,10 +32,7 @@ async function expectFits(page: Page, screen: string) {
   await expect.poll(async () => { const { width, past } = await widthOf(page); return width <= 360 ? 'fits' : `${width} px: ${past.join('; ')}`; }, { message: `${screen} is wider than 360 px` }).toBe('fits');
 }
 
-async function api(baseURL: string, key: string, method: string, path: string, body?: unknown) {
-  const response = await fetchApi(`${baseURL}/api${path}`, { method, headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
-  return { status: response.status };
-}
+const api = apiCall;
 
 test('no screen is wider than a 360 px phone', async ({ page, connect, state }) => {
   test.setTimeout(240_000);

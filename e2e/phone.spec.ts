@@ -6,7 +6,7 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { checkAccessibility, expect, makeWorkspace, test } from './fixtures';
-import { fetchApi } from './server';
+import { apiCall } from './server';
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
@@ -29,11 +29,7 @@ async function expectTouchTargets(targets: Locator) {
   }
 }
 
-async function api(baseURL: string, key: string, method: string, path: string, body?: unknown) {
-  const response = await fetchApi(`${baseURL}/api${path}`, { method, headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
+const api = apiCall;
 
 /** The navigation menu, under the burger. */
 const menu = (page: Page) => page.getByRole('navigation', { name: 'Sections' });
