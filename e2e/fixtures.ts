@@ -1,6 +1,7 @@
 /**
  * Test fixtures: the state from the global setup, `baseURL` pointing at the real server, and `connect`, which
- * goes through /connect as a person would (paste a key, Connect: one click checks, saves and opens).
+ * goes through /connect as a person would (paste a key, Connect: one click checks, saves and opens), then opens
+ * Contacts from the overview where connecting landed there.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -28,7 +29,12 @@ export const test = base.extend<Fixtures>({
       await page.getByLabel(/^(API key|API-nøkkel)$/).fill(key);
       if (options.remember) await page.getByLabel(/^(Remember on this device|Husk på denne enheten)$/).check();
       await page.getByRole('button', { name: /^(Connect|Koble til)$/ }).click();
-      await expect(page).toHaveURL(/\/w\/[^/]+\/contacts/);
+      // Our service names `stats`, so connecting lands on the overview (issue 35 point 5); the tests go on from Contacts.
+      await expect(page).toHaveURL(/\/w\/[^/?]+(\/contacts)?(\?.*)?$/);
+      if (!/\/contacts/.test(new URL(page.url()).pathname)) {
+        await page.getByRole('navigation', { name: /^(Sections|Seksjoner)$/ }).getByRole('link', { name: /^(Contacts|Kontakter)$/ }).click();
+        await expect(page).toHaveURL(/\/w\/[^/]+\/contacts/);
+      }
     });
   },
 });
