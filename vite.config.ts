@@ -40,6 +40,16 @@ export default defineConfig({
         main: fileURLToPath(new URL('./index.html', import.meta.url)),
         embed: fileURLToPath(new URL('./embed.html', import.meta.url)),
       },
+      // Issue 38 point 3 (docs/bundle.md): zod is one chunk of its own, which /connect does not load; left to the bundler
+      // it was split by which screens reach each module, into several smaller files that each compress alone. Only
+      // zod's modules (not its locales, which load on demand).
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'zod', test: /node_modules[\\/]zod[\\/](?!v4[\\/]locales)/, includeDependenciesRecursively: false },
+          ],
+        },
+      },
     },
   },
 });
