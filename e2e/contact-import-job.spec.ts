@@ -76,7 +76,7 @@ const MIXED_CSV = [
   'New.One@Example.COM;;;+47 912 34 567;ski;1', // repeats row 2: merged, tags united
   'not-an-email;Bad;Row;;;1', // refused
   ';;;+47 911 11 111;;1', // exists by phone (international form)
-  ';Short;Phone;123;;1', // refused: invalid phone
+  ';;;123;;1', // refused: an invalid phone and nothing else to key on
   ';;;;lonely;1', // refused: nothing to key on
   'new.two@example.com;Cat;;0047 922 22 222;;1', // new, 00-prefixed phone
   'HAS.TAG@example.com;;;;spring;1', // exists, gets only the import tag
