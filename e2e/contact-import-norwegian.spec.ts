@@ -7,20 +7,16 @@
  * with +47 phones, and the workspace has one `vip` tag.
  */
 import { type Workspace, expect, makeWorkspace, test } from './fixtures';
-import { fetchApi } from './server';
+import { apiCall } from './server';
 import { readState } from './state';
 
 type Listed = { email: string | null; phone: string | null; address: string | null; city: string | null; postalCode: string | null; region: string | null; tags: string[] };
 
 /** Sends `body` to the server with `ws`'s key; the parsed JSON. */
 async function api(ws: Workspace, method: string, path: string, body?: unknown) {
-  const response = await fetchApi(`${readState().baseURL}/api${path}`, {
-    method,
-    headers: { 'x-api-key': ws.key, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  expect(response.status, `${method} ${path}`).toBeLessThan(300);
-  return response.json();
+  const answer = await apiCall(readState().baseURL, ws.key, method, path, body);
+  expect(answer.status, `${method} ${path}`).toBeLessThan(300);
+  return answer.body;
 }
 
 /** Mailchimp's headers, UTF-8, addresses in its one-cell form (parts joined by two spaces, an empty region as four). */

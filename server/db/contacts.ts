@@ -643,29 +643,21 @@ export class ContactStore {
     await this.db.transaction().execute(async (trx) => {
       const workspaces = new Set<string>();
       for (const { row, tags, entry, write } of batch) {
-        if (!savepoints) {
-          try {
-            await insertContact(trx, row, tags);
-          } catch {
-            throw new RetryWithSavepoints();
-          }
-          if (entry) await recordActivity(trx, row.workspace_id, write.actor, [entry], row.created);
-          workspaces.add(row.workspace_id);
-          refusals.push(null);
-          continue;
-        }
-        await sql`savepoint contact_create`.execute(trx);
+        if (savepoints) await sql`savepoint contact_create`.execute(trx);
         try {
           await insertContact(trx, row, tags);
           if (entry) await recordActivity(trx, row.workspace_id, write.actor, [entry], row.created);
-          await sql`release contact_create`.execute(trx);
-          workspaces.add(row.workspace_id);
-          refusals.push(null);
+          if (savepoints) await sql`release contact_create`.execute(trx);
         } catch (error) {
+          // Without a savepoint the create cannot be rolled back alone: the batch is written again with them.
+          if (!savepoints) throw new RetryWithSavepoints();
           await sql`rollback to contact_create`.execute(trx);
           await sql`release contact_create`.execute(trx);
           refusals.push(this.dialect.isUniqueViolation(error) ? duplicateError(row, String((error as Error).message)) : error);
+          continue;
         }
+        workspaces.add(row.workspace_id);
+        refusals.push(null);
       }
       for (const workspaceId of workspaces) await bumpVersion(trx, workspaceId);
     });

@@ -60,6 +60,9 @@ class Conflict extends Error {
   }
 }
 
+/** What one transaction of a revert did: the entries reverted, those kept with their reason, and the next entry's index. */
+type Chunk = { next: number; reverted: number; conflicts: RevertConflict[]; erased: boolean };
+
 /** Thrown out of a chunk's fast pass when a write failed after its checks passed: the chunk runs again with savepoints. */
 class RetryWithSavepoints extends Error {}
 
@@ -92,17 +95,14 @@ export class Reverter {
     let erased = false;
     let next = 0;
     while (next < entries.length) {
-      const first = next;
-      const chunk = { reverted: 0, conflicts: [] as RevertConflict[], erased: false };
+      let chunk: Chunk;
       try {
-        next = await this.revertChunk(workspaceId, entries, first, write, known, chunk, false);
+        chunk = await this.revertChunk(workspaceId, entries, next, write, known, false);
       } catch (error) {
         if (!(error instanceof RetryWithSavepoints)) throw error;
-        chunk.reverted = 0;
-        chunk.conflicts = [];
-        chunk.erased = false;
-        next = await this.revertChunk(workspaceId, entries, first, write, known, chunk, true);
+        chunk = await this.revertChunk(workspaceId, entries, next, write, known, true);
       }
+      next = chunk.next;
       reverted += chunk.reverted;
       conflicts.push(...chunk.conflicts);
       erased ||= chunk.erased;
@@ -113,8 +113,8 @@ export class Reverter {
   }
 
   /**
-   * Undoes entries from `first` on in one transaction (at most PER_TRANSACTION, or TRANSACTION_MS), adding to `chunk`;
-   * resolves to the index of the next entry left. Each entry's conflicts are found by reads before it writes, so a
+   * Undoes entries from `first` on in one transaction (at most PER_TRANSACTION, or TRANSACTION_MS); resolves to what
+   * it did and the index of the next entry left (`Chunk`). Each entry's conflicts are found by reads before it writes, so a
    * refused entry has written nothing. A write that fails all the same (a unique email met on another process)
    * throws RetryWithSavepoints out of the fast pass (`savepoints` false), whose transaction then rolls back whole,
    * and the chunk runs again with each entry in a savepoint of its own. Savepoints are not the default: on SQLite each
@@ -127,15 +127,14 @@ export class Reverter {
     first: number,
     write: { actor: Actor; batchId: string },
     known: Members,
-    chunk: { reverted: number; conflicts: RevertConflict[]; erased: boolean },
     savepoints: boolean,
-  ): Promise<number> {
-    let next = first;
+  ): Promise<Chunk> {
+    const chunk: Chunk = { next: first, reverted: 0, conflicts: [], erased: false };
     await this.db.transaction().execute(async (trx) => {
       const started = performance.now();
       const erasedIds: string[] = [];
-      for (let count = 0; count < PER_TRANSACTION && next < entries.length && (count === 0 || performance.now() - started < TRANSACTION_MS); count++) {
-        const entry = entries[next++]!;
+      for (let count = 0; count < PER_TRANSACTION && chunk.next < entries.length && (count === 0 || performance.now() - started < TRANSACTION_MS); count++) {
+        const entry = entries[chunk.next++]!;
         const erasedBefore = erasedIds.length;
         const entryWrite = { ...write, revertOf: entry.activity_id, erasedIds };
         let changes: Changes;
@@ -147,32 +146,26 @@ export class Reverter {
           chunk.conflicts.push({ activityId: entry.activity_id, resourceId: entry.resource_id, reason });
           continue;
         }
-        if (!savepoints) {
-          try {
-            chunk.erased = (await this.apply(trx, workspaceId, entry, changes, entryWrite)) || chunk.erased;
-          } catch (error) {
-            throw this.reasonOf(error, entry) ? new RetryWithSavepoints() : error;
-          }
-          chunk.reverted++;
-          continue;
-        }
-        await sql`savepoint revert_entry`.execute(trx);
+        if (savepoints) await sql`savepoint revert_entry`.execute(trx);
         try {
           chunk.erased = (await this.apply(trx, workspaceId, entry, changes, entryWrite)) || chunk.erased;
-          await sql`release revert_entry`.execute(trx);
-          chunk.reverted++;
+          if (savepoints) await sql`release revert_entry`.execute(trx);
         } catch (error) {
+          const reason = this.reasonOf(error, entry);
+          // Without a savepoint the entry cannot be rolled back alone: the chunk runs again with them.
+          if (!savepoints) throw reason ? new RetryWithSavepoints() : error;
           await sql`rollback to revert_entry`.execute(trx);
           await sql`release revert_entry`.execute(trx);
           erasedIds.length = erasedBefore; // the erasure was rolled back with the entry
-          const reason = this.reasonOf(error, entry);
           if (!reason) throw error;
           chunk.conflicts.push({ activityId: entry.activity_id, resourceId: entry.resource_id, reason });
+          continue;
         }
+        chunk.reverted++;
       }
       await IdempotencyStore.eraseHoldingAny(trx, workspaceId, erasedIds);
     });
-    return next;
+    return chunk;
   }
 
   /** The conflict reason of an error thrown while undoing `entry`, or null for an error that is not one. */

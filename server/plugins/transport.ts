@@ -16,7 +16,8 @@
  *   (Fastify's `bodyLimit`, also 413).
  * - An answer given before the request's body has arrived in full (401 on the headers, 413, 404, ...) carries
  *   `Connection: close`: once it is written the connection is closed, so the rest of the body is never read
- *   (Node would otherwise read and discard all of it to keep the connection alive).
+ *   (Node would otherwise read and discard all of it to keep the connection alive); the close lingers
+ *   (`LINGER_MS`) so the client reads the answer before the connection goes (issue 37).
  * - Errors Node's HTTP parser raises (`clientError`): 431 for a request line and headers over 16 KB (a long
  *   URL), 408 for a timeout above, 400 for malformed HTTP and unknown methods; CONNECT (which Node hands to
  *   no route) 400; an `Expect` other than `100-continue` 417; an HTTP/1.1 request without `Host` 400; each with
@@ -30,6 +31,7 @@
  */
 import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import type { ConnectionError, FastifyInstance, FastifyServerOptions } from 'fastify';
@@ -158,6 +160,36 @@ function clientErrorHandler(this: FastifyInstance, connectionError: ConnectionEr
   answerOnSocket(socket, body, method === 'HEAD');
 }
 
+/** How long a connection closed after an answer given before its body arrived stays open for the client to read it. */
+export const LINGER_MS = 2_000;
+
+/**
+ * Makes Node's close of `socket` after an answer (`destroySoon`, which Node's HTTP server calls once a
+ * `Connection: close` answer is written) a lingering close: send the answer and the end of our side (FIN), wait
+ * `LINGER_MS`, and only then destroy the socket. Destroying it at once, with the client's body still arriving,
+ * makes the kernel answer the unread bytes with a reset, which throws away the answer the client had not read
+ * yet: a keyless 500 MiB chunked upload saw `EPIPE` after 0.1 MiB and no 401 (issue 37). Unlike nginx's lingering
+ * close it reads nothing more meanwhile: reading and dropping the body through Node's parser at loopback speed
+ * (4 to 40 MiB in the linger) left the process 20 to 30 MiB larger, while a paused socket costs nothing and the
+ * reset at the end of the linger comes long after the client read the answer. The sockets lingering are in
+ * `lingering`, which the server's close destroys at once.
+ */
+function lingerOnClose(socket: Socket, lingering: Set<Socket>): void {
+  const closing = socket as Socket & { destroySoon?: () => void };
+  closing.destroySoon = () => {
+    if (socket.destroyed) return;
+    lingering.add(socket);
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      lingering.delete(socket);
+    });
+    socket.end();
+    // Node resumes the socket on the next tick for the request it dumps (resOnFinish), so it is paused after that.
+    setImmediate(() => socket.pause());
+  };
+}
+
 /** The Fastify server options of the HTTP layer: timeouts, body limit, client errors. */
 export function transportOptions(timeouts: TransportTimeouts = DEFAULT_TIMEOUTS): Partial<FastifyServerOptions> & { http: ServerOptions } {
   const { headersMs, requestMs, keepAliveMs, idleMs } = timeouts;
@@ -220,13 +252,22 @@ export default fp(
       });
     }
 
+    const lingering = new Set<Socket>();
+    app.addHook('onClose', async () => {
+      for (const socket of lingering) socket.destroy();
+    });
+
     app.addHook('onSend', (request, reply, _payload, done) => {
       if (request.raw.complete) return done();
       // An answer given on the headers can come before Node has parsed a body that arrived with them: one turn
       // of the event loop lets it finish the bytes it holds. Whatever is still missing after that is not read:
-      // the answer closes the connection instead of Node reading (and discarding) the rest to keep it alive.
+      // the answer closes the connection instead of Node reading (and discarding) the rest to keep it alive,
+      // with a lingering close so the client reads the answer before the connection goes (issue 37).
       setImmediate(() => {
-        if (!request.raw.complete) reply.header('Connection', 'close');
+        if (!request.raw.complete) {
+          reply.header('Connection', 'close');
+          lingerOnClose(request.raw.socket, lingering);
+        }
         done();
       });
     });
