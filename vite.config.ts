@@ -15,6 +15,22 @@ const embedRoutes: Plugin = {
 };
 
 /**
+ * The libraries every console screen renders with (/connect, the contacts screen, the overview), as one chunk (issue 38
+ * point 3, docs/bundle.md): React and its renderer, the router, TanStack Query, Mantine's provider, Box and styles API
+ * and the light components every screen shows. Left to the bundler they were a dozen files (each compressed alone)
+ * split by which lazy chunks reach each module. Nothing here is used by the embed page, which must not load it.
+ */
+const consoleFirst = [
+  /node_modules[\\/](react|react-dom|scheduler|react-router|clsx|@mantine[\\/]store|@lingui[\\/]react|@tanstack[\\/](query-core|react-query))[\\/]/,
+  /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]core[\\/](Box|InlineStyles|MantineProvider|factory|styles-api|utils)[\\/]/,
+  /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](ActionIcon|Alert|Button|CloseButton|Container|Group|Loader|Stack|Text|Title|Transition|UnstyledButton)[\\/]/,
+  /node_modules[\\/]@mantine[\\/]hooks[\\/]esm[\\/](use-did-update|use-id|use-isomorphic-effect|use-media-query|use-reduced-motion|utils[\\/]random-id)[\\/]/,
+  /node_modules[\\/]@mantine[\\/]notifications[\\/]esm[\\/]notifications\.store/,
+];
+/** What those patterns catch that only lazy code uses (mutations, parallel queries, the keyboard handlers of menus). */
+const consoleLater = /(useMutation|mutationObserver|useQueries|queriesObserver|create-scoped-keydown-handler|find-element-in-shadow-dom)\./;
+
+/**
  * Vite config for the dashboard: two entries, the console (index.html) and the public embed page (embed.html),
  * so the embed ships no admin code. `npm run dev` proxies `/api` and `/app-config.json` to the service
  * (docs/decisions.md section 0).
@@ -46,6 +62,7 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
+            { name: 'console', test: (id) => consoleFirst.some((pattern) => pattern.test(id)) && !consoleLater.test(id), includeDependenciesRecursively: false },
             { name: 'zod', test: /node_modules[\\/]zod[\\/](?!v4[\\/]locales)/, includeDependenciesRecursively: false },
           ],
         },
