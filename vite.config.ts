@@ -24,11 +24,28 @@ const consoleFirst = [
   /node_modules[\\/](react|react-dom|scheduler|react-router|clsx|@mantine[\\/]store|@lingui[\\/]react|@tanstack[\\/](query-core|react-query))[\\/]/,
   /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]core[\\/](Box|InlineStyles|MantineProvider|factory|styles-api|utils)[\\/]/,
   /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](ActionIcon|Alert|Button|CloseButton|Container|Group|Loader|Stack|Text|Title|Transition|UnstyledButton)[\\/]/,
-  /node_modules[\\/]@mantine[\\/]hooks[\\/]esm[\\/](use-did-update|use-id|use-isomorphic-effect|use-media-query|use-reduced-motion|utils[\\/]random-id)[\\/]/,
+  /node_modules[\\/]@mantine[\\/]hooks[\\/]esm[\\/](use-color-scheme|use-did-update|use-id|use-isomorphic-effect|use-media-query|use-reduced-motion|utils[\\/]random-id)[\\/]/,
   /node_modules[\\/]@mantine[\\/]notifications[\\/]esm[\\/]notifications\.store/,
 ];
 /** What those patterns catch that only lazy code uses (mutations, parallel queries, the keyboard handlers of menus). */
 const consoleLater = /(useMutation|mutationObserver|useQueries|queriesObserver|create-scoped-keydown-handler|find-element-in-shadow-dom)\./;
+
+/**
+ * What every workspace screen loads before its page (the layout, the typed client with its request budget, the section
+ * gate), as one chunk; /connect loads it only once a key is checked.
+ */
+const workspaceFirst =
+  /src[\\/](api[\\/](authorization|catalog|client|contacts|extensions|filter[\\/]fields|rate-budget|scopes|workspaces)|app[\\/](color-scheme-toggle|scope-gate)|components[\\/](after-interaction|budget-meter|deferred-tooltip|icons|throttle-notice)|lib[\\/](api|budgeted-client|extensions|jobs[\\/]job-names|jobs[\\/]job-watch|list-memory|permissions|use-rate-budget))\.(tsx?|module\.css)$/;
+/**
+ * What the embed page and the workspace screens share and /connect does not load: zod (not its locales, which load on
+ * demand) and the contract's transport and posts (endpoint 14), as one chunk. Left to the bundler zod alone was split
+ * three ways by which screens reach each module.
+ */
+const contractFirst = [
+  /node_modules[\\/]zod[\\/](?!v4[\\/]locales)/,
+  /src[\\/]api[\\/](transport|posts|api-error-response|common|filter[\\/](ast|order-by|print)|query-string|validation-message|public-posts|url)\.ts$/,
+  /src[\\/]i18n[\\/]format\.ts$/,
+];
 
 /**
  * Vite config for the dashboard: two entries, the console (index.html) and the public embed page (embed.html),
@@ -63,7 +80,8 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'console', test: (id) => consoleFirst.some((pattern) => pattern.test(id)) && !consoleLater.test(id), includeDependenciesRecursively: false },
-            { name: 'zod', test: /node_modules[\\/]zod[\\/](?!v4[\\/]locales)/, includeDependenciesRecursively: false },
+            { name: 'workspace', test: (id) => workspaceFirst.test(id), includeDependenciesRecursively: false },
+            { name: 'contract', test: (id) => contractFirst.some((pattern) => pattern.test(id)), includeDependenciesRecursively: false },
           ],
         },
       },
