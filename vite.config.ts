@@ -37,6 +37,16 @@ const consoleLater = /(useMutation|mutationObserver|useQueries|queriesObserver|c
 const workspaceFirst =
   /src[\\/](api[\\/](authorization|catalog|client|contacts|extensions|filter[\\/]fields|rate-budget|scopes|workspaces)|app[\\/](color-scheme-toggle|scope-gate)|components[\\/](after-interaction|budget-meter|deferred-tooltip|icons|throttle-notice)|lib[\\/](api|budgeted-client|extensions|jobs[\\/]job-names|jobs[\\/]job-watch|list-memory|permissions|use-rate-budget))\.(tsx?|module\.css)$/;
 /**
+ * What a list screen (contacts, products, collections, posts...) renders first besides its page: the table (TanStack
+ * Table), pagination, the search and filter sheet, the saved views' state, as one chunk.
+ */
+const listFirst = [
+  /node_modules[\\/](@tanstack[\\/](table-core|react-table|react-store|store)|use-sync-external-store)[\\/]/,
+  /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](Skeleton|NativeSelect)[\\/]/,
+  /node_modules[\\/]@mantine[\\/]hooks[\\/]esm[\\/]use-debounced-callback[\\/]/,
+  /src[\\/](components[\\/](data-table|pagination-bar|filter-sheet|debounced-input)|lib[\\/](record-route|list-view|list-search|saved-views))\.(tsx?|module\.css)$/,
+];
+/**
  * What the embed page and the workspace screens share and /connect does not load: zod (not its locales, which load on
  * demand) and the contract's transport and posts (endpoint 14), as one chunk. Left to the bundler zod alone was split
  * three ways by which screens reach each module.
@@ -81,6 +91,8 @@ export default defineConfig({
           groups: [
             { name: 'console', test: (id) => consoleFirst.some((pattern) => pattern.test(id)) && !consoleLater.test(id), includeDependenciesRecursively: false },
             { name: 'workspace', test: (id) => workspaceFirst.test(id), includeDependenciesRecursively: false },
+            { name: 'inputs', test: /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](Input|InputBase|TextInput|Badge)[\\/]/, includeDependenciesRecursively: false },
+            { name: 'list', test: (id) => listFirst.some((pattern) => pattern.test(id)), includeDependenciesRecursively: false },
             { name: 'contract', test: (id) => contractFirst.some((pattern) => pattern.test(id)), includeDependenciesRecursively: false },
           ],
         },
