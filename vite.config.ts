@@ -25,7 +25,7 @@ const consoleFirst = [
   /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]core[\\/](Box|InlineStyles|MantineProvider|factory|styles-api|utils)[\\/]/,
   /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](ActionIcon|Alert|Button|CloseButton|Container|Group|Loader|Stack|Text|Title|Transition|UnstyledButton)[\\/]/,
   /node_modules[\\/]@mantine[\\/]hooks[\\/]esm[\\/](use-color-scheme|use-did-update|use-id|use-isomorphic-effect|use-media-query|use-reduced-motion|utils[\\/]random-id)[\\/]/,
-  /node_modules[\\/]@mantine[\\/]notifications[\\/]esm[\\/]notifications\.store/,
+  /node_modules[\\/]@mantine[\\/]notifications[\\/]esm[\\/]notifications\.store/,  /src[\\/](app[\\/](app|router|sections|pages)|components[\\/](route-error|query-state|lazy-error-message|language-chooser)|lib[\\/](connections|navigation-guard|query-client|first-interaction|data-changed|throttle|local-state|backoff|checked-authorization)|i18n[\\/]react)\.tsx?$/,
 ];
 /** What those patterns catch that only lazy code uses (mutations, parallel queries, the keyboard handlers of menus). */
 const consoleLater = /(useMutation|mutationObserver|useQueries|queriesObserver|create-scoped-keydown-handler|find-element-in-shadow-dom)\./;
