@@ -38,12 +38,13 @@ const workspaceFirst =
   /src[\\/](api[\\/](authorization|catalog|client|contacts|extensions|filter[\\/]fields|rate-budget|scopes|workspaces)|app[\\/](color-scheme-toggle|scope-gate)|components[\\/](after-interaction|budget-meter|deferred-tooltip|icons|throttle-notice)|lib[\\/](api|budgeted-client|extensions|jobs[\\/]job-names|jobs[\\/]job-watch|list-memory|permissions|use-rate-budget))\.(tsx?|module\.css)$/;
 /**
  * What a list screen (contacts, products, collections, posts...) renders first besides its page: the table (TanStack
- * Table), pagination, the search and filter sheet, the saved views' state, as one chunk.
+ * Table), pagination, the search and filter sheet, the saved views' state, as one chunk. Not Mantine's NativeSelect
+ * nor its debounced callback: the header's tools and ScrollArea use them on every screen, and would load the table with
+ * them.
  */
 const listFirst = [
   /node_modules[\\/](@tanstack[\\/](table-core|react-table|react-store|store)|use-sync-external-store)[\\/]/,
-  /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](Skeleton|NativeSelect)[\\/]/,
-  /node_modules[\\/]@mantine[\\/]hooks[\\/]esm[\\/]use-debounced-callback[\\/]/,
+  /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/]Skeleton[\\/]/,
   /src[\\/](components[\\/](data-table|pagination-bar|filter-sheet|debounced-input)|lib[\\/](record-route|list-view|list-search|saved-views))\.(tsx?|module\.css)$/,
 ];
 /**
