@@ -4,12 +4,13 @@
  *
  *   npx tsx bench/activity.ts [--database sqlite|postgres] [--postgres-url URL] [--contacts N] [--entries N]
  *                             [--revert N] [--duration S] [--pairs P] [--no-cache]
+ *                             [--cases writes,reads,revert,retention]
  *
  * 1. Writes: `POST /contacts` and `PATCH /contacts/{id}/tags` (16 connections, S seconds each, default 5) with the log
  *    on and with `ACTIVITY_LOG=off`, in P alternated pairs (default 2): requests a second and the server's CPU a
  *    request (utime + stime from /proc), and the ratio on/off of each pair.
- * 2. Reads: `GET /activity` filtered by `resourceId` and by `batchId` with N entries in the workspace (default
- *    1,000,000, written straight into the database): p50 and p99 at 10 connections.
+ * 2. Reads: `GET /activity` filtered by `resourceId` and by `batchId` (a page of 20, the default, and of 100) with N
+ *    entries in the workspace (default 1,000,000, written straight into the database): p50 and p99 at 10 connections.
  * 3. Revert: a batch of R creates (default 10,000, sent with `Activity-Batch`) reverted by one `POST /activity/revert`
  *    while another client writes a tag every 20 ms: the revert's seconds and the longest write meanwhile.
  * 4. Retention: the N entries made 500 days old, deleted by the scheduler (`ACTIVITY_RETENTION_DAYS=400`, at most
@@ -45,6 +46,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     pairs: { type: 'string', default: '2' },
     'no-cache': { type: 'boolean', default: false },
+    cases: { type: 'string', default: 'writes,reads,revert,retention' },
   },
 });
 
@@ -131,6 +133,7 @@ async function main() {
     }
     console.log(`## Activity log, ${postgres ? 'PostgreSQL' : 'SQLite'}, ${contacts.toLocaleString('en')} contacts (load ${loadavg()[0]!.toFixed(1)})\n`);
 
+    const cases = new Set(values.cases.split(','));
     // 1. What the log costs a write: alternated pairs, on and off.
     let serial = 0;
     const ids: string[] = [];
@@ -167,7 +170,7 @@ async function main() {
     }
     console.log('| pair | write | log | requests/s | server CPU ms/request | on/off CPU ratio | non-2xx |');
     console.log('|---|---|---|---|---|---|---|');
-    for (let pair = 1; pair <= pairs; pair++) {
+    for (let pair = 1; pair <= (cases.has('writes') ? pairs : 0); pair++) {
       for (const method of ['POST', 'PATCH'] as const) {
         // Which side runs first alternates by pair, so a machine getting busier or quieter weighs on both.
         const sides = pair % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const);
@@ -205,17 +208,20 @@ async function main() {
     await database.close();
     console.log(`\nWrote ${entries.toLocaleString('en')} activity entries in ${((performance.now() - seeded) / 1000).toFixed(1)} s.\n`);
     await start();
-    console.log('| GET /activity filtered by | entries | p50 ms | p99 ms | requests/s |');
-    console.log('|---|---|---|---|---|');
-    for (const [label, filter] of [
-      ['resourceId', `resourceId eq '${record}'`],
-      ['batchId', `batchId eq '${batch}'`],
-    ] as const) {
-      const result = await autocannon({ url: `${server!.origin}/api/activity?%24filter=${encodeURIComponent(filter)}&%24limit=100`, connections: 10, duration, headers: { 'x-api-key': apiKey } });
-      console.log(`| ${label} | ${entries.toLocaleString('en')} | ${result.latency.p50} | ${result.latency.p99} | ${Math.round(result.requests.average)} |`);
+    console.log('| GET /activity filtered by | page | entries | p50 ms | p99 ms | requests/s |');
+    console.log('|---|---|---|---|---|---|');
+    // A record's history (10 entries), a batch's first page at the default $limit (20) and at the largest (100).
+    for (const [label, filter, limit] of (cases.has('reads') ? [
+      ['resourceId', `resourceId eq '${record}'`, 100],
+      ['batchId', `batchId eq '${batch}'`, 20],
+      ['batchId', `batchId eq '${batch}'`, 100],
+    ] : []) as [string, string, number][]) {
+      const result = await autocannon({ url: `${server!.origin}/api/activity?%24filter=${encodeURIComponent(filter)}&%24limit=${limit}`, connections: 10, duration, headers: { 'x-api-key': apiKey } });
+      console.log(`| ${label} | ${limit} | ${entries.toLocaleString('en')} | ${result.latency.p50} | ${result.latency.p99} | ${Math.round(result.requests.average)} |`);
     }
 
     // 3. Reverting a batch of R creates while another client writes.
+    if (cases.has('revert')) {
     const revertBatch = `revert-${randomUUID()}`;
     for (let i = 0; i < revertCount; i += 100) {
       await Promise.all(
@@ -238,7 +244,10 @@ async function main() {
     console.log('|---|---|---|---|---|');
     console.log(`| ${revertCount.toLocaleString('en')} creates | ${revertSeconds.toFixed(1)} | ${reverted.reverted} | ${reverted.conflicts.length} | ${during.longest.toFixed(0)} |`);
 
+    }
+
     // 4. Retention: the scheduler deletes the N old entries while the writer runs.
+    if (cases.has('retention')) {
     await start({ SCHEDULER_INTERVAL_MS: '200', ACTIVITY_RETENTION_DAYS: '400' });
     const pruning = performance.now();
     const steady = steadyWriter(server!.origin, apiKey, ids[1]!);
@@ -254,6 +263,7 @@ async function main() {
     console.log(`\n| retention | seconds | longest other write ms (of ${meanwhile.sent}) |`);
     console.log('|---|---|---|');
     console.log(`| ${entries.toLocaleString('en')} old entries deleted | ${pruneSeconds.toFixed(1)} | ${meanwhile.longest.toFixed(0)} |`);
+    }
   } finally {
     await (server as ServerProcess | null)?.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -9,13 +9,15 @@
  *   whole request within `requestMs`, else 408 and the connection is closed, so sockets that never send a byte
  *   are closed too (without a 408: they sent no request, and a client that never reads would never see the
  *   close behind unread bytes, issue 37); a kept-alive connection idle for `keepAliveMs` after an answer is closed; a connection
- *   with no bytes either way for `idleMs` (a client that stopped reading an export) is destroyed.
+ *   with no bytes either way for `idleMs` (a client that stopped reading an export) is destroyed, except while a
+ *   handler works on a request it has whole (issue 33: a long write is answered, not cut).
  * - Body limit: 2 MB on every request, keyed or not, whatever the route: a `Content-Length` above it is a 413
  *   before anything else runs (authentication included), and a parsed body that grows past it is cut at 2 MB
  *   (Fastify's `bodyLimit`, also 413).
  * - An answer given before the request's body has arrived in full (401 on the headers, 413, 404, ...) carries
  *   `Connection: close`: once it is written the connection is closed, so the rest of the body is never read
- *   (Node would otherwise read and discard all of it to keep the connection alive).
+ *   (Node would otherwise read and discard all of it to keep the connection alive); the close lingers
+ *   (`LINGER_MS`) so the client reads the answer before the connection goes (issue 37).
  * - Errors Node's HTTP parser raises (`clientError`): 431 for a request line and headers over 16 KB (a long
  *   URL), 408 for a timeout above, 400 for malformed HTTP and unknown methods; CONNECT (which Node hands to
  *   no route) 400; an `Expect` other than `100-continue` 417; an HTTP/1.1 request without `Host` 400; each with
@@ -29,6 +31,7 @@
  */
 import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import type { ConnectionError, FastifyInstance, FastifyServerOptions } from 'fastify';
@@ -157,6 +160,36 @@ function clientErrorHandler(this: FastifyInstance, connectionError: ConnectionEr
   answerOnSocket(socket, body, method === 'HEAD');
 }
 
+/** How long a connection closed after an answer given before its body arrived stays open for the client to read it. */
+export const LINGER_MS = 2_000;
+
+/**
+ * Makes Node's close of `socket` after an answer (`destroySoon`, which Node's HTTP server calls once a
+ * `Connection: close` answer is written) a lingering close: send the answer and the end of our side (FIN), wait
+ * `LINGER_MS`, and only then destroy the socket. Destroying it at once, with the client's body still arriving,
+ * makes the kernel answer the unread bytes with a reset, which throws away the answer the client had not read
+ * yet: a keyless 500 MiB chunked upload saw `EPIPE` after 0.1 MiB and no 401 (issue 37). Unlike nginx's lingering
+ * close it reads nothing more meanwhile: reading and dropping the body through Node's parser at loopback speed
+ * (4 to 40 MiB in the linger) left the process 20 to 30 MiB larger, while a paused socket costs nothing and the
+ * reset at the end of the linger comes long after the client read the answer. The sockets lingering are in
+ * `lingering`, which the server's close destroys at once.
+ */
+function lingerOnClose(socket: Socket, lingering: Set<Socket>): void {
+  const closing = socket as Socket & { destroySoon?: () => void };
+  closing.destroySoon = () => {
+    if (socket.destroyed) return;
+    lingering.add(socket);
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      lingering.delete(socket);
+    });
+    socket.end();
+    // Node resumes the socket on the next tick for the request it dumps (resOnFinish), so it is paused after that.
+    setImmediate(() => socket.pause());
+  };
+}
+
 /** The Fastify server options of the HTTP layer: timeouts, body limit, client errors. */
 export function transportOptions(timeouts: TransportTimeouts = DEFAULT_TIMEOUTS): Partial<FastifyServerOptions> & { http: ServerOptions } {
   const { headersMs, requestMs, keepAliveMs, idleMs } = timeouts;
@@ -201,13 +234,40 @@ export default fp(
       done();
     });
 
+    // The idle timeout is for a client that stops sending or reading, not for a server still working on a request
+    // it has whole: it is suspended from the handler's start to the answer's first byte, so a write that takes
+    // longer than `idleMs` (a batch of 1,000 contacts, the revert of a 10,000-contact import, issue 33) is answered
+    // instead of its connection being destroyed under it. An answer streamed to a client that stops reading is
+    // still cut (the timeout is back before the body is written).
+    const idleMs = app.initialConfig.connectionTimeout ?? 0;
+    if (idleMs > 0) {
+      app.addHook('preHandler', (request, _reply, done) => {
+        request.raw.socket?.setTimeout?.(0); // `app.inject`'s request has no real socket
+        done();
+      });
+      app.addHook('onSend', (request, _reply, _payload, done) => {
+        const { socket } = request.raw;
+        if (socket && !socket.destroyed) socket.setTimeout?.(idleMs);
+        done();
+      });
+    }
+
+    const lingering = new Set<Socket>();
+    app.addHook('onClose', async () => {
+      for (const socket of lingering) socket.destroy();
+    });
+
     app.addHook('onSend', (request, reply, _payload, done) => {
       if (request.raw.complete) return done();
       // An answer given on the headers can come before Node has parsed a body that arrived with them: one turn
       // of the event loop lets it finish the bytes it holds. Whatever is still missing after that is not read:
-      // the answer closes the connection instead of Node reading (and discarding) the rest to keep it alive.
+      // the answer closes the connection instead of Node reading (and discarding) the rest to keep it alive,
+      // with a lingering close so the client reads the answer before the connection goes (issue 37).
       setImmediate(() => {
-        if (!request.raw.complete) reply.header('Connection', 'close');
+        if (!request.raw.complete) {
+          reply.header('Connection', 'close');
+          lingerOnClose(request.raw.socket, lingering);
+        }
         done();
       });
     });

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activityListSchema } from '../../src/api/activity';
 import { SCOPES } from '../../src/api/scopes';
 import { buildApp } from '../app';
 import { openMigratedDatabase } from '../database';
@@ -36,6 +37,8 @@ async function newContact(body: Record<string, unknown> = {}, headers: Record<st
 async function activity(params: Record<string, string | number | undefined>, key = server.a.key) {
   const answer = await call(server, 'GET', `/activity${query({ $limit: 100, ...params })}`, { key });
   expect(answer.status, answer.text).toBe(200);
+  // The page is written as JSON by the database (db/activity.ts, ActivityStore.list): it must be the contract's shape, whole.
+  expect(activityListSchema.parse(answer.body)).toEqual(answer.body);
   return answer.body as { items: Record<string, any>[]; meta: { maxResults: number } };
 }
 
@@ -241,6 +244,43 @@ describe('POST /activity/revert', () => {
     expect(replay.body.reverted).toBe(0);
     expect(replay.body.conflicts.map((c: { reason: string }) => c.reason).sort()).toEqual(['already-reverted', 'already-reverted', 'already-reverted', 'already-reverted', 'already-reverted', 'changed-since']);
   });
+
+  it('keeps and names a correction whose old email another contact took since, reverting the rest of its batch (a write that fails after its checks)', async () => {
+    const batch = unique('corrections-');
+    const old = `${unique('old')}@example.com`;
+    const clashing = await newContact({ email: old });
+    const others = [await newContact({ city: 'Hamar' }), await newContact({ city: 'Gjøvik' })];
+    await call(server, 'PATCH', `/contacts/${clashing}`, { key: server.a.key, headers: { 'Activity-Batch': batch }, body: { email: `${unique('new')}@example.com` } });
+    for (const id of others) await call(server, 'PATCH', `/contacts/${id}`, { key: server.a.key, headers: { 'Activity-Batch': batch }, body: { city: 'Lillehammer' } });
+    // The old address is given to a new contact: no later entry of the corrected contact, so only the write can tell.
+    await newContact({ email: old });
+    const answer = await revert({ batchId: batch });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.reverted).toBe(2);
+    expect(answer.body.conflicts).toEqual([{ activityId: expect.any(String), resourceId: clashing, reason: 'changed-since' }]);
+    expect((await contact(others[0]!))!.city).toBe('Hamar');
+    expect((await contact(others[1]!))!.city).toBe('Gjøvik');
+    expect((await contact(clashing))!.email).not.toBe(old);
+  });
+
+  it('answers a batch revert that runs longer than the idle timeout (the connection is not closed under it)', async () => {
+    const patient = await startServer({ timeouts: { headersMs: 400, requestMs: 800, keepAliveMs: 400, idleMs: 150 } });
+    try {
+      const batch = unique('long-');
+      const items = Array.from({ length: 400 }, (_, i) => ({ email: `${unique(`long${i}-`)}@example.com`, tags: ['imported'] }));
+      const created = await call(patient, 'POST', '/contacts/batch', { key: patient.a.key, headers: { 'Activity-Batch': batch }, body: { items } });
+      expect(created.status, created.text).toBe(200);
+      const started = performance.now();
+      const answer = await call(patient, 'POST', '/activity/revert', { key: patient.a.key, body: { batchId: batch } });
+      const took = performance.now() - started;
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.body.reverted).toBe(400);
+      // The case proves something only when the revert outlasted the idle timeout.
+      expect(took).toBeGreaterThan(150);
+    } finally {
+      await patient.close();
+    }
+  }, 60_000);
 
   it('reverts tags and consent', async () => {
     const id = await newContact({ tags: ['a'] });

@@ -121,6 +121,11 @@ export type DownloadContactsOptions = ListParams & {
    * the retry keeps its place (our service's extension, issue 21 point 2; docs/exports.md).
    */
   exportTicket?: string;
+  /**
+   * xlsx only: the language of the sheet's header row (`en`, `nb`), sent as `Export-Language`; the service then
+   * writes people's words, real dates, widths and a frozen header row (our service's extension, docs/exports.md).
+   */
+  language?: string;
 };
 
 /**
@@ -480,6 +485,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const accept = format === 'csv' ? CSV_MEDIA_TYPE : XLSX_MEDIA_TYPE;
       const call: Call = { ...listCall('GET /contacts', '/contacts', 'key', download), accept };
       if (download.exportTicket) call.headers = { 'Export-Ticket': download.exportTicket };
+      // The xlsx in people's words (issue 34 point 10; docs/exports.md): a service without the extension ignores it.
+      if (format === 'xlsx' && download.language) call.headers = { ...call.headers, 'Export-Language': download.language };
       const { response, url } = await send(call);
       const type = response.headers.get('content-type') ?? '';
       if (/json/i.test(type)) {
