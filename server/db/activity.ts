@@ -5,8 +5,9 @@
  * lives in db/revert.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
-import type { ActivityAction, ActivityResource } from '../../src/api/activity';
+import { type Kysely, PostgresAdapter, type Selectable, type Transaction, sql } from 'kysely';
+import { ACTIVITY_RESOURCES, type ActivityAction, type ActivityResource } from '../../src/api/activity';
+import type { VIEW_RESOURCE } from '../../src/api/live';
 import type { FilterNode } from '../../src/api/filter/ast';
 import type { OrderByItem } from '../../src/api/filter/order-by';
 import { type FieldMap, compileFilter } from '../filter/compile';
@@ -20,12 +21,20 @@ import type { ActivityTable, Database } from './schema';
  */
 export type Actor = { keyHint: string | null; source: string; batchId: string | null; requestId: string | null; idempotencyKey: string | null };
 
+/** Every kind of record the log holds entries about: section 11's, and section 13's shared views. */
+export type LoggedResource = ActivityResource | typeof VIEW_RESOURCE;
+export const LOGGED_RESOURCES: readonly LoggedResource[] = [...ACTIVITY_RESOURCES, 'view'];
+
+/** The PostgreSQL channel a committed write notifies with its workspace id (server/events/signals.ts). */
+export const EVENTS_CHANNEL = 'wsa_events';
+
 /** `changes` of an entry: each changed field to `[before, after]` (`tags` to `[added, removed]`). */
 export type Changes = Record<string, [unknown, unknown]>;
 
 /** One record's change, as a write reports it. `batchId` overrides the actor's (a revert's fresh batch). */
 export type ActivityChange = {
-  resource: ActivityResource;
+  /** The record's kind: the log's resources, and `view` (a shared view, docs/decisions.md section 13). */
+  resource: LoggedResource;
   resourceId: string;
   action: ActivityAction;
   changes: Changes | null;
@@ -42,9 +51,18 @@ export type ActivityRow = Selectable<ActivityTable>;
  * Adds one entry per change to the log, inside the write's transaction `trx`, all stamped `now` (ISO 8601 UTC).
  * Nothing without an actor (writes that do not come through the API: the demo seed, the operator command line)
  * or without changes. Returns the new entries' ids.
+ *
+ * On PostgreSQL it first locks the workspace's row (`for no key update`, the lock contact writes already take to
+ * count their version) and notifies `EVENTS_CHANNEL` with the workspace id, which PostgreSQL delivers at commit and
+ * drops on rollback. The lock makes a workspace's entries commit in `seq` order, so a reader that has seen entry n
+ * never sees an entry below n appear later: `GET /events` and its `Last-Event-ID` replay read the log by `seq`
+ * (docs/decisions.md section 13, server/events/hub.ts). SQLite's writes already commit one at a time.
  */
 export async function recordActivity(trx: Transaction<Database> | Kysely<Database>, workspaceId: string, actor: Actor | undefined, changes: readonly ActivityChange[], now = new Date().toISOString()): Promise<string[]> {
   if (!actor || !changes.length) return [];
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+    await sql`select pg_notify(${EVENTS_CHANNEL}, id) from workspaces where id = ${workspaceId} for no key update`.execute(trx);
+  }
   const rows = changes.map((change) => ({
     activity_id: randomUUID(),
     workspace_id: workspaceId,
@@ -121,10 +139,10 @@ export class ActivityStore {
    * ActivityEntry shape (src/api/activity.ts), and their exact count.
    * `created` orders, ties in the order of writing (`seq`).
    */
-  async list(workspaceId: string, resources: readonly ActivityResource[], query: { filter?: FilterNode; orderBy: readonly OrderByItem[]; offset: number; limit: number }) {
+  async list(workspaceId: string, resources: readonly LoggedResource[], query: { filter?: FilterNode; orderBy: readonly OrderByItem[]; offset: number; limit: number }) {
     if (!resources.length) return { items: '[]', maxResults: 0 };
     let base = this.db.selectFrom('activity').where('activity.workspace_id', '=', workspaceId);
-    if (resources.length < 4) base = base.where('activity.resource', 'in', [...resources]);
+    if (LOGGED_RESOURCES.some((resource) => !resources.includes(resource))) base = base.where('activity.resource', 'in', [...resources]);
     if (query.filter) base = base.where(compileFilter(query.filter, ACTIVITY_FIELDS, this.dialect));
     const direction = query.orderBy[0]?.direction === 'asc' ? 'asc' : 'desc';
     // The page is written as one JSON array by the database (json_object and json_group_array, or PostgreSQL's
