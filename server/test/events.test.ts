@@ -5,10 +5,13 @@
  * shutdown, and two processes: a write through one reaches a stream on the other (LISTEN/NOTIFY on PostgreSQL, the
  * log polled on SQLite).
  */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import getPort from 'get-port';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_EVENT_IDS } from '../../src/api/live';
 import { SCOPES } from '../../src/api/scopes';
 import { buildApp } from '../app';
@@ -242,6 +245,75 @@ describe('GET /extensions', () => {
       await app.close();
     }
   });
+});
+
+/** Two service processes on one new database (env added to each), a workspace and an all-scope key; `stop` ends all. */
+async function twoProcesses(name: string, env: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), `wsa-${name}-`));
+  const target = await createTestDatabase(dir, name);
+  const database = await openMigratedDatabase(target.url);
+  const organization = await createOrganization(database.db, 'Events Organization');
+  const workspace = await createWorkspace(database.db, { organizationId: organization.id, name: 'Events Workspace' });
+  const key = await createApiKey(database.db, workspace.id, SCOPES);
+  const [one, two] = await Promise.all([startServiceProcess(target.url, env), startServiceProcess(target.url, env)]);
+  return {
+    one,
+    two,
+    key,
+    async stop() {
+      await Promise.all([one.stop(), two.stop()]);
+      await database.close();
+      await target.drop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const redisServer = (() => {
+  try {
+    return execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim();
+  } catch {
+    return '';
+  }
+})();
+
+describe.runIf(redisServer)('several processes with REDIS_URL (needs redis-server on PATH)', () => {
+  let redis: ChildProcess;
+  let url: string;
+  beforeAll(async () => {
+    const port = await getPort({ host: '127.0.0.1' });
+    redis = spawn(redisServer, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    url = `redis://127.0.0.1:${port}`;
+    const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => 100 });
+    probe.on('error', () => {});
+    await vi.waitFor(() => probe.ping(), { timeout: 10_000, interval: 100 });
+    probe.disconnect();
+  });
+  afterAll(() => {
+    redis?.kill('SIGTERM');
+  });
+
+  it('a write through one process reaches a stream on the other through Redis pub/sub', async () => {
+    const pair = await twoProcesses('redis-events', { REDIS_URL: url });
+    const subscriber = new Redis(url);
+    const heard: string[] = [];
+    await subscriber.subscribe('wsa-events');
+    subscriber.on('message', (_channel: string, message: string) => heard.push(message));
+    const stream = await openEvents(pair.two.baseUrl, pair.key);
+    try {
+      await resetId(stream);
+      const started = Date.now();
+      const id = await newContact(pair.key, pair.one);
+      await changeOf(stream, id, 3000);
+      expect(Date.now() - started).toBeLessThan(1000);
+      // The signal went through Redis: the workspace's id on the channel.
+      expect(heard.length).toBeGreaterThan(0);
+    } finally {
+      stream.close();
+      subscriber.disconnect();
+      await pair.stop();
+    }
+  }, 120_000);
 });
 
 describe('several processes on one database', () => {
