@@ -90,6 +90,9 @@ export function changeFrames(entries: readonly Entry[], resources: ReadonlySet<s
   return out;
 }
 
+/** The answer to a stream asked for while the server shuts down (its clients reconnect to another process). */
+const shuttingDown = () => new HttpError(503, 'Service Unavailable: the server is shutting down');
+
 /** The `GET /events` streams of this process and the feeds that serve them. */
 export class EventHub {
   private readonly feeds = new Map<string, Promise<Feed>>();
@@ -133,10 +136,17 @@ export class EventHub {
    * ends when the sink's client goes away (`closed`) or the hub closes.
    */
   async open(params: { keyId: string; workspaceId: string; resources: ReadonlySet<string>; lastEventId: string | undefined }, start: () => StreamSink): Promise<{ closed(): void }> {
-    if (this.closing) throw new HttpError(503, 'Service Unavailable: the server is shutting down');
+    if (this.closing) throw shuttingDown();
     await this.ensureStarted();
     const id = randomUUID();
     await this.reserve(id, params.keyId);
+    // The shutdown may have begun while the stream was counted: it has already ended the streams it knew of, and
+    // a stream started now would hold its connection open, so `app.close()` would wait for it until the client
+    // left. Refused instead, before the answer starts (no `await` between this check and the stream's registration).
+    if (this.closing) {
+      await this.release([id]);
+      throw shuttingDown();
+    }
     const stream: Stream = { id, keyId: params.keyId, workspaceId: params.workspaceId, resources: params.resources, sink: start(), closed: false };
     this.streams.add(stream);
     stream.sink.write(`retry: ${RETRY_MS}\n\n`);
@@ -159,7 +169,9 @@ export class EventHub {
     for (const stream of [...this.streams]) this.close(stream, false);
     for (const feed of this.feeds.values()) void feed.then((ready) => ready.timer && clearTimeout(ready.timer));
     this.feeds.clear();
-    await Promise.all([this.release(ids), this.signal.close()]);
+    // A signal still starting (the first stream's) is closed once it has started, or its connection would stay.
+    const signalClosed = (this.started ?? Promise.resolve()).catch(() => {}).then(() => this.signal.close());
+    await Promise.all([this.release(ids), signalClosed]);
   }
 
   private started: Promise<void> | null = null;
@@ -167,6 +179,7 @@ export class EventHub {
   private ensureStarted(): Promise<void> {
     this.started ??= (async () => {
       await this.signal.start((workspaceId) => this.changed(workspaceId), () => this.streams.size > 0);
+      if (this.closing) return;
       this.heartbeat = setInterval(() => void this.beat(), this.heartbeatMs);
       this.heartbeat.unref();
     })();

@@ -6,7 +6,9 @@
  * log polled on SQLite).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import getPort from 'get-port';
@@ -16,9 +18,9 @@ import { MAX_EVENT_IDS } from '../../src/api/live';
 import { SCOPES } from '../../src/api/scopes';
 import { buildApp } from '../app';
 import { openMigratedDatabase } from '../database';
-import { createApiKey } from '../db/credentials';
+import { createApiKey, findApiKey } from '../db/credentials';
 import { createOrganization, createWorkspace } from '../db/workspaces';
-import { changeFrames } from '../events/hub';
+import { EventHub, changeFrames } from '../events/hub';
 import { changes, openEvents, type OpenStream } from './event-stream';
 import { type TestServer, call, startServer } from './harness';
 import { startServiceProcess } from './service-process';
@@ -227,6 +229,66 @@ describe('shutdown', () => {
     const again = await Promise.all(Array.from({ length: 5 }, () => events(key)));
     expect(again.map((stream) => stream.status)).toEqual([200, 200, 200, 200, 200]);
     for (const stream of again) stream.close();
+  });
+  it('a stream its client left and a connection opened without a request (a client connecting again) do not hold app.close()', async () => {
+    const app = await buildApp({ database: server.database, rateLimitPerMinute: 0, schedulerIntervalMs: 0 });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const key = await server.keyWith(server.a, ['contacts:read-only']);
+    const stream = await openEvents(`http://127.0.0.1:${port}/api`, key);
+    await stream.next((frame) => frame.event === 'reset');
+    stream.close();
+    await stream.ended;
+    // What fetch (undici) does after an aborted stream, and what a browser's or balancer's preconnect does: a
+    // connection that sends nothing yet. Node's server.close() counts it busy, and stops the timeout that would cut it.
+    const idle = connect(port, '127.0.0.1');
+    await once(idle, 'connect');
+    let closed: Promise<void> | undefined;
+    try {
+      const started = Date.now();
+      closed = app.close();
+      const finished = await Promise.race([closed.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 2000))]);
+      expect(finished, 'app.close() still waiting after 2 s').toBe(true);
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      idle.destroy();
+      await closed;
+    }
+  });
+
+  it('a stream still opening when app.close() starts is refused or ended: close() does not wait for it, and it does not count', async () => {
+    const app = await buildApp({ database: server.database, rateLimitPerMinute: 0, schedulerIntervalMs: 0 });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api`;
+    const key = await server.keyWith(server.a, ['contacts:read-only']);
+    // The close starts while the stream is being counted (after the hub's first check, before the answer's head).
+    const hub = EventHub.prototype as unknown as { reserve(...args: unknown[]): Promise<void> };
+    const reserve = hub.reserve;
+    let closed: Promise<void> | undefined;
+    const spy = vi.spyOn(hub, 'reserve').mockImplementation(async function (this: unknown, ...args: unknown[]) {
+      closed ??= app.close();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return reserve.apply(this, args);
+    });
+    const client = new AbortController();
+    try {
+      const started = Date.now();
+      const answer = await fetch(`${baseUrl}/events`, { headers: { 'x-api-key': key }, signal: client.signal });
+      const finished = await Promise.race([closed!.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 2000))]);
+      expect(finished, `app.close() still waiting after 2 s (the stream answered ${answer.status})`).toBe(true);
+      expect(Date.now() - started).toBeLessThan(2000);
+      // Refused, since the server is shutting down (and its connection closed, or close() would wait for it).
+      expect(answer.status).toBe(503);
+      expect((await answer.json()).message).toBe('Service Unavailable: the server is shutting down');
+      const rows = await server.database.db.selectFrom('event_streams').select('id').where('key_id', '=', (await findApiKey(server.database.db, key))!.keyId).execute();
+      expect(rows).toEqual([]);
+    } finally {
+      spy.mockRestore();
+      client.abort();
+      await closed;
+    }
   });
 });
 

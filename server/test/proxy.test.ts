@@ -211,6 +211,24 @@ describe('a proxy-mode process in front of our service process', () => {
     }
   });
 
+  it('cuts a passed-through GET /events stream at its close, so app.close() does not wait for the upstream', async () => {
+    const local = await proxyApp({ upstreamApiUrl: service.baseUrl });
+    const stream = await openEvents(local.baseUrl, key);
+    let closed: Promise<void> | undefined;
+    try {
+      await stream.next((frame) => frame.event === 'reset');
+      const started = Date.now();
+      closed = local.app.close();
+      const finished = await Promise.race([closed.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 2000))]);
+      expect(finished, 'app.close() still waiting after 2 s').toBe(true);
+      await stream.ended;
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      stream.close();
+      await closed;
+    }
+  });
+
   it('answers 413 for a body over the service limit and 415 for text/plain, as the service does', async () => {
     const large = await both('POST', '/contacts', { key, rawBody: JSON.stringify({ name: 'x'.repeat(3 * 1024 * 1024) }), headers: { 'content-type': 'application/json' } });
     expect(large.direct.status).toBe(413);
