@@ -47,22 +47,47 @@ export type WriteContext = { actor?: Actor };
 
 export type ActivityRow = Selectable<ActivityTable>;
 
+/** The transactions that hold their workspace's row lock (`lockWorkspace`), and which workspace. */
+const lockedWorkspaces = new WeakMap<object, string>();
+/**
+ * Only to measure what the lock costs (bench/workspace-lock.ts), never in the service: `first` (the service's), `in-record`
+ * (taken by `recordActivity` only, in the middle of a write: the earlier design, which could deadlock) or `off`.
+ */
+let lockMode: 'first' | 'in-record' | 'off' = 'first';
+export function setWorkspaceLockForBench(mode: typeof lockMode): void {
+  lockMode = mode;
+}
+
+/**
+ * PostgreSQL: locks workspace `workspaceId`'s row until `trx` ends (`for no key update`, the lock contact writes
+ * take anyway to count their version, compatible with the key-share locks of foreign keys) and notifies
+ * `EVENTS_CHANNEL` with the workspace id, which PostgreSQL delivers at commit and drops on rollback. Once per
+ * transaction; nothing on SQLite, whose writes commit one at a time.
+ *
+ * The lock makes a workspace's log entries commit in `seq` order (the sequence hands `seq` out before commit), so a
+ * reader that has seen entry n never sees one below n appear later: `GET /events` and its `Last-Event-ID` replay read
+ * the log by `seq` (docs/decisions.md section 13, server/events/hub.ts, docs/live.md). Every write transaction that
+ * records activity takes it as its FIRST lock, before any record's row, unique-index entry or transaction lock:
+ * taken in the middle, a transaction holding it could wait for a row that another transaction holds while waiting
+ * for this lock (a revert chunk over several records, an erase that then locks posts): a deadlock.
+ * `recordActivity` takes it too, for a transaction that did not.
+ */
+export async function lockWorkspace(trx: Transaction<Database> | Kysely<Database>, workspaceId: string, fromRecord = false): Promise<void> {
+  if (lockMode === 'off' || (lockMode === 'in-record' && !fromRecord)) return;
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter) || lockedWorkspaces.get(trx) === workspaceId) return;
+  await sql`select pg_notify(${EVENTS_CHANNEL}, id) from workspaces where id = ${workspaceId} for no key update`.execute(trx);
+  lockedWorkspaces.set(trx, workspaceId);
+}
+
 /**
  * Adds one entry per change to the log, inside the write's transaction `trx`, all stamped `now` (ISO 8601 UTC).
  * Nothing without an actor (writes that do not come through the API: the demo seed, the operator command line)
- * or without changes. Returns the new entries' ids.
- *
- * On PostgreSQL it first locks the workspace's row (`for no key update`, the lock contact writes already take to
- * count their version) and notifies `EVENTS_CHANNEL` with the workspace id, which PostgreSQL delivers at commit and
- * drops on rollback. The lock makes a workspace's entries commit in `seq` order, so a reader that has seen entry n
- * never sees an entry below n appear later: `GET /events` and its `Last-Event-ID` replay read the log by `seq`
- * (docs/decisions.md section 13, server/events/hub.ts). SQLite's writes already commit one at a time.
+ * or without changes. Returns the new entries' ids. On PostgreSQL the workspace's row is locked first
+ * (`lockWorkspace`; a no-op where the transaction began with it, as it should).
  */
 export async function recordActivity(trx: Transaction<Database> | Kysely<Database>, workspaceId: string, actor: Actor | undefined, changes: readonly ActivityChange[], now = new Date().toISOString()): Promise<string[]> {
   if (!actor || !changes.length) return [];
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
-    await sql`select pg_notify(${EVENTS_CHANNEL}, id) from workspaces where id = ${workspaceId} for no key update`.execute(trx);
-  }
+  await lockWorkspace(trx, workspaceId, true);
   const rows = changes.map((change) => ({
     activity_id: randomUUID(),
     workspace_id: workspaceId,

@@ -19,7 +19,7 @@ import type { ActivityResource, RevertConflict, RevertConflictReason, RevertResu
 import { CONTACT_PATCH_FIELDS, type ContactPatchParsed } from '../../src/api/extensions';
 import { type Scope, grants } from '../../src/api/scopes';
 import { HttpError, notFound } from '../errors';
-import type { Actor, ActivityRow, Changes } from './activity';
+import { type Actor, type ActivityRow, type Changes, lockWorkspace } from './activity';
 import type { CatalogStore } from './catalog';
 import type { Dialect } from './connection';
 import type { ContactStore } from './contacts';
@@ -132,6 +132,7 @@ export class Reverter {
   ): Promise<Chunk> {
     const chunk: Chunk = { next: first, reverted: 0, conflicts: [], erased: false };
     await this.db.transaction().execute(async (trx) => {
+      await lockWorkspace(trx, workspaceId);
       const started = performance.now();
       const erasedIds: string[] = [];
       for (let count = 0; count < PER_TRANSACTION && chunk.next < entries.length && (count === 0 || performance.now() - started < TRANSACTION_MS); count++) {

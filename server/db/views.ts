@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { MAX_VIEWS_PER_WORKSPACE, type SharedView, VIEW_RESOURCE, type ViewInputParsed } from '../../src/api/live';
 import { conflict, notFound } from '../errors';
-import { type Changes, type WriteContext, recordActivity } from './activity';
+import { type Changes, type WriteContext, lockWorkspace, recordActivity } from './activity';
 import type { Dialect } from './connection';
 import type { Database, ViewTable } from './schema';
 
@@ -53,7 +53,7 @@ export class ViewStore {
       created: now,
       updated: now,
     };
-    await this.unique(input.name, async (trx) => {
+    await this.unique(workspaceId, input.name, async (trx) => {
       await this.lockViews(trx, workspaceId);
       const { n } = await trx.selectFrom('views').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow();
       if (Number(n) >= MAX_VIEWS_PER_WORKSPACE) throw conflict(`A workspace may hold at most ${MAX_VIEWS_PER_WORKSPACE} views`);
@@ -65,7 +65,7 @@ export class ViewStore {
 
   /** Replaces view `viewId` of `workspaceId` (PUT). 404 `View not found` elsewhere; 409 for a name another view has. */
   async replace(workspaceId: string, viewId: string, input: ViewInputParsed, write: WriteContext): Promise<SharedView> {
-    return this.unique(input.name, async (trx) => {
+    return this.unique(workspaceId, input.name, async (trx) => {
       const before = await this.find(trx, workspaceId, viewId);
       const now = new Date().toISOString();
       const after: ViewRow = { ...before, name: input.name, name_key: nameKey(input.name), resource: input.resource, query: JSON.stringify(input.query), updated: now };
@@ -81,6 +81,7 @@ export class ViewStore {
   /** Deletes view `viewId` of `workspaceId`. 404 `View not found` elsewhere. */
   async delete(workspaceId: string, viewId: string, write: WriteContext): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      await lockWorkspace(trx, workspaceId);
       const before = await this.find(trx, workspaceId, viewId);
       await trx.deleteFrom('views').where('id', '=', viewId).execute();
       await recordActivity(trx, workspaceId, write.actor, [{ resource: VIEW_RESOURCE, resourceId: viewId, action: 'delete', changes: { name: [before.name, null], query: [JSON.parse(before.query), null] } }]);
@@ -101,9 +102,12 @@ export class ViewStore {
   }
 
   /** Runs `body` in a transaction; a clash on the unique name is the 409 of docs/decisions.md section 13. */
-  private async unique<T>(name: string, body: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  private async unique<T>(workspaceId: string, name: string, body: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     try {
-      return await this.db.transaction().execute(body);
+      return await this.db.transaction().execute(async (trx) => {
+        await lockWorkspace(trx, workspaceId);
+        return body(trx);
+      });
     } catch (error) {
       if (this.dialect.isUniqueViolation(error)) throw conflict(`A view named ${name} already exists`);
       throw error;
