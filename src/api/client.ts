@@ -38,6 +38,8 @@ import {
 } from './contacts';
 import { type ContactPatch, type PostRequestItem, extensionsSchema, postRequestListSchema } from './extensions';
 import type { ActivityList, RevertRequest, RevertResult } from './activity';
+import type { StreamEvent } from './event-stream';
+import type { SharedView, SharedViewList, ViewInput } from './live';
 import type { DownloadFormat, DownloadProgress, DownloadResult } from './download';
 import {
   type PostRequest,
@@ -184,6 +186,35 @@ export type ApiClient = {
    * batch; resolves to `{ reverted, conflicts, batchId }`. 403 missing scope, 404 unknown entry or empty batch.
    */
   revertActivity(body: RevertRequest, options?: CallOptions): Promise<RevertResult>;
+  /**
+   * `GET /events` (any key; extension `events`, docs/decisions.md section 13): opens the workspace's change stream and
+   * calls `onEvent` for each event (`change` with `{ resource, ids, action }`, `ids` null past 100; `reset`: reload
+   * what is shown; each with the `id` to resume from). `lastEventId` is sent as `Last-Event-ID` to be told what was
+   * missed. Resolves once the stream is open, to `{ done }`, which settles when the server ends it (resolves) or it
+   * breaks (rejects with an `ApiNetworkError`); abort through `signal` to close it (`done` then rejects with the
+   * AbortError). Opening costs one request of the budget; 429 when the key holds 5 streams already.
+   */
+  streamEvents(options: StreamEventsOptions): Promise<{ done: Promise<void> }>;
+  /** `GET /views` (contacts:read-only; extension `shared-views`): every shared view of the workspace, by name. */
+  listViews(options?: CallOptions): Promise<SharedViewList>;
+  /** `POST /views` (contacts:read-write): shares a view; 201 with it. 400 bad filter or order, 409 name taken (ignoring case). */
+  createView(body: ViewInput, options?: CallOptions): Promise<SharedView>;
+  /** `PUT /views/{viewId}` (contacts:read-write): replaces a view; 404 unknown, 409 name taken. */
+  replaceView(viewId: string, body: ViewInput, options?: CallOptions): Promise<SharedView>;
+  /** `DELETE /views/{viewId}` (contacts:read-write): deletes it for the whole workspace; 204. 404 unknown. */
+  deleteView(viewId: string, options?: CallOptions): Promise<void>;
+};
+
+/**
+ * Options of `streamEvents`: `onEvent` for each event, `lastEventId` to resume after, `onRetry` hears the server's
+ * reconnection delay (ms), `signal` closes the stream, `priority` its place in the budget (default `person`).
+ */
+export type StreamEventsOptions = {
+  onEvent: (event: StreamEvent) => void;
+  lastEventId?: string;
+  onRetry?: (ms: number) => void;
+  signal?: AbortSignal;
+  priority?: RequestPriority;
 };
 
 /**
@@ -372,8 +403,39 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     async revertActivity(body, opts = {}) {
       return (await json({ method: 'POST', endpoint: 'POST /activity/revert', path: '/activity/revert', auth: 'key', body, ...perCall(opts) }, (await activitySchemas()).revertResultSchema)).data;
     },
+
+    // Live changes and shared views load their code with their first call (docs/decisions.md section 13).
+    async streamEvents({ onEvent, lastEventId, onRetry, signal, priority }) {
+      const call: Call = { method: 'GET', endpoint: 'GET /events', path: '/events', auth: 'key', accept: 'text/event-stream', signal, priority };
+      if (lastEventId !== undefined) call.headers = { 'Last-Event-ID': lastEventId };
+      const [{ response, url }, { readEventStream }] = await Promise.all([send(call), import('./event-stream')]);
+      const done = readEventStream(response, onEvent, signal, onRetry).catch((error: unknown) => {
+        throw networkOrAbort(error, call, url);
+      });
+      return { done };
+    },
+
+    async listViews(opts = {}) {
+      return (await json({ method: 'GET', endpoint: 'GET /views', path: '/views', auth: 'key', ...perCall(opts) }, (await liveSchemas()).viewListSchema)).data;
+    },
+
+    async createView(body, opts = {}) {
+      return (await json({ method: 'POST', endpoint: 'POST /views', path: '/views', auth: 'key', body, ...perCall(opts) }, (await liveSchemas()).viewSchema)).data;
+    },
+
+    async replaceView(viewId, body, opts = {}) {
+      const request: Call = { method: 'PUT', endpoint: 'PUT /views/{viewId}', path: `/views/${pathSegment(viewId)}`, auth: 'key', body, ...perCall(opts) };
+      return (await json(request, (await liveSchemas()).viewSchema)).data;
+    },
+
+    async deleteView(viewId, opts = {}) {
+      await noContent({ method: 'DELETE', endpoint: 'DELETE /views/{viewId}', path: `/views/${pathSegment(viewId)}`, auth: 'key', ...perCall(opts) });
+    },
   };
 }
+
+/** src/api/live.ts, loaded when shared views are first asked for. */
+const liveSchemas = () => import('./live');
 
 /** src/api/activity.ts, loaded when the activity log is first asked for. */
 const activitySchemas = () => import('./activity');

@@ -52,7 +52,7 @@ export type CallOptions = { signal?: AbortSignal; priority?: RequestPriority; id
 export type Auth = 'key' | 'basic' | 'none';
 
 export type Call = {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** `METHOD /template`, for messages: `PATCH /contacts/{contactId}/tags`. */
   endpoint: string;
   /** Path with parameters already encoded by `pathSegment`. */
