@@ -19,7 +19,7 @@ import type { ActivityResource, RevertConflict, RevertConflictReason, RevertResu
 import { CONTACT_PATCH_FIELDS, type ContactPatchParsed } from '../../src/api/extensions';
 import { type Scope, grants } from '../../src/api/scopes';
 import { HttpError, notFound } from '../errors';
-import type { Actor, ActivityRow, Changes } from './activity';
+import { type Actor, type ActivityRow, type Changes, lockWorkspace } from './activity';
 import type { CatalogStore } from './catalog';
 import type { Dialect } from './connection';
 import type { ContactStore } from './contacts';
@@ -28,7 +28,7 @@ import { IdempotencyStore } from './idempotency';
 import type { Database } from './schema';
 
 /** The scope a revert needs for each resource (docs/decisions.md section 11: read-write on every resource involved). */
-export const REVERT_SCOPES: Record<ActivityResource, Scope> = {
+export const REVERT_SCOPES: Partial<Record<string, Scope>> = {
   contact: 'contacts:read-write',
   product: 'products:read-write',
   collection: 'products:read-write',
@@ -43,7 +43,8 @@ export const PER_TRANSACTION = 100;
 export const TRANSACTION_MS = 40;
 
 const NOT_REVERTIBLE = new Set(['erase', 'delete', 'withdraw', 'revert']);
-const TABLES: Record<ActivityResource, 'contacts' | 'products' | 'collections' | 'posts'> = {
+/** The table of each revertible resource; a shared view's entries (docs/decisions.md section 13) are not revertible. */
+const TABLES: Partial<Record<string, 'contacts' | 'products' | 'collections' | 'posts'>> = {
   contact: 'contacts',
   product: 'products',
   collection: 'collections',
@@ -83,7 +84,7 @@ export class Reverter {
     query = target.activityId !== undefined ? query.where('activity_id', '=', target.activityId) : query.where('batch_id', '=', target.batchId!);
     const entries = await query.orderBy('seq', 'desc').execute();
     if (!entries.length) throw notFound(target.activityId !== undefined ? 'Activity entry not found' : `No activity entries in batch ${target.batchId}`);
-    for (const resource of new Set(entries.map((entry) => entry.resource as ActivityResource))) {
+    for (const resource of new Set(entries.map((entry) => entry.resource))) {
       const scope = REVERT_SCOPES[resource];
       if (scope && !grants(scopes, scope)) throw new HttpError(403, `Missing scope ${scope}`);
     }
@@ -131,6 +132,7 @@ export class Reverter {
   ): Promise<Chunk> {
     const chunk: Chunk = { next: first, reverted: 0, conflicts: [], erased: false };
     await this.db.transaction().execute(async (trx) => {
+      await lockWorkspace(trx, workspaceId);
       const started = performance.now();
       const erasedIds: string[] = [];
       for (let count = 0; count < PER_TRANSACTION && chunk.next < entries.length && (count === 0 || performance.now() - started < TRANSACTION_MS); count++) {

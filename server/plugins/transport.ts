@@ -27,7 +27,8 @@
  *   no body (issue 21 point 5).
  * - While the server shuts down (after `app.close()`), a request still arriving on an open connection answers
  *   503 `Service Unavailable: the server is shutting down` with the error body (Fastify's own 503 has another
- *   shape) and `Connection: close`.
+ *   shape) and `Connection: close`; so does any answer finished after the close began (a request that was already
+ *   being handled), so no kept-alive connection holds the close until its keep-alive timeout.
  */
 import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
@@ -218,8 +219,23 @@ export function transportOptions(timeouts: TransportTimeouts = DEFAULT_TIMEOUTS)
 export default fp(
   async function transportPlugin(app: FastifyInstance) {
     let closing = false;
+    // Connections that have not sent a request yet: a client's connection opened ahead of use (a browser's or a
+    // balancer's preconnect, or fetch connecting again after a stream it aborted). Node's server.close() counts
+    // such a connection busy (it closes idle kept-alive ones only) and stops the headers timeout that would cut it,
+    // so the close would wait for it until the idle timeout (60 s). At the close they are destroyed, and so is one
+    // accepted while the close runs; a connection with a request under way is left to finish.
+    const sockets = new Set<Socket>();
+    app.server.on('connection', (socket: Socket) => {
+      if (closing) {
+        socket.destroy();
+        return;
+      }
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
     app.addHook('preClose', async () => {
       closing = true;
+      for (const socket of sockets) if (socket.bytesRead === 0 && !(socket as Socket & { _httpMessage?: unknown })._httpMessage) socket.destroy();
     });
 
     app.addHook('onRequest', (request, reply, done) => {
@@ -251,6 +267,14 @@ export default fp(
         done();
       });
     }
+
+    // An answer finished after the close began must close its connection: Node's server.close() closes the
+    // connections idle at that moment only, and would wait for a kept-alive one until `keepAliveMs` (72 s) passed
+    // (a request already past onRequest when app.close() started, such as a `GET /events` the event hub then refuses).
+    app.addHook('onSend', (_request, reply, _payload, done) => {
+      if (closing) reply.header('Connection', 'close');
+      done();
+    });
 
     const lingering = new Set<Socket>();
     app.addHook('onClose', async () => {
