@@ -187,15 +187,19 @@ export const TAG_REQUEST_IDS = 1000;
 /**
  * The durable job of a bulk tag change in requests of our service (kind `bulk-tags`, see the module's comment):
  * one `tag-contacts` step with the filter's text (the whole workspace: `id ne ''`, which every contact matches,
- * since the route takes exactly one of a filter and ids), or one per `TAG_REQUEST_IDS` chosen ids.
+ * since the route takes exactly one of a filter and ids), or one per `TAG_REQUEST_IDS` chosen ids. `matched`: the
+ * contacts the person chose (the filter's count as shown), which the job's title names ("Add vip on 45 contacts")
+ * since its steps are not one per contact; the distinct ids where left out for ids.
  * @throws RangeError from `printFilter` for a tree that cannot be printed.
  */
-export function bulkTagRequestSpec(source: BulkSource, change: TagChange): JobSpec {
+export function bulkTagRequestSpec(source: BulkSource, change: TagChange, matched?: number): JobSpec {
   const tags = { tagsToAdd: [...change.tagsToAdd], tagsToRemove: [...change.tagsToRemove] };
   const steps: JobStep[] = [];
+  let count = matched;
   if ('ids' in source) {
     const ids = [...new Set(source.ids)];
+    count ??= ids.length;
     for (let start = 0; start < ids.length; start += TAG_REQUEST_IDS) steps.push({ kind: 'tag-contacts', ids: ids.slice(start, start + TAG_REQUEST_IDS), ...tags });
   } else steps.push({ kind: 'tag-contacts', filter: printFilter(source.filter ?? compare('id', 'ne', '')), ...tags });
-  return { kind: 'bulk-tags', steps, meta: { ...tags, inOneRequest: true } };
+  return { kind: 'bulk-tags', steps, meta: { ...tags, inOneRequest: true, ...(count !== undefined ? { matched: count } : {}) } };
 }

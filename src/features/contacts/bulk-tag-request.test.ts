@@ -62,5 +62,10 @@ describe('bulkTagRequestSpec on the job runner', () => {
     expect(spec.steps.map((step) => (step.kind === 'tag-contacts' ? step.ids?.length : 0))).toEqual([1000, 500]);
     const all = bulkTagRequestSpec({ filter: undefined }, { tagsToAdd: ['x'], tagsToRemove: [] });
     expect(all.steps).toEqual([{ kind: 'tag-contacts', filter: "id ne ''", tagsToAdd: ['x'], tagsToRemove: [] }]);
+    // The title names the contacts chosen, not the steps: the distinct ids, or the filter's count as shown.
+    expect(spec.meta).toMatchObject({ matched: 1500 });
+    expect(bulkTagRequestSpec({ ids: ['a', 'a', 'b'] }, { tagsToAdd: ['x'], tagsToRemove: [] }).meta).toMatchObject({ matched: 2 });
+    expect(bulkTagRequestSpec({ filter: undefined }, { tagsToAdd: ['x'], tagsToRemove: [] }, 45).meta).toMatchObject({ matched: 45 });
+    expect(all.meta).not.toHaveProperty('matched');
   });
 });

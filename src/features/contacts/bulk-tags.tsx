@@ -38,9 +38,9 @@ import type { SavedConnection } from '@/lib/connections';
  * job to end (done, cancelled or paused); resolves to the contacts the service matched and changed. Rejects with
  * IndexedDB's error when the job cannot be stored.
  */
-async function tagInRequests(connection: SavedConnection, source: BulkSource, change: TagChange): Promise<{ matched: number; changed: number }> {
+async function tagInRequests(connection: SavedConnection, source: BulkSource, change: TagChange, chosen: number): Promise<{ matched: number; changed: number }> {
   const { enqueueJob, jobStore } = await import('@/lib/jobs/job-runner');
-  const id = await enqueueJob(connection, bulkTagRequestSpec(source, change));
+  const id = await enqueueJob(connection, bulkTagRequestSpec(source, change, chosen));
   const store = await jobStore();
   for (;;) {
     const job = await store.getJob(id);
@@ -151,7 +151,7 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
     const source: BulkSource = selection.kind === 'ids' ? { ids: selection.ids } : { filter: selection.filter };
     if (inRequests) {
       try {
-        setAnswered(await tagInRequests(connection, source, { tagsToAdd, tagsToRemove }));
+        setAnswered(await tagInRequests(connection, source, { tagsToAdd, tagsToRemove }, size));
       } catch (error) {
         setFailure({ title: t('bulk.bulkStoreFailed'), error });
       }
@@ -209,7 +209,7 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
             </Text>
           ) : null}
           <Text size="sm" c="dimmed">
-            {t('bulk.bulkHow')}
+            {t(inRequests ? 'bulk.bulkHowInOne' : 'bulk.bulkHow')}
           </Text>
           {progress && !inRequests ? <CollectView progress={progress} now={now} /> : null}
           {answered ? (
