@@ -13,7 +13,6 @@ import { isAuthError } from '@/api/api-error';
 import { rememberCheckedAuthorization } from './checked-authorization';
 import type { SavedConnection } from './connections';
 import type { QueryClient } from '@tanstack/react-query';
-import { extensionQuery } from './extension-query';
 
 /** What a user gives to connect: the API base URL, the key, "remember on this device", optional Basic credentials. */
 export type KeyInput = { baseUrl: string; apiKey: string; remember: boolean; accessKey?: string; secret?: string };
@@ -58,7 +57,8 @@ export async function checkKey(input: KeyInput): Promise<SavedConnection> {
  * workspace does not ask again; a failure means none (the contacts).
  */
 export async function landingPath(connection: Pick<SavedConnection, 'baseUrl' | 'apiKey' | 'workspaceId'>, queryClient: QueryClient): Promise<string> {
-  const { budgetedClient } = await preloadKeyCheck();
+  // The query's module is in the workspace's chunk (vite.config.ts), which the key check has loaded: not on /connect's first screen.
+  const [{ budgetedClient }, { extensionQuery }] = await Promise.all([preloadKeyCheck(), import('./extension-query')]);
   const api = budgetedClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey });
   const names = await queryClient.fetchQuery(extensionQuery(api, connection.baseUrl, connection.workspaceId)).catch((): string[] => []);
   const workspace = `/w/${encodeURIComponent(connection.workspaceId)}`;
