@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { type Locator, type Page, test as base, expect } from '@playwright/test';
+import { type BrowserContext, type Locator, type Page, test as base, expect } from '@playwright/test';
 import { cli } from './server';
 import { type E2eState, readState } from './state';
 
@@ -32,6 +32,9 @@ export const test = base.extend<Fixtures>({
       // Our service names `stats`, so connecting lands on the overview (issue 35 point 5); the tests go on from Contacts.
       await expect(page).toHaveURL(/\/w\/[^/?]+(\/contacts)?(\?.*)?$/);
       if (!/\/contacts/.test(new URL(page.url()).pathname)) {
+        // On a phone the sections are behind the burger (issue 23 point 6).
+        const burger = page.getByRole('button', { name: /^(Toggle navigation|Vis eller skjul navigasjonen)$/ });
+        if (await burger.isVisible()) await burger.click();
         await page.getByRole('navigation', { name: /^(Sections|Seksjoner)$/ }).getByRole('link', { name: /^(Contacts|Kontakter)$/ }).click();
         await expect(page).toHaveURL(/\/w\/[^/]+\/contacts/);
       }
@@ -41,6 +44,26 @@ export const test = base.extend<Fixtures>({
 export { expect };
 
 export type Workspace = { id: string; name: string; key: string };
+
+/**
+ * Makes `context`'s pages (those open and those opened later) see a service that names none of `names`: every
+ * `GET /api/extensions` is sent to the real service and its answer passed on less those names. For the tests of the
+ * console's path on a service without an extension (docs/decisions.md section 12: `contact-batch`, whose absence
+ * makes imports and bulk tags jobs of one request per contact), run against our real service all the same.
+ */
+export async function hideExtensions(context: BrowserContext, names: string[]): Promise<void> {
+  await context.route(/\/api\/extensions(\?|$)/, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { extensions: string[] };
+    expect(body.extensions, 'the service names what the test hides').toEqual(expect.arrayContaining(names));
+    await route.fulfill({ response, json: { ...body, extensions: body.extensions.filter((name) => !names.includes(name)) } });
+  });
+}
+
+/** Waits for a connection made at /connect to open its workspace: the overview (a service naming `stats`) or Contacts. */
+export async function expectWorkspaceOpened(page: Page): Promise<void> {
+  await expect(page).toHaveURL(/\/w\/[^/?]+(\/contacts)?(\?.*)?$/);
+}
 
 /**
  * A new workspace of the demo organization, named `label` plus a unique suffix, with a key holding `scope`

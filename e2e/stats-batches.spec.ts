@@ -107,6 +107,20 @@ test('a bulk tag of every contact matching a filter is one POST /contacts/tags, 
   await expect(dialog.getByRole('status')).toContainText('45 contacts matched; the tags of 40 contacts changed.', { timeout: 30_000 });
   expect(sent.filter((request) => request.startsWith('POST ') || request.startsWith('PATCH '))).toEqual(['POST /contacts/tags']);
   expect(await count(ws, "tags eq 'waxed'")).toBe(45);
+  await expect(dialog).toContainText('The service makes the change in one request');
+  await dialog.getByRole('button', { name: 'Close bulk tags' }).last().click();
+  await expect(dialog).toBeHidden();
+
+  // The Jobs page has it as a job of one step, named by the contacts chosen, and its undo puts the tags back.
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Jobs' }).click();
+  const entry = page.getByRole('article').filter({ has: page.getByRole('heading', { name: 'Add waxed on 45 contacts', exact: true }) });
+  await expect(entry.getByTestId('job-state')).toHaveText('Finished');
+  await expect(entry).toContainText('1 of 1 done');
+  await entry.getByRole('button', { name: 'Undo this job' }).click();
+  await entry.getByRole('alertdialog', { name: 'Undo this job' }).getByRole('button', { name: 'Undo the job' }).click();
+  await expect(entry.getByText('Reverted 40 changes.')).toBeVisible({ timeout: 30_000 });
+  expect(await count(ws, "tags eq 'waxed'")).toBe(5);
+  expect(await count(ws, "tags eq 'surf'")).toBe(45);
 });
 
 test.describe('against a service without the extensions (the hosted stand-in)', () => {
