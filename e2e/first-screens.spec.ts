@@ -134,7 +134,9 @@ test('the public embed page stays within its JavaScript budget', async ({ browse
 
 test('a menu clicked before its code arrives opens once it does, and its code loads only after the first interaction', async ({ page, connect, state }) => {
   await connect(state.demo.workspaces[0]!.key);
-  // Connecting was an interaction: this page loads the menus. The reload below starts a page with none.
+  // Connecting was an interaction: this page loads the menus (waited for, so that no late fetch of this page is taken
+  // for one of the next). The reload below starts a page with none.
+  await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((entry) => /\/assets\/column-menu-/.test(entry.name)))).toBe(true);
   await page.waitForLoadState('networkidle');
   const columnMenuCode: string[] = [];
   let release = () => {};
