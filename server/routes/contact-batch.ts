@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { contactCreateSchema } from '../../src/api/contacts';
 import { contactFilterFields, contactSortFields } from '../../src/api/filter/fields';
-import { contactBatchResponseSchema, contactBatchSchema, contactBulkTagsResponseSchema, contactBulkTagsSchema } from '../../src/api/contact-batch';
+import { contactBatchResponseSchema, contactBatchSchema, contactBulkTagsResponseSchema, contactBulkTagsSchema } from '../../src/api/stats';
 import { formatIssues } from '../../src/api/validation-message';
 import { DEFAULT_CONTACT_ORDER } from '../db/contacts';
 import { HttpError } from '../errors';

@@ -38,8 +38,7 @@ import {
 } from './contacts';
 import { type ContactPatch, type PostRequestItem, extensionsSchema, postRequestListSchema } from './extensions';
 import type { ActivityList, RevertRequest, RevertResult } from './activity';
-import type { ContactStats, Stats } from './stats';
-import type { ContactBatch, ContactBatchResponse, ContactBulkTags, ContactBulkTagsResponse } from './contact-batch';
+import type { ContactBatch, ContactBatchResponse, ContactBulkTags, ContactBulkTagsResponse, ContactStats, Stats } from './stats';
 import type { FilterNode } from './filter/ast';
 import type { StreamEvent } from './event-stream';
 import type { SharedView, SharedViewList, ViewInput } from './live';
@@ -445,11 +444,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
 
     async createContactsBatch(body, opts = {}) {
-      return (await json({ method: 'POST', endpoint: 'POST /contacts/batch', path: '/contacts/batch', auth: 'key', body, ...perCall(opts) }, (await batchSchemas()).contactBatchResponseSchema)).data;
+      return (await json({ method: 'POST', endpoint: 'POST /contacts/batch', path: '/contacts/batch', auth: 'key', body, ...perCall(opts) }, (await statsSchemas()).contactBatchResponseSchema)).data;
     },
 
     async tagContacts(body, opts = {}) {
-      return (await json({ method: 'POST', endpoint: 'POST /contacts/tags', path: '/contacts/tags', auth: 'key', body, ...perCall(opts) }, (await batchSchemas()).contactBulkTagsResponseSchema)).data;
+      return (await json({ method: 'POST', endpoint: 'POST /contacts/tags', path: '/contacts/tags', auth: 'key', body, ...perCall(opts) }, (await statsSchemas()).contactBulkTagsResponseSchema)).data;
     },
 
     // Live changes and shared views load their code with their first call (docs/decisions.md section 13).
@@ -482,10 +481,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 }
 
-/** src/api/stats.ts (docs/decisions.md section 12), loaded with the first aggregate call. */
+/** src/api/stats.ts (docs/decisions.md section 12), loaded with the first aggregate or batch call. */
 const statsSchemas = () => import('./stats');
-/** src/api/contact-batch.ts (docs/decisions.md section 12), loaded with the first batch call. */
-const batchSchemas = () => import('./contact-batch');
 /** src/api/live.ts, loaded when shared views are first asked for. */
 const liveSchemas = () => import('./live');
 

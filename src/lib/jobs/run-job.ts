@@ -44,7 +44,7 @@ import { errorSentence, loadErrorSentences } from '@/lib/error-sentence';
 import { sleepUnlessAborted } from '@/lib/run-pool';
 import { backoffSeconds } from '@/lib/throttle';
 import type { JobProgressPatch, JobStore } from './job-store';
-import type { ContactBatch, ContactBatchResponse, ContactBulkTags, ContactBulkTagsResponse } from '@/api/contact-batch';
+import type { ContactBatch, ContactBatchResponse, ContactBulkTags, ContactBulkTagsResponse } from '@/api/stats';
 import { ApiError, isApiError } from '@/api/api-error';
 import type { ItemOutcome, JobCounts, JobKind, JobRecord, JobStep, StepOutcome, StepRecord } from './job-types';
 
