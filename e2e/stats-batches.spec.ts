@@ -80,12 +80,20 @@ test('the state facet counts the filtered list from one GET /contacts/stats', as
   await expect(page.getByRole('table', { name: 'Contacts' }).getByRole('row').nth(1)).toBeVisible();
   await page.waitForLoadState('networkidle');
   const sent = recordApi(page);
+  const urls: string[] = [];
+  page.on('request', (request) => urls.push(request.url()));
   const select = page.getByRole('combobox', { name: 'State' });
   await select.dispatchEvent('pointerdown');
   const active = await count({ ...workspace } as Workspace, "state eq 'active'");
   await expect(select.locator('option', { hasText: `(${number(active)})` })).toHaveCount(1);
   expect(sent.filter((request) => request === 'GET /contacts/stats')).toHaveLength(1);
-  expect(sent.filter((request) => request === 'GET /contacts')).toHaveLength(0);
+  // No count per state (`GET /contacts?$limit=1&$filter=... state eq ...`, the path without `stats`); the list itself may
+  // be asked again meanwhile (a change in this shared demo workspace, issue 36's live updates), which is not the facet's.
+  const perState = urls.filter((url) => {
+    const parsed = new URL(url);
+    return parsed.pathname === '/api/contacts' && /\bstate eq\b/.test(parsed.searchParams.get('$filter') ?? '');
+  });
+  expect(perState, urls.join('\n')).toEqual([]);
 });
 
 test('a bulk tag of every contact matching a filter is one POST /contacts/tags, and the dialog says what changed', async ({ page, connect }) => {
