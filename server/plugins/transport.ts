@@ -268,11 +268,12 @@ export default fp(
       });
     }
 
-    // An answer finished after the close began must close its connection: Node's server.close() closes the
-    // connections idle at that moment only, and would wait for a kept-alive one until `keepAliveMs` (72 s) passed
-    // (a request already past onRequest when app.close() started, such as a `GET /events` the event hub then refuses).
-    app.addHook('onSend', (_request, reply, _payload, done) => {
-      if (closing) reply.header('Connection', 'close');
+    // A connection whose answer finished after the close began is closed once it is idle: Node's server.close()
+    // closes the connections idle at that moment only, and would wait for a kept-alive one until `keepAliveMs`
+    // (72 s) passed (a request already past onRequest when app.close() started, such as a `GET /events` the event
+    // hub then refuses). A request already sent behind it on the same connection is read first and answered 503.
+    app.addHook('onResponse', (_request, _reply, done) => {
+      if (closing) setImmediate(() => app.server.closeIdleConnections());
       done();
     });
 
