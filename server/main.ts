@@ -82,8 +82,35 @@ try {
 await started.app.listen({ port: config.port, host: config.host });
 console.log(started.lines.join('\n'));
 
+/**
+ * Stops the service on SIGTERM/SIGINT within a bounded time (issue 37 point 3): the app's close answers requests
+ * that still arrive with 503 and lets those in flight finish (plugins/transport.ts); what is still open after
+ * `graceMs` (a long export, a client that stopped reading one) has its connection cut, so the close completes, the
+ * database is closed after the last write it acknowledged, and the process exits 0. Should the close still hang,
+ * the process exits 1 three seconds later with a message saying so.
+ */
+async function stopWithin(service: Started, graceMs: number): Promise<void> {
+  const cut = setTimeout(() => service.app.server.closeAllConnections(), graceMs);
+  const failsafe = setTimeout(() => {
+    console.error(`Workspace Admin did not stop within ${graceMs + 3000} ms of the signal; exiting`);
+    process.exit(1);
+  }, graceMs + 3000);
+  failsafe.unref();
+  try {
+    await service.close();
+  } finally {
+    clearTimeout(cut);
+  }
+}
+
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    void started.close().then(() => process.exit(0));
+    stopWithin(started, config.shutdownGraceMs).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`Workspace Admin did not stop cleanly: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
   });
 }
