@@ -20,8 +20,8 @@
  * process runs at once; more wait in its queue, export/export-slots.ts). Issue 33 adds `ACTIVITY_RETENTION_DAYS` (400, 0 =
  * keep all) and `ACTIVITY_LOG` (on|off, default on), docs/decisions.md section 11. Issue 21 adds `DEMO_PUBLIC` (on|off,
  * default off: offer the one-click demo when `HOST` is not a loopback address, server/demo-exposure.ts).
- * Issue 37 adds `SHUTDOWN_GRACE_MS` (5000, at least 1: after SIGTERM/SIGINT, how long requests in flight, exports
- * included, may go on before their connections are cut, server/main.ts).
+ * Issue 37 adds `SHUTDOWN_GRACE_MS` (5000, from 1 to 60000: after SIGTERM/SIGINT, how long requests in flight,
+ * exports included, may go on before their connections are cut, server/main.ts; docs/deploy.md "Stopping").
  * Throws on a malformed value.
  */
 import { isIP } from 'node:net';
@@ -41,7 +41,7 @@ export type Config = {
   upstreamApiUrl: string | undefined;
   /** `UPSTREAM_TIMEOUT_MS`: the proxy's wait for the upstream's headers and between body chunks, in ms. */
   upstreamTimeoutMs: number;
-  /** `SHUTDOWN_GRACE_MS`: after SIGTERM/SIGINT, how long requests in flight may go on before their connections are cut. */
+  /** `SHUTDOWN_GRACE_MS`: after SIGTERM/SIGINT, how long requests in flight may go on before their connections are cut (ms). */
   shutdownGraceMs: number;
   /** `API_ORIGINS`: origins the console may call besides its own (CSP `connect-src`), normalized by `URL`. */
   apiOrigins: string[];

@@ -11,6 +11,7 @@
  * - the event stream and the export end;
  * - every write answered 201 is stored: the service is started again on the same database and the contacts the
  *   writers made are listed through the API (`$filter=email like '<their domain>'`, paged).
+ * `SHUTDOWN_TEST_VERBOSE=1` prints the time to exit and the answers counted.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http';
