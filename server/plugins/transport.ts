@@ -232,24 +232,25 @@ export default fp(
     // Connections that have not sent a request yet: a client's connection opened ahead of use (a browser's or a
     // balancer's preconnect, or fetch connecting again after a stream it aborted). Node's server.close() counts
     // such a connection busy (it closes idle kept-alive ones only) and stops the headers timeout that would cut it,
-    // so the close would wait for it until the idle timeout (60 s). At the close they are destroyed, and so is one
-    // accepted while the close runs; a connection with a request under way is left to finish.
+    // so the close would wait for it until the idle timeout (60 s). At the close they are closed once quiet, and so
+    // is one accepted while the close runs; a connection with a request under way is left to finish.
     const sockets = new Set<Socket>();
     // Per connection: its requests in flight (pipelined ones included), and when it last finished an answer (or opened).
     const inFlight = new Map<Socket, number>();
     const answeredAt = new WeakMap<Socket, number>();
     app.server.on('connection', (socket: Socket) => {
-      if (closing) {
-        socket.destroy();
-        return;
-      }
       sockets.add(socket);
       answeredAt.set(socket, Date.now());
       socket.once('close', () => sockets.delete(socket));
+      if (closing) closeWhenQuiet(socket);
     });
+    // Such a connection is closed once it has been quiet for `QUIET_MS` since it opened (`closeWhenQuiet`), not at
+    // once: on a busy process a client's first request may have arrived, not yet read (`bytesRead` 0); destroying
+    // the connection then reset it (6 of 20 writers whose first request was still unread at SIGTERM,
+    // server/test/graceful-shutdown.test.ts with both database projects running).
     app.addHook('preClose', async () => {
       closing = true;
-      for (const socket of sockets) if (socket.bytesRead === 0 && !(socket as Socket & { _httpMessage?: unknown })._httpMessage) socket.destroy();
+      for (const socket of sockets) if (socket.bytesRead === 0 && !(socket as Socket & { _httpMessage?: unknown })._httpMessage) closeWhenQuiet(socket);
     });
 
     // While closing, a kept-alive connection between two requests is closed once it has been quiet for `QUIET_MS`
