@@ -270,9 +270,10 @@ test('the contacts page, drawer and new contact form have no serious accessibili
   await checkAccessibility(page, 'contacts-table');
   await bodyRows(page).first().click();
   await expect(page.getByRole('dialog')).toBeVisible();
-  await checkAccessibility(page, 'contact-drawer');
+  // The page under the drawer was checked a moment ago: the drawer and the form are checked on their own.
+  await checkAccessibility(page, 'contact-drawer', { include: '[role="dialog"]' });
   await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'New contact' }).click();
   await expect(page.getByRole('form', { name: 'New contact' })).toBeVisible();
-  await checkAccessibility(page, 'new-contact');
+  await checkAccessibility(page, 'new-contact', { include: '[role="dialog"]' });
 });

@@ -193,9 +193,11 @@ for (const how of ['reload', 'close'] as const) {
     await expect(entry).toContainText('150 of 150 done');
     await expect(entry.getByRole('button', { name: /tags changed/ })).toHaveText('150 tags changed');
     expect(await countTagged(request, ws, `after-${how}`)).toBe(150);
-    // Sent once each, but for the one whose answer the reload or the closing tab may have lost (checked, then sent again).
+    // Sent once each, but for those whose answer the reload or the closing tab may have lost (sent again): at 60 a
+    // minute one runs at a time (concurrencyFor), and the step before it may have its answer but not yet its stored
+    // outcome (written up to LAZY_WRITE_MS later, sharing a transaction), so at most 2.
     expect(first.count + patches.count).toBeGreaterThanOrEqual(150);
-    expect(first.count + patches.count).toBeLessThanOrEqual(151);
+    expect(first.count + patches.count).toBeLessThanOrEqual(152);
   });
 }
 

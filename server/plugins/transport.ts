@@ -25,10 +25,13 @@
  *   `path` there is the request line's path, cut to 2,048 characters with a trailing `…` when longer
  *   (`cutPath`, docs/hostile-input.md), or `''` when no request line was read; an answer to a HEAD request has
  *   no body (issue 21 point 5).
- * - While the server shuts down (after `app.close()`), a request still arriving on an open connection answers
- *   503 `Service Unavailable: the server is shutting down` with the error body (Fastify's own 503 has another
- *   shape) and `Connection: close`; so does any answer finished after the close began (a request that was already
- *   being handled), so no kept-alive connection holds the close until its keep-alive timeout.
+ * - While the server shuts down (after `app.close()`, docs/deploy.md "Stopping"), a request still arriving on an
+ *   open connection answers 503 `Service Unavailable: the server is shutting down` with the error body of
+ *   docs/decisions.md section 3 (Fastify's own 503 has another shape) and `Connection: close`. A kept-alive
+ *   connection between two requests, or one whose answer finished during the close, is closed once it has been
+ *   quiet for `QUIET_MS` (issue 37 point 3), so a client that sent its next request as the close began is answered
+ *   503 instead of reset, and no kept-alive connection holds the close until its keep-alive timeout. Requests in
+ *   flight finish; server/main.ts cuts what is still open after `SHUTDOWN_GRACE_MS`.
  */
 import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
@@ -191,6 +194,13 @@ function lingerOnClose(socket: Socket, lingering: Set<Socket>): void {
   };
 }
 
+/**
+ * How long a connection between two requests must have been quiet (since its last answer, or since it opened)
+ * before the close closes it (issue 37 point 3): a client that sent its next request just before, or on receiving
+ * the answer, has it read and answered 503 instead of reset.
+ */
+export const QUIET_MS = 500;
+
 /** The Fastify server options of the HTTP layer: timeouts, body limit, client errors. */
 export function transportOptions(timeouts: TransportTimeouts = DEFAULT_TIMEOUTS): Partial<FastifyServerOptions> & { http: ServerOptions } {
   const { headersMs, requestMs, keepAliveMs, idleMs } = timeouts;
@@ -222,24 +232,72 @@ export default fp(
     // Connections that have not sent a request yet: a client's connection opened ahead of use (a browser's or a
     // balancer's preconnect, or fetch connecting again after a stream it aborted). Node's server.close() counts
     // such a connection busy (it closes idle kept-alive ones only) and stops the headers timeout that would cut it,
-    // so the close would wait for it until the idle timeout (60 s). At the close they are destroyed, and so is one
-    // accepted while the close runs; a connection with a request under way is left to finish.
+    // so the close would wait for it until the idle timeout (60 s). At the close they are closed once quiet, and so
+    // is one accepted while the close runs; a connection with a request under way is left to finish.
     const sockets = new Set<Socket>();
+    // Per connection: its requests in flight (pipelined ones included), and when it last finished an answer (or opened).
+    const inFlight = new Map<Socket, number>();
+    const answeredAt = new WeakMap<Socket, number>();
     app.server.on('connection', (socket: Socket) => {
-      if (closing) {
-        socket.destroy();
-        return;
-      }
       sockets.add(socket);
+      answeredAt.set(socket, Date.now());
       socket.once('close', () => sockets.delete(socket));
+      if (closing) closeWhenQuiet(socket);
     });
+    // Such a connection is closed once it has been quiet for `QUIET_MS` since it opened (`closeWhenQuiet`), not at
+    // once: on a busy process a client's first request may have arrived, not yet read (`bytesRead` 0); destroying
+    // the connection then reset it (6 of 20 writers whose first request was still unread at SIGTERM,
+    // server/test/graceful-shutdown.test.ts with both database projects running).
     app.addHook('preClose', async () => {
       closing = true;
-      for (const socket of sockets) if (socket.bytesRead === 0 && !(socket as Socket & { _httpMessage?: unknown })._httpMessage) socket.destroy();
+      for (const socket of sockets) if (socket.bytesRead === 0 && !(socket as Socket & { _httpMessage?: unknown })._httpMessage) closeWhenQuiet(socket);
     });
 
+    // While closing, a kept-alive connection between two requests is closed once it has been quiet for `QUIET_MS`
+    // since its last answer (issue 37 point 3), instead of at once. Node's server.close() destroys every connection
+    // idle at that moment (`closeIdleConnections`), and a request already on its way there, sent by a client that
+    // had just read its previous answer, was reset unanswered (11 of 20 writers saw `ECONNRESET` on SQLite,
+    // server/test/graceful-shutdown.test.ts); so was one sent behind an answer finished during the close, closed as
+    // soon as it was idle (7 of 20 on PostgreSQL, whose writes were still running). Such a request is now read and
+    // answered 503 with `Connection: close`. A connection that stays quiet is closed, as Node would have (a request
+    // sent on it later races the close as it races the keep-alive timeout); one with a request arriving waits for it.
+    const closeWhenQuiet = (socket: Socket) => {
+      const read = socket.bytesRead;
+      const wait = Math.max(0, (answeredAt.get(socket) ?? 0) + QUIET_MS - Date.now());
+      setTimeout(() => {
+        if (socket.destroyed || inFlight.has(socket)) return; // a request in flight schedules this again when answered
+        if (socket.bytesRead === read) return socket.destroy();
+        answeredAt.set(socket, Date.now()); // a request is arriving
+        closeWhenQuiet(socket);
+      }, wait);
+    };
+    const closeIdleConnections = app.server.closeIdleConnections.bind(app.server);
+    app.server.closeIdleConnections = () => {
+      if (!closing) return closeIdleConnections();
+      for (const socket of sockets) if (!inFlight.has(socket)) closeWhenQuiet(socket);
+    };
+
     app.addHook('onRequest', (request, reply, done) => {
-      if (closing) return done(new HttpError(503, 'Service Unavailable: the server is shutting down'));
+      const socket = request.raw.socket as Socket | undefined; // `app.inject`'s request has no real socket
+      if (socket) {
+        inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+        reply.raw.once('close', () => {
+          const left = (inFlight.get(socket) ?? 1) - 1;
+          if (left > 0) inFlight.set(socket, left);
+          else inFlight.delete(socket);
+          answeredAt.set(socket, Date.now());
+          // A connection whose answer finished after the close began is closed once quiet: Node's server.close()
+          // closes the connections idle at that moment only, and would wait for a kept-alive one until
+          // `keepAliveMs` (72 s) passed (a request already past onRequest when app.close() started, such as a write
+          // still running or a `GET /events` the event hub then refuses). A request already sent behind it on the
+          // same connection is read first and answered 503.
+          if (closing && left === 0 && sockets.has(socket)) closeWhenQuiet(socket);
+        });
+      }
+      if (closing) {
+        reply.header('Connection', 'close');
+        return done(new HttpError(503, 'Service Unavailable: the server is shutting down'));
+      }
       const raw = request.raw;
       if (raw.httpVersion === '1.1' && raw.headers.host === undefined) {
         reply.header('Connection', 'close'); // as Node itself does: the client is not speaking HTTP/1.1
@@ -267,14 +325,6 @@ export default fp(
         done();
       });
     }
-
-    // An answer finished after the close began must close its connection: Node's server.close() closes the
-    // connections idle at that moment only, and would wait for a kept-alive one until `keepAliveMs` (72 s) passed
-    // (a request already past onRequest when app.close() started, such as a `GET /events` the event hub then refuses).
-    app.addHook('onSend', (_request, reply, _payload, done) => {
-      if (closing) reply.header('Connection', 'close');
-      done();
-    });
 
     const lingering = new Set<Socket>();
     app.addHook('onClose', async () => {

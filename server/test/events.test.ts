@@ -23,7 +23,7 @@ import { createApiKey, findApiKey } from '../db/credentials';
 import { createOrganization, createWorkspace } from '../db/workspaces';
 import { EventHub, changeFrames } from '../events/hub';
 import { changes, openEvents, type OpenStream } from './event-stream';
-import { type TestServer, call, startServer } from './harness';
+import { type TestServer, call, listenOnLoopback, startServer } from './harness';
 import { startServiceProcess } from './service-process';
 import { createTestDatabase } from './test-database';
 
@@ -252,9 +252,7 @@ describe('streams of one key', () => {
 describe('shutdown', () => {
   it('ends every stream and forgets them, and app.close() does not wait for them', async () => {
     const app = await buildApp({ database: server.database, rateLimitPerMinute: 0, schedulerIntervalMs: 0 });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api`;
+    const { baseUrl } = await listenOnLoopback(app);
     const key = await server.keyWith(server.a, ['contacts:read-only']);
     const streams = await Promise.all([openEvents(baseUrl, key), openEvents(baseUrl, key)]);
     await Promise.all(streams.map((stream) => stream.next((frame) => frame.event === 'reset')));
@@ -269,9 +267,7 @@ describe('shutdown', () => {
   });
   it('a stream its client left and a connection opened without a request (a client connecting again) do not hold app.close()', async () => {
     const app = await buildApp({ database: server.database, rateLimitPerMinute: 0, schedulerIntervalMs: 0 });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
+    const { port } = await listenOnLoopback(app);
     const key = await server.keyWith(server.a, ['contacts:read-only']);
     const stream = await openEvents(`http://127.0.0.1:${port}/api`, key);
     await stream.next((frame) => frame.event === 'reset');
@@ -296,9 +292,7 @@ describe('shutdown', () => {
 
   it('a stream still opening when app.close() starts is refused or ended: close() does not wait for it, and it does not count', async () => {
     const app = await buildApp({ database: server.database, rateLimitPerMinute: 0, schedulerIntervalMs: 0 });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api`;
+    const { baseUrl } = await listenOnLoopback(app);
     const key = await server.keyWith(server.a, ['contacts:read-only']);
     // The close starts while the stream is being counted (after the hub's first check, before the answer's head).
     const hub = EventHub.prototype as unknown as { reserve(...args: unknown[]): Promise<void> };

@@ -29,6 +29,8 @@ export type StartedService = {
   stderr(): string;
   /** Stops the process (SIGTERM, SIGKILL after 5 s); safe to call twice. */
   stop(): Promise<void>;
+  /** Resolves when the process has exited, with its exit code or the signal that ended it. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
 /** Compiles server/main.ts into a fresh folder; returns the entry file and a function removing the folder. */
@@ -67,7 +69,7 @@ export async function startService(entry: string, env: Record<string, string>, t
   let err = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   let stopped: Promise<void> | null = null;
   const stop = () =>
     (stopped ??= (async () => {
@@ -85,7 +87,7 @@ export async function startService(entry: string, env: Record<string, string>, t
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { origin: `http://127.0.0.1:${port}`, port, pid: child.pid!, stdout: () => out, stderr: () => err, stop };
+  return { origin: `http://127.0.0.1:${port}`, port, pid: child.pid!, stdout: () => out, stderr: () => err, stop, exited };
 }
 
 /**
