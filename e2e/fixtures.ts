@@ -41,7 +41,13 @@ export const test = base.extend<Fixtures>({
           await burger.click();
           await expect(burger).toHaveAttribute('aria-expanded', 'true');
         }
-        await sections.getByRole('link', { name: /^(Contacts|Kontakter)$/ }).click();
+        const contacts = sections.getByRole('link', { name: /^(Contacts|Kontakter)$/ });
+        // A key that cannot read contacts has the Contacts section disabled: the test goes on from the overview.
+        if ((await contacts.getAttribute('aria-disabled')) === 'true') {
+          if (onPhone) await burger.click();
+          return;
+        }
+        await contacts.click();
         if (onPhone) {
           // The menu closes on navigation: gone, not closing, before the test taps the burger again.
           await expect(burger).toHaveAttribute('aria-expanded', 'false');
