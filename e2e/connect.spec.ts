@@ -10,7 +10,8 @@ test('connects with a pasted key in one click: checks it, opens the workspace an
   await page.goto('/connect');
   await page.getByLabel('API key', { exact: true }).fill(workspace.key);
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
-  await expect(page).toHaveURL(new RegExp(`/w/${workspace.id}/contacts$`));
+  // Our service names `stats`: connecting lands on the overview (issue 35 point 5).
+  await expect(page).toHaveURL(new RegExp(`/w/${workspace.id}$`));
   expect(checks[0]).toBe(workspace.key);
   const connected = page.getByRole('status').filter({ hasText: `Connected to ${workspace.name}` });
   // In words (issue 34 point 9), not the scope names; the key menu says the same per resource.
@@ -25,8 +26,8 @@ test('connects with a pasted key in one click: checks it, opens the workspace an
   await connected.getByRole('button', { name: 'Dismiss' }).click();
   await expect(connected).toHaveCount(0);
   expect(await page.evaluate(() => sessionStorage.getItem('workspace-admin.connections'))).toContain(workspace.key);
-  await expect(page.getByRole('heading', { name: 'Contacts', level: 1 })).toBeVisible();
-  await expect(page.getByText('300 contacts')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'All contacts', exact: true })).toContainText('300');
 });
 
 test('refuses a wrong key with a clear error and saves nothing', async ({ page }) => {
@@ -50,8 +51,8 @@ test('connects to a demo workspace in one click', async ({ page, state }) => {
   const workspace = state.demo.workspaces[2]!;
   await page.goto('/connect');
   await page.getByRole('button', { name: `Connect to ${workspace.name}` }).click();
-  await expect(page).toHaveURL(new RegExp(`/w/${workspace.id}/contacts$`));
-  await expect(page.getByText('200 contacts')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/w/${workspace.id}$`));
+  await expect(page.getByRole('group', { name: 'All contacts', exact: true })).toContainText('200');
 });
 
 test('remembers a key on this device only when asked, and removes it', async ({ page, state, connect, context }) => {

@@ -54,6 +54,9 @@ test('waits out a busy export service with a countdown and its place in the queu
   await page.goto(`${busy.baseURL}/connect`);
   await page.getByLabel('API key', { exact: true }).fill(workspace.key);
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  // Connecting lands on the overview where the service names `stats` (issue 35 point 5).
+  await expect(page).toHaveURL(new RegExp(`/w/${workspace.id}$`));
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Contacts' }).click();
   await expect(page).toHaveURL(new RegExp(`/w/${workspace.id}/contacts`));
   await expect(page.getByText(`${CONTACTS.toLocaleString('en-US')} contacts`)).toBeVisible();
 

@@ -1,11 +1,12 @@
 /**
  * Test fixtures: the state from the global setup, `baseURL` pointing at the real server, and `connect`, which
- * goes through /connect as a person would (paste a key, Connect: one click checks, saves and opens).
+ * goes through /connect as a person would (paste a key, Connect: one click checks, saves and opens), then opens
+ * Contacts from the overview where connecting landed there.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { type Locator, type Page, test as base, expect } from '@playwright/test';
+import { type BrowserContext, type Locator, type Page, test as base, expect } from '@playwright/test';
 import { cli } from './server';
 import { type E2eState, readState } from './state';
 
@@ -28,13 +29,58 @@ export const test = base.extend<Fixtures>({
       await page.getByLabel(/^(API key|API-nøkkel)$/).fill(key);
       if (options.remember) await page.getByLabel(/^(Remember on this device|Husk på denne enheten)$/).check();
       await page.getByRole('button', { name: /^(Connect|Koble til)$/ }).click();
-      await expect(page).toHaveURL(/\/w\/[^/]+\/contacts/);
+      // Our service names `stats`, so connecting lands on the overview (issue 35 point 5); the tests go on from Contacts.
+      await expect(page).toHaveURL(/\/w\/[^/?]+(\/contacts)?(\?.*)?$/);
+      if (!/\/contacts/.test(new URL(page.url()).pathname)) {
+        // On a phone the sections are behind the burger (issue 23 point 6): whichever of the two shows, once the layout is drawn.
+        const sections = page.getByRole('navigation', { name: /^(Sections|Seksjoner)$/ });
+        const burger = page.getByRole('button', { name: /^(Toggle navigation|Vis eller skjul navigasjonen)$/ });
+        await expect(sections.or(burger).filter({ visible: true }).first()).toBeVisible();
+        const onPhone = await burger.isVisible();
+        if (onPhone) {
+          await burger.click();
+          await expect(burger).toHaveAttribute('aria-expanded', 'true');
+        }
+        const contacts = sections.getByRole('link', { name: /^(Contacts|Kontakter)$/ });
+        // A key that cannot read contacts has the Contacts section disabled: the test goes on from the overview.
+        if ((await contacts.getAttribute('aria-disabled')) === 'true') {
+          if (onPhone) await burger.click();
+          return;
+        }
+        await contacts.click();
+        if (onPhone) {
+          // The menu closes on navigation: gone, not closing, before the test taps the burger again.
+          await expect(burger).toHaveAttribute('aria-expanded', 'false');
+          await expect(sections).toBeHidden();
+        }
+        await expect(page).toHaveURL(/\/w\/[^/]+\/contacts/);
+      }
     });
   },
 });
 export { expect };
 
 export type Workspace = { id: string; name: string; key: string };
+
+/**
+ * Makes `context`'s pages (those open and those opened later) see a service that names none of `names`: every
+ * `GET /api/extensions` is sent to the real service and its answer passed on less those names. For the tests of the
+ * console's path on a service without an extension (docs/decisions.md section 12: `contact-batch`, whose absence
+ * makes imports and bulk tags jobs of one request per contact), run against our real service all the same.
+ */
+export async function hideExtensions(context: BrowserContext, names: string[]): Promise<void> {
+  await context.route(/\/api\/extensions(\?|$)/, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { extensions: string[] };
+    expect(body.extensions, 'the service names what the test hides').toEqual(expect.arrayContaining(names));
+    await route.fulfill({ response, json: { ...body, extensions: body.extensions.filter((name) => !names.includes(name)) } });
+  });
+}
+
+/** Waits for a connection made at /connect to open its workspace: the overview (a service naming `stats`) or Contacts. */
+export async function expectWorkspaceOpened(page: Page): Promise<void> {
+  await expect(page).toHaveURL(/\/w\/[^/?]+(\/contacts)?(\?.*)?$/);
+}
 
 /**
  * A new workspace of the demo organization, named `label` plus a unique suffix, with a key holding `scope`

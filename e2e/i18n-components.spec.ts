@@ -33,16 +33,17 @@ test('the header tools, the request meter, the column menu and saved views speak
   await page.goto(`${limited.baseURL}/connect`);
   await page.getByLabel('API-nøkkel', { exact: true }).fill(key);
   await page.getByRole('button', { name: 'Koble til', exact: true }).click();
+  // The notice after connecting with a pasted key says what the key allows.
+  const notice = page.getByRole('status').filter({ hasText: `Koblet til ${workspace.name}` });
+  await expect(notice).toContainText('Med denne nøkkelen kan du se og endre kontakter, se og endre produkter, se og publisere innlegg og legge til kontakter og se arbeidsområdene.', { timeout: 30_000 });
+  // Connecting lands on the overview where the service names `stats` (issue 35 point 5).
+  await page.getByRole('navigation', { name: 'Seksjoner' }).getByRole('link', { name: 'Kontakter' }).click();
   await expect(page.getByRole('heading', { name: 'Kontakter', level: 1 })).toBeVisible({ timeout: 30_000 });
 
   // The request meter: its name and its spoken value, with the numbers in place.
   const meter = page.getByRole('meter', { name: 'Forespørsler igjen' });
   await expect(meter).toBeVisible();
   await expect(meter).toHaveAttribute('aria-valuetext', /^\d+ av \d+ forespørsler igjen dette minuttet(, fylles på om \d+ s)?$/);
-
-  // The notice after connecting with a pasted key says what the key allows.
-  const notice = page.getByRole('status').filter({ hasText: `Koblet til ${workspace.name}` });
-  await expect(notice).toContainText('Med denne nøkkelen kan du se og endre kontakter, se og endre produkter, se og publisere innlegg og legge til kontakter og se arbeidsområdene.');
 
   // The key menu: organization, permissions, the share kept for the person's clicks (a percentage through Intl).
   await page.getByRole('button', { name: 'Nøkkel og tilganger' }).click();

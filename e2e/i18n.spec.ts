@@ -25,6 +25,8 @@ test.describe('in a Norwegian browser (nb-NO)', () => {
 
     await page.getByLabel('API-nøkkel', { exact: true }).fill(workspace.key);
     await page.getByRole('button', { name: 'Koble til', exact: true }).click();
+    // Connecting lands on the overview where the service names `stats` (issue 35 point 5).
+    await page.getByRole('navigation', { name: 'Seksjoner' }).getByRole('link', { name: 'Kontakter' }).click();
     await expect(page.getByRole('heading', { name: 'Kontakter', level: 1 })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByRole('navigation', { name: 'Seksjoner' }).getByRole('link', { name: 'Innlegg' })).toBeVisible();
     await expect(page.getByRole('search', { name: 'Filtrer kontakter' }).getByLabel('Søk')).toBeVisible();
@@ -46,6 +48,8 @@ test.describe('in a Norwegian browser (nb-NO)', () => {
     const workspace = state.demo.workspaces[2]!;
     await page.goto('/connect');
     await page.getByRole('button', { name: `Koble til ${workspace.name}` }).click();
+    // Connecting lands on the overview where the service names `stats` (issue 35 point 5).
+    await page.getByRole('navigation', { name: 'Seksjoner' }).getByRole('link', { name: 'Kontakter' }).click();
     await expect(page.getByRole('heading', { name: 'Kontakter', level: 1 })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByText(/^200 kontakter$/)).toBeVisible();
     await page.getByRole('checkbox', { name: 'Velg alle radene på denne siden' }).check();

@@ -46,7 +46,8 @@ test('connect, skip to the content, open and tag a contact, sort by two columns,
   await page.keyboard.type(ws.key);
   await tabTo(page, page.getByRole('button', { name: 'Connect', exact: true }));
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(new RegExp(`/w/${ws.id}/contacts`));
+  // Our service names `stats`: connecting lands on the overview (issue 35 point 5).
+  await expect(page).toHaveURL(new RegExp(`/w/${ws.id}$`));
   await page.goto(`/w/${ws.id}/contacts?size=10`);
 
   // The skip link is the first stop, shows when focused, and leads past the header and navigation.

@@ -30,8 +30,10 @@ test('the overview shows the API\'s own counts, and a week\'s link opens the con
     ['Active', '/contacts', "state eq 'active'"],
     ['Pending', '/contacts', "state eq 'pending'"],
     ['Products', '/products'],
-    ['For sale', '/products', 'isForSale eq true'],
-    ['Not for sale', '/products', 'isForSale eq false'],
+    // From GET /stats (our service names `stats`, issue 35 point 5): the products by status.
+    ['Active products', '/products', "status eq 'active'"],
+    ['Draft products', '/products', "status eq 'draft'"],
+    ['Archived products', '/products', "status eq 'archived'"],
     ['Collections', '/collections'],
   ];
   for (const [name, path, filter] of expected) {

@@ -43,6 +43,9 @@ test('connects, lists contacts, edits a tag and exports a CSV, all through the p
   await expect(page.getByRole('heading', { name: 'Demo workspaces' })).toHaveCount(0);
   await page.getByLabel('API key', { exact: true }).fill(ws.key);
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  // The proxy passes our service's extensions on: connecting lands on the overview (issue 35 point 5).
+  await expect(page).toHaveURL(`${proxy.baseURL}/w/${ws.id}`);
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Contacts' }).click();
   await expect(page).toHaveURL(`${proxy.baseURL}/w/${ws.id}/contacts`);
   await expect(page.getByText('5 contacts')).toBeVisible();
 

@@ -3,7 +3,7 @@
  * shows a notice while the service answers 429, waits the Retry-After, and recovers without user action.
  */
 import { type StartedServer, startService } from './server';
-import { expect, test } from './fixtures';
+import { expect, hideExtensions, test } from './fixtures';
 
 let limited: StartedServer;
 test.beforeAll(async ({ state }) => {
@@ -21,6 +21,9 @@ test('offers no demo credentials when the server runs with DEMO_SEED=off', async
 test('shows a notice while throttled and recovers by itself', async ({ page, state, request }) => {
   test.setTimeout(90_000);
   const workspace = state.demo.workspaces[0]!;
+  // A contacts list under a small window: connecting lands on Contacts as on a service without `stats` (issue 35
+  // point 5), so the overview's figures do not spend the window first.
+  await hideExtensions(page.context(), ['stats']);
   await page.goto(`${limited.baseURL}/connect`);
   await page.getByLabel('API key', { exact: true }).fill(workspace.key);
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
@@ -30,12 +33,15 @@ test('shows a notice while throttled and recovers by itself', async ({ page, sta
   for (let sent = 0; sent < 8; sent += 1) await request.get(`${limited.baseURL}/api/contacts?%24limit=1`, { headers: { 'x-api-key': workspace.key } });
   const sections = ['Products', 'Collections', 'Posts', 'Workspaces', 'Contacts', 'Products'];
   const notice = page.getByRole('status').filter({ hasText: /The service is throttling requests|Waiting for the request budget/ });
+  // The notice with its countdown, read the moment it shows: the wait can end before a second look.
+  const counting = notice.filter({ hasText: /Retrying in \d+ s|Waiting \d+ s/ });
+  let counted = false;
   for (const section of sections) {
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: section }).click();
-    if (await notice.isVisible()) break;
+    counted = await counting.isVisible();
+    if (counted) break;
   }
-  await expect(notice).toBeVisible();
-  await expect(notice).toContainText(/Retrying in \d+ s|Waiting \d+ s/);
+  expect(counted, 'a throttling notice with its countdown showed').toBe(true);
   await expect(notice).toBeHidden({ timeout: 30_000 });
   await expect(page.getByRole('table').first()).toBeVisible();
   await expect(page.getByRole('alert')).toHaveCount(0);

@@ -49,6 +49,9 @@ test('tag suggestions close on Enter, leaving Apply and the notification switche
   const apply = dialog.getByRole('button', { name: 'Apply to 1 contact' });
   expect(await isUncovered(apply)).toBe(true);
   await apply.click({ timeout: 5000 });
+  // One POST /contacts/tags (our service names `contact-batch`, issue 35 point 8): the dialog says what changed, then closes.
+  await expect(dialog.getByRole('status')).toHaveText('1 contact matched; the tags of 1 contact changed. Undo it on the Jobs page.', { timeout: 20_000 });
+  await dialog.getByRole('button', { name: 'Close bulk tags' }).last().click();
   await expect(dialog).toBeHidden();
   await expect.poll(() => tagsOf(request, ws, 'Ola Nordmann')).toEqual(['spring']);
 

@@ -38,6 +38,8 @@ import {
 } from './contacts';
 import { type ContactPatch, type PostRequestItem, extensionsSchema, postRequestListSchema } from './extensions';
 import type { ActivityList, RevertRequest, RevertResult } from './activity';
+import type { ContactBatch, ContactBatchResponse, ContactBulkTags, ContactBulkTagsResponse, ContactStats, Stats } from './stats';
+import type { FilterNode } from './filter/ast';
 import type { StreamEvent } from './event-stream';
 import type { SharedView, SharedViewList, ViewInput } from './live';
 import type { DownloadFormat, DownloadProgress, DownloadResult } from './download';
@@ -49,7 +51,7 @@ import {
   postRequestResponseSchema,
   publicPostListSchema,
 } from './posts';
-import { type ListParams, type UnsortedListParams, buildQueryString } from './query-string';
+import { type ListParams, type UnsortedListParams, buildQueryString, filterText } from './query-string';
 import type { RequestPriority } from './budget-skipped';
 import { listWorkspacePosts } from './public-posts';
 import { type ApiClientOptions, type Call, type CallOptions, createTransport, networkOrAbort, perCall, readText } from './transport';
@@ -186,6 +188,32 @@ export type ApiClient = {
    * batch; resolves to `{ reverted, conflicts, batchId }`. 403 missing scope, 404 unknown entry or empty batch.
    */
   revertActivity(body: RevertRequest, options?: CallOptions): Promise<RevertResult>;
+  /**
+   * `GET /stats` (any valid key; extension `stats`, docs/decisions.md section 12): the workspace's figures in one
+   * request, a section per resource the key can read: `{ contacts?: { total, byState, createdByWeek, topTags },
+   * products?: { total, byStatus }, collections?: { total }, posts?: { publishedLast30Days, scheduled, suggested,
+   * clapsLast30Days } }`. 404 on a service without the extension.
+   */
+  stats(options?: CallOptions): Promise<Stats>;
+  /**
+   * `GET /contacts/stats?$filter=...` (contacts:read-only; extension `stats`, docs/decisions.md section 12):
+   * `{ total, byState: { pending, active }, topTags }` over the contacts `filter` matches (every contact without
+   * one). 400 for a bad `$filter` (docs/decisions.md section 6); `RangeError` before sending for a tree that cannot be printed.
+   */
+  contactStats(params?: { filter?: FilterNode | string } & CallOptions): Promise<ContactStats>;
+  /**
+   * `POST /contacts/batch` (contacts:read-write; extension `contact-batch`, docs/decisions.md section 12): 1 to
+   * 1,000 create bodies, each created or refused on its own, in order; resolves to `{ results: [{ index, status,
+   * id?, error? }] }` (201, 400 or 409 per item, with section 3's error body when refused). 400 for a body that is
+   * not `{ items }` or holds more than 1,000. Takes `Idempotency-Key` (a repeat answers the first answer again).
+   */
+  createContactsBatch(body: ContactBatch, options?: CallOptions): Promise<ContactBatchResponse>;
+  /**
+   * `POST /contacts/tags` (contacts:read-write; extension `contact-batch`, docs/decisions.md section 12): adds and
+   * removes tags on every contact a `filter` matches, or on up to 1,000 `ids`, in one request; resolves to
+   * `{ matched, changed, batchId }`. 400 for a bad filter, both or neither of `filter` and `ids`, or bad tag lists.
+   */
+  tagContacts(body: ContactBulkTags, options?: CallOptions): Promise<ContactBulkTagsResponse>;
   /**
    * `GET /events` (any key; extension `events`, docs/decisions.md section 13): opens the workspace's change stream and
    * calls `onEvent` for each event (`change` with `{ resource, ids, action }`, `ids` null past 100; `reset`: reload
@@ -404,6 +432,25 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return (await json({ method: 'POST', endpoint: 'POST /activity/revert', path: '/activity/revert', auth: 'key', body, ...perCall(opts) }, (await activitySchemas()).revertResultSchema)).data;
     },
 
+    // Section 12's schemas load with the first call of one of these, as the activity log's.
+    async stats(opts = {}) {
+      return (await json({ method: 'GET', endpoint: 'GET /stats', path: '/stats', auth: 'key', ...perCall(opts) }, (await statsSchemas()).statsSchema)).data;
+    },
+
+    async contactStats(params = {}) {
+      const { filter, ...opts } = params;
+      const request: Call = { method: 'GET', endpoint: 'GET /contacts/stats', path: '/contacts/stats', query: buildQueryString({ $filter: filterText(filter) }), auth: 'key', ...perCall(opts) };
+      return (await json(request, (await statsSchemas()).contactStatsSchema)).data;
+    },
+
+    async createContactsBatch(body, opts = {}) {
+      return (await json({ method: 'POST', endpoint: 'POST /contacts/batch', path: '/contacts/batch', auth: 'key', body, ...perCall(opts) }, (await statsSchemas()).contactBatchResponseSchema)).data;
+    },
+
+    async tagContacts(body, opts = {}) {
+      return (await json({ method: 'POST', endpoint: 'POST /contacts/tags', path: '/contacts/tags', auth: 'key', body, ...perCall(opts) }, (await statsSchemas()).contactBulkTagsResponseSchema)).data;
+    },
+
     // Live changes and shared views load their code with their first call (docs/decisions.md section 13).
     async streamEvents({ onEvent, lastEventId, onRetry, signal, priority }) {
       const call: Call = { method: 'GET', endpoint: 'GET /events', path: '/events', auth: 'key', accept: 'text/event-stream', signal, priority };
@@ -434,6 +481,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 }
 
+/** src/api/stats.ts (docs/decisions.md section 12), loaded with the first aggregate or batch call. */
+const statsSchemas = () => import('./stats');
 /** src/api/live.ts, loaded when shared views are first asked for. */
 const liveSchemas = () => import('./live');
 

@@ -12,6 +12,7 @@ import type { Authorization } from '@/api/authorization';
 import { isAuthError } from '@/api/api-error';
 import { rememberCheckedAuthorization } from './checked-authorization';
 import type { SavedConnection } from './connections';
+import type { QueryClient } from '@tanstack/react-query';
 
 /** What a user gives to connect: the API base URL, the key, "remember on this device", optional Basic credentials. */
 export type KeyInput = { baseUrl: string; apiKey: string; remember: boolean; accessKey?: string; secret?: string };
@@ -49,6 +50,20 @@ export async function checkKey(input: KeyInput): Promise<SavedConnection> {
   return toConnection(input, authorization);
 }
 
+/**
+ * Where connecting lands (issue 35 point 5): the workspace's overview (`/w/<id>`) when its service names the
+ * extension `stats` (its figures then cost one request, docs/decisions.md section 12), else its contacts
+ * (`/w/<id>/contacts`). Asks `GET /extensions` once, into the cache the workspace reads (`extensionQuery`), so the
+ * workspace does not ask again; a failure means none (the contacts).
+ */
+export async function landingPath(connection: Pick<SavedConnection, 'baseUrl' | 'apiKey' | 'workspaceId'>, queryClient: QueryClient): Promise<string> {
+  // The query's module is in the workspace's chunk (vite.config.ts), which the key check has loaded: not on /connect's first screen.
+  const [{ budgetedClient }, { extensionQuery }] = await Promise.all([preloadKeyCheck(), import('./extension-query')]);
+  const api = budgetedClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey });
+  const names = await queryClient.fetchQuery(extensionQuery(api, connection.baseUrl, connection.workspaceId)).catch((): string[] => []);
+  const workspace = `/w/${encodeURIComponent(connection.workspaceId)}`;
+  return names.includes('stats') ? workspace : `${workspace}/contacts`;
+}
 
 /**
  * The sentence for a key `GET /authorization` refused (401, or 403 as a hosted service answers a wrong key,

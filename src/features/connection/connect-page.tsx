@@ -13,11 +13,11 @@ import {
   Alert, Anchor, Badge, Button, Card, Container, Group, PasswordInput, Stack, Text, TextInput, Title,
 } from '@mantine/core';
 import { LazyErrorMessage } from '@/components/lazy-error-message';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { SimpleTable } from '@/components/simple-table';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { type KeyInput, checkKey, keyRefusal, preloadKeyCheck } from '@/lib/connect-key';
+import { type KeyInput, checkKey, keyRefusal, landingPath, preloadKeyCheck } from '@/lib/connect-key';
 import { removeConnection, saveConnection, useConnections } from '@/lib/connections';
 import { useFirstInteraction } from '@/lib/first-interaction';
 import { announceConnection } from '@/lib/key-announcement';
@@ -72,8 +72,10 @@ export function ConnectPage() {
     if (interacted) void preloadKeyCheck();
   }, [interacted]);
 
-  const open = (workspaceId: string, replace = false) => {
-    const target = returnTo && returnTo.startsWith(`/w/${workspaceId}/`) ? returnTo : `/w/${workspaceId}/contacts`;
+  const queryClient = useQueryClient();
+  /** Opens the workspace: the address it was sent from, else `landing` (the overview or the contacts), else the contacts. */
+  const open = (workspaceId: string, replace = false, landing?: string) => {
+    const target = returnTo && returnTo.startsWith(`/w/${workspaceId}/`) ? returnTo : (landing ?? `/w/${workspaceId}/contacts`);
     void navigate(target, { replace });
   };
 
@@ -92,7 +94,8 @@ export function ConnectPage() {
       const connection = await checkKey(input);
       saveConnection(connection);
       announceConnection(connection);
-      open(connection.workspaceId);
+      // The overview where its figures are one request (`stats`), else the contacts (issue 35 point 5).
+      open(connection.workspaceId, false, await landingPath(connection, queryClient));
     } catch (error) {
       setFailure({ error });
     }

@@ -13,11 +13,17 @@
  *    a contact already as asked is reported unchanged and not sent (the service would change nothing,
  *    docs/decisions.md section 7, and the request would only spend the rate limit). The steps run on the durable job
  *    runner (src/lib/jobs/), in the background: a reload or a closed tab resumes them.
+ *
+ * Where the service names `contact-batch` (docs/decisions.md section 12; issue 35 point 8) neither part is needed:
+ * `bulkTagRequestSpec` makes a job of one `tag-contacts` step over the filter (one `POST /contacts/tags`), or one
+ * step per 1,000 chosen ids; the service finds the contacts, changes those the change alters and answers how many
+ * it matched and changed. Undo is the job's, as for any job (the activity log's batch, the Jobs page).
  */
 import { isAbortError, isApiError } from '@/api/api-error';
 import type { ContactList } from '@/api/client';
 import type { Contact } from '@/api/contacts';
-import { type FilterNode, inList } from '@/api/filter/ast';
+import { type FilterNode, compare, inList } from '@/api/filter/ast';
+import { printFilter } from '@/api/filter/print';
 import type { OrderByItem } from '@/api/filter/order-by';
 import { paginate } from '@/api/paginate';
 import type { RequestPriority } from '@/api/rate-budget';
@@ -173,4 +179,27 @@ export function bulkTagSpec(collected: Collected, change: TagChange): JobSpec {
     report: { unchangedRecords },
     meta: { tagsToAdd: [...change.tagsToAdd], tagsToRemove: [...change.tagsToRemove], matched: collected.targets.length, missing: collected.missing },
   };
+}
+
+/** Ids in one `POST /contacts/tags` (docs/decisions.md section 12). */
+export const TAG_REQUEST_IDS = 1000;
+
+/**
+ * The durable job of a bulk tag change in requests of our service (kind `bulk-tags`, see the module's comment):
+ * one `tag-contacts` step with the filter's text (the whole workspace: `id ne ''`, which every contact matches,
+ * since the route takes exactly one of a filter and ids), or one per `TAG_REQUEST_IDS` chosen ids. `matched`: the
+ * contacts the person chose (the filter's count as shown), which the job's title names ("Add vip on 45 contacts")
+ * since its steps are not one per contact; the distinct ids where left out for ids.
+ * @throws RangeError from `printFilter` for a tree that cannot be printed.
+ */
+export function bulkTagRequestSpec(source: BulkSource, change: TagChange, matched?: number): JobSpec {
+  const tags = { tagsToAdd: [...change.tagsToAdd], tagsToRemove: [...change.tagsToRemove] };
+  const steps: JobStep[] = [];
+  let count = matched;
+  if ('ids' in source) {
+    const ids = [...new Set(source.ids)];
+    count ??= ids.length;
+    for (let start = 0; start < ids.length; start += TAG_REQUEST_IDS) steps.push({ kind: 'tag-contacts', ids: ids.slice(start, start + TAG_REQUEST_IDS), ...tags });
+  } else steps.push({ kind: 'tag-contacts', filter: printFilter(source.filter ?? compare('id', 'ne', '')), ...tags });
+  return { kind: 'bulk-tags', steps, meta: { ...tags, inOneRequest: true, ...(count !== undefined ? { matched: count } : {}) } };
 }

@@ -9,6 +9,11 @@
  * background, its progress in the header, its report, pause, cancel and undo on the Jobs page, and a reload or a
  * closed tab resumes it. The dialog promises nothing more (issue 19 point 6). Texts: the `contacts` catalog (issue 23);
  * the job's title is worded by the runner from the change (src/lib/jobs/job-title.ts, the `jobs` catalog).
+ *
+ * Where the service names `contact-batch` (docs/decisions.md section 12; issue 35 point 8), Apply finds nothing
+ * first: it hands the runner a job of one `POST /contacts/tags` over the filter (or one per 1,000 chosen ids,
+ * `bulkTagRequestSpec`), waits for it and says how many contacts matched and changed; undo is the job's, on the
+ * Jobs page, as for any job.
  */
 import { areaLoaded, t } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
@@ -23,8 +28,34 @@ import '@/api/zod-messages';
 import { ErrorMessage } from '@/components/error-message';
 import { TagsField } from '@/components/tags-field';
 import { useWorkspaceApi } from '@/lib/api';
+import { useExtensions } from '@/lib/extensions';
 import { loadErrorSentences, messageSentences } from '@/lib/error-sentence';
-import { type CollectProgress, bulkTagSpec, collectBulkTargets, isCancelled } from './bulk-tag-job';
+import { type BulkSource, type CollectProgress, type TagChange, bulkTagRequestSpec, bulkTagSpec, collectBulkTargets, isCancelled } from './bulk-tag-job';
+import type { SavedConnection } from '@/lib/connections';
+
+/**
+ * Runs a bulk tag change as requests of our service (`bulkTagRequestSpec`) on the job runner and waits for the
+ * job to end (done, cancelled or paused); resolves to the contacts the service matched and changed. Rejects with
+ * IndexedDB's error when the job cannot be stored.
+ */
+async function tagInRequests(connection: SavedConnection, source: BulkSource, change: TagChange, chosen: number): Promise<{ matched: number; changed: number }> {
+  const { enqueueJob, jobStore } = await import('@/lib/jobs/job-runner');
+  const id = await enqueueJob(connection, bulkTagRequestSpec(source, change, chosen));
+  const store = await jobStore();
+  for (;;) {
+    const job = await store.getJob(id);
+    if (!job || (job.state !== 'queued' && job.state !== 'running')) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  let matched = 0;
+  let changed = 0;
+  await store.eachStep(id, (step) => {
+    if (step.outcome?.kind !== 'tagged') return;
+    matched += step.outcome.matched ?? 0;
+    changed += step.outcome.changed ?? 0;
+  });
+  return { matched, changed };
+}
 import { contactQueries } from './queries';
 
 /** The notice once the job is stored: how many contacts it changes, and those already as asked or no longer found. */
@@ -82,6 +113,8 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
   const [progress, setProgress] = useState<CollectProgress | null>(null);
   const [failure, setFailure] = useState<{ title: string; error: unknown } | null>(null);
   const [nothing, setNothing] = useState<number | null>(null);
+  const inRequests = useExtensions().has('contact-batch');
+  const [answered, setAnswered] = useState<{ matched: number; changed: number } | null>(null);
   const controller = useRef<AbortController | null>(null);
   const collecting = progress !== null;
   const now = useNow(collecting);
@@ -105,6 +138,7 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
     setProgress(null);
     setFailure(null);
     setNothing(null);
+    setAnswered(null);
     setTagsToAdd([]);
     setTagsToRemove([]);
   };
@@ -114,6 +148,16 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
     setFailure(null);
     setNothing(null);
     setProgress({ done: 0, total: size, waitingUntil: null });
+    const source: BulkSource = selection.kind === 'ids' ? { ids: selection.ids } : { filter: selection.filter };
+    if (inRequests) {
+      try {
+        setAnswered(await tagInRequests(connection, source, { tagsToAdd, tagsToRemove }, size));
+      } catch (error) {
+        setFailure({ title: t('bulk.bulkStoreFailed'), error });
+      }
+      setProgress(null);
+      return;
+    }
     let spec;
     try {
       const collected = await collectBulkTargets({
@@ -165,9 +209,14 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
             </Text>
           ) : null}
           <Text size="sm" c="dimmed">
-            {t('bulk.bulkHow')}
+            {t(inRequests ? 'bulk.bulkHowInOne' : 'bulk.bulkHow')}
           </Text>
-          {progress ? <CollectView progress={progress} now={now} /> : null}
+          {progress && !inRequests ? <CollectView progress={progress} now={now} /> : null}
+          {answered ? (
+            <Alert color="green" role="status">
+              {t('bulk.bulkAnswered', { matched: answered.matched, changed: answered.changed })}
+            </Alert>
+          ) : null}
           {nothing !== null ? (
             <Alert color="green" role="status">
               {t('bulk.bulkNothingToDo', { count: nothing })}
@@ -179,7 +228,18 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
             </Alert>
           ) : null}
           <Group justify="flex-end">
-            {collecting ? (
+            {answered ? (
+              <Button
+                onClick={() => {
+                  onDone();
+                  reset();
+                }}
+              >
+                {t('bulk.closeBulk')}
+              </Button>
+            ) : collecting && inRequests ? (
+              <Button loading>{t('bulk.applyTo', { count: size })}</Button>
+            ) : collecting ? (
               <Button color="red" variant="light" onClick={() => controller.current?.abort()}>
                 {t('shell.cancel')}
               </Button>

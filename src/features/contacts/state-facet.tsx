@@ -8,6 +8,9 @@
  * Issue 19: the counts cost a request per state, so they are asked only when the person opens the menu (a pointer
  * down, or a key that opens a select) under the current filters, as speculative requests (skipped when the key's
  * budget is low), and cached per filter for a minute.
+ *
+ * Where the service names `stats` (docs/decisions.md section 12; issue 35 point 6), both counts come from one
+ * `GET /contacts/stats` under the other filters (`statsQuery`: its `byState`), cached per filter for a minute.
  */
 import { formatNumber } from '@/i18n/format';
 import { t } from '@/i18n/i18n';
@@ -19,6 +22,7 @@ import type { ApiClient } from '@/api/client';
 import { CONTACT_STATES, type ContactState } from '@/api/contacts';
 import { type FilterNode, and, compare } from '@/api/filter/ast';
 import { useWorkspaceApi } from '@/lib/api';
+import { useExtensions } from '@/lib/extensions';
 import { contactQueries } from './queries';
 
 /** How many contacts `filter` matches: a `$limit=1` request read for its `meta.maxResults`, under `contactQueries.counts`. */
@@ -26,6 +30,18 @@ export const countQuery = (api: ApiClient, workspaceId: string, filter: FilterNo
   queryOptions({
     queryKey: [...contactQueries.counts(workspaceId), filter ?? null],
     queryFn: ({ signal }) => api.listContacts({ offset: 0, limit: 1, filter, signal, priority: 'speculative' }).then((page) => page.meta.maxResults),
+    staleTime: 60_000,
+    retry: false,
+  });
+
+/**
+ * The facets of the contacts `filter` matches, from one `GET /contacts/stats` (extension `stats`, docs/decisions.md
+ * section 12): `{ total, byState, topTags }`, speculative, fresh for a minute, under `contactQueries.counts`.
+ */
+export const statsQuery = (api: ApiClient, workspaceId: string, filter: FilterNode | undefined) =>
+  queryOptions({
+    queryKey: [...contactQueries.counts(workspaceId), 'stats', filter ?? null],
+    queryFn: ({ signal }) => api.contactStats({ filter, signal, priority: 'speculative' }),
     staleTime: 60_000,
     retry: false,
   });
@@ -40,9 +56,12 @@ export function StateFacet({ value, others, onChange }: { value: string; others:
   const othersKey = JSON.stringify(others ?? null);
   const [openedFor, setOpenedFor] = useState<string | null>(null);
   const wanted = openedFor === othersKey;
-  const counts = useQueries({
-    queries: filters.map((filter) => ({ ...countQuery(api, workspaceId, filter), enabled: wanted })),
+  const fromStats = useExtensions().has('stats');
+  const perState = useQueries({
+    queries: filters.map((filter) => ({ ...countQuery(api, workspaceId, filter), enabled: wanted && !fromStats })),
   });
+  const [stats] = useQueries({ queries: [{ ...statsQuery(api, workspaceId, others), enabled: wanted && fromStats }] });
+  const counts = fromStats ? CONTACT_STATES.map((state) => ({ data: stats?.data?.byState[state] })) : perState;
   const open = () => setOpenedFor(othersKey);
   return (
     <NativeSelect

@@ -7,6 +7,9 @@
  * Each figure is one request through the key's budget (queries.ts: 'speculative' by itself, a 'job' when the person
  * asks), cached with the time it was read ("As of 14:02", Refresh). A figure the budget skipped says so and offers
  * to load it; it never shows 0. Sections the key's scopes do not allow say so (src/lib/permissions.ts).
+ * Where the service names `stats` (docs/decisions.md section 12, issue 35 point 5) every count comes from one
+ * `GET /stats` at the person's priority, the lists after it (queries.ts, `fromStats`); the page waits for the
+ * service's extensions (asked once on connecting) before it asks anything, so it never starts the other way.
  * The charts (uPlot, overview-charts.ts) load after the figures they draw, so the first screen does not wait for
  * them (scripts/first-screens.json, `/w/:id`).
  */
@@ -26,7 +29,8 @@ import { currentLocale } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import classes from './overview.module.css';
 import { CHART_POSTS, COLLECTIONS_COUNTED, type Figure, type OverviewFigures, figureOptions, loadFigures, overviewFigures } from './queries';
-import { weekBuckets } from './week-buckets';
+import { utcWeekBuckets, weekBuckets } from './week-buckets';
+import { useExtensions } from '@/lib/extensions';
 import type { ChartData } from './overview-charts';
 
 /** Height of a chart, in px: its place is kept while the chart's code loads. */
@@ -397,12 +401,22 @@ function CatalogSection({ figures, workspaceId }: { figures: OverviewFigures['ca
   );
   return (
     <>
-      <div className={`${classes.grid} ${classes.quarters}`}>
-        <StatCard label={t('overview.productsTotal')} figure={figures.products} />
-        <StatCard label={t('overview.forSale')} figure={figures.forSale} />
-        <StatCard label={t('overview.notForSale')} figure={figures.notForSale} />
-        <CollectionsTotal figure={totalFigure} result={collections} />
-      </div>
+      {figures.byStatus && figures.collectionsTotal ? (
+        <div className={`${classes.grid} ${classes.quarters}`}>
+          <StatCard label={t('overview.productsTotal')} figure={figures.products} />
+          {figures.byStatus.map(({ status, figure }) => (
+            <StatCard key={status} label={t(STATUS_LABELS[status])} figure={figure} />
+          ))}
+          <StatCard label={t('overview.collectionsTotal')} figure={figures.collectionsTotal} />
+        </div>
+      ) : (
+        <div className={`${classes.grid} ${classes.quarters}`}>
+          <StatCard label={t('overview.productsTotal')} figure={figures.products} />
+          <StatCard label={t('overview.forSale')} figure={figures.forSale} />
+          <StatCard label={t('overview.notForSale')} figure={figures.notForSale} />
+          <CollectionsTotal figure={totalFigure} result={collections} />
+        </div>
+      )}
       <div className={classes.card}>
         <Stack gap="sm">
           <Title order={3}>{t('overview.topCollectionsTitle')}</Title>
@@ -454,6 +468,9 @@ function CatalogSection({ figures, workspaceId }: { figures: OverviewFigures['ca
   );
 }
 
+/** The catalog key of each product status's figure (from `GET /stats`). */
+const STATUS_LABELS = { active: 'overview.productsActive', draft: 'overview.productsDraft', archived: 'overview.productsArchived' } as const;
+
 /** The collections total, read from the same request as the first page of collections. */
 function CollectionsTotal({ figure, result }: { figure: Figure<number>; result: UseQueryResult<{ total: number }> }) {
   const t = useT();
@@ -475,20 +492,32 @@ function CollectionsTotal({ figure, result }: { figure: Figure<number>; result: 
   );
 }
 
-/** `/w/:workspaceId`: the overview of the workspace on screen. */
+/** `/w/:workspaceId`: the overview of the workspace on screen, once the service's extensions are known. */
 export function OverviewPage() {
+  const t = useT();
+  const extensions = useExtensions();
+  if (!extensions.known) return <Loader size="sm" aria-label={t('overview.loading', { what: t('overview.title') })} />;
+  return <Overview fromStats={extensions.has('stats')} />;
+}
+
+/** The overview's figures, from `GET /stats` (`fromStats`) or one request each. */
+function Overview({ fromStats }: { fromStats: boolean }) {
   const t = useT();
   const { api, workspaceId, connection } = useWorkspaceApi();
   const [now] = useState(() => new Date());
-  const weeks = useMemo(() => weekBuckets(now), [now]);
-  const figures = useMemo(() => overviewFigures(api, workspaceId, weeks, now), [api, workspaceId, weeks, now]);
+  const weeks = useMemo(() => (fromStats ? utcWeekBuckets(now) : weekBuckets(now)), [now, fromStats]);
+  const figures = useMemo(() => overviewFigures(api, workspaceId, weeks, now, fromStats), [api, workspaceId, weeks, now, fromStats]);
   const asOf = useAsOf(workspaceId);
   const queryClient = useQueryClient();
   const everything = useMemo(() => {
     const list: Figure<unknown>[] = [];
     if (allows(connection.permissions, 'contacts:read-only')) list.push(figures.contacts.total, figures.contacts.active, figures.contacts.pending, ...figures.contacts.weeks, figures.contacts.tags);
     if (allows(connection.permissions, 'posts:read-only')) list.push(figures.posts.lastMonth, figures.posts.topClaps, figures.posts.newest);
-    if (allows(connection.permissions, 'products:read-only')) list.push(figures.catalog.products, figures.catalog.forSale, figures.catalog.notForSale, figures.catalog.collections);
+    if (allows(connection.permissions, 'products:read-only')) {
+      const { catalog } = figures;
+      if (catalog.byStatus && catalog.collectionsTotal) list.push(catalog.products, ...catalog.byStatus.map((item) => item.figure), catalog.collectionsTotal, catalog.collections);
+      else list.push(catalog.products, catalog.forSale, catalog.notForSale, catalog.collections);
+    }
     return list;
   }, [figures, connection.permissions]);
   const refresh = useCallback(() => {

@@ -35,3 +35,17 @@ export function weekBuckets(now: Date, count = 12): WeekBucket[] {
   }
   return weeks;
 }
+
+/**
+ * The 12 ISO weeks `GET /stats` counts (docs/decisions.md section 12): Mondays at 00:00 UTC, the current week last,
+ * oldest first, each `[start, end)` of 7 days, so a week's `$filter` asks for the contacts its figure counted.
+ */
+export function utcWeekBuckets(now: Date, count = 12): WeekBucket[] {
+  if (Number.isNaN(now.getTime())) throw new RangeError('now is not a valid date');
+  const day = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const monday = day - ((now.getUTCDay() + 6) % 7) * 86_400_000;
+  return Array.from({ length: count }, (_, index) => {
+    const start = monday - (count - 1 - index) * 7 * 86_400_000;
+    return { start: new Date(start), end: new Date(start + 7 * 86_400_000) };
+  });
+}

@@ -14,7 +14,7 @@
 import Papa from 'papaparse';
 import type { JobStore } from './job-store';
 import { t } from '@/i18n/i18n';
-import type { JobRecord, JobSpec, JobStep, StepRecord } from './job-types';
+import type { BatchItem, JobRecord, JobSpec, JobStep, StepOutcome, StepRecord } from './job-types';
 
 export type ReportPart = 'created' | 'updated' | 'tagged' | 'erased' | 'alreadyErased' | 'unchanged' | 'refused' | 'failed' | 'notSent';
 export const REPORT_PARTS: readonly ReportPart[] = ['created', 'updated', 'tagged', 'erased', 'alreadyErased', 'unchanged', 'refused', 'failed', 'notSent'];
@@ -34,25 +34,35 @@ function describe(step: JobStep): Record<string, string> {
   if (step.kind === 'patch-tags') {
     return { rows: rowsText(step.rows), contact: step.label ?? '', tagsAdded: step.tagsToAdd.join(', '), tagsRemoved: step.tagsToRemove.join(', ') };
   }
-  if (step.kind === 'erase-contact') return {};
+  if (step.kind === 'tag-contacts') return { filter: step.filter ?? '', ids: (step.ids ?? []).join(' '), tagsAdded: step.tagsToAdd.join(', '), tagsRemoved: step.tagsToRemove.join(', ') };
+  if (step.kind === 'erase-contact' || step.kind === 'create-contacts') return {};
   return { rows: rowsText(step.rows), externalId: String(step.body.externalId ?? ''), title: String(step.body.title ?? '') };
 }
+
+const createStep = (item: BatchItem): JobStep => ({ kind: 'create-contact', body: item.body, ...(item.rows ? { rows: item.rows } : {}) });
 
 /** The report's parts from a job's steps (in order) and the rows it was handed (`JobSpec.report`). */
 export function buildReport(steps: Iterable<StepRecord>, handed: NonNullable<JobSpec['report']>): JobReport {
   const parts = Object.fromEntries(REPORT_PARTS.map((part) => [part, [] as Record<string, string>[]])) as Record<ReportPart, Record<string, string>[]>;
-  for (const record of steps) {
+  // A batch of creates reads as its items, each a create step of its own with its item's outcome.
+  const expand = (record: StepRecord): { step: JobStep; outcome?: StepOutcome | undefined }[] => {
+    if (record.step.kind !== 'create-contacts') return [{ step: record.step, outcome: record.outcome }];
+    const results = record.outcome?.kind === 'batch' ? record.outcome.results : [];
+    return record.step.items.map((item, index) => ({ step: createStep(item), outcome: results[index] }));
+  };
+  for (const record of [...steps].flatMap(expand)) {
     const fields = describe(record.step);
     const id = record.step.kind === 'patch-tags' || record.step.kind === 'erase-contact' ? record.step.contactId : '';
     const outcome = record.outcome;
     if (!outcome) parts.notSent.push({ id, ...fields });
     else if (outcome.kind === 'created') parts.created.push({ ...fields, id: outcome.id, ...(outcome.recovered ? { note: t('jobs.noteRecovered') } : {}) });
     else if (outcome.kind === 'updated') parts.updated.push({ ...fields, id: outcome.id });
-    else if (outcome.kind === 'tagged') parts.tagged.push({ id, ...fields });
+    else if (outcome.kind === 'tagged') parts.tagged.push({ id, ...fields, ...(outcome.matched !== undefined ? { matched: String(outcome.matched), changed: String(outcome.changed ?? 0) } : {}) });
     else if (outcome.kind === 'erased') {
       if (outcome.already) parts.alreadyErased.push({ id, note: t('jobs.noteAlreadyErased') });
       else parts.erased.push({ id });
     }
+    else if (outcome.kind === 'batch') continue; // expanded above
     else if (outcome.kind === 'exists') parts.unchanged.push({ ...fields, id: outcome.id ?? '', reason: outcome.reason });
     else parts.failed.push({ id, ...fields, status: String(outcome.status), reason: outcome.reason });
   }

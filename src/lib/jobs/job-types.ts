@@ -17,10 +17,23 @@ import type { JobTitle } from './job-title';
  */
 export type JobStep =
   | { kind: 'create-contact'; body: ContactCreate; rows?: number[]; label?: string }
+  /**
+   * Creates up to 1,000 contacts in one `POST /contacts/batch` (our service's extension `contact-batch`,
+   * docs/decisions.md section 12): one step, one Idempotency-Key, each item with the file's rows it stands for.
+   */
+  | { kind: 'create-contacts'; items: BatchItem[] }
+  /**
+   * Tags every contact a `filter` matches, or up to 1,000 `ids`, in one `POST /contacts/tags` (extension
+   * `contact-batch`, docs/decisions.md section 12); exactly one of `filter` (printed `$filter` text) and `ids`.
+   */
+  | { kind: 'tag-contacts'; filter?: string; ids?: string[]; tagsToAdd: string[]; tagsToRemove: string[] }
   | { kind: 'patch-tags'; contactId: string; tagsToAdd: string[]; tagsToRemove: string[]; rows?: number[]; label?: string }
   | { kind: 'upsert-product'; body: ProductUpsert; rows?: number[]; label?: string }
   /** Erases one contact (`DELETE /contacts/{id}`, docs/decisions.md section 10). Only the id: no name, no email (issue 22 point 7). */
   | { kind: 'erase-contact'; contactId: string };
+
+/** One contact of a `create-contacts` step: the create body and the 1-based data rows of the file it stands for. */
+export type BatchItem = { body: ContactCreate; rows?: number[] };
 
 export type JobKind = 'contacts-import' | 'bulk-tags' | 'undo-tags' | 'products-import' | 'bulk-erase';
 
@@ -69,10 +82,16 @@ export type JobState = 'queued' | 'running' | 'paused' | 'cancelled' | 'done';
 export type StepOutcome =
   | { kind: 'created'; id: string; recovered?: boolean }
   | { kind: 'updated'; id: string }
-  | { kind: 'tagged' }
+  /** `matched` and `changed`: the answer of a `tag-contacts` step (the contacts it found, and those it altered). */
+  | { kind: 'tagged'; matched?: number; changed?: number }
   | { kind: 'erased'; already?: boolean }
   | { kind: 'exists'; id: string | null; reason: string }
-  | { kind: 'failed'; reason: string; status: number };
+  | { kind: 'failed'; reason: string; status: number }
+  /** A `create-contacts` step's answer: one outcome per item, in the items' order (created, exists or failed). */
+  | { kind: 'batch'; results: ItemOutcome[] };
+
+/** The outcome of one item of a `create-contacts` step. */
+export type ItemOutcome = Extract<StepOutcome, { kind: 'created' | 'exists' | 'failed' }>;
 
 /**
  * A step as stored: `pending` (not sent), `sent` (written just before the request left: if the tab dies before

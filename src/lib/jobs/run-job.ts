@@ -15,7 +15,11 @@
  * A step found `sent` without an outcome (the tab died, the connection dropped, a 5xx) had its answer lost: a
  * create is looked up first (`email eq` or `phone eq`, one `GET /contacts`), since a hosted service may ignore
  * the Idempotency-Key; found, it counts as created (`recovered`), else it is sent again with the same key. Tag
- * patches and product upserts are safe to repeat and are sent again. A contact's erasure (`DELETE`, docs/decisions.md
+ * patches and product upserts are safe to repeat and are sent again. A `create-contacts` step (up to 1,000 creates
+ * in one `POST /contacts/batch`, docs/decisions.md section 12) is one request with the step's Idempotency-Key: lost,
+ * it is sent again with the same key and the service replays its first answer; its items' outcomes are stored
+ * together as the step's (`batch`), and the job's counts count each item. A `tag-contacts` step (a filter, or up to
+ * 1,000 ids, in one `POST /contacts/tags`) is sent again with its key as well; it counts the contacts it `changed`. A contact's erasure (`DELETE`, docs/decisions.md
  * section 10) is safe to repeat and carries no Idempotency-Key (section 9 covers POST and PATCH only); a 404 to it is
  * checked with one look-up by id: not found, the contact is gone and the step counts as erased ("already erased":
  * a repeat whose first answer was lost, or someone else erased it); still listed, the service did not erase it
@@ -31,7 +35,6 @@
  * and are stored, unless `abort` aborts too, which cancels requests in flight (their steps stay `sent`, checked on
  * resume).
  */
-import { isApiError } from '@/api/api-error';
 import type { ContactList } from '@/api/client';
 import type { ContactCreate, ContactTagsPatch } from '@/api/contacts';
 import type { ProductUpsert } from '@/api/catalog';
@@ -41,7 +44,9 @@ import { errorSentence, loadErrorSentences } from '@/lib/error-sentence';
 import { sleepUnlessAborted } from '@/lib/run-pool';
 import { backoffSeconds } from '@/lib/throttle';
 import type { JobProgressPatch, JobStore } from './job-store';
-import type { JobCounts, JobKind, JobRecord, JobStep, StepOutcome, StepRecord } from './job-types';
+import type { ContactBatch, ContactBatchResponse, ContactBulkTags, ContactBulkTagsResponse } from '@/api/stats';
+import { ApiError, isApiError } from '@/api/api-error';
+import type { ItemOutcome, JobCounts, JobKind, JobRecord, JobStep, StepOutcome, StepRecord } from './job-types';
 
 /** Options of every write a job sends (the shape of `CallOptions` in src/api/client.ts). */
 export type JobCallOptions = { signal?: AbortSignal; priority?: 'job'; idempotencyKey?: string; queueSignal?: AbortSignal; headers?: Record<string, string> };
@@ -66,6 +71,10 @@ export type JobClient = {
   upsertProduct(body: ProductUpsert, options?: JobCallOptions): Promise<{ id: string; created: boolean }>;
   eraseContact(contactId: string, options?: JobCallOptions): Promise<void>;
   listContacts(params: { filter?: FilterNode; limit?: number; signal?: AbortSignal; priority?: 'job' }): Promise<ContactList>;
+  /** `POST /contacts/batch` (extension `contact-batch`): needed only by jobs with `create-contacts` steps. */
+  createContactsBatch?(body: ContactBatch, options?: JobCallOptions): Promise<ContactBatchResponse>;
+  /** `POST /contacts/tags` (extension `contact-batch`): needed only by jobs with `tag-contacts` steps. */
+  tagContacts?(body: ContactBulkTags, options?: JobCallOptions): Promise<ContactBulkTagsResponse>;
 };
 
 /**
@@ -138,10 +147,11 @@ function answerLost(error: unknown): boolean {
 }
 
 function countOutcome(counts: JobCounts, outcome: StepOutcome): JobCounts {
+  if (outcome.kind === 'batch') return outcome.results.reduce(countOutcome, counts);
   const next = { ...counts };
   if (outcome.kind === 'created') next.created++;
   else if (outcome.kind === 'updated') next.updated++;
-  else if (outcome.kind === 'tagged') next.tagged++;
+  else if (outcome.kind === 'tagged') next.tagged += outcome.changed ?? 1;
   else if (outcome.kind === 'exists') next.exists++;
   else if (outcome.kind === 'erased') {
     if (outcome.already) next.alreadyErased = (next.alreadyErased ?? 0) + 1;
@@ -149,6 +159,31 @@ function countOutcome(counts: JobCounts, outcome: StepOutcome): JobCounts {
   }
   else next.failed++;
   return next;
+}
+
+/**
+ * The outcomes of a `create-contacts` step's items from `POST /contacts/batch`'s `results` (docs/decisions.md
+ * section 12): 201 is `created`, 409 `exists` (the contact's id is not looked up: that would cost a request per
+ * item), anything else `failed` with the item's error body as a sentence, as a refusal of `POST /contacts` reads.
+ * An item the answer leaves out fails with status 0.
+ */
+export async function itemOutcomes(answer: ContactBatchResponse, count: number): Promise<ItemOutcome[]> {
+  await loadErrorSentences();
+  const byIndex = new Map(answer.results.map((result) => [result.index, result]));
+  return Array.from({ length: count }, (_, index): ItemOutcome => {
+    const result = byIndex.get(index);
+    if (result?.status === 201 && result.id) return { kind: 'created', id: result.id };
+    const status = result?.status ?? 0;
+    const error = new ApiError({
+      status,
+      message: result?.error?.message ?? `no result for item ${index}`,
+      body: result?.error ?? null,
+      endpoint: 'POST /contacts/batch',
+      url: '/contacts/batch',
+    });
+    if (status === 409) return { kind: 'exists', id: null, reason: errorSentence(error) };
+    return { kind: 'failed', status, reason: errorSentence(error) };
+  });
 }
 
 /**
@@ -212,6 +247,25 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
         await loadErrorSentences();
         return { kind: 'exists', id, reason: errorSentence(error) };
       }
+    }
+    if (step.kind === 'create-contacts') {
+      // One request for the whole batch, with the step's own Idempotency-Key: a lost answer is sent again with the
+      // same key and the service answers the first answer again (docs/decisions.md sections 9 and 12), so nothing is
+      // looked up and no contact is created twice.
+      if (!client.createContactsBatch) throw new TypeError('This job creates contacts in batches, which the client cannot send');
+      const answer = await client.createContactsBatch({ items: step.items.map((item) => item.body) }, call);
+      return { kind: 'batch', results: await itemOutcomes(answer, step.items.length) };
+    }
+    if (step.kind === 'tag-contacts') {
+      // One request over a filter or up to 1,000 ids, with the step's Idempotency-Key (a lost answer is replayed).
+      if (!client.tagContacts) throw new TypeError('This job tags contacts in one request, which the client cannot send');
+      const body: ContactBulkTags = {
+        ...(step.filter !== undefined ? { filter: step.filter } : { ids: step.ids ?? [] }),
+        ...(step.tagsToAdd.length ? { tagsToAdd: step.tagsToAdd } : {}),
+        ...(step.tagsToRemove.length ? { tagsToRemove: step.tagsToRemove } : {}),
+      };
+      const answer = await client.tagContacts(body, call);
+      return { kind: 'tagged', matched: answer.matched, changed: answer.changed };
     }
     if (step.kind === 'erase-contact') {
       // No Idempotency-Key: section 9 gives it to POST and PATCH; a DELETE repeated answers 404, checked here.

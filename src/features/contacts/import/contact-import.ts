@@ -696,7 +696,41 @@ export function importJobHead(counts: ImportPlan['counts'], meta: ImportMeta) {
   return { kind: 'contacts-import' as const, meta: { ...meta, counts } };
 }
 
-/** The `JobSpec` of docs/jobs.md for a plan (kind `contacts-import`): its steps, refused and unchanged rows, and `meta`. */
-export function toJobSpec(plan: ImportPlan, meta: ImportMeta) {
-  return { ...importJobHead(plan.counts, meta), steps: plan.steps, report: { refused: plan.refused, unchanged: plan.unchanged } };
+/** Creates in one `create-contacts` step: the most `POST /contacts/batch` takes (docs/decisions.md section 12). */
+export const IMPORT_BATCH_SIZE = 1000;
+
+/** A plan's steps as the job sends them: the creates in batches of up to `size` where batches are offered. */
+export type JobImportStep = ImportStep | { kind: 'create-contacts'; items: { body: ContactCreate; rows?: number[] }[] };
+
+/**
+ * The plan's creates in `create-contacts` steps of up to `size` (issue 35 point 7; docs/decisions.md section 12),
+ * in the file's order, each batch where its first create was; tag steps stay one per contact, where they were.
+ * @throws RangeError for a `size` that is not a whole number from 1 to 1,000.
+ */
+export function batchSteps(steps: readonly ImportStep[], size = IMPORT_BATCH_SIZE): JobImportStep[] {
+  if (!Number.isInteger(size) || size < 1 || size > IMPORT_BATCH_SIZE) throw new RangeError(`size must be a whole number from 1 to ${IMPORT_BATCH_SIZE}, not ${size}`);
+  const out: JobImportStep[] = [];
+  let open: Extract<JobImportStep, { kind: 'create-contacts' }> | null = null;
+  for (const step of steps) {
+    if (step.kind !== 'create-contact') {
+      out.push(step);
+      continue;
+    }
+    if (!open || open.items.length >= size) out.push((open = { kind: 'create-contacts', items: [] }));
+    open.items.push({ body: step.body, ...(step.rows ? { rows: step.rows } : {}) });
+  }
+  return out;
+}
+
+/** Requests the plan's writes take: one per step, or, in batches (`batched`), one per tag step and per batch of creates. */
+export function importRequests(counts: Pick<ImportPlan['counts'], 'new' | 'tagged'>, batched: boolean): number {
+  return batched ? counts.tagged + Math.ceil(counts.new / IMPORT_BATCH_SIZE) : counts.tagged + counts.new;
+}
+
+/**
+ * The `JobSpec` of docs/jobs.md for a plan (kind `contacts-import`): its steps, refused and unchanged rows, and
+ * `meta`. `batched` (the service names `contact-batch`): the creates go in batches (`batchSteps`); else one request each.
+ */
+export function toJobSpec(plan: ImportPlan, meta: ImportMeta, batched = false) {
+  return { ...importJobHead(plan.counts, meta), steps: batched ? batchSteps(plan.steps) : plan.steps, report: { refused: plan.refused, unchanged: plan.unchanged } };
 }

@@ -22,8 +22,8 @@ export type PlannedImport = {
   plan: PlanSummary;
   lookups: number;
   rateLimit: number | null;
-  /** Stores the job (the worker's `JobStore.addJob`); resolves to its id, rejects with IndexedDB's words. */
-  store(workspaceId: string, meta: ImportMeta, titles: JobTitles): Promise<string>;
+  /** Stores the job (the worker's `JobStore.addJob`; `batched`: creates in batches, `toJobSpec`); resolves to its id, rejects with IndexedDB's words. */
+  store(workspaceId: string, meta: ImportMeta, titles: JobTitles, batched?: boolean): Promise<string>;
   close(): void;
 };
 
@@ -41,7 +41,7 @@ export function planInWorker(
   const stopped = () => t('contacts-import.plannerStopped');
   let cleaning = true;
   let lookups = { requests: 0, rateLimit: null as number | null };
-  const store = (workspaceId: string, meta: ImportMeta, titles: JobTitles) => {
+  const store = (workspaceId: string, meta: ImportMeta, titles: JobTitles, batched = false) => {
     const storing = runWorker<PlanMessage, string>(worker, {
       stopped,
       onMessage(message, settle) {
@@ -49,7 +49,7 @@ export function planInWorker(
         else if (message.type === 'failed') settle.reject(new Error(message.message));
       },
     });
-    send({ type: 'store', workspaceId, meta, titles });
+    send({ type: 'store', workspaceId, meta, titles, batched });
     return storing;
   };
   const planning = runWorker<PlanMessage, PlannedImport>(worker, {

@@ -10,7 +10,8 @@
  * The plan's steps stay here: the page gets the plan without them (`PlanSummary`), and when the person starts the
  * import this worker stores the job (`JobStore.addJob`, the same IndexedDB database as the page's runner), so the page
  * never holds them (sending 82,821 steps to the page took a 455 ms task there, and held their copies twice).
- * Requests: `plan`, then `store` (the workspace, the import's meta and the job's titles, `enqueueStoredJob`).
+ * Requests: `plan`, then `store` (the workspace, the import's meta, the job's titles, `enqueueStoredJob`, and
+ * `batched`: the creates go in batches of 1,000, where the service names `contact-batch`).
  * Messages out: `progress` (`clean`: rows cleaned; `lookup`: look-ups done of those made so far), `cleaned` after the
  * last row, `looked-up` after the last look-up, then `plan`; or `error` (the file could not be read, or a catalog
  * could not be loaded) or `failed` (a look-up failed: the typed client's words). After `store`: `stored` with the
@@ -28,7 +29,7 @@ import { lookupWorkers } from './lookup-workers';
 
 export type PlanRequest =
   | { type: 'plan'; file: File; sheet?: string; mapping: ContactMapping; options: CleanOptions; locale: Locale; lookups: Extract<LookupRequest, { type: 'start' }> }
-  | { type: 'store'; workspaceId: string; meta: ImportMeta; titles: JobTitles };
+  | { type: 'store'; workspaceId: string; meta: ImportMeta; titles: JobTitles; batched?: boolean };
 export type PlanMessage =
   | { type: 'progress'; phase: 'clean'; done: number }
   | { type: 'progress'; phase: 'lookup'; done: number; total: number }
@@ -91,7 +92,7 @@ async function plan(request: Extract<PlanRequest, { type: 'plan' }>) {
 /** Stores the plan as the import's job (`toJobSpec`) and lets the plan go. */
 async function store(request: Extract<PlanRequest, { type: 'store' }>) {
   if (!made) throw new Error('no plan to store');
-  const job = await (await createStore()).addJob(request.workspaceId, { ...toJobSpec(made, request.meta), ...request.titles });
+  const job = await (await createStore()).addJob(request.workspaceId, { ...toJobSpec(made, request.meta, request.batched ?? false), ...request.titles });
   made = null;
   post({ type: 'stored', jobId: job.id });
 }
