@@ -210,6 +210,13 @@ export type ApiClient = {
    * batch; resolves to `{ reverted, conflicts, batchId }`. 403 missing scope, 404 unknown entry or empty batch.
    */
   revertActivity(body: RevertRequest, options?: CallOptions): Promise<RevertResult>;
+  /**
+   * `GET /events` (any valid key; extension `events`, docs/decisions.md section 13): opens the workspace's change
+   * stream, sending `lastEventId` as `Last-Event-ID` to be sent what was missed. Resolves to the 200 answer's body,
+   * to read with `readEvents` (src/api/events.ts) until it ends or `signal` aborts. Opening counts as one request of
+   * the budget. 429 when the key holds 5 streams already; 404 on a service without the extension.
+   */
+  openEvents(options: CallOptions & { lastEventId?: string | undefined }): Promise<ReadableStream<Uint8Array>>;
 };
 
 /** How a call authenticates: API key (`x-api-key`), Basic (endpoint 6) or none (endpoint 14). */
@@ -521,6 +528,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     // The activity log's schemas load with its first call (one import for both): the first screens never use them.
     async listActivity(params = {}) {
       return (await json(listCall('GET /activity', '/activity', 'key', params), (await activitySchemas()).activityListSchema)).data;
+    },
+
+    async openEvents(opts) {
+      const headers = { ...opts.headers, ...(opts.lastEventId !== undefined ? { 'Last-Event-ID': opts.lastEventId } : {}) };
+      const { response, url } = await send({ method: 'GET', endpoint: 'GET /events', path: '/events', auth: 'key', accept: 'text/event-stream', ...perCall(opts), headers });
+      if (!response.body) throw notJsonError(response, '', 'GET /events', url);
+      return response.body;
     },
 
     async revertActivity(body, opts = {}) {

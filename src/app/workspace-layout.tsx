@@ -45,10 +45,21 @@ const MAIN_CONTENT_ID = 'main-content';
 const HeaderTools = lazy(() => Promise.all([import('./header-tools'), loadArea('tools')]).then(([m]) => ({ default: m.HeaderTools })));
 
 
-/** Asks the service once, on connecting, which extensions it has (issue 22 point 6; src/lib/extensions.ts). */
+// The change stream's code loads only where the service has it (issue 36; src/lib/live/live-watch.tsx).
+const LiveWatch = lazy(() => import('@/lib/live/live-watch').then((m) => ({ default: m.LiveWatch })));
+
+/**
+ * Asks the service once, on connecting, which extensions it has (issue 22 point 6; src/lib/extensions.ts), and joins
+ * its change stream where it has `events`.
+ */
 function ExtensionsWatch() {
-  useExtensions();
-  return null;
+  const extensions = useExtensions();
+  if (!extensions.has('events')) return null;
+  return (
+    <Suspense fallback={null}>
+      <LiveWatch />
+    </Suspense>
+  );
 }
 
 /** Keeps the saved permissions fresh and forgets the key (as expired, in every tab) when it stops working. */

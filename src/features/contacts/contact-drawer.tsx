@@ -17,6 +17,8 @@ import { TagsField } from '@/components/tags-field';
 import { useWorkspaceApi } from '@/lib/api';
 import { updateConnection } from '@/lib/connections';
 import { useExtensions } from '@/lib/extensions';
+import { useChangedElsewhere } from '@/lib/live/live-store';
+import { compare } from '@/api/filter/ast';
 import { allows } from '@/lib/permissions';
 import { StateBadge } from './contact-columns';
 import { Avatar } from '@/components/avatar';
@@ -146,6 +148,32 @@ function ExtensionActions({ contact, onEdit, onErase }: { contact: Contact; onEd
   );
 }
 
+/**
+ * "Changed by …a1b2 just now" (issue 36 point 6): shown while the open contact was changed elsewhere in the last five
+ * minutes (the change stream marks it, src/lib/live/live-store.ts; this tab's own writes are not marked); the values
+ * below are already the new ones. Who changed it is the latest activity entry's key hint, where the service keeps
+ * the log.
+ */
+function ChangedElsewhere({ contactId }: { contactId: string }) {
+  const { api, workspaceId } = useWorkspaceApi();
+  const at = useChangedElsewhere(workspaceId, contactId);
+  const extensions = useExtensions();
+  const t = useT();
+  const latest = useQuery({
+    queryKey: ['ws', workspaceId, 'activity', 'latest', contactId, at],
+    queryFn: async ({ signal }) => (await api.listActivity({ filter: compare('resourceId', 'eq', contactId), limit: 1, signal })).items[0]?.keyHint ?? null,
+    enabled: at !== undefined && extensions.has('activity'),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  if (at === undefined || Date.now() - at > 5 * 60_000) return null;
+  const who = latest.data ? t('contact-record.keyHint', { hint: latest.data }) : t('contact-record.someoneElse');
+  return (
+    <Alert color="blue" role="status">
+      {t('contact-record.changedElsewhere', { who })}
+    </Alert>
+  );
+}
+
 export function ContactDrawer({ contact, onClose }: { contact: Contact | null; onClose: () => void }) {
   const [mode, setMode] = useState<'view' | 'edit' | 'erase'>('view');
   const { connection } = useWorkspaceApi();
@@ -176,6 +204,7 @@ export function ContactDrawer({ contact, onClose }: { contact: Contact | null; o
               <StateBadge state={contact.state} />
             </div>
           </Group>
+          <ChangedElsewhere contactId={contact.id} />
           <ExtensionActions contact={contact} onEdit={() => setMode('edit')} onErase={() => setMode('erase')} />
           <TagEditor contact={contact} />
           <Title order={4} size="h5">

@@ -23,6 +23,7 @@ import type { RecordDrawer as RecordDrawerType } from '@/components/record-drawe
 import { PaginationBar } from '@/components/pagination-bar';
 import { QueryError } from '@/components/query-state';
 import { useWorkspaceApi } from '@/lib/api';
+import { clearCreated, useCreatedElsewhere } from '@/lib/live/live-store';
 import { useListSearch } from '@/lib/list-search';
 import { useRequestsWaiting } from '@/lib/use-rate-budget';
 import { useLocalState } from '@/lib/local-state';
@@ -57,6 +58,23 @@ const ColumnMenu = lazy(() => import('@/components/column-menu').then((m) => ({ 
 /** What a phone shows of each contact (issue 23 point 6): the name, the email and the state. */
 const PHONE_COLUMNS = ['name', 'email', 'state'];
 const TABLE_COLUMN_IDS = ['name', ...HIDEABLE_COLUMNS.map((column) => column.id)];
+
+/**
+ * "3 new contacts: show" (issue 36 point 6): contacts created elsewhere while this list is open are counted by the
+ * change stream (src/lib/live/) instead of being loaded into the page the person is reading; showing them loads the
+ * list again. Any new load of the list (a page, a filter, a refetch) shows them, so it clears the count.
+ */
+function CreatedElsewhere({ workspaceId, dataUpdatedAt, onShow }: { workspaceId: string; dataUpdatedAt: number; onShow: () => void }) {
+  const created = useCreatedElsewhere(workspaceId, 'contacts');
+  const t = useT();
+  useEffect(() => clearCreated(workspaceId, 'contacts'), [workspaceId, dataUpdatedAt]);
+  if (created === undefined) return null;
+  return (
+    <Button variant="light" size="xs" style={{ alignSelf: 'center' }} onClick={onShow}>
+      {created === null ? t('contacts.listChanged') : t('contacts.newElsewhere', { count: created })}
+    </Button>
+  );
+}
 
 export function ContactsPage() {
   const { api, workspaceId, connection } = useWorkspaceApi();
@@ -166,6 +184,7 @@ export function ContactsPage() {
         </Suspense>
       ) : null}
       {failed ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
+      <CreatedElsewhere workspaceId={workspaceId} dataUpdatedAt={list.dataUpdatedAt} onShow={() => void queryClient.invalidateQueries({ queryKey: contactQueries.lists(workspaceId) })} />
       <div ref={tableTop}>
         <DataTable
           label={t('contacts.title')}
