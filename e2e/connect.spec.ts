@@ -13,7 +13,15 @@ test('connects with a pasted key in one click: checks it, opens the workspace an
   await expect(page).toHaveURL(new RegExp(`/w/${workspace.id}/contacts$`));
   expect(checks[0]).toBe(workspace.key);
   const connected = page.getByRole('status').filter({ hasText: `Connected to ${workspace.name}` });
-  await expect(connected).toContainText('This key allows contacts: read-write, products: read-write, posts: read-write, feeds: read-write.');
+  // In words (issue 34 point 9), not the scope names; the key menu says the same per resource.
+  await expect(connected).toContainText('With this key you can see and change contacts, see and change products, see and publish posts, and add contacts and list the workspaces.');
+  await expect(connected).not.toContainText(/read-write|contacts:/);
+  await page.getByRole('button', { name: 'Key and permissions' }).click();
+  const permissions = page.getByRole('dialog', { name: 'Key and permissions' }).getByRole('table', { name: 'Permissions of this key' });
+  await expect(permissions.getByRole('row', { name: 'Contacts see and change contacts' })).toBeVisible();
+  await expect(permissions.getByRole('row', { name: 'Workspaces and sign-ups add contacts and list the workspaces' })).toBeVisible();
+  await expect(permissions).not.toContainText(/read-write|read-only/);
+  await page.getByRole('button', { name: 'Key and permissions' }).click();
   await connected.getByRole('button', { name: 'Dismiss' }).click();
   await expect(connected).toHaveCount(0);
   expect(await page.evaluate(() => sessionStorage.getItem('workspace-admin.connections'))).toContain(workspace.key);

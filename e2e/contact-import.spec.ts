@@ -49,7 +49,7 @@ const MIXED_CSV = [
   'New.One@Example.COM;;;+47 912 34 567;ski;1', // 4 repeats row 2 (email in another case): merged
   'not-an-email;Bad;Row;;;1', // 5 refused
   ';;;+47 911 11 111;;1', // 6 exists by phone (international form)
-  ';Short;Phone;123;;1', // 7 refused: invalid phone
+  ';;;123;;1', // 7 refused: an invalid phone and nothing else to key on (with a name it would go in without the phone)
   ';;;;lonely;1', // 8 refused: nothing to key on
   'new.two@example.com;Cat;;0047 922 22 222;;1', // 9 new, 00-prefixed phone
   'HAS.TAG@example.com;;;;spring;1', // 10 exists, gets only the import tag
@@ -119,7 +119,7 @@ test('plans a mixed CSV: new, existing in another letter case, merged repeats, r
   expect(Object.keys(rows[0]!)).toEqual(['Email Address', 'First Name', 'Last Name', 'Phone Number', 'TAGS', 'MEMBER_RATING', 'reason']);
   expect(rows.map((row) => [row['Email Address'], row['First Name'], row.reason])).toEqual([
     ['not-an-email', 'Bad', "email 'not-an-email' is not a valid email address"],
-    ['', 'Short', "phone '123' is not a valid phone number (read with default country NO)"],
+    ['', '', "phone '123' is not a valid phone number (read with default country NO)"],
     ['', '', 'no email, phone or name'],
     ["'=cmd|calc!A1", 'Formula', "email '=cmd|calc!A1' is not a valid email address"],
   ]);

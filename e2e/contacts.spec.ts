@@ -178,7 +178,10 @@ test('exports xlsx and csv of a filter: the files hold exactly the matching rows
       rows = [];
       book.getWorksheet('Contacts')!.eachRow((row) => rows.push((row.values as unknown[]).slice(1).map((v) => String(v ?? ''))));
     }
-    expect(rows[0]).toEqual(['id', 'name', 'email', 'phone', 'state', 'tags', 'source', 'address', 'city', 'postalCode', 'region', 'created', 'updated']);
+    // The CSV keeps the contract's columns; the console's xlsx is the sheet for people, in its language (issue 34 point 10).
+    expect(rows[0]).toEqual(format === 'csv'
+      ? ['id', 'name', 'email', 'phone', 'state', 'tags', 'source', 'address', 'city', 'postalCode', 'region', 'created', 'updated']
+      : ['ID', 'Name', 'Email', 'Phone', 'State', 'Tags', 'Source', 'Address', 'City', 'Postal code', 'Region', 'Created', 'Updated']);
     expect(rows.slice(1).map((row) => row[0]).sort()).toEqual(ids);
     expect(rows.slice(1).every((row) => row[8] === 'Bergen')).toBe(true);
     // The formula guard (docs/decisions.md section 7, revised): a quote in CSV, a text cell as it is in xlsx.
@@ -267,9 +270,10 @@ test('the contacts page, drawer and new contact form have no serious accessibili
   await checkAccessibility(page, 'contacts-table');
   await bodyRows(page).first().click();
   await expect(page.getByRole('dialog')).toBeVisible();
-  await checkAccessibility(page, 'contact-drawer');
+  // The page under the drawer was checked a moment ago: the drawer and the form are checked on their own.
+  await checkAccessibility(page, 'contact-drawer', { include: '[role="dialog"]' });
   await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'New contact' }).click();
   await expect(page.getByRole('form', { name: 'New contact' })).toBeVisible();
-  await checkAccessibility(page, 'new-contact');
+  await checkAccessibility(page, 'new-contact', { include: '[role="dialog"]' });
 });

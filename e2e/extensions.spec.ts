@@ -195,6 +195,9 @@ test('withdraws a scheduled post, which the month calendar showed', async ({ pag
   const calendar = page.getByRole('region', { name: 'Calendar of scheduled posts' });
   if (day.slice(0, 7) === (await page.evaluate(() => new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit' }).format(new Date())))) {
     await expect(calendar.locator(`[data-scheduled-day="${day}"]`)).toHaveAttribute('aria-label', /1 post scheduled/);
+    // The calendar names what is planned, not only how much (issue 34 point 10).
+    await expect(calendar.locator(`[data-scheduled-day="${day}"]`)).toHaveAttribute('aria-label', new RegExp(header));
+    await expect(calendar.getByRole('definition').filter({ hasText: header })).toBeVisible();
   }
   await row.getByRole('button', { name: `Withdraw “${header}”` }).click();
   const confirm = page.getByRole('dialog', { name: 'Withdraw this post?' });

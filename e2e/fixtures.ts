@@ -79,7 +79,10 @@ export async function checkAccessibility(page: Page, name: string, options: { in
   if (SCREENSHOTS) mkdirSync('test-results/screenshots', { recursive: true });
   const analyze = async (scheme: 'light' | 'dark') => {
     if (SCREENSHOTS) await page.screenshot({ path: `test-results/screenshots/${name}${scheme === 'dark' ? '-dark' : ''}.png`, fullPage: !options.include });
-    let axe = new AxeBuilder({ page });
+    // Legacy mode runs axe.run in the page itself: the default mode's aggregation opens a blank page per call and
+    // loads axe into it again, which was about half of each check's time (measured: 4.2 to 7.3 s against 2.1 to 5.9 s
+    // on the contacts page). What it gives up, frames of another origin, this console has none of.
+    let axe = new AxeBuilder({ page }).setLegacyMode(true);
     if (options.include) axe = axe.include(options.include);
     if (options.exclude) axe = axe.exclude(options.exclude);
     // Only colors change with the scheme: the dark pass runs the color rules alone, so it costs little.

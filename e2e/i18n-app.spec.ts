@@ -86,7 +86,7 @@ test('the people search and the jobs page with a finished job read in bokmål, a
 
   // A bulk tag job, made through the Norwegian contacts page.
   await page.getByRole('checkbox', { name: 'Velg alle radene på denne siden' }).check();
-  await page.getByRole('region', { name: 'Utvalg' }).getByRole('button', { name: /^Merk 3 valgte$/ }).click();
+  await page.getByRole('region', { name: 'Utvalg' }).getByRole('button', { name: /^Sett merkelapper på 3 valgte$/ }).click();
   const tags = page.getByRole('dialog', { name: 'Merkelapper for 3 valgte kontakter' });
   const field = tags.getByRole('combobox', { name: 'Merkelapper som skal legges til' });
   await field.fill('vip');

@@ -42,13 +42,16 @@ test('the header tools, the request meter, the column menu and saved views speak
 
   // The notice after connecting with a pasted key says what the key allows.
   const notice = page.getByRole('status').filter({ hasText: `Koblet til ${workspace.name}` });
-  await expect(notice).toContainText('Denne nøkkelen gir contacts:');
+  await expect(notice).toContainText('Med denne nøkkelen kan du se og endre kontakter, se og endre produkter, se og publisere innlegg og legge til kontakter og se arbeidsområdene.');
 
   // The key menu: organization, permissions, the share kept for the person's clicks (a percentage through Intl).
   await page.getByRole('button', { name: 'Nøkkel og tilganger' }).click();
   const keyMenu = page.getByRole('dialog', { name: 'Nøkkel og tilganger' });
   await expect(keyMenu.getByText('Organisasjon')).toBeVisible();
   await expect(keyMenu.getByRole('table', { name: 'Tilgangene til denne nøkkelen' })).toBeVisible();
+  // In words (issue 34 point 9), not `contacts: read-write`.
+  await expect(keyMenu.getByRole('row', { name: 'Kontakter se og endre kontakter' })).toBeVisible();
+  await expect(keyMenu).not.toContainText(/read-write|read-only/);
   const reserve = keyMenu.getByRole('combobox', { name: 'Holdes av til dine egne klikk mens jobber kjører' });
   await expect(reserve.getByRole('option', { name: /^10[\u00a0\u202f ]%$/ })).toHaveCount(1);
   await expect(keyMenu.getByRole('link', { name: 'Administrer nøkler' })).toBeVisible();

@@ -50,7 +50,7 @@ test.describe('in a Norwegian browser (nb-NO)', () => {
     await expect(page.getByText(/^200 kontakter$/)).toBeVisible();
     await page.getByRole('checkbox', { name: 'Velg alle radene på denne siden' }).check();
     const bar = page.getByRole('region', { name: 'Utvalg' });
-    await bar.getByRole('button', { name: /^Merk 20 valgte$/ }).click();
+    await bar.getByRole('button', { name: /^Sett merkelapper på 20 valgte$/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Merkelapper for 20 valgte kontakter' });
     await expect(dialog.getByRole('button', { name: 'Bruk på 20 kontakter' })).toBeDisabled();
     await expect(dialog.getByLabel('Merkelapper som skal legges til')).toBeVisible();

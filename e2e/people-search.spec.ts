@@ -50,7 +50,7 @@ test('a person made in two of three workspaces is found in those two, and their 
   await expect(dialog.getByRole('list', { name: 'Found in', exact: true })).toContainText(north.name);
   await expect(dialog.getByRole('list', { name: 'Found in', exact: true })).toContainText(south.name);
   await expect(dialog.getByRole('list', { name: 'Not found in', exact: true })).toContainText(west.name);
-  await expect(dialog.getByText(/deletion|delete/i).first()).toBeVisible();
+  await expect(dialog.getByText(/choose Erase/).first()).toBeVisible();
   const [json] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download JSON' }).click()]);
   const file = JSON.parse(readFileSync((await json.path())!, 'utf8')) as { records: { workspaceName: string; email: string; tags: string[]; notificationSettings: unknown }[]; foundIn: unknown[] };
   expect(file.records.map((record) => record.workspaceName).sort()).toEqual([north.name, south.name].sort());

@@ -48,7 +48,7 @@ async function pickPublishTime(page: Page, time: { day: string; hours: string; m
 
 /** The row of a published post in the posts table, by its header. */
 const postRow = (page: Page, header: string) => page.getByRole('table', { name: 'Published posts' }).getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${header}\\b`) }) });
-const outcome = (page: Page) => page.getByRole('status').filter({ hasText: 'request id' });
+const outcome = (page: Page) => page.getByRole('status').filter({ hasText: 'reference' });
 const history = (page: Page) => page.getByRole('table', { name: 'Requests sent from this browser' });
 
 test.describe('composer', () => {

@@ -75,3 +75,17 @@ export async function fetchApi(url: string, init?: RequestInit): Promise<Respons
     return fetch(url, init);
   }
 }
+
+/**
+ * One call of a test to `baseURL`'s API with `key` (`x-api-key`), `body` sent as JSON: the status and the parsed JSON
+ * answer (null when empty). Through `fetchApi`, so a connection closed before any answer is tried again once.
+ */
+export async function apiCall(baseURL: string, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const response = await fetchApi(`${baseURL}/api${path}`, {
+    method,
+    headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}

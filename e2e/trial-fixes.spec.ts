@@ -109,7 +109,7 @@ test.describe('scheduling in a chosen time zone', () => {
     await expect(page.getByText(`Sent as ${target.iso} (UTC)`)).toBeVisible();
     await page.getByRole('button', { name: 'Schedule post' }).click();
     await page.getByRole('dialog', { name: 'Schedule for everyone?' }).getByRole('button', { name: 'Schedule for everyone' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'request id' })).toContainText('scheduled');
+    await expect(page.getByRole('status').filter({ hasText: 'reference' })).toContainText('scheduled');
 
     const requests = await request.get('/api/post-requests?%24limit=5', { headers: { 'x-api-key': ws.key } });
     expect(requests.status()).toBe(200);
@@ -165,7 +165,8 @@ test('exports exactly the 2 selected rows, with only the visible columns when ch
   await book.xlsx.readFile(await file.path());
   const sheet: string[][] = [];
   book.getWorksheet('Contacts')!.eachRow((row) => sheet.push((row.values as unknown[]).slice(1).map((v) => String(v ?? ''))));
-  expect(sheet[0]).toEqual(['id', 'name', 'email', 'phone', 'state', 'tags', 'source', 'address', 'city', 'postalCode', 'region', 'created', 'updated']);
+  // The sheet for people, in the console's language (issue 34 point 10; docs/exports.md).
+  expect(sheet[0]).toEqual(['ID', 'Name', 'Email', 'Phone', 'State', 'Tags', 'Source', 'Address', 'City', 'Postal code', 'Region', 'Created', 'Updated']);
   expect(sheet.slice(1).map((row) => row[1]).sort()).toEqual(['Bjørn Dahl', 'Dag Foss']);
 });
 

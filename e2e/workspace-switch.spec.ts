@@ -76,7 +76,7 @@ test('switching to a workspace without a key opens an add-key dialog in place; a
   await expect(page).toHaveURL(new RegExp(`/w/${keyless.id}/collections$`));
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('status').filter({ hasText: `Connected to ${keyless.name}` })).toContainText(
-    'This key allows contacts: read-only, products: read-write, posts: none, feeds: none.',
+    'With this key you can see contacts and see and change products.',
   );
   await expect(page.getByRole('heading', { name: 'Collections', level: 1 })).toBeVisible();
   // The notice covers nothing and goes once the user moves on.

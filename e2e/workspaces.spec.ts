@@ -40,9 +40,11 @@ test('lists the organization with key status, Switch, Add key, the public page a
 
   await expect(row(alpha.name)).toContainText('current workspace');
   await expect(row(alpha.name)).toContainText('Key saved');
-  await expect(row(alpha.name)).toContainText('posts: read-write');
+  // What each key allows, in words (issue 34 point 9), never the scope names.
+  await expect(row(alpha.name)).toContainText('see and change contacts, see and change products, see and publish posts, and add contacts and list the workspaces');
   await expect(row(beta.name)).toContainText('Key saved');
-  await expect(row(beta.name)).toContainText('feeds: read-only');
+  await expect(row(beta.name)).toContainText('see posts and list the workspaces');
+  await expect(table).not.toContainText(/read-write|read-only/);
   await expect(row(gamma.name)).toContainText('No key');
   await expect(row(gamma.name).getByRole('link', { name: `Add a key for ${gamma.name}` })).toHaveAttribute(
     'href',

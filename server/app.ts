@@ -49,6 +49,11 @@ import { catalogRoutes } from './routes/products';
 import { startScheduler } from './scheduler';
 import type { RouteContext } from './routes/context';
 import { workspaceRoutes } from './routes/workspaces';
+import { ViewStore } from './db/views';
+import { EventHub, type EventHubOptions } from './events/hub';
+import { changeSignal } from './events/signals';
+import { eventRoutes } from './routes/events';
+import { viewRoutes } from './routes/views';
 
 /** What both modes take. */
 export type CommonConfig = {
@@ -99,6 +104,8 @@ export type AppConfig = CommonConfig & {
    * and to measure what the log costs a write (docs/benchmarks.md).
    */
   activityLog?: boolean;
+  /** The `GET /events` timings (tests only; docs/decisions.md section 13's by default). */
+  events?: EventHubOptions;
 };
 
 /** Proxy mode (issue 15): `/api/*` forwarded to an upstream service; no database. */
@@ -198,16 +205,21 @@ async function createShell(config: CommonConfig, document?: OpenApiDocument): Pr
   return app;
 }
 
-/** The API's routes (not their auth plugin), registered into the `/api` scope `api`. */
-async function registerApiRoutes(api: FastifyInstance, context: RouteContext, activityLog = true): Promise<void> {
+/**
+ * The API's routes (not their auth plugin), registered into the `/api` scope `api`. `hub` serves `GET /events`, which
+ * needs the activity log: with the log off (`activityLog` false) neither `activity` nor `events` is offered.
+ */
+async function registerApiRoutes(api: FastifyInstance, context: RouteContext, hub: EventHub, activityLog = true): Promise<void> {
   api.decorateRequest('activityLog', activityLog);
   await api.register(authorizationRoutes(context));
   await api.register(contactRoutes(context));
   await api.register(workspaceRoutes(context));
   await api.register(catalogRoutes(context));
   await api.register(postRoutes(context));
-  await api.register(extensionRoutes(activityLog ? [] : ['activity']));
+  await api.register(extensionRoutes(activityLog ? [] : ['activity', 'events']));
   if (activityLog) await api.register(activityRoutes(context));
+  if (activityLog) await api.register(eventRoutes(hub));
+  await api.register(viewRoutes(context.views));
   await api.register(statsRoutes(context));
   await api.register(contactBatchRoutes(context));
 }
@@ -224,11 +236,16 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     ...stores,
     activity: new ActivityStore(db, dialect),
     reverter: new Reverter(db, dialect, stores),
+    views: new ViewStore(db, dialect),
     publicUrl: config.publicUrl,
     exportSlots: new ExportSlots(config.exportConcurrency ?? DEFAULT_EXPORT_CONCURRENCY),
   };
   const storage = config.rateLimitPerMinute > 0 ? rateLimitStorage(config.database, config.redisUrl, (error) => app.log.error({ err: error }, 'rate-limit Redis connection error')) : null;
   if (storage) app.addHook('onClose', () => storage.close());
+  // Live changes (docs/decisions.md section 13): the streams end before the server waits for its connections.
+  const signal = changeSignal(config.database, config.redisUrl, (error) => app.log.error({ err: error }, 'events: change signal error'));
+  const hub = new EventHub(db, dialect, signal, app.log, config.events);
+  app.addHook('preClose', () => hub.shutdown());
   await app.register(healthRoutes(config.database));
   await app.register(
     async (api) => {
@@ -239,7 +256,13 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         rateLimitStorage: storage?.options,
       });
       await api.register(idempotencyPlugin, { store: new IdempotencyStore(db, dialect) });
-      await registerApiRoutes(api, context, config.activityLog ?? true);
+      // A committed write tells every process's streams (a no-op on PostgreSQL, whose transaction notified).
+      api.addHook('onResponse', (request, reply, done) => {
+        const workspaceId = request.principal?.workspaceId ?? request.basicWorkspaceId;
+        if (workspaceId && request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) signal.publish(workspaceId);
+        done();
+      });
+      await registerApiRoutes(api, context, hub, config.activityLog ?? true);
     },
     { prefix: '/api' },
   );
@@ -276,9 +299,10 @@ export async function apiDocument(): Promise<OpenApiDocument> {
     posts: unavailable('posts'),
     activity: unavailable('activity'),
     reverter: unavailable('reverter'),
+    views: unavailable('views'),
     exportSlots: unavailable('exportSlots'),
   };
-  await docs.register((api) => registerApiRoutes(api, context), { prefix: '/api' });
+  await docs.register((api) => registerApiRoutes(api, context, unavailable('hub')), { prefix: '/api' });
   await docs.ready();
   const document = docs.swagger();
   await docs.close();

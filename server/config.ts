@@ -20,6 +20,8 @@
  * process runs at once; more wait in its queue, export/export-slots.ts). Issue 33 adds `ACTIVITY_RETENTION_DAYS` (400, 0 =
  * keep all) and `ACTIVITY_LOG` (on|off, default on), docs/decisions.md section 11. Issue 21 adds `DEMO_PUBLIC` (on|off,
  * default off: offer the one-click demo when `HOST` is not a loopback address, server/demo-exposure.ts).
+ * Issue 37 adds `SHUTDOWN_GRACE_MS` (5000, from 1 to 60000: after SIGTERM/SIGINT, how long requests in flight,
+ * exports included, may go on before their connections are cut, server/main.ts; docs/deploy.md "Stopping").
  * Throws on a malformed value.
  */
 import { isIP } from 'node:net';
@@ -39,6 +41,8 @@ export type Config = {
   upstreamApiUrl: string | undefined;
   /** `UPSTREAM_TIMEOUT_MS`: the proxy's wait for the upstream's headers and between body chunks, in ms. */
   upstreamTimeoutMs: number;
+  /** `SHUTDOWN_GRACE_MS`: after SIGTERM/SIGINT, how long requests in flight may go on before their connections are cut (ms). */
+  shutdownGraceMs: number;
   /** `API_ORIGINS`: origins the console may call besides its own (CSP `connect-src`), normalized by `URL`. */
   apiOrigins: string[];
   corsOrigins: string[];
@@ -147,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: env.PUBLIC_URL || undefined,
     upstreamApiUrl: upstreamApiUrl(env.UPSTREAM_API_URL),
     upstreamTimeoutMs: Math.max(1, integer('UPSTREAM_TIMEOUT_MS', env.UPSTREAM_TIMEOUT_MS, 30_000, 3_600_000)),
+    shutdownGraceMs: Math.max(1, integer('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 5_000, 60_000)),
     apiOrigins: apiOrigins(env.API_ORIGINS),
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
     dashboardDir: env.DASHBOARD_DIR || undefined,

@@ -1,6 +1,6 @@
 /**
  * Starts the service (docs/decisions.md section 8) on `HOST:PORT`, serving the built dashboard, and stops it cleanly on
- * SIGINT/SIGTERM. Two modes (app.ts):
+ * SIGINT/SIGTERM within `SHUTDOWN_GRACE_MS` (`stopWithin`). Two modes (app.ts):
  * - direct (default): opens and migrates `DATABASE_URL`, seeds the demo organization into an empty database
  *   unless `DEMO_SEED=off`, serves the API, and prints the URL and the demo keys; the one-click demo
  *   (`/app-config.json` handing out those keys) only on a loopback `HOST` or with `DEMO_PUBLIC=on`, with a
@@ -82,8 +82,37 @@ try {
 await started.app.listen({ port: config.port, host: config.host });
 console.log(started.lines.join('\n'));
 
+/**
+ * Stops the service on SIGTERM/SIGINT within a bounded time (issue 37 point 3, docs/deploy.md "Stopping"): the
+ * app's close answers requests that still arrive with the 503 of docs/decisions.md section 3 (`Service
+ * Unavailable: the server is shutting down`), ends the event streams (section 13) and lets the requests in flight
+ * finish (plugins/transport.ts); what is still open after `graceMs` (`SHUTDOWN_GRACE_MS`: a long export, a client
+ * that stopped reading one) has its connection cut, so the close completes, the database is closed after the last
+ * write it acknowledged, and the process exits 0. Should the close still hang, the process exits 1 three seconds
+ * later with a message saying so.
+ */
+async function stopWithin(service: Started, graceMs: number): Promise<void> {
+  const cut = setTimeout(() => service.app.server.closeAllConnections(), graceMs);
+  const failsafe = setTimeout(() => {
+    console.error(`Workspace Admin did not stop within ${graceMs + 3000} ms of the signal; exiting`);
+    process.exit(1);
+  }, graceMs + 3000);
+  failsafe.unref();
+  try {
+    await service.close();
+  } finally {
+    clearTimeout(cut);
+  }
+}
+
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    void started.close().then(() => process.exit(0));
+    stopWithin(started, config.shutdownGraceMs).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`Workspace Admin did not stop cleanly: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
   });
 }

@@ -5,8 +5,9 @@
  * lives in db/revert.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
-import type { ActivityAction, ActivityResource } from '../../src/api/activity';
+import { type Kysely, PostgresAdapter, type Selectable, type Transaction, sql } from 'kysely';
+import { ACTIVITY_RESOURCES, type ActivityAction, type ActivityResource } from '../../src/api/activity';
+import type { VIEW_RESOURCE } from '../../src/api/live';
 import type { FilterNode } from '../../src/api/filter/ast';
 import type { OrderByItem } from '../../src/api/filter/order-by';
 import { type FieldMap, compileFilter } from '../filter/compile';
@@ -20,12 +21,20 @@ import type { ActivityTable, Database } from './schema';
  */
 export type Actor = { keyHint: string | null; source: string; batchId: string | null; requestId: string | null; idempotencyKey: string | null };
 
+/** Every kind of record the log holds entries about: section 11's, and section 13's shared views. */
+export type LoggedResource = ActivityResource | typeof VIEW_RESOURCE;
+export const LOGGED_RESOURCES: readonly LoggedResource[] = [...ACTIVITY_RESOURCES, 'view'];
+
+/** The PostgreSQL channel a committed write notifies with its workspace id (server/events/signals.ts). */
+export const EVENTS_CHANNEL = 'wsa_events';
+
 /** `changes` of an entry: each changed field to `[before, after]` (`tags` to `[added, removed]`). */
 export type Changes = Record<string, [unknown, unknown]>;
 
 /** One record's change, as a write reports it. `batchId` overrides the actor's (a revert's fresh batch). */
 export type ActivityChange = {
-  resource: ActivityResource;
+  /** The record's kind: the log's resources, and `view` (a shared view, docs/decisions.md section 13). */
+  resource: LoggedResource;
   resourceId: string;
   action: ActivityAction;
   changes: Changes | null;
@@ -38,13 +47,47 @@ export type WriteContext = { actor?: Actor };
 
 export type ActivityRow = Selectable<ActivityTable>;
 
+/** The transactions that hold their workspace's row lock (`lockWorkspace`), and which workspace. */
+const lockedWorkspaces = new WeakMap<object, string>();
+/**
+ * Only to measure what the lock costs (bench/workspace-lock.ts), never in the service: `first` (the service's), `in-record`
+ * (taken by `recordActivity` only, in the middle of a write: the earlier design, which could deadlock) or `off`.
+ */
+let lockMode: 'first' | 'in-record' | 'off' = 'first';
+export function setWorkspaceLockForBench(mode: typeof lockMode): void {
+  lockMode = mode;
+}
+
+/**
+ * PostgreSQL: locks workspace `workspaceId`'s row until `trx` ends (`for no key update`, the lock contact writes
+ * take anyway to count their version, compatible with the key-share locks of foreign keys) and notifies
+ * `EVENTS_CHANNEL` with the workspace id, which PostgreSQL delivers at commit and drops on rollback. Once per
+ * transaction; nothing on SQLite, whose writes commit one at a time.
+ *
+ * The lock makes a workspace's log entries commit in `seq` order (the sequence hands `seq` out before commit), so a
+ * reader that has seen entry n never sees one below n appear later: `GET /events` and its `Last-Event-ID` replay read
+ * the log by `seq` (docs/decisions.md section 13, server/events/hub.ts, docs/live.md). Every write transaction that
+ * records activity takes it as its FIRST lock, before any record's row, unique-index entry or transaction lock:
+ * taken in the middle, a transaction holding it could wait for a row that another transaction holds while waiting
+ * for this lock (a revert chunk over several records, an erase that then locks posts): a deadlock.
+ * `recordActivity` takes it too, for a transaction that did not.
+ */
+export async function lockWorkspace(trx: Transaction<Database> | Kysely<Database>, workspaceId: string, fromRecord = false): Promise<void> {
+  if (lockMode === 'off' || (lockMode === 'in-record' && !fromRecord)) return;
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter) || lockedWorkspaces.get(trx) === workspaceId) return;
+  await sql`select pg_notify(${EVENTS_CHANNEL}, id) from workspaces where id = ${workspaceId} for no key update`.execute(trx);
+  lockedWorkspaces.set(trx, workspaceId);
+}
+
 /**
  * Adds one entry per change to the log, inside the write's transaction `trx`, all stamped `now` (ISO 8601 UTC).
  * Nothing without an actor (writes that do not come through the API: the demo seed, the operator command line)
- * or without changes. Returns the new entries' ids.
+ * or without changes. Returns the new entries' ids. On PostgreSQL the workspace's row is locked first
+ * (`lockWorkspace`; a no-op where the transaction began with it, as it should).
  */
 export async function recordActivity(trx: Transaction<Database> | Kysely<Database>, workspaceId: string, actor: Actor | undefined, changes: readonly ActivityChange[], now = new Date().toISOString()): Promise<string[]> {
   if (!actor || !changes.length) return [];
+  await lockWorkspace(trx, workspaceId, true);
   const rows = changes.map((change) => ({
     activity_id: randomUUID(),
     workspace_id: workspaceId,
@@ -60,7 +103,13 @@ export async function recordActivity(trx: Transaction<Database> | Kysely<Databas
     idempotency_key: actor.idempotencyKey,
     revert_of: change.revertOf ?? null,
   }));
-  await trx.insertInto('activity').values(rows).execute();
+  // A plain statement rather than the query builder's insert: the builder's checks and compilation were most of what
+  // the log added to a create's CPU on PostgreSQL (issue 33).
+  const values = rows.map(
+    (row) =>
+      sql`(${row.activity_id}, ${row.workspace_id}, ${row.created}, ${row.resource}, ${row.resource_id}, ${row.action}, ${row.changes}, ${row.key_hint}, ${row.source}, ${row.batch_id}, ${row.request_id}, ${row.idempotency_key}, ${row.revert_of})`,
+  );
+  await sql`insert into activity (activity_id, workspace_id, created, resource, resource_id, action, changes, key_hint, source, batch_id, request_id, idempotency_key, revert_of) values ${sql.join(values)}`.execute(trx);
   return rows.map((row) => row.activity_id);
 }
 
@@ -115,10 +164,10 @@ export class ActivityStore {
    * ActivityEntry shape (src/api/activity.ts), and their exact count.
    * `created` orders, ties in the order of writing (`seq`).
    */
-  async list(workspaceId: string, resources: readonly ActivityResource[], query: { filter?: FilterNode; orderBy: readonly OrderByItem[]; offset: number; limit: number }) {
+  async list(workspaceId: string, resources: readonly LoggedResource[], query: { filter?: FilterNode; orderBy: readonly OrderByItem[]; offset: number; limit: number }) {
     if (!resources.length) return { items: '[]', maxResults: 0 };
     let base = this.db.selectFrom('activity').where('activity.workspace_id', '=', workspaceId);
-    if (resources.length < 4) base = base.where('activity.resource', 'in', [...resources]);
+    if (LOGGED_RESOURCES.some((resource) => !resources.includes(resource))) base = base.where('activity.resource', 'in', [...resources]);
     if (query.filter) base = base.where(compileFilter(query.filter, ACTIVITY_FIELDS, this.dialect));
     const direction = query.orderBy[0]?.direction === 'asc' ? 'asc' : 'desc';
     // The page is written as one JSON array by the database (json_object and json_group_array, or PostgreSQL's

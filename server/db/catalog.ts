@@ -14,7 +14,7 @@ import type { OrderByItem } from '../../src/api/filter/order-by';
 import { slugify } from '../../src/api/slug';
 import { HttpError, badRequest, conflict, notFound } from '../errors';
 import { type FieldMap, compileFilter, compileOrderBy } from '../filter/compile';
-import { type Changes, type WriteContext, recordActivity } from './activity';
+import { type Changes, type WriteContext, lockWorkspace, recordActivity } from './activity';
 import type { Dialect } from './connection';
 import type { CollectionTable, Database, ProductTable } from './schema';
 
@@ -197,6 +197,7 @@ export class CatalogStore {
   upsertProduct(workspaceId: string, input: ProductUpsertParsed, write: WriteContext = {}): Promise<UpsertResult> {
     return this.retrying(() =>
       this.db.transaction().execute(async (trx) => {
+        await lockWorkspace(trx, workspaceId);
         await this.lockUpserts(trx, 'products', workspaceId);
         const target = await upsertTarget(trx, 'products', workspaceId, input.id, input.externalId);
         if (!target && !input.title) throw badRequest('title is required to create a product');
@@ -264,6 +265,7 @@ export class CatalogStore {
   upsertCollection(workspaceId: string, input: CollectionUpsertParsed, write: WriteContext = {}): Promise<UpsertResult> {
     return this.retrying(() =>
       this.db.transaction().execute(async (trx) => {
+        await lockWorkspace(trx, workspaceId);
         await this.lockUpserts(trx, 'collections', workspaceId);
         const target = await upsertTarget(trx, 'collections', workspaceId, input.id, input.externalId);
         const id = target?.id ?? randomUUID();
@@ -370,7 +372,10 @@ export class CatalogStore {
    * the workspace's product upserts (`lockUpserts`).
    */
   async deleteProduct(workspaceId: string, id: string, write: WriteContext & { revertOf?: string; batchId?: string } = {}): Promise<void> {
-    await this.db.transaction().execute((trx) => this.deleteProductIn(trx, workspaceId, id, write));
+    await this.db.transaction().execute(async (trx) => {
+      await lockWorkspace(trx, workspaceId);
+      await this.deleteProductIn(trx, workspaceId, id, write);
+    });
   }
 
   /** `deleteProduct` in the caller's transaction, recorded as `delete` (or as `revertOf`'s `revert`). */
@@ -395,7 +400,10 @@ export class CatalogStore {
    * gone (a 400 naming it), never a foreign-key failure.
    */
   async deleteCollection(workspaceId: string, id: string, write: WriteContext & { revertOf?: string; batchId?: string } = {}): Promise<void> {
-    await this.db.transaction().execute((trx) => this.deleteCollectionIn(trx, workspaceId, id, write));
+    await this.db.transaction().execute(async (trx) => {
+      await lockWorkspace(trx, workspaceId);
+      await this.deleteCollectionIn(trx, workspaceId, id, write);
+    });
   }
 
   /** `deleteCollection` in the caller's transaction, recorded as `delete` (or as `revertOf`'s `revert`). */

@@ -92,6 +92,13 @@ export interface ServiceDatabase {
    * (`break`, `return`) to end the read early; the connection is released either way.
    */
   streamRows(query: CompiledQuery, chunkSize?: number): AsyncGenerator<unknown[][]>;
+  /**
+   * PostgreSQL only (absent on SQLite): `LISTEN channel` on a connection of its own, outside the pool. Each
+   * notification's payload goes to `onNotify`. A lost connection is opened again after `retryMs` (1 s), and
+   * `onConnect` is called on every (re)connection, the first included, so a listener can catch up on what it missed
+   * while deaf. Resolves once the first connection listens (rejects when it cannot); the returned function stops.
+   */
+  listen?(channel: string, onNotify: (payload: string) => void, onConnect: () => void, retryMs?: number): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -196,7 +203,49 @@ function openPostgres(url: string): ServiceDatabase {
         client.release();
       }
     },
+    listen: (channel, onNotify, onConnect, retryMs = 1000) => listenPostgres(url, channel, onNotify, onConnect, retryMs),
     close: () => db.destroy(),
+  };
+}
+
+/**
+ * `ServiceDatabase.listen` on PostgreSQL: a dedicated pg.Client, connected again `retryMs` after it is lost (or
+ * after a connection attempt fails, the first included: the service starts while PostgreSQL is briefly away).
+ */
+async function listenPostgres(url: string, channel: string, onNotify: (payload: string) => void, onConnect: () => void, retryMs: number): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let retry: NodeJS.Timeout | null = null;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    const lost = () => {
+      if (client !== next) return;
+      client = null;
+      next.end().catch(() => {});
+      if (!stopped) retry = setTimeout(() => void connect(), retryMs);
+    };
+    client = next;
+    next.on('error', lost);
+    next.on('end', lost);
+    next.on('notification', (message) => {
+      if (message.channel === channel) onNotify(message.payload ?? '');
+    });
+    try {
+      await next.connect();
+      await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+    } catch {
+      lost();
+      return;
+    }
+    if (client === next) onConnect();
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    const last = client;
+    client = null;
+    await last?.end().catch(() => {});
   };
 }
 

@@ -14,7 +14,7 @@ import { type FieldMap, compileFilter, compileOrderBy } from '../filter/compile'
 import { type Dialect, precompiled } from './connection';
 import { CONTACT_SEARCH_TABLE, type SearchMatch, matchSql, searchMatch } from './contact-search';
 import { VersionedCache } from './count-cache';
-import { type ActivityChange, type Changes, type WriteContext, eraseHistory, recordActivity } from './activity';
+import { type ActivityChange, type Changes, type WriteContext, eraseHistory, lockWorkspace, recordActivity } from './activity';
 import { AnchorCache, type AnchorValues, type SortTerm, seekFrom } from './deep-pages';
 import { IdempotencyStore } from './idempotency';
 import type { ContactTable, Database } from './schema';
@@ -571,6 +571,7 @@ export class ContactStore {
     if (this.dialect.name === 'sqlite') return this.createInBatch({ row, tags, entry, write });
     try {
       await this.db.transaction().execute(async (trx) => {
+        await lockWorkspace(trx, workspaceId);
         await insertContact(trx, row, tags);
         if (entry) await recordActivity(trx, workspaceId, write.actor, [entry], now);
         await bumpVersion(trx, workspaceId);
@@ -643,29 +644,21 @@ export class ContactStore {
     await this.db.transaction().execute(async (trx) => {
       const workspaces = new Set<string>();
       for (const { row, tags, entry, write } of batch) {
-        if (!savepoints) {
-          try {
-            await insertContact(trx, row, tags);
-          } catch {
-            throw new RetryWithSavepoints();
-          }
-          if (entry) await recordActivity(trx, row.workspace_id, write.actor, [entry], row.created);
-          workspaces.add(row.workspace_id);
-          refusals.push(null);
-          continue;
-        }
-        await sql`savepoint contact_create`.execute(trx);
+        if (savepoints) await sql`savepoint contact_create`.execute(trx);
         try {
           await insertContact(trx, row, tags);
           if (entry) await recordActivity(trx, row.workspace_id, write.actor, [entry], row.created);
-          await sql`release contact_create`.execute(trx);
-          workspaces.add(row.workspace_id);
-          refusals.push(null);
+          if (savepoints) await sql`release contact_create`.execute(trx);
         } catch (error) {
+          // Without a savepoint the create cannot be rolled back alone: the batch is written again with them.
+          if (!savepoints) throw new RetryWithSavepoints();
           await sql`rollback to contact_create`.execute(trx);
           await sql`release contact_create`.execute(trx);
           refusals.push(this.dialect.isUniqueViolation(error) ? duplicateError(row, String((error as Error).message)) : error);
+          continue;
         }
+        workspaces.add(row.workspace_id);
+        refusals.push(null);
       }
       for (const workspaceId of workspaces) await bumpVersion(trx, workspaceId);
     });
@@ -685,7 +678,10 @@ export class ContactStore {
    * concurrency").
    */
   async patchTags(workspaceId: string, contactId: string, add: readonly string[], remove: readonly string[], write: WriteContext & { batchId?: string } = {}): Promise<boolean> {
-    const { added, removed } = await this.db.transaction().execute((trx) => this.patchTagsIn(trx, workspaceId, contactId, add, remove, write));
+    const { added, removed } = await this.db.transaction().execute(async (trx) => {
+      await lockWorkspace(trx, workspaceId);
+      return this.patchTagsIn(trx, workspaceId, contactId, add, remove, write);
+    });
     return added.length > 0 || removed.length > 0;
   }
 
@@ -736,6 +732,7 @@ export class ContactStore {
    */
   async patchNotificationSettings(workspaceId: string, contactId: string, patch: NotificationSettingsPatch, write: WriteContext = {}): Promise<ContactRow> {
     return this.db.transaction().execute(async (trx) => {
+      await lockWorkspace(trx, workspaceId);
       const row = await findInWorkspace(trx, workspaceId, contactId, this.dialect);
       if (patch.email === true && !row.email) throw badRequest('email cannot be turned on for a contact without an email');
       if (patch.sms === true && !row.phone) throw badRequest('sms cannot be turned on for a contact without a phone');
@@ -778,7 +775,10 @@ export class ContactStore {
    * `GET /contacts` lists it, as JSON text.
    */
   async update(workspaceId: string, contactId: string, patch: ContactPatchParsed, write: WriteContext = {}): Promise<string> {
-    return this.db.transaction().execute((trx) => this.updateIn(trx, workspaceId, contactId, patch, write));
+    return this.db.transaction().execute(async (trx) => {
+      await lockWorkspace(trx, workspaceId);
+      return this.updateIn(trx, workspaceId, contactId, patch, write);
+    });
   }
 
   /**
@@ -851,7 +851,10 @@ export class ContactStore {
    * PostgreSQL: gone from every query at once, from the files at the next vacuum (docs/deploy.md).
    */
   async erase(workspaceId: string, contactId: string, write: WriteContext = {}): Promise<void> {
-    await this.db.transaction().execute((trx) => this.eraseIn(trx, workspaceId, contactId, write));
+    await this.db.transaction().execute(async (trx) => {
+      await lockWorkspace(trx, workspaceId);
+      await this.eraseIn(trx, workspaceId, contactId, write);
+    });
     await this.checkpoint();
   }
 

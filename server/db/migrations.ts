@@ -346,6 +346,39 @@ const migrationsFor = ({ name, text, indexNullsFirst }: Pick<Dialect, 'name' | '
       await db.schema.createIndex('activity_created').on('activity').columns(['created', 'seq']).execute();
     },
   },
+  // Live changes and shared views (docs/decisions.md section 13, issue 36):
+  // - `activity_ws_seq`: a workspace's entries after a sequence number, what `GET /events` reads after each change
+  //   signal and for a `Last-Event-ID` replay (server/events/hub.ts).
+  // - `event_streams`: the open `GET /events` streams of every process, counted per key (at most 5). `seen` (ms
+  //   since the epoch) is renewed every heartbeat; a row not renewed for 75 s is a crashed process's and counts no
+  //   more.
+  // - `views`: the shared views. `name_key` is the name in lower case: unique per workspace, so "Oslo leads" and
+  //   "oslo LEADS" clash on every process; `query` is JSON text.
+  '0009-live': {
+    async up(db: Kysely<any>) {
+      await db.schema.createIndex('activity_ws_seq').on('activity').columns(['workspace_id', 'seq']).execute();
+      await db.schema
+        .createTable('event_streams')
+        .addColumn('id', text, (c) => c.primaryKey())
+        .addColumn('key_id', text, (c) => c.notNull())
+        .addColumn('seen', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('event_streams_key').on('event_streams').columns(['key_id', 'seen']).execute();
+      await db.schema
+        .createTable('views')
+        .addColumn('id', text, (c) => c.primaryKey())
+        .addColumn('workspace_id', text, (c) => c.notNull().references('workspaces.id'))
+        .addColumn('name', text, (c) => c.notNull())
+        .addColumn('name_key', text, (c) => c.notNull())
+        .addColumn('resource', text, (c) => c.notNull())
+        .addColumn('query', text, (c) => c.notNull())
+        .addColumn('key_hint', text)
+        .addColumn('created', text, (c) => c.notNull())
+        .addColumn('updated', text, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('views_ws_name').on('views').columns(['workspace_id', 'name_key']).unique().execute();
+    },
+  },
 });
 
 /** The names of every migration, in the order they apply. */

@@ -14,7 +14,7 @@ import type { OrderByItem } from '../../src/api/filter/order-by';
 import { type PostRequestParsed, type PostState, hasRecipients } from '../../src/api/posts';
 import { HttpError, badRequest, notFound } from '../errors';
 import { type FieldMap, compileFilter, compileOrderBy } from '../filter/compile';
-import { type WriteContext, recordActivity } from './activity';
+import { type WriteContext, lockWorkspace, recordActivity } from './activity';
 import type { Dialect } from './connection';
 import type { Database, PostTable } from './schema';
 
@@ -102,6 +102,7 @@ export class PostStore {
     const state: PostState = request.action === 'publish' ? 'published' : request.action === 'schedule' ? 'scheduled' : 'suggested';
     const id = randomUUID();
     await this.db.transaction().execute(async (trx) => {
+      await lockWorkspace(trx, workspaceId);
       if (contactIds.length) {
         const found = await trx.selectFrom('contacts').select('id').where('workspace_id', '=', workspaceId).where('id', 'in', [...new Set(contactIds)]).execute();
         const unknown = contactIds.find((contactId) => !found.some((row) => row.id === contactId));
@@ -253,7 +254,10 @@ export class PostStore {
    * before the job marks it. 404 `Post request not found` outside the workspace.
    */
   async withdraw(workspaceId: string, requestId: string, now = new Date(), write: WriteContext = {}): Promise<void> {
-    await this.db.transaction().execute((trx) => this.withdrawIn(trx, workspaceId, requestId, now, write));
+    await this.db.transaction().execute(async (trx) => {
+      await lockWorkspace(trx, workspaceId);
+      await this.withdrawIn(trx, workspaceId, requestId, now, write);
+    });
   }
 
   /** `withdraw` in the caller's transaction, recorded as `withdraw` (or as `revertOf`'s `revert`). */

@@ -19,7 +19,7 @@ import type { ActivityResource, RevertConflict, RevertConflictReason, RevertResu
 import { CONTACT_PATCH_FIELDS, type ContactPatchParsed } from '../../src/api/extensions';
 import { type Scope, grants } from '../../src/api/scopes';
 import { HttpError, notFound } from '../errors';
-import type { Actor, ActivityRow, Changes } from './activity';
+import { type Actor, type ActivityRow, type Changes, lockWorkspace } from './activity';
 import type { CatalogStore } from './catalog';
 import type { Dialect } from './connection';
 import type { ContactStore } from './contacts';
@@ -28,7 +28,7 @@ import { IdempotencyStore } from './idempotency';
 import type { Database } from './schema';
 
 /** The scope a revert needs for each resource (docs/decisions.md section 11: read-write on every resource involved). */
-export const REVERT_SCOPES: Record<ActivityResource, Scope> = {
+export const REVERT_SCOPES: Partial<Record<string, Scope>> = {
   contact: 'contacts:read-write',
   product: 'products:read-write',
   collection: 'products:read-write',
@@ -43,7 +43,8 @@ export const PER_TRANSACTION = 100;
 export const TRANSACTION_MS = 40;
 
 const NOT_REVERTIBLE = new Set(['erase', 'delete', 'withdraw', 'revert']);
-const TABLES: Record<ActivityResource, 'contacts' | 'products' | 'collections' | 'posts'> = {
+/** The table of each revertible resource; a shared view's entries (docs/decisions.md section 13) are not revertible. */
+const TABLES: Partial<Record<string, 'contacts' | 'products' | 'collections' | 'posts'>> = {
   contact: 'contacts',
   product: 'products',
   collection: 'collections',
@@ -59,6 +60,9 @@ class Conflict extends Error {
     super(reason);
   }
 }
+
+/** What one transaction of a revert did: the entries reverted, those kept with their reason, and the next entry's index. */
+type Chunk = { next: number; reverted: number; conflicts: RevertConflict[]; erased: boolean };
 
 /** Thrown out of a chunk's fast pass when a write failed after its checks passed: the chunk runs again with savepoints. */
 class RetryWithSavepoints extends Error {}
@@ -80,7 +84,7 @@ export class Reverter {
     query = target.activityId !== undefined ? query.where('activity_id', '=', target.activityId) : query.where('batch_id', '=', target.batchId!);
     const entries = await query.orderBy('seq', 'desc').execute();
     if (!entries.length) throw notFound(target.activityId !== undefined ? 'Activity entry not found' : `No activity entries in batch ${target.batchId}`);
-    for (const resource of new Set(entries.map((entry) => entry.resource as ActivityResource))) {
+    for (const resource of new Set(entries.map((entry) => entry.resource))) {
       const scope = REVERT_SCOPES[resource];
       if (scope && !grants(scopes, scope)) throw new HttpError(403, `Missing scope ${scope}`);
     }
@@ -92,17 +96,14 @@ export class Reverter {
     let erased = false;
     let next = 0;
     while (next < entries.length) {
-      const first = next;
-      const chunk = { reverted: 0, conflicts: [] as RevertConflict[], erased: false };
+      let chunk: Chunk;
       try {
-        next = await this.revertChunk(workspaceId, entries, first, write, known, chunk, false);
+        chunk = await this.revertChunk(workspaceId, entries, next, write, known, false);
       } catch (error) {
         if (!(error instanceof RetryWithSavepoints)) throw error;
-        chunk.reverted = 0;
-        chunk.conflicts = [];
-        chunk.erased = false;
-        next = await this.revertChunk(workspaceId, entries, first, write, known, chunk, true);
+        chunk = await this.revertChunk(workspaceId, entries, next, write, known, true);
       }
+      next = chunk.next;
       reverted += chunk.reverted;
       conflicts.push(...chunk.conflicts);
       erased ||= chunk.erased;
@@ -113,8 +114,8 @@ export class Reverter {
   }
 
   /**
-   * Undoes entries from `first` on in one transaction (at most PER_TRANSACTION, or TRANSACTION_MS), adding to `chunk`;
-   * resolves to the index of the next entry left. Each entry's conflicts are found by reads before it writes, so a
+   * Undoes entries from `first` on in one transaction (at most PER_TRANSACTION, or TRANSACTION_MS); resolves to what
+   * it did and the index of the next entry left (`Chunk`). Each entry's conflicts are found by reads before it writes, so a
    * refused entry has written nothing. A write that fails all the same (a unique email met on another process)
    * throws RetryWithSavepoints out of the fast pass (`savepoints` false), whose transaction then rolls back whole,
    * and the chunk runs again with each entry in a savepoint of its own. Savepoints are not the default: on SQLite each
@@ -127,15 +128,15 @@ export class Reverter {
     first: number,
     write: { actor: Actor; batchId: string },
     known: Members,
-    chunk: { reverted: number; conflicts: RevertConflict[]; erased: boolean },
     savepoints: boolean,
-  ): Promise<number> {
-    let next = first;
+  ): Promise<Chunk> {
+    const chunk: Chunk = { next: first, reverted: 0, conflicts: [], erased: false };
     await this.db.transaction().execute(async (trx) => {
+      await lockWorkspace(trx, workspaceId);
       const started = performance.now();
       const erasedIds: string[] = [];
-      for (let count = 0; count < PER_TRANSACTION && next < entries.length && (count === 0 || performance.now() - started < TRANSACTION_MS); count++) {
-        const entry = entries[next++]!;
+      for (let count = 0; count < PER_TRANSACTION && chunk.next < entries.length && (count === 0 || performance.now() - started < TRANSACTION_MS); count++) {
+        const entry = entries[chunk.next++]!;
         const erasedBefore = erasedIds.length;
         const entryWrite = { ...write, revertOf: entry.activity_id, erasedIds };
         let changes: Changes;
@@ -147,32 +148,26 @@ export class Reverter {
           chunk.conflicts.push({ activityId: entry.activity_id, resourceId: entry.resource_id, reason });
           continue;
         }
-        if (!savepoints) {
-          try {
-            chunk.erased = (await this.apply(trx, workspaceId, entry, changes, entryWrite)) || chunk.erased;
-          } catch (error) {
-            throw this.reasonOf(error, entry) ? new RetryWithSavepoints() : error;
-          }
-          chunk.reverted++;
-          continue;
-        }
-        await sql`savepoint revert_entry`.execute(trx);
+        if (savepoints) await sql`savepoint revert_entry`.execute(trx);
         try {
           chunk.erased = (await this.apply(trx, workspaceId, entry, changes, entryWrite)) || chunk.erased;
-          await sql`release revert_entry`.execute(trx);
-          chunk.reverted++;
+          if (savepoints) await sql`release revert_entry`.execute(trx);
         } catch (error) {
+          const reason = this.reasonOf(error, entry);
+          // Without a savepoint the entry cannot be rolled back alone: the chunk runs again with them.
+          if (!savepoints) throw reason ? new RetryWithSavepoints() : error;
           await sql`rollback to revert_entry`.execute(trx);
           await sql`release revert_entry`.execute(trx);
           erasedIds.length = erasedBefore; // the erasure was rolled back with the entry
-          const reason = this.reasonOf(error, entry);
           if (!reason) throw error;
           chunk.conflicts.push({ activityId: entry.activity_id, resourceId: entry.resource_id, reason });
+          continue;
         }
+        chunk.reverted++;
       }
       await IdempotencyStore.eraseHoldingAny(trx, workspaceId, erasedIds);
     });
-    return next;
+    return chunk;
   }
 
   /** The conflict reason of an error thrown while undoing `entry`, or null for an error that is not one. */

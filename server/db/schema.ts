@@ -204,6 +204,27 @@ export interface ActivityTable {
   revert_of: string | null;
 }
 
+/** An open `GET /events` stream of some process (docs/decisions.md section 13, migration 0009). */
+export interface EventStreamTable {
+  id: string;
+  key_id: string;
+  /** Last heartbeat, ms since the epoch (PostgreSQL hands a bigint back as a string). */
+  seen: number | string;
+}
+
+/** A shared view (docs/decisions.md section 13, migration 0009); `query` is JSON text, `name_key` the name in lower case. */
+export interface ViewTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  name_key: string;
+  resource: string;
+  query: string;
+  key_hint: string | null;
+  created: string;
+  updated: string;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   workspaces: WorkspaceTable;
@@ -219,4 +240,6 @@ export interface Database {
   rate_limits: RateLimitTable;
   idempotency_keys: IdempotencyKeyTable;
   activity: ActivityTable;
+  event_streams: EventStreamTable;
+  views: ViewTable;
 }

@@ -37,6 +37,17 @@ const versionHeader = z.looseObject({
   'x-api-version': z.string().optional().describe(`API version date; only ${API_VERSION} is accepted, and it is the default`),
 });
 
+/** `GET /events` also takes `Last-Event-ID` (docs/decisions.md section 13). */
+const eventHeaders = versionHeader.extend({
+  'last-event-id': z.string().optional().describe('The `id` of the last event received: what followed it is replayed from the activity log, or `event: reset` is sent when it cannot be'),
+});
+
+/** PUT (shared views) takes the activity log's headers, not `Idempotency-Key` (docs/decisions.md sections 9 and 13). */
+const putHeaders = versionHeader.extend({
+  'activity-source': z.string().optional().describe('What wrote, kept in the activity log (1 to 100 printable ASCII characters; default `api`; docs/decisions.md section 11)'),
+  'activity-batch': z.string().optional().describe('The batch this write belongs to in the activity log (1 to 255 printable ASCII characters; docs/decisions.md section 11)'),
+});
+
 /** POST and PATCH also take `Idempotency-Key` (docs/decisions.md section 9); checked by plugins/idempotency.ts. */
 const writeHeaders = versionHeader.extend({
   'idempotency-key': z
@@ -68,8 +79,9 @@ function errorStatuses(route: RouteOptions): number[] {
   if (auth === 'key') statuses.push(401, 403);
   if (auth === 'basic') statuses.push(401);
   if (method === 'POST' || method === 'PATCH') statuses.push(413, 415, 422);
+  if (method === 'PUT') statuses.push(413, 415);
   if (url.includes(':') || /\/(products|collections)$/.test(url) && method === 'POST') statuses.push(404);
-  if ((method === 'POST' || method === 'PATCH') && auth) statuses.push(409); // a duplicate, or an Idempotency-Key in progress
+  if ((method === 'POST' || method === 'PATCH' || method === 'PUT') && auth) statuses.push(409); // a duplicate, or an Idempotency-Key in progress
   else if (method === 'DELETE' && url.includes('post-requests')) statuses.push(409);
   return statuses.sort();
 }
@@ -93,7 +105,13 @@ function describeRoute(route: RouteOptions) {
     ...operationDocs[`${String(route.method)} ${route.url}`],
     tags: [resource.startsWith(':') ? 'posts' : resource === 'post-requests' || resource === 'public-posts' ? 'posts' : resource],
     security: auth === 'key' ? [{ apiKey: [] }] : auth === 'basic' ? [{ basic: [] }] : [],
-    ...(method === 'POST' || method === 'PATCH' ? { headers: auth === 'basic' ? writeHeaders.omit({ 'x-api-version': true }) : writeHeaders } : auth === 'basic' ? {} : { headers: versionHeader }),
+    ...(method === 'POST' || method === 'PATCH'
+      ? { headers: auth === 'basic' ? writeHeaders.omit({ 'x-api-version': true }) : writeHeaders }
+      : method === 'PUT'
+        ? { headers: putHeaders }
+        : auth === 'basic'
+          ? {}
+          : { headers: route.url === '/api/events' ? eventHeaders : versionHeader }),
     ...route.schema,
     response: { ...errors, ...(route.schema?.response as object | undefined) },
   };
@@ -147,6 +165,25 @@ export default fp(
         if (ok?.content) {
           ok.content[CSV_MEDIA_TYPE] = { schema: { type: 'string', description: 'UTF-8 CSV with a BOM, CRLF line ends, a header row' } };
           ok.content[XLSX_MEDIA_TYPE] = { schema: { type: 'string', contentMediaType: XLSX_MEDIA_TYPE, description: 'xlsx workbook with one sheet, Contacts' } };
+        }
+        // GET /events answers a Server-Sent Events stream (docs/decisions.md section 13), which no zod schema describes.
+        const events = document.paths?.['/api/events']?.get;
+        if (events) {
+          events.responses = {
+            ...events.responses,
+            '200': {
+              description: 'A Server-Sent Events stream that stays open',
+              content: {
+                'text/event-stream': {
+                  schema: {
+                    type: 'string',
+                    description:
+                      '`retry: 3000`, then `event: reset` (`data: {}`, `id` the position to resume from) or the replay after `Last-Event-ID`, then `event: change` with `id` (the activity log sequence number) and `data: {"resource","ids","action"}` (`ids` null past 100), and a `: keepalive` comment every 25 s',
+                  },
+                },
+              },
+            } as never,
+          };
         }
         return document as ReturnType<ReturnType<typeof createJsonSchemaTransformObject>>;
       },

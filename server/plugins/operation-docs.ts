@@ -286,6 +286,42 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
       '(`published`), it is an erase, delete, withdraw or revert (`not-revertible`), or it was reverted before (`already-reverted`). 403 without ' +
       'read-write on every resource involved; 404 for an unknown entry or an empty batch (docs/decisions.md section 11).',
   },
+  'GET /api/events': {
+    summary: 'Stream the workspace\'s changes (extension events)',
+    description:
+      'A Server-Sent Events stream (`text/event-stream`) of the committed writes of the key workspace to the resources the key can read (contacts and ' +
+      'shared views with contacts:read-only, products and collections with products:read-only, post requests with posts:read-only). Within 1 s of ' +
+      'each write: `event: change`, `id:` the activity log\'s growing sequence number, `data: { "resource", "ids", "action" }` (`ids` at most 100, ' +
+      '`null` beyond: load the list again); changes less than 250 ms apart are merged. A `: keepalive` comment every 25 s. Without `Last-Event-ID` ' +
+      'the stream starts with `event: reset` whose `id` is the position to resume from; with it, what was missed is replayed from the activity log, ' +
+      'or `event: reset` is sent when that is not possible (an unknown or pruned position, more than 1,000 entries). Opening counts as one request; ' +
+      'a key holds at most 5 streams over every process, the 6th is a 429. Streams end when the server shuts down (docs/decisions.md section 13).',
+  },
+  'GET /api/views': {
+    summary: 'List the shared views (extension shared-views)',
+    description:
+      'Every shared view of the key workspace, by name ignoring case, in the list envelope: `{ viewId, name, resource: "contacts", query: { filter, ' +
+      'orderBy, columns, pageSize }, keyHint, created, updated }`. Every key of the workspace sees the same views. Scope contacts:read-only ' +
+      '(docs/decisions.md section 13).',
+  },
+  'POST /api/views': {
+    summary: 'Share a view with the workspace (extension shared-views)',
+    description:
+      'Body `{ name, resource?: "contacts", query: { filter?, orderBy?, columns?, pageSize? } }`: `name` trimmed, 1 to 100 characters, unique in ' +
+      'the workspace ignoring case (409 otherwise); `query.filter` a `$filter` and `query.orderBy` an `$orderBy` of `GET /contacts` (400 otherwise); ' +
+      '`columns` at most 50 field names; `pageSize` 1 to 100 (default 20). Answers 201 with the view, `keyHint` naming the key that made it; a ' +
+      'workspace holds at most 200 views. Recorded in the activity log (`resource: "view"`) and sent as an event. Scope contacts:read-write.',
+  },
+  'PUT /api/views/:viewId': {
+    summary: 'Replace a shared view (extension shared-views)',
+    description:
+      'The body and checks of `POST /api/views`; the whole view is replaced (its maker and `created` stay). Any read-write key of the workspace ' +
+      'may change any view. Answers 200 with the view; 404 `View not found`; 409 for a name another view has. Scope contacts:read-write.',
+  },
+  'DELETE /api/views/:viewId': {
+    summary: 'Delete a shared view (extension shared-views)',
+    description: 'Deletes the view for every key of the workspace. Answers 204; 404 `View not found`. Scope contacts:read-write.',
+  },
   'DELETE /api/collections/:id': {
     summary: 'Delete a collection (extension catalog-delete)',
     description: 'Deletes the collection and removes it from every product. Answers 204; 404 for a collection outside the key workspace. Scope products:read-write.',

@@ -16,7 +16,8 @@
  *   (Fastify's `bodyLimit`, also 413).
  * - An answer given before the request's body has arrived in full (401 on the headers, 413, 404, ...) carries
  *   `Connection: close`: once it is written the connection is closed, so the rest of the body is never read
- *   (Node would otherwise read and discard all of it to keep the connection alive).
+ *   (Node would otherwise read and discard all of it to keep the connection alive); the close lingers
+ *   (`LINGER_MS`) so the client reads the answer before the connection goes (issue 37).
  * - Errors Node's HTTP parser raises (`clientError`): 431 for a request line and headers over 16 KB (a long
  *   URL), 408 for a timeout above, 400 for malformed HTTP and unknown methods; CONNECT (which Node hands to
  *   no route) 400; an `Expect` other than `100-continue` 417; an HTTP/1.1 request without `Host` 400; each with
@@ -24,12 +25,17 @@
  *   `path` there is the request line's path, cut to 2,048 characters with a trailing `…` when longer
  *   (`cutPath`, docs/hostile-input.md), or `''` when no request line was read; an answer to a HEAD request has
  *   no body (issue 21 point 5).
- * - While the server shuts down (after `app.close()`), a request still arriving on an open connection answers
- *   503 `Service Unavailable: the server is shutting down` with the error body (Fastify's own 503 has another
- *   shape) and `Connection: close`.
+ * - While the server shuts down (after `app.close()`, docs/deploy.md "Stopping"), a request still arriving on an
+ *   open connection answers 503 `Service Unavailable: the server is shutting down` with the error body of
+ *   docs/decisions.md section 3 (Fastify's own 503 has another shape) and `Connection: close`. A kept-alive
+ *   connection between two requests, or one whose answer finished during the close, is closed once it has been
+ *   quiet for `QUIET_MS` (issue 37 point 3), so a client that sent its next request as the close began is answered
+ *   503 instead of reset, and no kept-alive connection holds the close until its keep-alive timeout. Requests in
+ *   flight finish; server/main.ts cuts what is still open after `SHUTDOWN_GRACE_MS`.
  */
 import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import type { ConnectionError, FastifyInstance, FastifyServerOptions } from 'fastify';
@@ -158,6 +164,43 @@ function clientErrorHandler(this: FastifyInstance, connectionError: ConnectionEr
   answerOnSocket(socket, body, method === 'HEAD');
 }
 
+/** How long a connection closed after an answer given before its body arrived stays open for the client to read it. */
+export const LINGER_MS = 2_000;
+
+/**
+ * Makes Node's close of `socket` after an answer (`destroySoon`, which Node's HTTP server calls once a
+ * `Connection: close` answer is written) a lingering close: send the answer and the end of our side (FIN), wait
+ * `LINGER_MS`, and only then destroy the socket. Destroying it at once, with the client's body still arriving,
+ * makes the kernel answer the unread bytes with a reset, which throws away the answer the client had not read
+ * yet: a keyless 500 MiB chunked upload saw `EPIPE` after 0.1 MiB and no 401 (issue 37). Unlike nginx's lingering
+ * close it reads nothing more meanwhile: reading and dropping the body through Node's parser at loopback speed
+ * (4 to 40 MiB in the linger) left the process 20 to 30 MiB larger, while a paused socket costs nothing and the
+ * reset at the end of the linger comes long after the client read the answer. The sockets lingering are in
+ * `lingering`, which the server's close destroys at once.
+ */
+function lingerOnClose(socket: Socket, lingering: Set<Socket>): void {
+  const closing = socket as Socket & { destroySoon?: () => void };
+  closing.destroySoon = () => {
+    if (socket.destroyed) return;
+    lingering.add(socket);
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      lingering.delete(socket);
+    });
+    socket.end();
+    // Node resumes the socket on the next tick for the request it dumps (resOnFinish), so it is paused after that.
+    setImmediate(() => socket.pause());
+  };
+}
+
+/**
+ * How long a connection between two requests must have been quiet (since its last answer, or since it opened)
+ * before the close closes it (issue 37 point 3): a client that sent its next request just before, or on receiving
+ * the answer, has it read and answered 503 instead of reset.
+ */
+export const QUIET_MS = 500;
+
 /** The Fastify server options of the HTTP layer: timeouts, body limit, client errors. */
 export function transportOptions(timeouts: TransportTimeouts = DEFAULT_TIMEOUTS): Partial<FastifyServerOptions> & { http: ServerOptions } {
   const { headersMs, requestMs, keepAliveMs, idleMs } = timeouts;
@@ -186,12 +229,75 @@ export function transportOptions(timeouts: TransportTimeouts = DEFAULT_TIMEOUTS)
 export default fp(
   async function transportPlugin(app: FastifyInstance) {
     let closing = false;
+    // Connections that have not sent a request yet: a client's connection opened ahead of use (a browser's or a
+    // balancer's preconnect, or fetch connecting again after a stream it aborted). Node's server.close() counts
+    // such a connection busy (it closes idle kept-alive ones only) and stops the headers timeout that would cut it,
+    // so the close would wait for it until the idle timeout (60 s). At the close they are closed once quiet, and so
+    // is one accepted while the close runs; a connection with a request under way is left to finish.
+    const sockets = new Set<Socket>();
+    // Per connection: its requests in flight (pipelined ones included), and when it last finished an answer (or opened).
+    const inFlight = new Map<Socket, number>();
+    const answeredAt = new WeakMap<Socket, number>();
+    app.server.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      answeredAt.set(socket, Date.now());
+      socket.once('close', () => sockets.delete(socket));
+      if (closing) closeWhenQuiet(socket);
+    });
+    // Such a connection is closed once it has been quiet for `QUIET_MS` since it opened (`closeWhenQuiet`), not at
+    // once: on a busy process a client's first request may have arrived, not yet read (`bytesRead` 0); destroying
+    // the connection then reset it (6 of 20 writers whose first request was still unread at SIGTERM,
+    // server/test/graceful-shutdown.test.ts with both database projects running).
     app.addHook('preClose', async () => {
       closing = true;
+      for (const socket of sockets) if (socket.bytesRead === 0 && !(socket as Socket & { _httpMessage?: unknown })._httpMessage) closeWhenQuiet(socket);
     });
 
+    // While closing, a kept-alive connection between two requests is closed once it has been quiet for `QUIET_MS`
+    // since its last answer (issue 37 point 3), instead of at once. Node's server.close() destroys every connection
+    // idle at that moment (`closeIdleConnections`), and a request already on its way there, sent by a client that
+    // had just read its previous answer, was reset unanswered (11 of 20 writers saw `ECONNRESET` on SQLite,
+    // server/test/graceful-shutdown.test.ts); so was one sent behind an answer finished during the close, closed as
+    // soon as it was idle (7 of 20 on PostgreSQL, whose writes were still running). Such a request is now read and
+    // answered 503 with `Connection: close`. A connection that stays quiet is closed, as Node would have (a request
+    // sent on it later races the close as it races the keep-alive timeout); one with a request arriving waits for it.
+    const closeWhenQuiet = (socket: Socket) => {
+      const read = socket.bytesRead;
+      const wait = Math.max(0, (answeredAt.get(socket) ?? 0) + QUIET_MS - Date.now());
+      setTimeout(() => {
+        if (socket.destroyed || inFlight.has(socket)) return; // a request in flight schedules this again when answered
+        if (socket.bytesRead === read) return socket.destroy();
+        answeredAt.set(socket, Date.now()); // a request is arriving
+        closeWhenQuiet(socket);
+      }, wait);
+    };
+    const closeIdleConnections = app.server.closeIdleConnections.bind(app.server);
+    app.server.closeIdleConnections = () => {
+      if (!closing) return closeIdleConnections();
+      for (const socket of sockets) if (!inFlight.has(socket)) closeWhenQuiet(socket);
+    };
+
     app.addHook('onRequest', (request, reply, done) => {
-      if (closing) return done(new HttpError(503, 'Service Unavailable: the server is shutting down'));
+      const socket = request.raw.socket as Socket | undefined; // `app.inject`'s request has no real socket
+      if (socket) {
+        inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+        reply.raw.once('close', () => {
+          const left = (inFlight.get(socket) ?? 1) - 1;
+          if (left > 0) inFlight.set(socket, left);
+          else inFlight.delete(socket);
+          answeredAt.set(socket, Date.now());
+          // A connection whose answer finished after the close began is closed once quiet: Node's server.close()
+          // closes the connections idle at that moment only, and would wait for a kept-alive one until
+          // `keepAliveMs` (72 s) passed (a request already past onRequest when app.close() started, such as a write
+          // still running or a `GET /events` the event hub then refuses). A request already sent behind it on the
+          // same connection is read first and answered 503.
+          if (closing && left === 0 && sockets.has(socket)) closeWhenQuiet(socket);
+        });
+      }
+      if (closing) {
+        reply.header('Connection', 'close');
+        return done(new HttpError(503, 'Service Unavailable: the server is shutting down'));
+      }
       const raw = request.raw;
       if (raw.httpVersion === '1.1' && raw.headers.host === undefined) {
         reply.header('Connection', 'close'); // as Node itself does: the client is not speaking HTTP/1.1
@@ -220,13 +326,22 @@ export default fp(
       });
     }
 
+    const lingering = new Set<Socket>();
+    app.addHook('onClose', async () => {
+      for (const socket of lingering) socket.destroy();
+    });
+
     app.addHook('onSend', (request, reply, _payload, done) => {
       if (request.raw.complete) return done();
       // An answer given on the headers can come before Node has parsed a body that arrived with them: one turn
       // of the event loop lets it finish the bytes it holds. Whatever is still missing after that is not read:
-      // the answer closes the connection instead of Node reading (and discarding) the rest to keep it alive.
+      // the answer closes the connection instead of Node reading (and discarding) the rest to keep it alive,
+      // with a lingering close so the client reads the answer before the connection goes (issue 37).
       setImmediate(() => {
-        if (!request.raw.complete) reply.header('Connection', 'close');
+        if (!request.raw.complete) {
+          reply.header('Connection', 'close');
+          lingerOnClose(request.raw.socket, lingering);
+        }
         done();
       });
     });

@@ -38,7 +38,7 @@
  */
 import httpProxy, { type FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { get as httpGet } from 'node:http';
+import { type ServerResponse, get as httpGet } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { errorBody } from './errors';
 import { HttpError } from '../errors';
@@ -131,6 +131,18 @@ export default async function upstreamProxy(app: FastifyInstance, options: Upstr
     });
     proxy.addHook('onRequest', async (_request, reply) => {
       reply.removeHeader('x-api-version');
+    });
+    // An event stream passed through (`GET /events`, docs/live.md) never ends on its own: at the close it is cut
+    // (the client reconnects, to another process), or app.close() would wait for it as long as the upstream sends.
+    const streams = new Set<ServerResponse>();
+    proxy.addHook('onSend', async (_request, reply) => {
+      if (!String(reply.getHeader('content-type') ?? '').startsWith('text/event-stream')) return;
+      const raw = reply.raw;
+      streams.add(raw);
+      raw.once('close', () => streams.delete(raw));
+    });
+    app.addHook('preClose', async () => {
+      for (const raw of streams) raw.destroy();
     });
     const proxyOptions: FastifyHttpProxyOptions = {
       upstream: upstreamApiUrl,

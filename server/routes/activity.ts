@@ -4,17 +4,18 @@
  * its entries touch (db/revert.ts).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { type ActivityResource, activityFilterFields, activityListQuery, activityListSchema, activitySortFields, revertRequestSchema, revertResultSchema } from '../../src/api/activity';
+import { activityFilterFields, activityListQuery, activityListSchema, activitySortFields, revertRequestSchema, revertResultSchema } from '../../src/api/activity';
 import { type Scope, grants } from '../../src/api/scopes';
-import { DEFAULT_ACTIVITY_ORDER } from '../db/activity';
+import { DEFAULT_ACTIVITY_ORDER, type LoggedResource } from '../db/activity';
 import { keyPrincipal } from '../plugins/auth';
 import { actorOf } from './actor';
 import type { RouteContext } from './context';
 import { listParams } from './list-params';
 
-/** The read scope that shows each resource's entries. */
-const READ_SCOPES: [ActivityResource, Scope][] = [
+/** The read scope that shows each resource's entries (a shared view's with contacts, docs/decisions.md section 13). */
+export const READ_SCOPES: [LoggedResource, Scope][] = [
   ['contact', 'contacts:read-only'],
+  ['view', 'contacts:read-only'],
   ['product', 'products:read-only'],
   ['collection', 'products:read-only'],
   ['post-request', 'posts:read-only'],

@@ -19,6 +19,7 @@ import {
 import { contactPatchSchema } from '../../src/api/extensions';
 import { contactFilterFields, contactSortFields } from '../../src/api/filter/fields';
 import { DEFAULT_CONTACT_ORDER, toContactSummary } from '../db/contacts';
+import { exportLanguage } from '../export/export-headers';
 import { EXPORT_CONTENT_TYPES, EXPORT_SOURCE_COLUMNS, exportFilename, negotiateExport, writeContactsExport } from '../export/contacts-export';
 import { keyPrincipal } from '../plugins/auth';
 import { writeOf } from './actor';
@@ -70,7 +71,8 @@ export function contactRoutes({ database, contacts, exportSlots }: RouteContext)
         // 503 with a queue ticket when this process already runs its share of exports (export/export-slots.ts).
         const ticket = request.headers['export-ticket'];
         const release = exportSlots.take(workspaceId, typeof ticket === 'string' ? ticket : undefined);
-        writeContactsExport(format, rows, out, aborted.signal).then(
+        // `Export-Language` asks for the xlsx in people's words (issue 34 point 10; docs/exports.md).
+        writeContactsExport(format, rows, out, aborted.signal, exportLanguage(request.headers['export-language'])).then(
           () => release(!aborted.signal.aborted),
           (error: unknown) => {
             release(false);

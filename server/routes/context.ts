@@ -6,6 +6,7 @@ import type { ServiceDatabase } from '../db/connection';
 import type { ContactStore } from '../db/contacts';
 import type { PostStore } from '../db/posts';
 import type { Reverter } from '../db/revert';
+import type { ViewStore } from '../db/views';
 import type { ExportSlots } from '../export/export-slots';
 
 export type RouteContext = {
@@ -16,6 +17,8 @@ export type RouteContext = {
   /** The activity log and its revert (docs/decisions.md section 11). */
   activity: ActivityStore;
   reverter: Reverter;
+  /** Shared views (docs/decisions.md section 13). */
+  views: ViewStore;
   /** `PUBLIC_URL`: base of `postUrl`; the request's own origin when unset (docs/decisions.md section 7). */
   publicUrl?: string;
   /** The spreadsheet exports this process may run at once, and its queue (issue 12 point 10, issue 21 point 2). */

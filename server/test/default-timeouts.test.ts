@@ -6,13 +6,10 @@
  * (answering 408) once the 10 s headers timeout has passed. server/test/transport.test.ts checks the same with timeouts of a few hundred ms; this
  * file checks that the defaults act in the real process. SQLite only: nothing here depends on the database.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { type Socket, connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_TIMEOUTS } from '../plugins/transport';
-import { type StartedService, buildService, startService } from './started-service';
+import { useStartedService } from './started-service';
 import { TEST_DATABASE } from './test-database';
 
 type Watched = { socket: Socket; opened: number; closedAt: number | null; received: string };
@@ -31,21 +28,10 @@ function watch(port: number, send?: string): Watched {
 }
 
 describe.skipIf(TEST_DATABASE !== 'sqlite')('the shipped connection timeouts, in the process npm start runs', () => {
-  let service: Awaited<ReturnType<typeof buildService>>;
-  let started: StartedService;
-  let dir: string;
-  beforeAll(async () => {
-    service = await buildService();
-    dir = mkdtempSync(join(tmpdir(), 'wsa-timeouts-'));
-    started = await startService(service.entry, { DATABASE_URL: join(dir, 'app.sqlite'), DEMO_SEED: 'off' });
-  }, 90_000);
-  afterAll(async () => {
-    await started?.stop();
-    service?.remove();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const service = useStartedService('timeouts');
 
   it('closes 5 silent sockets (no answer), one with half its headers and one pausing mid-headers after a first request (408), at the 10 s headers timeout', async () => {
+    const started = service();
     expect(DEFAULT_TIMEOUTS.headersMs).toBe(10_000);
     const silent = Array.from({ length: 5 }, () => watch(started.port));
     const halfHeaders = watch(started.port, 'GET /api/contacts HTTP/1.1\r\nHost: test\r\nx-api-');

@@ -37,7 +37,7 @@ describe('GET /extensions', () => {
     const key = await server.keyWith(server.a, ['posts:read-only']);
     const answer = await call(server, 'GET', '/extensions', { key });
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ extensions: ['contact-update', 'contact-erasure', 'post-requests-list', 'post-request-cancel', 'catalog-delete', 'idempotency-key', 'activity', 'stats', 'contact-batch'] });
+    expect(answer.body).toEqual({ extensions: ['contact-update', 'contact-erasure', 'post-requests-list', 'post-request-cancel', 'catalog-delete', 'idempotency-key', 'activity', 'stats', 'contact-batch', 'events', 'shared-views'] });
   });
 
   it('refuses a request without a key with 401', async () => {

@@ -193,6 +193,13 @@ async function send(generated: FuzzRequest): Promise<void> {
   }
   const where = `${method} ${path}${generated.search} ${JSON.stringify(headers).slice(0, 300)} ${payload?.slice(0, 300) ?? ''}`;
   const response = await fetch(`${server.baseUrl.replace(/\/api$/, '')}${path}${generated.search}`, { method, headers, body: payload });
+  if (response.ok && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    // A `GET /events` stream (docs/decisions.md section 13) never ends by itself: its head is the answer.
+    seen.set(`${method} ${route.url} ${response.status}`, (seen.get(`${method} ${route.url} ${response.status}`) ?? 0) + 1);
+    expect(response.headers.get('x-trace-id'), where).toMatch(/^[0-9a-f-]{36}$/);
+    await response.body?.cancel();
+    return;
+  }
   const bytes = Buffer.from(await response.arrayBuffer());
   const key = `${method} ${route.url} ${response.status}`;
   seen.set(key, (seen.get(key) ?? 0) + 1);

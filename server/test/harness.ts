@@ -38,6 +38,14 @@ async function testWorkspace(database: ServiceDatabase, organizationId: string, 
   return { id: workspace.id, name, key, basic: `Basic ${Buffer.from(`${accessKey}:${secret}`).toString('base64')}` };
 }
 
+/** Listens with `app` on a free loopback port; resolves to the port and the API's base URL (`http://127.0.0.1:PORT/api`). */
+export async function listenOnLoopback(app: FastifyInstance): Promise<{ port: number; baseUrl: string }> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { port, baseUrl: `http://127.0.0.1:${port}/api` };
+}
+
 /**
  * Starts a service on a temp database; `rateLimitPerMinute` defaults to 0 (off) so tests are not throttled;
  * `redisUrl` counts rate limits in that Redis; `trustProxy` as `TRUST_PROXY`; `timeouts` the connection timeouts;
@@ -68,11 +76,9 @@ export async function startServer(
     exportConcurrency: options.exportConcurrency,
     logger: options.logger,
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const { baseUrl } = await listenOnLoopback(app);
   return {
-    baseUrl: `http://127.0.0.1:${port}/api`,
+    baseUrl,
     database,
     app,
     dir,

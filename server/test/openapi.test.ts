@@ -30,9 +30,9 @@ describe('/api/openapi.json', () => {
     expect(result.valid ? [] : result.errors.slice(0, 3)).toEqual([]);
   });
 
-  it('documents every API route the server registers: all 15 endpoints and the 13 extension routes', () => {
+  it('documents every API route the server registers: all 15 endpoints and the 18 extension routes', () => {
     const routes = server.app.apiRoutes.filter((route) => !route.startsWith('OPTIONS ') && !route.startsWith('HEAD '));
-    expect(routes.length).toBe(28);
+    expect(routes.length).toBe(33);
     for (const route of routes) {
       const [method, url] = route.split(' ') as [string, string];
       expect(operation(method, openapiPath(url)), route).toBeDefined();
@@ -66,6 +66,11 @@ describe('/api/openapi.json', () => {
       ['GET', '/api/contacts/stats'],
       ['POST', '/api/contacts/batch'],
       ['POST', '/api/contacts/tags'],
+      ['GET', '/api/events'],
+      ['GET', '/api/views'],
+      ['POST', '/api/views'],
+      ['PUT', '/api/views/{viewId}'],
+      ['DELETE', '/api/views/{viewId}'],
     ] as const) {
       expect(operation(method, path)?.summary, `${method} ${path}`).toMatch(/\w/);
     }
@@ -78,6 +83,14 @@ describe('/api/openapi.json', () => {
       }
     }
     expect(operation('DELETE', '/api/post-requests/{requestId}').responses['409']).toBeDefined();
+    expect(operation('PUT', '/api/views/{viewId}').responses['409']).toBeDefined();
+  });
+
+  it('documents GET /events as a text/event-stream with Last-Event-ID and its 429 (docs/decisions.md section 13)', () => {
+    const events = operation('GET', '/api/events');
+    expect(Object.keys(events.responses['200'].content)).toEqual(['text/event-stream']);
+    expect(events.responses['429']).toBeDefined();
+    expect(events.parameters.some((p: { name: string; in: string }) => p.name === 'last-event-id' && p.in === 'header')).toBe(true);
   });
 
   it('documents the X-Api-Version header and the list parameters with their caps', () => {
@@ -143,7 +156,7 @@ describe('the document of a server that also serves the dashboard', () => {
       await app.ready();
       const paths = Object.keys((app.swagger() as { paths: Record<string, unknown> }).paths);
       expect(paths.filter((path) => !path.startsWith('/api/'))).toEqual([]);
-      expect(paths.length).toBe(23); // 15 operations on 12 paths, and the extensions' 13 operations adding 11 paths
+      expect(paths.length).toBe(26); // 15 operations on 12 paths, and the extensions' 18 operations adding 14 paths
       // The routes exist and answer; they are only left out of the reference.
       expect((await app.inject({ url: '/app-config.json' })).statusCode).toBe(200);
       expect((await app.inject({ url: '/w/x/contacts' })).statusCode).toBe(200);

@@ -19,6 +19,7 @@ import { type ProxyAppConfig, buildProxyApp } from '../app';
 import { openMigratedDatabase } from '../database';
 import { createApiKey, createBasicCredential } from '../db/credentials';
 import { createOrganization, createWorkspace } from '../db/workspaces';
+import { openEvents } from './event-stream';
 import { type CallOptions, type CallResult, call } from './harness';
 import { FORBIDDEN_BODY, HOSTED_KEY, type HostedStandIn, THROTTLED_BODY, startHostedStandIn } from './hosted-stand-in';
 import { type ServiceProcess, startProxyProcess, startServiceProcess } from './service-process';
@@ -181,6 +182,53 @@ describe('a proxy-mode process in front of our service process', () => {
     expect(proxied).toEqual(direct);
   });
 
+  it('passes a GET /events stream through as it comes, unbuffered: the reset, then a change within 1 s of a write', async () => {
+    // docs/decisions.md section 13 and docs/live.md: the stream's head as the service sent it, each event at once.
+    const stream = await openEvents(proxy.baseUrl, key);
+    try {
+      expect(stream.status).toBe(200);
+      expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+      expect(stream.headers.get('x-accel-buffering')).toBe('no');
+      await stream.next((frame) => frame.event === 'reset');
+      const started = Date.now();
+      const created = await call(proxy, 'POST', '/contacts', { key, body: { name: 'Live', email: `live${Date.now()}@example.com` } });
+      expect(created.status).toBe(201);
+      const change = await stream.next((frame) => frame.event === 'change' && frame.data.ids?.includes(created.body.id));
+      expect(change.data).toEqual({ resource: 'contact', ids: [created.body.id], action: 'create' });
+      expect(Date.now() - started).toBeLessThan(1000);
+      // Resuming through the proxy: Last-Event-ID reaches the service, nothing is missed.
+      stream.close();
+      const again = await call(proxy, 'POST', '/contacts', { key, body: { name: 'Missed', email: `missed${Date.now()}@example.com` } });
+      const resumed = await openEvents(proxy.baseUrl, key, change.id!);
+      try {
+        const missed = await resumed.next((frame) => frame.event === 'change');
+        expect(missed.data.ids).toEqual([again.body.id]);
+      } finally {
+        resumed.close();
+      }
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('cuts a passed-through GET /events stream at its close, so app.close() does not wait for the upstream', async () => {
+    const local = await proxyApp({ upstreamApiUrl: service.baseUrl });
+    const stream = await openEvents(local.baseUrl, key);
+    let closed: Promise<void> | undefined;
+    try {
+      await stream.next((frame) => frame.event === 'reset');
+      const started = Date.now();
+      closed = local.app.close();
+      const finished = await Promise.race([closed.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 2000))]);
+      expect(finished, 'app.close() still waiting after 2 s').toBe(true);
+      await stream.ended;
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      stream.close();
+      await closed;
+    }
+  });
+
   it('answers 413 for a body over the service limit and 415 for text/plain, as the service does', async () => {
     const large = await both('POST', '/contacts', { key, rawBody: JSON.stringify({ name: 'x'.repeat(3 * 1024 * 1024) }), headers: { 'content-type': 'application/json' } });
     expect(large.direct.status).toBe(413);
@@ -214,7 +262,7 @@ describe('a proxy-mode process in front of our service process', () => {
       return Object.fromEntries(Object.entries(document.paths).filter(([path]) => path.startsWith('/api/')));
     };
     const proxied = await paths(proxy);
-    expect(Object.keys(proxied)).toHaveLength(23); // the interface's 12 paths and our extensions' 11 (docs/decisions.md sections 10 to 12)
+    expect(Object.keys(proxied)).toHaveLength(26); // the interface's 12 paths and our extensions' 14 (docs/decisions.md sections 10 to 13)
     expect(proxied).toEqual(await paths(service));
   });
 });

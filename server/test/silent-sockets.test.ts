@@ -10,12 +10,9 @@
  * sees the connection close (`open at ...: 5`). SQLite only: nothing here depends on the database.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_TIMEOUTS } from '../plugins/transport';
-import { type StartedService, buildService, startService } from './started-service';
+import { useStartedService } from './started-service';
 import { TEST_DATABASE } from './test-database';
 
 /** The client of issue 37, verbatim but for `PORT` and its wait (100000 ms in the issue). */
@@ -23,21 +20,10 @@ const issueClient = (port: number, waitMs: number) =>
   `const n=require('net');const s=[];const t0=Date.now();for(let i=0;i<5;i++){const c=n.connect(${port},'127.0.0.1');c.on('close',()=>console.log('closed',i,(Date.now()-t0)/1000));s.push(c)};setTimeout(()=>{console.log('open at 100 s:',s.filter(c=>!c.destroyed).length);process.exit(0)},${waitMs})`;
 
 describe.skipIf(TEST_DATABASE !== 'sqlite')("issue 37's silent client against the service as npm start runs it", () => {
-  let service: Awaited<ReturnType<typeof buildService>>;
-  let started: StartedService;
-  let dir: string;
-  beforeAll(async () => {
-    service = await buildService();
-    dir = mkdtempSync(join(tmpdir(), 'wsa-silent-'));
-    started = await startService(service.entry, { DATABASE_URL: join(dir, 'app.sqlite'), DEMO_SEED: 'off' });
-  }, 90_000);
-  afterAll(async () => {
-    await started?.stop();
-    service?.remove();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const service = useStartedService('silent');
 
   it('sees all 5 sockets closed by the 10 s headers timeout, none left open', async () => {
+    const started = service();
     const waitMs = DEFAULT_TIMEOUTS.headersMs + 5_000;
     const output = await new Promise<string>((resolve, reject) =>
       execFile(process.execPath, ['-e', issueClient(started.port, waitMs)], { timeout: waitMs + 10_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout))),

@@ -7,11 +7,13 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import getPort from 'get-port';
+import { afterAll, beforeAll } from 'vitest';
 import { START_NODE_FLAGS } from '../../scripts/node-flags.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -20,11 +22,15 @@ export type StartedService = {
   /** `http://<host>:<port>` */
   origin: string;
   port: number;
+  /** The process id (for reading its memory from /proc). */
+  pid: number;
   /** Everything the process wrote to stdout and to stderr so far. */
   stdout(): string;
   stderr(): string;
   /** Stops the process (SIGTERM, SIGKILL after 5 s); safe to call twice. */
   stop(): Promise<void>;
+  /** Resolves when the process has exited, with its exit code or the signal that ended it. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
 /** Compiles server/main.ts into a fresh folder; returns the entry file and a function removing the folder. */
@@ -63,7 +69,7 @@ export async function startService(entry: string, env: Record<string, string>, t
   let err = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   let stopped: Promise<void> | null = null;
   const stop = () =>
     (stopped ??= (async () => {
@@ -81,5 +87,30 @@ export async function startService(entry: string, env: Record<string, string>, t
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { origin: `http://127.0.0.1:${port}`, port, stdout: () => out, stderr: () => err, stop };
+  return { origin: `http://127.0.0.1:${port}`, port, pid: child.pid!, stdout: () => out, stderr: () => err, stop, exited };
+}
+
+/**
+ * For a `describe` block: builds the service and starts it on a fresh SQLite file in a temporary folder named
+ * `wsa-<name>-...` (no demo seed, every other setting the shipped default) before its tests, and stops it and
+ * removes the build and the folder after them. Returns a getter of the started process (valid inside the tests).
+ */
+export function useStartedService(name: string): () => StartedService {
+  let service: Awaited<ReturnType<typeof buildService>> | undefined;
+  let started: StartedService | undefined;
+  let dir: string | undefined;
+  beforeAll(async () => {
+    service = await buildService();
+    dir = mkdtempSync(join(tmpdir(), `wsa-${name}-`));
+    started = await startService(service.entry, { DATABASE_URL: join(dir, 'app.sqlite'), DEMO_SEED: 'off' });
+  }, 90_000);
+  afterAll(async () => {
+    await started?.stop();
+    service?.remove();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    if (!started) throw new Error('the service is started in beforeAll: read it inside a test');
+    return started;
+  };
 }

@@ -7,9 +7,9 @@
  * failure is an `ApiError` (api-error.ts); an abort through a caller's `AbortSignal` rejects with the AbortError.
  * Framework-free: runs in the browser and in Node 20 (global `fetch`, `Blob`, `btoa`, `TextEncoder`).
  */
-import { loadZodMessages } from './load-zod-messages';
 import * as z from 'zod/mini';
-import { ApiNetworkError, ApiResponseError, apiErrorFromResponse, excerpt, isAbortError, isApiError, notJsonError, unexpectedShapeError } from './api-error';
+import { ApiResponseError, isApiError } from './api-error';
+import { excerpt } from './api-error-response';
 import { type Authorization, authorizationSchema } from './authorization';
 import {
   type CollectionUpsert,
@@ -19,7 +19,7 @@ import {
   productListSchema,
   upsertResponseSchema,
 } from './catalog';
-import { API_VERSION, listEnvelope } from './common';
+import { listEnvelope } from './common';
 import {
   CSV_MEDIA_TYPE,
   type ContactCreate,
@@ -38,6 +38,8 @@ import {
 } from './contacts';
 import { type ContactPatch, type PostRequestItem, extensionsSchema, postRequestListSchema } from './extensions';
 import type { ActivityList, RevertRequest, RevertResult } from './activity';
+import type { StreamEvent } from './event-stream';
+import type { SharedView, SharedViewList, ViewInput } from './live';
 import type { DownloadFormat, DownloadProgress, DownloadResult } from './download';
 import {
   type PostRequest,
@@ -47,45 +49,14 @@ import {
   postRequestResponseSchema,
   publicPostListSchema,
 } from './posts';
-import { type ListParams, type UnsortedListParams, buildQueryString, listQueryString } from './query-string';
-import { type RequestPriority, isBudgetSkipped } from './budget-skipped';
-import type { RateBudget } from './rate-budget';
-import { joinUrl, pathSegment } from './url';
+import { type ListParams, type UnsortedListParams, buildQueryString } from './query-string';
+import type { RequestPriority } from './budget-skipped';
+import { listWorkspacePosts } from './public-posts';
+import { type ApiClientOptions, type Call, type CallOptions, createTransport, networkOrAbort, perCall, readText } from './transport';
+import { pathSegment } from './url';
+
+export type { ApiClientOptions, BasicCredentials, CallOptions } from './transport';
 import { workspaceListSchema } from './workspaces';
-
-/** Basic credentials of endpoint 6: an access key (`wsa_...`) and its secret, issued for one workspace (docs/decisions.md section 4). */
-export type BasicCredentials = { accessKey: string; secret: string };
-
-/**
- * Options of `createApiClient`.
- * - `baseUrl`: the API base, absolute (`http://127.0.0.1:8080/api`) or relative in the browser (`/api`);
- * - `apiKey`: sent as `x-api-key` on every keyed endpoint (all but 6 and 14); may be left out for a client that
- *   only calls `listWorkspacePosts` (the embed page), keyed calls then answer 401;
- * - `basic`: credentials for `patchNotificationSettings` (endpoint 6), sent as `Authorization: Basic`;
- * - `version`: the `X-Api-Version` value, default `API_VERSION` (`2026-07`); `null` sends no header;
- * - `fetch`: the fetch to use (default: the global one, looked up at call time);
- * - `budget`: the key's request budget (rate-budget.ts, issue 19): every call then waits for, or is refused by, it
- *   according to its `priority`, and every answer's rate-limit headers feed it.
- */
-export type ApiClientOptions = {
-  baseUrl: string;
-  apiKey?: string;
-  basic?: BasicCredentials;
-  version?: string | null;
-  fetch?: typeof fetch;
-  budget?: RateBudget;
-};
-
-/**
- * Per-call options of the calls that take no list parameters: `signal` aborts the call; `priority` is its place in
- * the key's budget (default `person`; a refused `speculative` call rejects with `BudgetSkippedError`);
- * `idempotencyKey` is sent as `Idempotency-Key` on a POST or PATCH (docs/decisions.md section 9); `queueSignal` withdraws
- * the call while it still waits for the key's budget (it rejects with the signal's reason and is never sent), and
- * leaves it alone once sent: a job that is paused or cancelled sends nothing more, yet hears every answer it asked for.
- * `headers`: more request headers, such as `activityHeaders(...)` (src/api/activity.ts: `Activity-Source` and
- * `Activity-Batch`, which our service's activity log records and a service without it ignores).
- */
-export type CallOptions = { signal?: AbortSignal; priority?: RequestPriority; idempotencyKey?: string; queueSignal?: AbortSignal; headers?: Record<string, string> };
 
 /** `GET /contacts` answer: `{ items: Contact[], meta: { maxResults } }`. */
 export type ContactList = z.infer<typeof contactListSchema>;
@@ -119,6 +90,11 @@ export type DownloadContactsOptions = ListParams & {
    * the retry keeps its place (our service's extension, issue 21 point 2; docs/exports.md).
    */
   exportTicket?: string;
+  /**
+   * xlsx only: the language of the sheet's header row (`en`, `nb`), sent as `Export-Language`; the service then
+   * writes people's words, real dates, widths and a frozen header row (our service's extension, docs/exports.md).
+   */
+  language?: string;
 };
 
 /**
@@ -211,59 +187,35 @@ export type ApiClient = {
    */
   revertActivity(body: RevertRequest, options?: CallOptions): Promise<RevertResult>;
   /**
-   * `GET /events` (any valid key; extension `events`, docs/decisions.md section 13): opens the workspace's change
-   * stream, sending `lastEventId` as `Last-Event-ID` to be sent what was missed. Resolves to the 200 answer's body,
-   * to read with `readEvents` (src/api/events.ts) until it ends or `signal` aborts. Opening counts as one request of
-   * the budget. 429 when the key holds 5 streams already; 404 on a service without the extension.
+   * `GET /events` (any key; extension `events`, docs/decisions.md section 13): opens the workspace's change stream and
+   * calls `onEvent` for each event (`change` with `{ resource, ids, action }`, `ids` null past 100; `reset`: reload
+   * what is shown; each with the `id` to resume from). `lastEventId` is sent as `Last-Event-ID` to be told what was
+   * missed. Resolves once the stream is open, to `{ done }`, which settles when the server ends it (resolves) or it
+   * breaks (rejects with an `ApiNetworkError`); abort through `signal` to close it (`done` then rejects with the
+   * AbortError). Opening costs one request of the budget; 429 when the key holds 5 streams already.
    */
-  openEvents(options: CallOptions & { lastEventId?: string | undefined }): Promise<ReadableStream<Uint8Array>>;
+  streamEvents(options: StreamEventsOptions): Promise<{ done: Promise<void> }>;
+  /** `GET /views` (contacts:read-only; extension `shared-views`): every shared view of the workspace, by name. */
+  listViews(options?: CallOptions): Promise<SharedViewList>;
+  /** `POST /views` (contacts:read-write): shares a view; 201 with it. 400 bad filter or order, 409 name taken (ignoring case). */
+  createView(body: ViewInput, options?: CallOptions): Promise<SharedView>;
+  /** `PUT /views/{viewId}` (contacts:read-write): replaces a view; 404 unknown, 409 name taken. */
+  replaceView(viewId: string, body: ViewInput, options?: CallOptions): Promise<SharedView>;
+  /** `DELETE /views/{viewId}` (contacts:read-write): deletes it for the whole workspace; 204. 404 unknown. */
+  deleteView(viewId: string, options?: CallOptions): Promise<void>;
 };
 
-/** How a call authenticates: API key (`x-api-key`), Basic (endpoint 6) or none (endpoint 14). */
-type Auth = 'key' | 'basic' | 'none';
-
-type Call = {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  /** `METHOD /template`, for messages: `PATCH /contacts/{contactId}/tags`. */
-  endpoint: string;
-  /** Path with parameters already encoded by `pathSegment`. */
-  path: string;
-  query?: string;
-  auth: Auth;
-  body?: unknown;
-  accept?: string;
-  /** More request headers (`Export-Ticket`). */
-  headers?: Record<string, string>;
-  signal?: AbortSignal | undefined;
-  priority?: RequestPriority | undefined;
-  /** Sent as `Idempotency-Key` (docs/decisions.md section 9). */
-  idempotencyKey?: string | undefined;
-  /** Withdraws the call while it waits for the budget (`CallOptions.queueSignal`). */
-  queueSignal?: AbortSignal | undefined;
-  /** Called with a 2xx answer's headers (`ListParams.onHeaders`). */
-  onHeaders?: ((headers: Headers) => void) | undefined;
+/**
+ * Options of `streamEvents`: `onEvent` for each event, `lastEventId` to resume after, `onRetry` hears the server's
+ * reconnection delay (ms), `signal` closes the stream, `priority` its place in the budget (default `person`).
+ */
+export type StreamEventsOptions = {
+  onEvent: (event: StreamEvent) => void;
+  lastEventId?: string;
+  onRetry?: (ms: number) => void;
+  signal?: AbortSignal;
+  priority?: RequestPriority;
 };
-
-/** The per-call part of a `Call`: its signals, priority and Idempotency-Key. */
-const perCall = ({ signal, priority, idempotencyKey, queueSignal, headers }: CallOptions) => ({ signal, priority, idempotencyKey, queueSignal, headers });
-
-/** The signal that ends a wait for the budget: the call's own, or its `queueSignal`, whichever aborts first. */
-function waitSignal(call: Call): AbortSignal | undefined {
-  if (!call.queueSignal) return call.signal;
-  return call.signal ? AbortSignal.any([call.signal, call.queueSignal]) : call.queueSignal;
-}
-
-/** Base64 of the UTF-8 bytes of `text` (`btoa` alone accepts only Latin-1). */
-function base64Utf8(text: string): string {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-/** The `Authorization` header value for Basic credentials: `Basic base64(accessKey:secret)`. */
-export function basicAuthorization(credentials: BasicCredentials): string {
-  return `Basic ${base64Utf8(`${credentials.accessKey}:${credentials.secret}`)}`;
-}
 
 /**
  * Creates the typed client (see `ApiClient` for each method, its endpoint, scope and errors). Requests carry
@@ -273,89 +225,7 @@ export function basicAuthorization(credentials: BasicCredentials): string {
  * a method is called.
  */
 export function createApiClient(options: ApiClientOptions): ApiClient {
-  const { baseUrl, apiKey, basic, budget } = options;
-  const version = options.version === undefined ? API_VERSION : options.version;
-  const custom = options.fetch;
-  // Called as a plain function: a browser's fetch called as a method of another object throws "Illegal invocation".
-  const doFetch: typeof fetch = custom ? (input, init) => custom(input, init) : (input, init) => globalThis.fetch(input, init);
-
-  /** Sends one call; resolves to a 2xx Response and the URL requested, rejects as documented on `ApiClient`. */
-  async function send(call: Call): Promise<{ response: Response; url: string }> {
-    const url = joinUrl(baseUrl, call.path, call.query ?? '');
-    const headers: Record<string, string> = { ...call.headers, Accept: call.accept ?? 'application/json' };
-    if (call.auth === 'key' && apiKey !== undefined) headers['x-api-key'] = apiKey;
-    if (call.auth === 'basic') {
-      if (!basic) throw new TypeError(`${call.endpoint} needs Basic credentials: pass basic: { accessKey, secret } to createApiClient`);
-      headers.Authorization = basicAuthorization(basic);
-    }
-    if (call.auth !== 'basic' && version !== null) headers['X-Api-Version'] = version;
-    // Past the browser's HTTP cache both ways: an answer is never served from it (React Query is the console's
-    // cache) and no contact, key or page is written to disk. It also spares the network process the cache's
-    // look-up and write on every call: 2.0 against 1.2 ms of its CPU a look-up (issue 20 point 6). No cookies and
-    // no Referer either: the interface authenticates by header alone, and the console's own addresses (workspace
-    // ids) are none of the service's business; it spares the network process the cookie jar on every call too.
-    // An import job's step: 1.13 against 1.19 ms of the network process (alternated runs).
-    const init: RequestInit = { method: call.method, headers, cache: 'no-store', credentials: 'omit', referrerPolicy: 'no-referrer' };
-    if (call.body !== undefined) {
-      headers['Content-Type'] = 'application/json';
-      init.body = JSON.stringify(call.body);
-    }
-    if (call.idempotencyKey !== undefined && call.method !== 'GET') headers['Idempotency-Key'] = call.idempotencyKey;
-    if (call.signal) init.signal = call.signal;
-    call.signal?.throwIfAborted();
-    call.queueSignal?.throwIfAborted();
-
-    let response: Response;
-    try {
-      response = budget ? await budget.run(call.priority ?? 'person', () => doFetch(url, init), waitSignal(call)) : await doFetch(url, init);
-    } catch (error) {
-      if (isBudgetSkipped(error)) throw error;
-      throw networkOrAbort(error, call, url);
-    }
-    if (!response.ok) {
-      const text = await readText(response, call, url);
-      throw apiErrorFromResponse(response, text, call.endpoint, url);
-    }
-    call.onHeaders?.(response.headers);
-    return { response, url };
-  }
-
-  /** Sends a call and parses its JSON answer with `schema`. */
-  async function json<S extends z.ZodMiniType>(call: Call, schema: S): Promise<{ data: z.output<S>; status: number }> {
-    const { response, url } = await send(call);
-    const text = await readText(response, call, url);
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw notJsonError(response, text, call.endpoint, url);
-    }
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) {
-      // zod's messages load on demand: the answer is checked again once they are in, so its issues are worded.
-      await loadZodMessages();
-      const worded = schema.safeParse(value);
-      throw unexpectedShapeError(response, (worded.error ?? parsed.error).issues, call.endpoint, url);
-    }
-    return { data: parsed.data, status: response.status };
-  }
-
-  /** Sends a call answered 204; releases the connection. */
-  async function noContent(call: Call): Promise<void> {
-    const { response } = await send(call);
-    await response.body?.cancel().catch(() => undefined);
-  }
-
-  const listCall = (endpoint: string, path: string, auth: Auth, params: ListParams): Call => ({
-    method: 'GET',
-    endpoint,
-    path,
-    query: listQueryString(params),
-    auth,
-    signal: params.signal,
-    priority: params.priority,
-    onHeaders: params.onHeaders,
-  });
+  const { send, json, noContent, listCall } = createTransport(options);
 
   const tagsAnswer = z.union([contactTagListSchema, listEnvelope(contactTagSchema)]);
 
@@ -443,9 +313,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return (await json(request, publicPostListSchema)).data;
     },
 
-    async listWorkspacePosts(workspaceId, params = {}) {
-      return (await json(listCall('GET /{workspaceId}/posts', `/${pathSegment(workspaceId)}/posts`, 'none', params), postListSchema)).data;
-    },
+    listWorkspacePosts: (workspaceId, params = {}) => listWorkspacePosts({ json, listCall }, workspaceId, params),
 
     async listWorkspaces(params = {}) {
       return (await json(listCall('GET /workspaces', '/workspaces', 'key', params), workspaceListSchema)).data;
@@ -456,6 +324,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const accept = format === 'csv' ? CSV_MEDIA_TYPE : XLSX_MEDIA_TYPE;
       const call: Call = { ...listCall('GET /contacts', '/contacts', 'key', download), accept };
       if (download.exportTicket) call.headers = { 'Export-Ticket': download.exportTicket };
+      // The xlsx in people's words (issue 34 point 10; docs/exports.md): a service without the extension ignores it.
+      if (format === 'xlsx' && download.language) call.headers = { ...call.headers, 'Export-Language': download.language };
       const { response, url } = await send(call);
       const type = response.headers.get('content-type') ?? '';
       if (/json/i.test(type)) {
@@ -530,40 +400,42 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return (await json(listCall('GET /activity', '/activity', 'key', params), (await activitySchemas()).activityListSchema)).data;
     },
 
-    async openEvents(opts) {
-      const headers = { ...opts.headers, ...(opts.lastEventId !== undefined ? { 'Last-Event-ID': opts.lastEventId } : {}) };
-      const { response, url } = await send({ method: 'GET', endpoint: 'GET /events', path: '/events', auth: 'key', accept: 'text/event-stream', ...perCall(opts), headers });
-      if (!response.body) throw notJsonError(response, '', 'GET /events', url);
-      return response.body;
-    },
-
     async revertActivity(body, opts = {}) {
       return (await json({ method: 'POST', endpoint: 'POST /activity/revert', path: '/activity/revert', auth: 'key', body, ...perCall(opts) }, (await activitySchemas()).revertResultSchema)).data;
+    },
+
+    // Live changes and shared views load their code with their first call (docs/decisions.md section 13).
+    async streamEvents({ onEvent, lastEventId, onRetry, signal, priority }) {
+      const call: Call = { method: 'GET', endpoint: 'GET /events', path: '/events', auth: 'key', accept: 'text/event-stream', signal, priority };
+      if (lastEventId !== undefined) call.headers = { 'Last-Event-ID': lastEventId };
+      const [{ response, url }, { readEventStream }] = await Promise.all([send(call), import('./event-stream')]);
+      const done = readEventStream(response, onEvent, signal, onRetry).catch((error: unknown) => {
+        throw networkOrAbort(error, call, url);
+      });
+      return { done };
+    },
+
+    async listViews(opts = {}) {
+      return (await json({ method: 'GET', endpoint: 'GET /views', path: '/views', auth: 'key', ...perCall(opts) }, (await liveSchemas()).viewListSchema)).data;
+    },
+
+    async createView(body, opts = {}) {
+      return (await json({ method: 'POST', endpoint: 'POST /views', path: '/views', auth: 'key', body, ...perCall(opts) }, (await liveSchemas()).viewSchema)).data;
+    },
+
+    async replaceView(viewId, body, opts = {}) {
+      const request: Call = { method: 'PUT', endpoint: 'PUT /views/{viewId}', path: `/views/${pathSegment(viewId)}`, auth: 'key', body, ...perCall(opts) };
+      return (await json(request, (await liveSchemas()).viewSchema)).data;
+    },
+
+    async deleteView(viewId, opts = {}) {
+      await noContent({ method: 'DELETE', endpoint: 'DELETE /views/{viewId}', path: `/views/${pathSegment(viewId)}`, auth: 'key', ...perCall(opts) });
     },
   };
 }
 
+/** src/api/live.ts, loaded when shared views are first asked for. */
+const liveSchemas = () => import('./live');
+
 /** src/api/activity.ts, loaded when the activity log is first asked for. */
 const activitySchemas = () => import('./activity');
-
-/** The error for a rejected `fetch` or body read: the AbortError as is, anything else an `ApiNetworkError`. */
-function networkOrAbort(error: unknown, call: Call, url: string): unknown {
-  if (call.signal?.aborted || isAbortError(error)) return error;
-  const cause = error instanceof Error ? [error.message, (error.cause as { message?: unknown } | undefined)?.message].filter((part) => typeof part === 'string' && part).join(': ') : String(error);
-  return new ApiNetworkError({
-    status: 0,
-    message: `Network error: ${call.method} ${url} could not be reached${cause ? ` (${cause})` : ''}`,
-    endpoint: call.endpoint,
-    url,
-    cause: error,
-  });
-}
-
-/** The whole body as text; a connection dropped mid-body is an `ApiNetworkError`, an abort the AbortError. */
-async function readText(response: Response, call: Call, url: string): Promise<string> {
-  try {
-    return await response.text();
-  } catch (error) {
-    throw networkOrAbort(error, call, url);
-  }
-}

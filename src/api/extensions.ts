@@ -9,7 +9,10 @@ import { DEFAULT_PAGE_CAPS, isoTime, listEnvelope, listQuery } from './common';
 import { contactCreateSchema } from './contacts';
 import { POST_ACTIONS, POST_STATES } from './posts';
 
-/** Every extension name this project knows (docs/decisions.md section 10; `activity`: section 11; `stats`, `contact-batch`: section 12; `events`, `shared-views`: section 13). */
+/**
+ * Every extension name this project knows (docs/decisions.md section 10; `activity`: section 11; `stats`,
+ * `contact-batch`: section 12; `events`, `shared-views`: section 13).
+ */
 export const EXTENSION_NAMES = ['contact-update', 'contact-erasure', 'post-requests-list', 'post-request-cancel', 'catalog-delete', 'idempotency-key', 'activity', 'stats', 'contact-batch', 'events', 'shared-views'] as const;
 export type ExtensionName = (typeof EXTENSION_NAMES)[number];
 

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostedStandIn, HOSTED_KEY, HOSTED_WORKSPACE, startHostedStandIn } from '../../server/test/hosted-stand-in';
-import { ApiError, apiErrorFromResponse, isAuthError } from './api-error';
+import { ApiError, isAuthError } from './api-error';
+import { apiErrorFromResponse } from './api-error-response';
 import { createApiClient } from './client';
 
 let hosted: HostedStandIn;

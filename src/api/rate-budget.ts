@@ -41,6 +41,11 @@ export type BudgetState = {
   waiting: { person: number; job: number };
   /** The person's reserve as a share of the limit (0..1). */
   reserve: number;
+  /**
+   * The window's length in ms as far as seen: the longest time to a reset any reading gave (a reading at a window's
+   * start tells it whole), rounded up to a second; null until an answer tells. Job estimates sample by it (issue 34).
+   */
+  windowMs: number | null;
 };
 
 export type RateBudget = {
@@ -119,6 +124,7 @@ export function createRateBudget(options: RateBudgetOptions = {}): RateBudget {
   let limit: number | null = null;
   let remaining: number | null = null;
   let resetAt: number | null = null;
+  let windowMs: number | null = null;
   // The last answer was a success without rate-limit headers: the service announces no limit, so no tab counts
   // requests and this tab's need not be announced (a job without a limit sends hundreds a second).
   let unannounced = false;
@@ -178,6 +184,8 @@ export function createRateBudget(options: RateBudgetOptions = {}): RateBudget {
       resetAt = reading.resetAt;
     } else remaining = Math.min(count, reading.remaining);
     limit = reading.limit;
+    const span = Math.ceil((reading.resetAt - now()) / 1000) * 1000;
+    if (span > 0 && span > (windowMs ?? 0)) windowMs = span;
     changed();
     pump();
   }
@@ -298,6 +306,7 @@ export function createRateBudget(options: RateBudgetOptions = {}): RateBudget {
           guessed,
           waiting: { person: waiters.filter((w) => w.priority === 'person').length, job: waiters.filter((w) => w.priority === 'job').length },
           reserve,
+          windowMs,
         };
       }
       return snapshot;

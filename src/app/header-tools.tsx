@@ -4,10 +4,10 @@
  * what that key allows (a click connected it, so the page has had its first interaction by then). The light/dark
  * toggle and the API reference link beside them are in the shell at once (src/app/color-scheme-toggle.tsx,
  * workspace-layout.tsx). Texts: the `tools` catalog area, which the layout loads with this module (issue 23).
- * The permissions table names resources and levels as the API does (`contacts`, `read-write`: docs/glossary.md).
+ * The permissions table says in words what the key lets the person do (issue 34 point 9: not `contacts: read-write`).
  */
 import { ActionIcon, Alert, Anchor, NativeSelect, Popover, Stack, Text } from '@mantine/core';
-import { Suspense, lazy, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { KeyIcon } from '@/components/icons';
 import { PeopleSearchButton } from '@/features/people-search/people-search-button';
@@ -18,7 +18,8 @@ import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/api';
 import { saveReserve, savedReserve } from '@/lib/budgeted-client';
 import type { SavedConnection } from '@/lib/connections';
-import { PERMISSION_RESOURCES, dismissAnnouncement, permissionSummary, useAnnouncedConnection } from '@/lib/key-announcement';
+import { dismissAnnouncement, useAnnouncedConnection } from '@/lib/key-announcement';
+import { PERMISSION_RESOURCES, permissionSummary, permissionWords, resourceName } from '@/lib/permission-words';
 
 const RESERVES = [0, 0.1, 0.2, 0.3, 0.5];
 
@@ -45,9 +46,6 @@ function ReserveSetting() {
   );
 }
 
-// The running jobs' progress (issue 20): loaded once the workspace has a job (the layout's useJobWatch).
-const JobIndicator = lazy(() => import('@/features/jobs/jobs-page').then((m) => ({ default: m.JobIndicator })));
-
 /** The key's organization and permissions, and a way to manage keys (a dialog, since it holds a table). */
 function AccountMenu() {
   const t = useT();
@@ -71,8 +69,8 @@ function AccountMenu() {
             <tbody>
               {PERMISSION_RESOURCES.map((resource) => (
                 <tr key={resource}>
-                  <th scope="row">{resource}</th>
-                  <td>{connection.permissions[resource] ?? t('tools.permissionNone')}</td>
+                  <th scope="row">{resourceName(resource)}</th>
+                  <td>{permissionWords(resource, connection.permissions[resource])}</td>
                 </tr>
               ))}
             </tbody>
@@ -107,17 +105,12 @@ function ConnectedNotice({ connection, slot }: { connection: SavedConnection; sl
   );
 }
 
-/** `jobs`: the workspace has a job (src/lib/jobs/job-watch.ts), whose progress then shows first. */
-export function HeaderTools({ noticeSlot, jobs = false }: { noticeSlot: HTMLElement | null; jobs?: boolean }) {
+/** The header's tools loaded at the first interaction (the running job's progress is the layout's, shown at once). */
+export function HeaderTools({ noticeSlot }: { noticeSlot: HTMLElement | null }) {
   const { workspaceId } = useWorkspaceApi();
   const announced = useAnnouncedConnection();
   return (
     <>
-      {jobs ? (
-        <Suspense fallback={null}>
-          <JobIndicator workspaceId={workspaceId} />
-        </Suspense>
-      ) : null}
       {announced?.workspaceId === workspaceId && noticeSlot ? <ConnectedNotice connection={announced} slot={noticeSlot} /> : null}
       <PeopleSearchButton />
       <AccountMenu />

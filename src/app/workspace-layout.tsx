@@ -42,6 +42,8 @@ const WorkspaceSwitcher = lazy(() => import('@/features/workspaces/workspace-swi
 /** The skip link's target: the page's `<main>`. */
 const MAIN_CONTENT_ID = 'main-content';
 // Its texts (the `tools` catalog area, issue 23) load with it.
+// The running jobs' progress (issue 20), in the jobs page's chunk: loaded once the workspace has a job (useJobWatch).
+const JobIndicator = lazy(() => import('@/features/jobs/jobs-page').then((m) => ({ default: m.JobIndicator })));
 const HeaderTools = lazy(() => Promise.all([import('./header-tools'), loadArea('tools')]).then(([m]) => ({ default: m.HeaderTools })));
 
 
@@ -184,7 +186,13 @@ function Shell() {
           </AfterInteraction>
         </Group>
         <Group gap="xs" wrap="nowrap">
-          <BudgetMeter />
+          {jobs ? (
+            // Not behind the first interaction (issue 34 point 7): after a reload the running job shows at once.
+            <Suspense fallback={null}>
+              <JobIndicator workspaceId={workspaceId} />
+            </Suspense>
+          ) : null}
+          <BudgetMeter jobs={jobs} />
           <div className={classes.secondaryTools}>
             <SecondaryTools />
           </div>
@@ -200,7 +208,7 @@ function Shell() {
               </>
             }
           >
-            <HeaderTools noticeSlot={keyNotice} jobs={jobs} />
+            <HeaderTools noticeSlot={keyNotice} />
           </AfterInteraction>
         </Group>
       </header>

@@ -51,7 +51,7 @@ export function PaginationBar({ page, pageSize, total, pageSizes, onPageChange, 
           data={pageSizes.map((size) => ({ value: String(size), label: t('shell.perPage', { size }) }))}
           onChange={(event) => onPageSizeChange(Number(event.currentTarget.value))}
         />
-        <ActionIcon variant="default" aria-label={t('shell.firstPage')} onClick={() => go(1)} disabled={page <= 1}>
+        <ActionIcon className="roomy-only" variant="default" aria-label={t('shell.firstPage')} onClick={() => go(1)} disabled={page <= 1}>
           «
         </ActionIcon>
         <ActionIcon variant="default" aria-label={t('shell.previousPage')} onClick={() => go(page - 1)} disabled={page <= 1}>
@@ -75,7 +75,7 @@ export function PaginationBar({ page, pageSize, total, pageSizes, onPageChange, 
         <ActionIcon variant="default" aria-label={t('shell.nextPage')} onClick={() => go(page + 1)} disabled={page >= lastPage}>
           ›
         </ActionIcon>
-        <ActionIcon variant="default" aria-label={t('shell.lastPage')} onClick={() => go(lastPage)} disabled={page >= lastPage}>
+        <ActionIcon className="roomy-only" variant="default" aria-label={t('shell.lastPage')} onClick={() => go(lastPage)} disabled={page >= lastPage}>
           »
         </ActionIcon>
       </Group>

@@ -10,7 +10,7 @@
  *   (`{ type: 'workspace-embed:height', height }`) so a host page can size the iframe.
  */
 import { isApiError } from '@/api/api-error';
-import { createApiClient } from '@/api/client';
+import { createPublicPostsClient } from '@/api/public-posts';
 import { POSTS_PAGE_CAPS } from '@/api/common';
 import { activateLocale, t } from '@/i18n/i18n';
 import { browserLocale, localeOf } from '@/i18n/locale';
@@ -52,7 +52,7 @@ function start() {
   const root = document.getElementById('root');
   if (!root) throw new Error('embed.html has no #root element');
   const workspaceId = workspaceIdFromPath(window.location.pathname);
-  const api = createApiClient({ baseUrl: '/api' });
+  const api = createPublicPostsClient({ baseUrl: '/api' });
 
   const main = node('main', 'wsp-feed');
   const title = node('h1', 'wsp-feed__title', t('embed.title'));

@@ -41,9 +41,13 @@ export function formatDateTime(value: string | number | Date, options: Intl.Date
   return formatDate(value, options);
 }
 
-/** `-3, 'day'` -> `3 days ago` / `for 3 dager siden`; `numeric: 'auto'` says `yesterday` / `i går`. */
+/**
+ * `-3, 'day'` -> `3 days ago` / `for 3 dager siden`; `numeric: 'auto'` says `yesterday` / `i går`. CLDR's bokmål counts
+ * days as "døgn" (`for 6 døgn siden`), which no one says of a date: written "dager" (issue 34 point 9).
+ */
 export function formatRelative(value: number, unit: Intl.RelativeTimeFormatUnit): string {
-  return cached('relative', { numeric: 'auto' }, (locale) => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' })).format(value, unit);
+  const text = cached('relative', { numeric: 'auto' }, (locale) => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' })).format(value, unit);
+  return (unit === 'day' || unit === 'days') && Math.abs(value) >= 2 ? text.replace(/(\d)(\s)døgn\b/u, '$1$2dager') : text;
 }
 
 /** `['a', 'b', 'c']` -> `a, b, and c` / `a, b og c` (`type: 'disjunction'` for "or" / "eller"). */

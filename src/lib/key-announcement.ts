@@ -6,20 +6,7 @@
  * screen carries it.
  */
 import { useSyncExternalStore } from 'react';
-import { t } from '@/i18n/i18n';
 import type { SavedConnection } from './connections';
-
-/** The resources of a permissions map (docs/decisions.md section 4), in the order the console shows them. */
-export const PERMISSION_RESOURCES = ['contacts', 'products', 'posts', 'feeds'] as const;
-
-/**
- * What a key allows: `contacts: read-write, products: read-only, posts: none, feeds: none`, resources and levels as
- * the API names them (docs/glossary.md), a missing level as `none` in the language shown (`ingen`; the `tools`
- * catalog area, loaded with the header tools that show it).
- */
-export function permissionSummary(permissions: Record<string, string>): string {
-  return PERMISSION_RESOURCES.map((resource) => `${resource}: ${permissions[resource] ?? t('tools.permissionNone')}`).join(', ');
-}
 
 const listeners = new Set<() => void>();
 let announced: SavedConnection | null = null;

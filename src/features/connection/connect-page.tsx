@@ -5,18 +5,18 @@
  * notification settings. Offers the demo workspaces in one click when the server seeded them. Saved keys can be
  * opened or removed.
  *
- * The form is a plain form read on submit and checked with its zod schema (issue 16): two required texts do not
- * need react-hook-form, whose 15 KB of gzip would otherwise be a tenth of the first screen a newcomer loads.
+ * The form is a plain form read on submit and checked by `readConnectForm` (issue 16): two required texts do not
+ * need react-hook-form, whose 15 KB of gzip would otherwise be a tenth of the first screen a newcomer loads, nor
+ * zod (issue 38 point 3: about 10 KB more), since the page reads no answer of the contract until a key is checked.
  */
 import {
   Alert, Anchor, Badge, Button, Card, Container, Group, PasswordInput, Stack, Text, TextInput, Title,
 } from '@mantine/core';
 import { LazyErrorMessage } from '@/components/lazy-error-message';
-import { SimpleTable } from '@/components/simple-table';
 import { useQuery } from '@tanstack/react-query';
+import { SimpleTable } from '@/components/simple-table';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import * as z from 'zod/mini';
 import { type KeyInput, checkKey, keyRefusal, preloadKeyCheck } from '@/lib/connect-key';
 import { removeConnection, saveConnection, useConnections } from '@/lib/connections';
 import { useFirstInteraction } from '@/lib/first-interaction';
@@ -27,26 +27,21 @@ import { WithArea, useT } from '@/i18n/react';
 import { appConfigQuery } from './app-config';
 import classes from './connect-page.module.css';
 
-// The messages are functions, so they are read in the language shown when the form is checked.
-const connectSchema = z.object({
-  baseUrl: z.string().check(z.trim(), z.minLength(1, { error: () => t('connect.baseUrlMissing') })),
-  apiKey: z.string().check(z.trim(), z.minLength(1, { error: () => t('connect.apiKeyMissing') })),
-  remember: z.boolean(),
-  accessKey: z.string().check(z.trim()),
-  secret: z.string().check(z.trim()),
-});
-type ConnectValues = z.infer<typeof connectSchema>;
+type ConnectValues = { baseUrl: string; apiKey: string; remember: boolean; accessKey: string; secret: string };
 type FieldErrors = Partial<Record<keyof ConnectValues, string>>;
 
-/** The form's values as its inputs hold them (`name` attributes), checked by `connectSchema`. */
+/**
+ * The form's values as its inputs hold them (`name` attributes), trimmed; the base URL and the key are required
+ * (their messages read in the language shown when the form is checked).
+ */
 function readConnectForm(form: HTMLFormElement): { values: ConnectValues } | { errors: FieldErrors } {
   const data = new FormData(form);
-  const text = (name: string) => String(data.get(name) ?? '');
-  const parsed = connectSchema.safeParse({ baseUrl: text('baseUrl'), apiKey: text('apiKey'), remember: data.get('remember') !== null, accessKey: text('accessKey'), secret: text('secret') });
-  if (parsed.success) return { values: parsed.data };
+  const text = (name: string) => String(data.get(name) ?? '').trim();
+  const values: ConnectValues = { baseUrl: text('baseUrl'), apiKey: text('apiKey'), remember: data.get('remember') !== null, accessKey: text('accessKey'), secret: text('secret') };
   const errors: FieldErrors = {};
-  for (const issue of parsed.error.issues) errors[issue.path[0] as keyof ConnectValues] ??= issue.message;
-  return { errors };
+  if (!values.baseUrl) errors.baseUrl = t('connect.baseUrlMissing');
+  if (!values.apiKey) errors.apiKey = t('connect.apiKeyMissing');
+  return Object.keys(errors).length ? { errors } : { values };
 }
 
 /** Why the user was sent here, in words (from the `sentences` catalog, loaded when one is shown). */
@@ -62,7 +57,7 @@ export function ConnectPage() {
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const connections = useConnections();
-  const config = useQuery(appConfigQuery);
+  const config = useQuery(appConfigQuery).data;
   const [failure, setFailure] = useState<{ error: unknown } | null>(null);
   const [showBasic, setShowBasic] = useState(false);
   const [demoBusy, setDemoBusy] = useState<string | null>(null);
@@ -103,7 +98,7 @@ export function ConnectPage() {
     }
   };
 
-  /** The form's submit: its fields checked by `connectSchema` (the first wrong one focused), then `connect`. */
+  /** The form's submit: its fields checked by `readConnectForm` (the first wrong one focused), then `connect`. */
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
@@ -123,7 +118,7 @@ export function ConnectPage() {
   const connectDemo = async (workspace: { id: string; name: string; key: string; accessKey: string; secret: string }) => {
     setDemoBusy(workspace.id);
     setFailure(null);
-    await connect({ baseUrl: config.data?.apiBaseUrl ?? '/api', apiKey: workspace.key, remember: false, accessKey: workspace.accessKey, secret: workspace.secret });
+    await connect({ baseUrl: config?.apiBaseUrl ?? '/api', apiKey: workspace.key, remember: false, accessKey: workspace.accessKey, secret: workspace.secret });
     setDemoBusy(null);
   };
 
@@ -149,17 +144,17 @@ export function ConnectPage() {
           />
         ) : null}
 
-        {config.data?.demo ? (
+        {config?.demo ? (
           <Card withBorder>
             <Stack gap="xs">
               <Title order={2} size="h4">
                 {t('connect.demoTitle')}
               </Title>
               <Text size="sm" c="dimmed">
-                {t('connect.demoIntro', { organization: config.data.demo.organization.name })}
+                {t('connect.demoIntro', { organization: config.demo.organization.name })}
               </Text>
               <Group>
-                {config.data.demo.workspaces.map((workspace) => (
+                {config.demo.workspaces.map((workspace) => (
                   <Button key={workspace.id} variant="light" loading={demoBusy === workspace.id} onClick={() => void connectDemo(workspace)}>
                     {t('connect.demoConnect', { workspace: workspace.name })}
                   </Button>
@@ -182,7 +177,7 @@ export function ConnectPage() {
           aria-label={t('connect.formLabel')}
         >
           <Stack>
-            <TextInput label={t('connect.baseUrl')} description={t('connect.baseUrlHint')} name="baseUrl" defaultValue={config.data?.apiBaseUrl ?? '/api'} error={errors.baseUrl} />
+            <TextInput label={t('connect.baseUrl')} description={t('connect.baseUrlHint')} name="baseUrl" defaultValue={config?.apiBaseUrl ?? '/api'} error={errors.baseUrl} />
             <PasswordInput label={t('connect.apiKey')} autoComplete="off" name="apiKey" defaultValue="" error={errors.apiKey} />
             <Anchor component="button" type="button" size="sm" onClick={() => setShowBasic((v) => !v)} aria-expanded={showBasic} aria-controls="basic-credentials">
               {showBasic ? t('connect.basicHide') : t('connect.basicAdd')}

@@ -8,6 +8,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import type { Contact } from '@/api/contacts';
 import type { DataTableFeatures } from '@/components/data-table';
 import { Avatar } from '@/components/avatar';
+import { EmailText } from '@/components/email-text';
 import { RelativeTime } from '@/components/relative-time';
 
 const column = createColumnHelper<DataTableFeatures, Contact>();
@@ -37,7 +38,7 @@ const buildColumns = () => column.columns([
       </span>
     ),
   }),
-  column.accessor('email', { id: 'email', header: t('contacts.colEmail'), enableSorting: true, cell: (info) => info.getValue() ?? '' }),
+  column.accessor('email', { id: 'email', header: t('contacts.colEmail'), enableSorting: true, cell: (info) => <EmailText email={info.getValue()} /> }),
   column.accessor('phone', { id: 'phone', header: t('contacts.colPhone'), enableSorting: true, cell: (info) => info.getValue() ?? '' }),
   column.accessor('state', { id: 'state', header: t('contacts.colState'), enableSorting: true, cell: (info) => <CellStatus value={stateLabel(info.getValue())} positive={info.getValue() === 'active'} /> }),
   column.accessor('tags', {

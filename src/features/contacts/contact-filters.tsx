@@ -33,7 +33,10 @@ export function ContactFilters({ search, update }: Props) {
   return (
     <div role="search" aria-label={t('contacts.filterLabel')}>
       <Group align="flex-end" gap="sm" wrap="wrap">
-        <DebouncedInput label={t('contacts.search')} placeholder={t('contacts.searchHint')} value={search.filter ? '' : search.q} onChange={(q) => facet({ q })} />
+        {/* Shown on a phone with the other filters folded (issue 34 point 8: filter-sheet.module.css). */}
+        <div data-sheet-keep="">
+          <DebouncedInput label={t('contacts.search')} placeholder={t('contacts.searchHint')} value={search.filter ? '' : search.q} onChange={(q) => facet({ q })} />
+        </div>
         <StateFacet value={state} others={search.filter ? undefined : facetFilter({ ...search, state: undefined })} onChange={(next) => facet({ state: next })} />
         {/* The stand-in is what the picker is to assistive technology too: a collapsed combobox with the same name and description. */}
         <AfterInteraction

@@ -38,6 +38,8 @@ import type { ImportJob } from './import/import-contacts-dialog';
 import { CLEAR_FILTERS, CONTACT_PAGE_SIZES, contactFilter, contactSearchSchema, isFiltered, orderByOf, sortOf } from './contact-search';
 import { contactQueries } from './queries';
 import { contactFilterParser, loadFilterParser } from './filter-parser';
+import { ContactCards } from './contact-cards';
+import { useNarrow } from '@/lib/narrow';
 import { SavedViewsStandIn, savedViewsNeeded } from '@/components/saved-views-stand-in';
 import { prefetchSpeculative } from '@/lib/query-client';
 
@@ -125,6 +127,20 @@ export function ContactsPage() {
   const canCreate = allows(connection.permissions, 'feeds:read-write');
   const canTag = allows(connection.permissions, 'contacts:read-write');
   const selectedIds = Object.keys(selection).filter((id) => selection[id]);
+  // A phone shows a card a contact (issue 34 point 8); wider screens the table.
+  const narrow = useNarrow();
+  const empty = failed ? (
+    <Text>{t('contacts.notLoaded')}</Text>
+  ) : isFiltered(search) ? (
+    <Stack align="center" gap="xs">
+      <Text>{t('contacts.noMatch')}</Text>
+      <Button variant="light" size="xs" onClick={() => update(CLEAR_FILTERS)}>
+        {t('shell.clearFilters')}
+      </Button>
+    </Stack>
+  ) : (
+    <Text>{t('contacts.none')}</Text>
+  );
 
   return (
     <Stack>
@@ -186,37 +202,38 @@ export function ContactsPage() {
       {failed ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
       <CreatedElsewhere workspaceId={workspaceId} dataUpdatedAt={list.dataUpdatedAt} onShow={() => void queryClient.invalidateQueries({ queryKey: contactQueries.lists(workspaceId) })} />
       <div ref={tableTop}>
-        <DataTable
-          label={t('contacts.title')}
-          columns={columns}
-          rows={failed ? [] : list.data?.items}
-          getRowId={(contact) => contact.id}
-          pageSize={search.size}
-          fetching={list.isPlaceholderData}
-          sorting={sorting}
-          onSortingChange={(next) => update({ sort: sortOf(next.map((sort) => ({ field: sort.id, direction: sort.desc ? 'desc' : 'asc' }))) })}
-          selection={selection}
-          onSelectionChange={setSelection}
-          columnVisibility={Object.fromEntries(hidden.map((id) => [id, false]))}
-          onRowClick={(contact) => records.open(contact.id)}
-          primaryColumns={PHONE_COLUMNS}
-          rowLink={{ column: 'name', to: (contact) => records.linkTo(contact.id), state: records.state }}
-          rowLabel={(contact) => contact.name ?? contact.email ?? contact.id}
-          empty={
-            failed ? (
-              <Text>{t('contacts.notLoaded')}</Text>
-            ) : isFiltered(search) ? (
-              <Stack align="center" gap="xs">
-                <Text>{t('contacts.noMatch')}</Text>
-                <Button variant="light" size="xs" onClick={() => update(CLEAR_FILTERS)}>
-                  {t('shell.clearFilters')}
-                </Button>
-              </Stack>
-            ) : (
-              <Text>{t('contacts.none')}</Text>
-            )
-          }
-        />
+        {narrow ? (
+          <ContactCards
+            label={t('contacts.title')}
+            rows={failed ? [] : list.data?.items}
+            pageSize={search.size}
+            fetching={list.isPlaceholderData}
+            selection={selection}
+            onSelectionChange={setSelection}
+            linkTo={(contact) => records.linkTo(contact.id)}
+            linkState={records.state}
+            empty={empty}
+          />
+        ) : (
+          <DataTable
+            label={t('contacts.title')}
+            columns={columns}
+            rows={failed ? [] : list.data?.items}
+            getRowId={(contact) => contact.id}
+            pageSize={search.size}
+            fetching={list.isPlaceholderData}
+            sorting={sorting}
+            onSortingChange={(next) => update({ sort: sortOf(next.map((sort) => ({ field: sort.id, direction: sort.desc ? 'desc' : 'asc' }))) })}
+            selection={selection}
+            onSelectionChange={setSelection}
+            columnVisibility={Object.fromEntries(hidden.map((id) => [id, false]))}
+            onRowClick={(contact) => records.open(contact.id)}
+            primaryColumns={PHONE_COLUMNS}
+            rowLink={{ column: 'name', to: (contact) => records.linkTo(contact.id), state: records.state }}
+            rowLabel={(contact) => contact.name ?? contact.email ?? contact.id}
+            empty={empty}
+          />
+        )}
       </div>
       <PaginationBar
         page={shownPage}

@@ -29,6 +29,7 @@ import { exportColumns, missingFilters, planExport } from './export-plan';
 import { exportProgress, type ExportJob } from './export-progress';
 import { busyText, withBusyRetries } from './export-retry';
 import { useT } from '@/i18n/react';
+import { currentLocale } from '@/i18n/i18n';
 
 type Props = {
   filter: FilterNode | undefined;
@@ -127,6 +128,8 @@ export function ExportButton({ filter, orderBy, total, selectedIds = NONE, table
       orderBy,
       signal,
       exportTicket,
+      // The spreadsheet for people in the console's language (issue 34 point 10); the CSV keeps the contract's columns.
+      language: currentLocale(),
       onProgress: ({ receivedBytes, chunk }) => {
         counter?.push(chunk);
         setJob({ format, bytes: receivedBytes, rows: counter ? dataRows(counter.records) : null, startedAt, ...part });

@@ -8,15 +8,21 @@
  * - The server's 400 and 409 messages land, as sentences, on the field they concern, which is focused and so
  *   scrolled into view; the rest shows at the top with its details.
  * - Tags are offered from the workspace's own, an existing tag first when the typed one differs only in case.
+ * - A phone without `+` or `00` is read in the national format of the country the import would choose without a
+ *   file (the workspace's contacts' phones, then the browser's language: phone-country.ts `chooseCountry`), so
+ *   "912 34 567" is +4791234567 in a Norwegian workspace (issue 34 point 2); one that cannot be read goes to the
+ *   contract's E.164 check as typed, whose message says why.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Avatar, Checkbox, Group, NativeSelect, SimpleGrid, TextInput, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
+import type { CountryCode } from 'libphonenumber-js/min';
 import { useMemo } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { NOTIFICATION_CHOICES, contactCreateSchema } from '@/api/contacts';
+import { formatLocale } from '@/i18n/format';
 import { t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import { KeyValueEditor } from '@/components/key-value-editor';
@@ -27,6 +33,7 @@ import { applyServerErrors, withSentences } from '@/lib/form-errors';
 import { keyValueField } from '@/lib/form-fields';
 import type { KeyValueRow } from '@/lib/key-value';
 import { useCreateContact } from './mutations';
+import { chooseCountry, toE164 } from './phone-country';
 import { contactQueries } from './queries';
 
 const shape = contactCreateSchema.shape;
@@ -40,12 +47,21 @@ const blank = <T extends z.ZodMiniType>(schema: T) => z.pipe(z.transform(emptyAs
  */
 export const needsIdentity = () => translate('contact-record.needsIdentity');
 
-/** The form's schema: the contract's create fields, plus form-only shapes for statusTags and the choice. */
-export const newContactSchema = z
+/** A typed phone in E.164 when it reads as a national number of `country`, else as typed (for the contract's check). */
+const nationalPhone = (country: CountryCode | null) => (value: unknown) => {
+  if (typeof value !== 'string' || !value.trim() || value.trim().startsWith('+')) return value;
+  return toE164(value, country) ?? value;
+};
+
+/**
+ * The form's schema: the contract's create fields, plus form-only shapes for statusTags and the choice; `country`
+ * reads a phone typed without `+` (`nationalPhone`; null: only international numbers, as the contract says).
+ */
+export const contactFormSchema = (country: CountryCode | null) => z
   .object({
     name: blank(shape.name),
     email: blank(shape.email),
-    phone: blank(shape.phone),
+    phone: z.pipe(z.transform(nationalPhone(country)), blank(shape.phone)),
     image: blank(shape.image),
     bio: blank(shape.bio),
     address: blank(shape.address),
@@ -66,6 +82,8 @@ export const newContactSchema = z
       if (!values.name?.trim() && !values.email && !values.phone) ctx.addIssue({ code: 'custom', path: ['name'], message: needsIdentity() });
     }),
   );
+/** The form's schema with international numbers only. */
+export const newContactSchema = contactFormSchema(null);
 type FormInput = z.input<typeof newContactSchema>;
 
 const DEFAULTS: FormInput = {
@@ -78,8 +96,11 @@ export function NewContactDrawer({ onClose }: { onClose: () => void }) {
   const { api, workspaceId } = useWorkspaceApi();
   const tags = useQuery(contactQueries.tags(api, workspaceId));
   const existing = useMemo(() => (tags.data ?? []).map((tag) => tag.name), [tags.data]);
+  const phones = useQuery(contactQueries.phones(api, workspaceId));
+  const country = useMemo(() => chooseCountry({ fileNumbers: [], workspacePhones: phones.data ?? [], languages: navigator.languages ?? [navigator.language] }).country, [phones.data]);
+  const schema = useMemo(() => contactFormSchema(country), [country]);
   const create = useCreateContact();
-  const form = useForm<FormInput, unknown, z.output<typeof newContactSchema>>({ resolver: withSentences(zodResolver(newContactSchema)), defaultValues: DEFAULTS });
+  const form = useForm<FormInput, unknown, z.output<typeof newContactSchema>>({ resolver: withSentences(zodResolver(schema)), defaultValues: DEFAULTS });
   const { errors, isDirty, isSubmitting } = form.formState;
   const t = useT();
   const image = String(useWatch({ control: form.control, name: 'image' }) ?? '');
@@ -102,7 +123,7 @@ export function NewContactDrawer({ onClose }: { onClose: () => void }) {
   const inputs = {
     name: text('name', t('contact-record.fieldName'), { description: t('contact-record.nameHint') }),
     email: text('email', t('contact-record.fieldEmail'), { type: 'email' }),
-    phone: text('phone', t('contact-record.fieldPhone'), { description: t('contact-record.phoneHint') }),
+    phone: text('phone', t('contact-record.fieldPhone'), { description: country ? t('contact-record.phoneHintCountry', { country: countryName(country) }) : t('contact-record.phoneHint') }),
     image: text('image', t('contact-record.fieldImage'), { style: { flex: 1 } }),
     address: text('address', t('contact-record.fieldAddress')),
     city: text('city', t('contact-record.fieldCity')),
@@ -177,4 +198,13 @@ export function NewContactDrawer({ onClose }: { onClose: () => void }) {
       <Checkbox label={t('contact-record.useEmailByDefault')} {...registered.useEmailByDefault} />
     </UpsertDrawer>
   );
+}
+
+/** A country's name in the language shown (Intl), else its code. */
+function countryName(country: CountryCode): string {
+  try {
+    return new Intl.DisplayNames(formatLocale(), { type: 'region' }).of(country) ?? country;
+  } catch {
+    return country;
+  }
 }

@@ -41,6 +41,17 @@ export const contactQueries = {
    */
   refreshAfterJob: (queryClient: QueryClient, workspaceId: string) => refreshEverywhere(queryClient, contactQueries.all(workspaceId)),
   counts: (workspaceId: string) => [...contactQueries.all(workspaceId), 'count'] as const,
+  /**
+   * The phones of up to 100 of the workspace's contacts (`phone ne null`, E.164 as stored), for the phones' default
+   * country of an import and of the new-contact form (issue 34 point 2: the file's numbers first, then these, then
+   * the browser's language; src/features/contacts/phone-country.ts `chooseCountry`). One request, cached 10 minutes.
+   */
+  phones: (api: ApiClient, workspaceId: string) =>
+    queryOptions({
+      queryKey: [...contactQueries.all(workspaceId), 'phones'],
+      queryFn: async ({ signal }) => (await api.listContacts({ filter: compare('phone', 'ne', null), limit: 100, signal, priority: 'person' })).items.flatMap((contact) => (contact.phone ? [contact.phone] : [])),
+      staleTime: 10 * 60_000,
+    }),
   tags: (api: ApiClient, workspaceId: string) =>
     queryOptions({ queryKey: [...contactQueries.all(workspaceId), 'tags'], queryFn: ({ signal }) => api.listContactTags({ signal }), staleTime: 30_000 }),
 };

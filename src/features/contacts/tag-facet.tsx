@@ -33,6 +33,8 @@ export function TagFacet({ value, onChange }: { value: string[]; onChange: (tags
       value={value}
       onChange={onChange}
       searchable
+      // Typing highlights the first tag it matches, so Enter picks it (issue 34 point 10); the arrows move the highlight.
+      selectFirstOptionOnChange
       clearable
       miw={200}
       maw={360}

@@ -1,6 +1,7 @@
 /**
  * The jobs page of a workspace (`/w/:workspaceId/jobs`, issue 20 point 5): every job, running, paused or finished,
- * newest first, with its progress, rate and time left (while it runs), what it waits for, and why it stopped;
+ * newest first, with its progress, smoothed rate and time left as a range (while it runs, issue 34 point 6), why it
+ * waits (the service throttling, the key's budget, no connection), and why it stopped;
  * Pause, Resume and Cancel while it is unfinished; its report, each part (created, updated, tags changed, erased,
  * already erased, unchanged, refused, failed, not sent) downloadable as CSV; and Undo where the interface allows
  * it: where the service keeps an activity log (`activity`, docs/decisions.md section 11) the whole job is undone in one
@@ -23,7 +24,8 @@ import { cancelJob, canUndo, jobStore, pauseJob, resumeJob, undoJob } from '@/li
 import { jobTitle } from '@/lib/jobs/job-title';
 import { type JobKind, type JobRecord, type JobState, isUnfinished } from '@/lib/jobs/job-types';
 import { stopReasonText } from '@/lib/jobs/run-job';
-import { jobRate, useJobs, useNow } from '@/lib/jobs/use-jobs';
+import { type JobPace, useJobPace, useJobs, useNow } from '@/lib/jobs/use-jobs';
+import { useBudgetState, useWorkspaceBudget } from '@/lib/use-rate-budget';
 import { saveFile } from '@/lib/save-file';
 import { useExtensions } from '@/lib/extensions';
 
@@ -47,12 +49,48 @@ const KIND_KEYS: Record<JobKind, string> = {
   'bulk-erase': 'jobs.kindBulkErase',
 };
 
-/** Time left as people say it, in the language shown: `75` seconds -> `about 1 min 15 s left` (as src/lib/duration.ts). */
-function timeLeftText(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return translate('jobs.leftSeconds', { seconds: s });
-  if (s < 3600) return s % 60 ? translate('jobs.leftMinutesSeconds', { minutes: Math.floor(s / 60), seconds: s % 60 }) : translate('jobs.leftMinutes', { minutes: s / 60 });
-  return translate('jobs.leftHours', { hours: Math.floor(s / 3600), minutes: Math.round((s % 3600) / 60) });
+/**
+ * Time left as a range people say (issue 34 point 6), in the language shown: seconds under a minute and a half,
+ * whole minutes under an hour and a half, else half hours, the low end rounded down and the high end up;
+ * "about 12 min left" when both round alike.
+ */
+export function timeLeftText(low: number, high: number): string {
+  if (high < 90) {
+    const [from, to] = [Math.floor(low), Math.ceil(high)];
+    return from === to ? translate('jobs.leftSeconds', { seconds: to }) : translate('jobs.leftSecondsRange', { from, to });
+  }
+  if (high < 5400) {
+    const [from, to] = [Math.floor(low / 60), Math.ceil(high / 60)];
+    return from === to ? translate('jobs.leftMinutes', { minutes: to }) : translate('jobs.leftMinutesRange', { from, to });
+  }
+  const [from, to] = [Math.floor(low / 1800) / 2, Math.ceil(high / 1800) / 2];
+  return translate('jobs.leftHoursRange', { from: formatNumber(from), to: formatNumber(to) });
+}
+
+/** The steps a second as people say it: "48 a minute" under one a second, else "12 a second". */
+function rateText(perSecond: number): string {
+  if (perSecond < 1) return translate('jobs.ratePerMinute', { rate: formatNumber(perSecond * 60, { maximumFractionDigits: 0 }) });
+  return translate('jobs.rate', { rate: formatNumber(perSecond, { maximumFractionDigits: perSecond < 10 ? 1 : 0 }) });
+}
+
+/** Why a running job waits, in words, with how long where it is known (job-estimate.ts `waitReason`). */
+function WaitLine({ pace, reserve }: { pace: JobPace; reserve: number }) {
+  const t = useT();
+  if (!pace.reason) return null;
+  const seconds = pace.waitSeconds;
+  const text =
+    pace.reason === 'throttled'
+      ? t('jobs.waitThrottled', { seconds })
+      : pace.reason === 'budget'
+        ? t('jobs.waitBudget', { seconds, reserve: formatNumber(reserve, { style: 'percent' }) })
+        : seconds > 0
+          ? t('jobs.waitNoAnswer', { seconds })
+          : t('jobs.waitOffline');
+  return (
+    <Text size="sm" c="orange" role="status" data-testid="job-wait">
+      {text}
+    </Text>
+  );
 }
 
 /** The parts of `job`'s report that have rows, with their counts, labels (`3 created`) and names (`created`), in the language shown. */
@@ -89,8 +127,8 @@ function JobEntry({ job, workspaceId, now }: { job: JobRecord; workspaceId: stri
     setBusy(true);
     void action().finally(() => setBusy(false));
   };
-  const { perSecond, secondsLeft } = jobRate(job, now);
-  const wait = job.waitingUntil && job.waitingUntil > now ? Math.ceil((job.waitingUntil - now) / 1000) : 0;
+  const pace = useJobPace(job, now);
+  const { reserve } = useBudgetState(useWorkspaceBudget()).state;
   const importTag = typeof job.meta.importTag === 'string' ? job.meta.importTag : null;
   // Our service's activity log undoes a whole job in one request (issue 33 point 7); elsewhere the inverse tag job.
   const extensions = useExtensions();
@@ -120,17 +158,13 @@ function JobEntry({ job, workspaceId, now }: { job: JobRecord; workspaceId: stri
         <Text size="sm" aria-live={job.state === 'running' ? 'polite' : undefined}>
           {[
             t('jobs.stepsDone', { settled: job.settled, total: job.total }),
-            perSecond ? t('jobs.rate', { rate: formatNumber(perSecond, { maximumFractionDigits: perSecond < 10 ? 1 : 0 }) }) : null,
-            secondsLeft !== null && job.settled < job.total ? timeLeftText(secondsLeft) : null,
+            pace.perSecond ? rateText(pace.perSecond) : null,
+            pace.left && job.settled < job.total ? timeLeftText(pace.left.low, pace.left.high) : null,
           ]
             .filter(Boolean)
             .join(' · ')}
         </Text>
-        {wait ? (
-          <Text size="sm" c="orange" role="status">
-            {t('jobs.waiting', { seconds: wait })}
-          </Text>
-        ) : null}
+        <WaitLine pace={pace} reserve={reserve} />
         {job.stopReason ? (
           <Alert color="red" role="alert" p="xs">
             {stopReasonText(job.stopReason)}

@@ -7,8 +7,9 @@
  * a minute. Results are grouped by workspace, each opening that contact's record (`/w/:id/contacts/:contactId`,
  * src/lib/record-route.ts); a workspace whose key cannot read contacts says so.
  * From a result, "everything about this person" gathers the contacts with the same email or phone in every
- * workspace and offers them as one JSON and one CSV file, saying where the person is and that deletion must be
- * asked of each workspace's service (the interface has no delete).
+ * workspace and offers them as one JSON and one CSV file, saying where the person is, which workspaces were not
+ * searched (a key that cannot read contacts, a failure, or no key here at all), and how the person is erased: from
+ * the contact's drawer where the service can erase (docs/decisions.md section 10), else by asking that service.
  */
 import { Alert, Anchor, Button, Group, Loader, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -53,9 +54,9 @@ function WorkspaceResults({ answer, onOpen, onPerson }: { answer: WorkspaceAnswe
           </Text>
         ) : null}
       </Group>
-      {answer.status === 'no-scope' ? (
+      {answer.status === 'no-scope' || answer.status === 'no-key' ? (
         <Text size="sm" c="dimmed">
-          {t('people.noScope')}
+          {answer.status === 'no-scope' ? t('people.noScope') : t('people.noKey')}
         </Text>
       ) : answer.status === 'error' ? (
         <Text size="sm" c="red">

@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
+import type { ApiClient } from '@/api/client';
 import type { Contact } from '@/api/contacts';
 import { printFilter } from '@/api/filter/print';
 import type { SavedConnection } from '@/lib/connections';
@@ -66,5 +67,20 @@ describe('everything about a person, as files', () => {
     const closed = { workspaceId: 'w9', workspaceName: 'Closed', apiKey: 'k', baseUrl: '/api', permissions: { posts: 'read-only' } } as unknown as SavedConnection;
     const answered = await findPerson([closed], { email: 'a@b.c' }, { clientFor: () => { throw new Error('must not be asked'); } });
     expect(answered).toEqual([{ workspaceId: 'w9', workspaceName: 'Closed', status: 'no-scope' }]);
+  });
+
+  it('names the organization’s workspaces without a key here as not searched (issue 34 point 5)', async () => {
+    const held = { workspaceId: 'w1', workspaceName: 'Nordic', organizationId: 'o1', apiKey: 'k', baseUrl: '/api', permissions: { contacts: 'read-only', feeds: 'read-only' } } as unknown as SavedConnection;
+    const client = {
+      listContacts: async () => ({ items: [], meta: { maxResults: 0 } }),
+      listWorkspaces: async () => ({ items: [{ id: 'w1', name: 'Nordic' }, { id: 'w8', name: 'Kiosk' }], meta: { maxResults: 2 } }),
+    } as unknown as ApiClient;
+    const answered = await findPerson([held], { email: 'a@b.c' }, { clientFor: () => client });
+    expect(answered).toEqual([
+      { workspaceId: 'w1', workspaceName: 'Nordic', status: 'ok', contacts: [], total: 0 },
+      { workspaceId: 'w8', workspaceName: 'Kiosk', status: 'no-key' },
+    ]);
+    const json = JSON.parse(personJson({ email: 'a@b.c' }, answered, 'Erase where the service can.')) as Record<string, unknown>;
+    expect(json.notSearched).toEqual([{ workspaceId: 'w8', workspaceName: 'Kiosk', reason: 'no-key' }]);
   });
 });

@@ -6,7 +6,8 @@
  *   the filter is the contacts page's search box (src/lib/person-filter.ts). A key without contacts:read-only is
  *   not asked: its workspace is reported as `no-scope`. A failure in one workspace is reported for it alone.
  * - `findPerson`: the contacts with the same email or phone in every workspace, as stored (every field the
- *   service answers: tags, notification settings, and fields unknown to the contract, kept by its loose schemas).
+ *   service answers: tags, notification settings, and fields unknown to the contract, kept by its loose schemas),
+ *   and the organizations' workspaces without a key here, named as not searched (`no-key`).
  * - `personJson` and `personCsv`: the download, one record per contact with the workspace named on it; CSV cells
  *   guarded against formula injection (papaparse's `escapeFormulae`: a `'` before a leading `=`, `+`, `-`, `@`,
  *   tab or carriage return, as the import report does).
@@ -28,9 +29,13 @@ export const RECORDS_PER_WORKSPACE = 100;
 /** A workspace the console holds a key for. */
 export type WorkspaceRef = { workspaceId: string; workspaceName: string };
 
-/** One workspace's answer: its contacts and their total, or why it has none. */
+/**
+ * One workspace's answer: its contacts and their total, or why it has none: `no-scope` (its key cannot read
+ * contacts), `error` (the search failed), `no-key` (a workspace of the same organization the console holds no key
+ * for, so never searched: issue 34 point 5).
+ */
 export type WorkspaceAnswer = WorkspaceRef &
-  ({ status: 'ok'; contacts: Contact[]; total: number } | { status: 'no-scope' } | { status: 'error'; error: unknown });
+  ({ status: 'ok'; contacts: Contact[]; total: number } | { status: 'no-scope' } | { status: 'error'; error: unknown } | { status: 'no-key' });
 
 type Options = { signal?: AbortSignal; clientFor?: (connection: SavedConnection) => ApiClient };
 
@@ -69,7 +74,39 @@ export function searchWorkspaces(connections: readonly SavedConnection[], text: 
 export function findPerson(connections: readonly SavedConnection[], person: { email?: string | null; phone?: string | null }, options: Options = {}): Promise<WorkspaceAnswer[]> {
   const filter = samePersonFilter(person);
   if (!filter) throw new RangeError('A person is found across workspaces by email or phone: this contact has neither');
-  return askEveryWorkspace(connections, filter, RECORDS_PER_WORKSPACE, options);
+  return Promise.all([askEveryWorkspace(connections, filter, RECORDS_PER_WORKSPACE, options), keylessWorkspaces(connections, options)]).then(([asked, keyless]) => [...asked, ...keyless]);
+}
+
+/** Workspaces read per organization when looking for those without a key (`GET /workspaces` pages of 100). */
+const WORKSPACES_READ = 1000;
+
+/**
+ * The workspaces of the connections' organizations that the console holds no key for, as `no-key` answers sorted by
+ * name (issue 34 point 5: a person report said nothing of them, as if they had been searched). Each organization is
+ * listed once (`GET /workspaces`, docs/decisions.md section 7), with the first of its keys that has feeds:read-only;
+ * an organization none of whose keys may list, or whose list fails, adds nothing (what cannot be known is not said).
+ */
+async function keylessWorkspaces(connections: readonly SavedConnection[], options: Options): Promise<WorkspaceAnswer[]> {
+  const clientFor = options.clientFor ?? budgetedClient;
+  const held = new Set(connections.map((connection) => connection.workspaceId));
+  const lister = new Map<string, SavedConnection>();
+  for (const connection of connections) if (!lister.has(connection.organizationId) && allows(connection.permissions, 'feeds:read-only')) lister.set(connection.organizationId, connection);
+  const lists = await Promise.all(
+    [...lister.values()].map(async (connection) => {
+      const found: WorkspaceRef[] = [];
+      try {
+        for (let offset = 0; offset < WORKSPACES_READ; offset += 100) {
+          const page = await clientFor(connection).listWorkspaces({ limit: 100, offset, priority: 'person', signal: options.signal });
+          for (const workspace of page.items) if (!held.has(workspace.id)) found.push({ workspaceId: workspace.id, workspaceName: workspace.name });
+          if (offset + page.items.length >= page.meta.maxResults || !page.items.length) break;
+        }
+      } catch {
+        options.signal?.throwIfAborted();
+      }
+      return found;
+    }),
+  );
+  return lists.flat().toSorted((a, b) => a.workspaceName.localeCompare(b.workspaceName)).map((ref) => ({ ...ref, status: 'no-key' as const }));
 }
 
 /** A stored contact with the workspace it is in named first. */

@@ -73,7 +73,7 @@ import { formatDateTime, formatLocale, formatNumber } from '@/i18n/format';
 import { currentLocale, t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import { RenderedPost } from './rendered-post';
-import { browserTimeZone, formatZoned, isTimeZone, timeZoneNames, utcToZoned } from './zoned-time';
+import { browserTimeZone, formatZoned, isTimeZone, timeZoneNames, utcToZoned, zoneMatches } from './zoned-time';
 
 const DRAFT_DELAY_MS = 400;
 const BROWSER_ZONE = browserTimeZone();
@@ -323,6 +323,8 @@ function Composer() {
                         if (form.getValues('publishDate')) setTimeout(() => void form.trigger('publishDate'));
                       }}
                       searchable
+                      // By city and common name too (issue 34 point 10): "New York" finds America/New_York.
+                      filter={({ options, search }) => options.filter((option) => 'value' in option && zoneMatches(option.value, search, formatLocale()))}
                       allowDeselect={false}
                       nothingFoundMessage={t('posts.noTimeZone')}
                       w={260}

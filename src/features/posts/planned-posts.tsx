@@ -75,37 +75,69 @@ function WithdrawDialog({ item, onClose }: { item: PostRequestItem; onClose: () 
   );
 }
 
-/** The month calendar: each day with scheduled posts carries their count. */
+/**
+ * The month calendar: each day with scheduled posts carries their count, and names their titles (its label and
+ * tooltip); beside it the shown month's days with posts, each with its posts' titles (issue 34 point 10: the
+ * counts alone said nothing of what is planned).
+ */
 function PlanCalendar({ items }: { items: PostRequestItem[] }) {
   const t = useT();
-  const counts = useMemo(() => {
-    const byDay = new Map<string, number>();
-    for (const item of items) if (item.state === 'scheduled' && item.publishDate) byDay.set(dayKey(item.publishDate), (byDay.get(dayKey(item.publishDate)) ?? 0) + 1);
-    return byDay;
+  const [month, setMonth] = useState(() => dayKey(new Date().toISOString()).slice(0, 7));
+  const byDay = useMemo(() => {
+    const days = new Map<string, string[]>();
+    for (const item of items) {
+      if (item.state !== 'scheduled' || !item.publishDate) continue;
+      const key = dayKey(item.publishDate);
+      days.set(key, [...(days.get(key) ?? []), titleOf(item)]);
+    }
+    return days;
   }, [items]);
+  const shown = [...byDay].filter(([date]) => date.startsWith(month)).sort(([a], [b]) => a.localeCompare(b));
+  const dayFormat = new Intl.DateTimeFormat(currentLocale(), { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
   return (
     <section aria-label={t('posts.calendarLabel')}>
       <Title order={2} size="h4" mb="xs">
         {t('posts.calendarTitle')}
       </Title>
-      <DatesProvider settings={{ locale: currentLocale() }}>
-        <Calendar
-          static
-          renderDay={(date) => {
-            const count = counts.get(date) ?? 0;
-            const day = Number(date.slice(8, 10));
-            return count ? (
-              <Indicator size={16} label={count} color="blue" offset={-2} title={t('posts.dayCount', { count })}>
-                <span data-scheduled-day={date} aria-label={`${day}: ${t('posts.dayCount', { count })}`}>
-                  {day}
-                </span>
-              </Indicator>
-            ) : (
-              <span>{day}</span>
-            );
-          }}
-        />
-      </DatesProvider>
+      <Group align="flex-start" gap="lg">
+        <DatesProvider settings={{ locale: currentLocale() }}>
+          <Calendar
+            static
+            onDateChange={(date) => setMonth(String(date).slice(0, 7))}
+            renderDay={(date) => {
+              const titles = byDay.get(date) ?? [];
+              const count = titles.length;
+              const day = Number(date.slice(8, 10));
+              const said = `${t('posts.dayCount', { count })}: ${titles.join(', ')}`;
+              return count ? (
+                <Indicator size={16} label={count} color="blue" offset={-2} title={said}>
+                  <span data-scheduled-day={date} aria-label={`${day}: ${said}`}>
+                    {day}
+                  </span>
+                </Indicator>
+              ) : (
+                <span>{day}</span>
+              );
+            }}
+          />
+        </DatesProvider>
+        {shown.length ? (
+          <dl aria-label={t('posts.calendarByDay')} style={{ margin: 0, minWidth: 0, flex: '1 1 200px' }}>
+            {shown.map(([date, titles]) => (
+              <div key={date} style={{ marginBottom: 8 }}>
+                <Text component="dt" size="sm" fw={600}>
+                  <time dateTime={date}>{dayFormat.format(new Date(`${date}T12:00:00Z`))}</time>
+                </Text>
+                {titles.map((title, index) => (
+                  <Text component="dd" size="sm" key={index} style={{ margin: 0, overflowWrap: 'break-word' }}>
+                    {title}
+                  </Text>
+                ))}
+              </div>
+            ))}
+          </dl>
+        ) : null}
+      </Group>
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTimeZone, timeZoneNames, utcToZoned, zonedToUtc, formatZoned } from './zoned-time';
+import { exemplarCity, isTimeZone, timeZoneNames, utcToZoned, zonedToUtc, formatZoned, zoneMatches } from './zoned-time';
 
 const iso = (local: string, zone: string) => zonedToUtc(local, zone)?.toISOString() ?? null;
 
@@ -77,5 +77,30 @@ describe('an instant shown in the chosen zone', () => {
     expect(text).toMatch(/09:00/);
     expect(text).toMatch(/GMT\+2|CEST/);
     expect(formatZoned('2026-07-01T07:00:00.000Z', 'America/New_York')).toMatch(/03:00/);
+  });
+});
+
+describe('zoneMatches: the time-zone search finds cities and common names (issue 34 point 10)', () => {
+  const found = (search: string, locale = 'en') => timeZoneNames().filter((zone) => zoneMatches(zone, search, locale));
+  it.each([
+    ['a city with a space, as people write it', 'New York', 'America/New_York'],
+    ['lower case', 'new york', 'America/New_York'],
+    ['a zone\'s long name', 'Eastern Standard', 'America/New_York'],
+    ['a city with an accent, typed without', 'sao paulo', 'America/Sao_Paulo'],
+    ['the id itself', 'Europe/Oslo', 'Europe/Oslo'],
+    ['a region\'s name', 'Central European', 'Europe/Oslo'],
+  ])('%s: "%s" finds %s', (_, search, zone) => {
+    expect(found(search)).toContain(zone);
+  });
+  it('finds by the long names in the language shown', () => {
+    expect(found('sentraleuropeisk', 'nb')).toContain('Europe/Oslo');
+  });
+  it('an empty search finds every zone, a word of no zone none', () => {
+    expect(found('')).toEqual(timeZoneNames());
+    expect(found('Atlantis')).toEqual([]);
+  });
+  it('the exemplar city is the last part of the id', () => {
+    expect(exemplarCity('America/Argentina/Buenos_Aires')).toBe('Buenos Aires');
+    expect(exemplarCity('UTC')).toBe('UTC');
   });
 });

@@ -13,6 +13,9 @@
  * - `timeZoneNames()`: the zones this browser knows (`Intl.supportedValuesOf('timeZone')`), with the browser's zone
  *   and UTC always among them.
  * - `isTimeZone(name)`: whether Intl accepts `name` as a zone.
+ * - `zoneMatches(zone, search, locale)`: whether a search finds a zone (issue 34 point 10): by its id, its exemplar city
+ *   ("New York" for America/New_York, from the id) and its long names in the language shown ("Eastern Standard Time",
+ *   "Central European Summer Time"), as `Intl.DateTimeFormat`'s `timeZoneName: 'long'` and `'longGeneric'` give them.
  */
 
 const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
@@ -103,4 +106,45 @@ export function timeZoneNames(): string[] {
  */
 export function formatZoned(instant: string, timeZone: string, locale?: string): string {
   return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone, timeZoneName: 'short' }).format(new Date(instant));
+}
+
+/** Lower case without accents, `_` and `/` read as spaces: how zone names are compared with a search. */
+const folded = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').replace(/[_/]+/g, ' ').toLowerCase();
+
+/** The city a zone id names: its last part, `_` as spaces (`America/Argentina/Buenos_Aires` -> `Buenos Aires`). */
+export function exemplarCity(zone: string): string {
+  return (zone.split('/').at(-1) ?? zone).replace(/_/g, ' ');
+}
+
+const zoneTexts = new Map<string, string>();
+/** What a zone is found by, folded (cached by zone and locale): its id, its city, and its long names in `locale`. */
+function zoneText(zone: string, locale: string | undefined): string {
+  const key = `${locale ?? ''}|${zone}`;
+  let text = zoneTexts.get(key);
+  if (text === undefined) {
+    const names = [zone, exemplarCity(zone)];
+    for (const style of ['long', 'longGeneric'] as const) {
+      try {
+        // January and July: a zone's standard and summer names.
+        const format = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: style });
+        for (const month of [0, 6]) names.push(format.formatToParts(Date.UTC(2026, month, 15)).find((part) => part.type === 'timeZoneName')?.value ?? '');
+      } catch {
+        // An older runtime without `longGeneric`, or a zone it does not know: the id and the city still find it.
+      }
+    }
+    text = folded(names.join(' | '));
+    zoneTexts.set(key, text);
+  }
+  return text;
+}
+
+/**
+ * Whether `search` finds `zone`: every word of it is in the zone's id, its exemplar city or its long names in
+ * `locale` (case, accents, `_` and `/` ignored). "new york", "eastern", "oslo", "sentraleuropeisk" (in bokmål).
+ */
+export function zoneMatches(zone: string, search: string, locale?: string): boolean {
+  const words = folded(search).split(/\s+/).filter(Boolean);
+  if (!words.length) return true;
+  const text = zoneText(zone, locale);
+  return words.every((word) => text.includes(word));
 }

@@ -18,7 +18,8 @@ import { type SavedConnection, useConnections } from '@/lib/connections';
 import { allows } from '@/lib/permissions';
 import { revealTop, useShown } from '@/lib/list-view';
 import { formatDate } from '@/i18n/format';
-import { useT } from '@/i18n/react';
+import { useArea, useT } from '@/i18n/react';
+import { permissionSummary } from '@/lib/permission-words';
 import { workspaceQueries } from './queries';
 import {
   WORKSPACE_PAGE_SIZES,
@@ -34,10 +35,12 @@ import { prefetchSpeculative } from '@/lib/query-client';
 // Saved views load after the first paint (issue 14 point 7).
 const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
 
-/** `feeds: read-write · posts: read-only`: a saved key's permissions in a few words (the API's names); null with none. */
-function permissionSummary(connection: SavedConnection): string | null {
-  const entries = Object.entries(connection.permissions);
-  return entries.length ? entries.map(([resource, level]) => `${resource}: ${level}`).join(' · ') : null;
+/**
+ * `see posts and list the workspaces`: what a saved key allows, in words (issue 34 point 9; src/lib/permission-words.ts,
+ * the `tools` catalog area, loaded with this page); null with none.
+ */
+function keySummary(connection: SavedConnection): string | null {
+  return Object.keys(connection.permissions).length ? permissionSummary(connection.permissions) : null;
 }
 
 /** Where "Switch" opens a workspace: this page when its key may list workspaces, else its contacts. */
@@ -47,6 +50,8 @@ function openingSection(connection: SavedConnection | undefined): string {
 
 /** The workspaces page (see the module comment). */
 export function WorkspacesPage() {
+  // The keys' permissions in words come from the `tools` area (src/lib/permission-words.ts).
+  useArea('tools');
   const t = useT();
   const { api, workspaceId } = useWorkspaceApi();
   const queryClient = useQueryClient();
@@ -162,7 +167,7 @@ export function WorkspacesPage() {
                                 {t('workspaces.keySaved')}
                               </Badge>
                               <Text size="xs" c="dimmed">
-                                {permissionSummary(connection) ?? t('workspaces.noScopes')}
+                                {keySummary(connection) ?? t('workspaces.noScopes')}
                               </Text>
                             </Stack>
                           ) : (

@@ -12,13 +12,13 @@
  */
 import type { ApiClient } from '@/api/client';
 import { isApiError } from '@/api/api-error';
-import { type LiveEvent, readEvents } from '@/api/events';
+import type { StreamEvent } from '@/api/event-stream';
 import { backoffSeconds } from '../backoff';
 
-export type LiveListener = (event: LiveEvent) => void;
+export type LiveListener = (event: StreamEvent) => void;
 
 /** What the leader posts to the other tabs; each tab keeps the last event id it saw, to resume from if it leads next. */
-type Message = { kind: 'event'; event: LiveEvent };
+type Message = { kind: 'event'; event: StreamEvent };
 
 /** FNV-1a of `text` as 8 hex digits: a lock and channel name that does not spell out the key. */
 function shortHash(text: string): string {
@@ -79,8 +79,8 @@ export class LiveChanges {
     this.leading = false;
   }
 
-  private deliver(event: LiveEvent): void {
-    if (event.id !== undefined) this.lastEventId = newer(this.lastEventId, event.id);
+  private deliver(event: StreamEvent): void {
+    if (event.id !== null) this.lastEventId = newer(this.lastEventId, event.id);
     for (const listener of this.listeners) listener(event);
   }
 
@@ -91,12 +91,17 @@ export class LiveChanges {
     try {
       while (!signal.aborted) {
         try {
-          const body = await this.api.openEvents({ lastEventId: this.lastEventId, signal, priority: 'person' });
+          const { done } = await this.api.streamEvents({
+            ...(this.lastEventId !== undefined ? { lastEventId: this.lastEventId } : {}),
+            signal,
+            priority: 'person',
+            onEvent: (event) => {
+              this.deliver(event);
+              this.channel?.postMessage({ kind: 'event', event } satisfies Message);
+            },
+          });
           failures = 0;
-          for await (const event of readEvents(body)) {
-            this.deliver(event);
-            this.channel?.postMessage({ kind: 'event', event } satisfies Message);
-          }
+          await done;
         } catch (error) {
           if (signal.aborted) return;
           if (isApiError(error) && [401, 403, 404].includes(error.status)) return;

@@ -12,7 +12,7 @@
  */
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { LiveEvent } from '@/api/events';
+import type { StreamEvent } from '@/api/event-stream';
 import { useWorkspaceApi } from '../api';
 import { LiveChanges } from './live-changes';
 import { noteChanged, noteCreated } from './live-store';
@@ -31,14 +31,15 @@ const AREAS: Record<string, readonly string[]> = {
 const LIST_AREA: Record<string, string> = { contact: 'contacts', product: 'products', collection: 'collections', 'post-request': 'posts', post: 'posts' };
 
 /** Applies one event of the stream to the query cache and the live store. */
-export function applyLiveEvent(queryClient: QueryClient, workspaceId: string, event: LiveEvent): void {
+export function applyLiveEvent(queryClient: QueryClient, workspaceId: string, event: StreamEvent): void {
   const stale = (area: string) => queryClient.invalidateQueries({ queryKey: ['ws', workspaceId, area], refetchType: 'none' });
   if (event.type === 'reset') {
     for (const area of new Set(Object.values(AREAS).flat())) void stale(area);
     for (const resource of new Set(Object.values(LIST_AREA))) noteCreated(workspaceId, resource, null);
     return;
   }
-  const { resource, ids, action } = event.change;
+  if (event.type !== 'change') return;
+  const { resource, ids, action } = event.data;
   const areas = AREAS[resource] ?? [];
   const listArea = LIST_AREA[resource];
   // The activity log always changes with a write; its page refetches when shown.

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import Papa from 'papaparse';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activateLocale } from '@/i18n/i18n';
+import { loadErrorSentences } from '@/lib/error-sentence';
 import { contactCreateSchema } from '@/api/contacts';
 import { parseFilter } from '@/api/filter/parse';
 import { printFilter } from '@/api/filter/print';
@@ -29,6 +30,13 @@ import {
   toE164,
   toJobSpec,
   updatedTag,
+  splitAddress,
+  countryOfNumbers,
+  countryOfE164,
+  chooseCountry,
+  COUNTRY_SAMPLE,
+  canonicalTags,
+  tagSpellings,
 } from './contact-import';
 
 const NO: CleanOptions = { country: 'NO' };
@@ -131,7 +139,76 @@ describe('splitTags', () => {
   });
 });
 
+describe('splitAddress (issue 34 point 3)', () => {
+  it.each([
+    ['Åsveien 102  Stavanger    4006  NO', { address: 'Åsveien 102', city: 'Stavanger', postalCode: '4006', country: 'NO' }],
+    ['Storgata 1  H0301  Oslo    0155  NO', { address: 'Storgata 1, H0301', city: 'Oslo', postalCode: '0155', country: 'NO' }],
+    ['675 Ponce de Leon Ave NE  Suite 5000  Atlanta  GA  30308  US', { address: '675 Ponce de Leon Ave NE, Suite 5000', city: 'Atlanta', region: 'GA', postalCode: '30308', country: 'US' }],
+    ['1 Main St  Portland  OR  97201  US', { address: '1 Main St', city: 'Portland', region: 'OR', postalCode: '97201', country: 'US' }],
+    ['Kirkegata 5  Bergen  5003', { address: 'Kirkegata 5', city: 'Bergen', postalCode: '5003' }],
+    ['Kirkegata 5  Bergen', { address: 'Kirkegata 5', city: 'Bergen' }],
+    ['Kirkegata 5, 5003 Bergen', { address: 'Kirkegata 5, 5003 Bergen' }],
+    ['   ', {}],
+  ])('splits %j', (text, parts) => {
+    expect(splitAddress(text)).toEqual(parts);
+  });
+});
+
+describe('the phones’ default country (issue 34 point 2)', () => {
+  const norwegian = ['912 34 567', '41234567', '22 33 44 55', '+47 912 34 568', '0047 98765432', '481 23 456'];
+
+  it('takes the country most of the file’s national numbers are valid in, whatever the browser says', () => {
+    expect(countryOfNumbers(norwegian)).toBe('NO');
+    expect(chooseCountry({ fileNumbers: norwegian, workspacePhones: [], languages: ['en-US'] })).toEqual({ country: 'NO', from: 'file' });
+    expect(countryOfNumbers(['(202) 555-0143', '415-555-2671', '212 555 0199'], ['US'])).toBe('US');
+    // 8-digit numbers are valid, and grouped alike, in Norway and Denmark (and Svalbard, which shares +47): the
+    // countries the file's addresses name tell them apart, and the country that owns the calling code wins over Svalbard.
+    const nordic = ['912 34 567', '481 23 456', '22 33 44 55'];
+    expect(countryOfNumbers(nordic)).toBeNull();
+    expect(countryOfNumbers(nordic, [], ['NO', 'no'])).toBe('NO');
+    expect(countryOfNumbers(nordic, [], ['DK'])).toBe('DK');
+    expect(chooseCountry({ fileNumbers: nordic, fileCountries: ['NO'], workspacePhones: [], languages: ['en-US'] })).toEqual({ country: 'NO', from: 'file' });
+  });
+
+  it('ignores international numbers and tries at most COUNTRY_SAMPLE numbers', () => {
+    expect(countryOfNumbers(['+4791234567', '004791234567'])).toBeNull();
+    expect(COUNTRY_SAMPLE).toBe(60);
+  });
+
+  it('falls back to the workspace’s contacts, then the browser', () => {
+    expect(countryOfE164(['+4791234567', '+4622334455', '+4741234567'])).toBe('NO');
+    expect(chooseCountry({ fileNumbers: ['+46 70 123 45 67'], workspacePhones: ['+4791234567'], languages: ['en-US'] })).toEqual({ country: 'NO', from: 'workspace' });
+    expect(chooseCountry({ fileNumbers: [], workspacePhones: [], languages: ['en-US'] })).toEqual({ country: 'US', from: 'browser' });
+  });
+
+  it('tells apart countries where the numbers are all valid: by their grouping, the file’s international numbers, then the preference', () => {
+    // 8 digits are valid in dozens of countries with the min metadata: alone, nothing tells them apart.
+    expect(countryOfNumbers(['41234567', '91234567'])).toBeNull();
+    expect(countryOfNumbers(['41234567', '91234567', '+4792345678'])).toBe('NO');
+    expect(countryOfNumbers(['41234567', '91234567'], ['NO', 'US'])).toBe('NO');
+  });
+});
+
+describe('tags in the workspace’s spelling (issue 34 point 4)', () => {
+  it('maps a file’s tags onto the workspace’s whatever their case, merges repeats, keeps the import’s tag, and says what it renamed', () => {
+    const spellings = tagSpellings(['vip', 'Newsletter']);
+    expect(canonicalTags(['VIP', 'newsletter', 'Vip', 'Oslo'], spellings, 'import-x')).toEqual(['vip', 'Newsletter', 'Oslo']);
+    expect(canonicalTags(['OSLO', 'import-x'], spellings, 'import-x')).toEqual(['Oslo', 'import-x']);
+    expect([...spellings.renamed]).toEqual([['VIP', 'vip'], ['newsletter', 'Newsletter'], ['Vip', 'vip'], ['OSLO', 'Oslo']]);
+  });
+
+  it('gives every row of a file the same spelling, and the plan the renamed tags', () => {
+    const headers = ['Email Address', 'TAGS'];
+    const rows = [['a@example.com', 'VIP'], ['b@example.com', 'vip, Kunde'], ['c@example.com', 'kunde']].map((cells, index) => ({ row: index + 2, cells }));
+    const cleaned = cleanTable({ headers, rows }, autoMap(headers), { ...NO, existingTags: ['vip'] });
+    expect(cleaned.entries.map((entry) => entry.body.tags)).toEqual([['vip'], ['vip', 'Kunde'], ['Kunde']]);
+    expect(cleaned.retagged).toEqual([['VIP', 'vip'], ['kunde', 'Kunde']]);
+  });
+});
+
 describe('cleanRow', () => {
+  // A row the contract refuses is told in words (the `sentences` catalog, loaded with the dialog and the plan worker).
+  beforeAll(() => loadErrorSentences());
   const headers = ['Email Address', 'First Name', 'Last Name', 'Phone Number', 'TAGS', 'Notes'];
   const mapping = autoMap(headers);
   const row = (values: Partial<Record<string, string>>) => headers.map((header) => values[header] ?? '');
@@ -157,12 +234,32 @@ describe('cleanRow', () => {
   it.each([
     [{ 'Email Address': 'ann@', 'First Name': 'Ann' }, "email 'ann@' is not a valid email address"],
     [{ 'Email Address': 'ann at example.com' }, "email 'ann at example.com' is not a valid email address"],
-    [{ 'Phone Number': '12', 'First Name': 'Ann' }, "phone '12' is not a valid phone number (read with default country NO)"],
+    [{ 'Phone Number': '12' }, "phone '12' is not a valid phone number (read with default country NO)"],
     [{ 'Email Address': 'x@', 'Phone Number': 'abc' }, "email 'x@' is not a valid email address; phone 'abc' is not a valid phone number (read with default country NO)"],
     [{ TAGS: 'vip' }, 'no email, phone or name'],
-    [{ 'First Name': 'Ann', TAGS: 'x'.repeat(65) }, 'tags.0 must be at most 64 characters long'],
+    [{ 'First Name': 'Ann', TAGS: 'x'.repeat(65) }, 'A tag can be at most 64 characters.'],
   ])('refuses %j: %s', (values, reason) => {
     expect(cleanRow(row(values), mapping, NO)).toEqual({ ok: false, reason });
+  });
+
+  it('imports a row whose phone cannot be read without the phone, and says so (issue 34 point 2)', () => {
+    expect(cleanRow(row({ 'Phone Number': '12', 'First Name': 'Ann' }), mapping, NO)).toEqual({
+      ok: true,
+      body: { name: 'Ann' },
+      withoutPhone: "phone '12' is not a valid phone number (read with default country NO); imported without the phone",
+    });
+    const cleaned = cleanTable({ headers, rows: [{ row: 2, cells: row({ 'Phone Number': '555-0100', 'Email Address': 'a@example.com' }) }] }, mapping, NO);
+    expect(cleaned.entries).toHaveLength(1);
+    expect(cleaned.withoutPhone?.map(({ row, reason }) => [row, reason])).toEqual([[2, "phone '555-0100' is not a valid phone number (read with default country NO); imported without the phone"]]);
+  });
+
+  it('splits Mailchimp’s double-space address into street, city and postcode, leaving fields a column fed (issue 34 point 3)', () => {
+    const cells = ['a@example.com', 'Åsveien 102  Stavanger    4006  NO', ''];
+    expect(cleanRow(cells, { email: [0], address: [1] }, NO)).toEqual({ ok: true, body: { email: 'a@example.com', address: 'Åsveien 102', city: 'Stavanger', postalCode: '4006' } });
+    expect(cleanRow([...cells.slice(0, 2), 'Sandnes'], { email: [0], address: [1], city: [2] }, NO)).toEqual({
+      ok: true,
+      body: { email: 'a@example.com', address: 'Åsveien 102', city: 'Sandnes', postalCode: '4006' },
+    });
   });
 
   it.each([
@@ -176,10 +273,10 @@ describe('cleanRow', () => {
   it.each([
     [{ addDirectly: [1] }, 'maybe', "addDirectly: 'maybe' is not true/false, yes/no or 1/0"],
     [{ statusTags: [1] }, '{oops', 'statusTags: is not valid JSON'],
-    [{ statusTags: [1] }, '[1]', 'statusTags must be an object'],
-    [{ notificationSettings: [1] }, 'fax', 'notificationSettings must be one of email, sms, email,sms, none'],
-    [{ image: [1] }, 'ftp://x', 'image must be an absolute http(s) URL'],
-  ])('refuses a bad %j cell %j with the contract’s reason', (extra, text, reason) => {
+    [{ statusTags: [1] }, '[1]', 'The status tags has the wrong kind of value (a object is expected).'],
+    [{ notificationSettings: [1] }, 'fax', 'The notification setting must be one of email, sms, email,sms, or none.'],
+    [{ image: [1] }, 'ftp://x', 'The image URL must be a full web address starting with http:// or https://.'],
+  ])('refuses a bad %j cell %j with the contract’s reason, in words', (extra, text, reason) => {
     expect(cleanRow(['a@example.com', text], { email: [0], ...extra }, NO)).toEqual({ ok: false, reason });
   });
 

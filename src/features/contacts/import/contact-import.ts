@@ -21,7 +21,7 @@
  *
  * Row numbers are the file's (the header is row 1, the first data row 2), as a spreadsheet shows them.
  */
-import parsePhoneNumber, { type CountryCode, isSupportedCountry } from 'libphonenumber-js/min';
+import type { CountryCode } from 'libphonenumber-js/min';
 import type * as z from 'zod/mini';
 import { type ContactCreate, type ContactCreateParsed, contactCreateSchema } from '@/api/contacts';
 import { type FilterNode, inList } from '@/api/filter/ast';
@@ -29,9 +29,12 @@ import { printFilter, printFilterValue } from '@/api/filter/print';
 import { formatIssues } from '@/api/validation-message';
 import '@/api/zod-messages';
 import { csvText, normalizeName } from '@/lib/csv-table';
-import { currentLocale, t } from '@/i18n/i18n';
+import { t } from '@/i18n/i18n';
 import { messageSentences } from '@/lib/error-sentence';
 import { type Existing, emailKey } from './existing';
+import { toE164 } from '@/features/contacts/phone-country';
+
+export { COUNTRY_SAMPLE, chooseCountry, countryOfE164, countryOfNumbers, defaultCountry, toE164 } from '@/features/contacts/phone-country';
 
 export { type Existing, emailKey, indexExisting } from './existing';
 
@@ -78,7 +81,8 @@ export function headerKey(header: string): string {
  * Recognised headers, reduced by `headerKey`, for each field: Mailchimp ("Email Address", "First Name", "Last
  * Name", "Phone Number", "Address", "TAGS"), HubSpot ("Email", "First Name", "Last Name", "Phone Number", "Mobile
  * Phone Number", "Street Address", "City", "State/Region", "Postal Code"), Brevo ("EMAIL", "FIRSTNAME",
- * "LASTNAME", "SMS"), our own export (id, name, email, phone, state, tags, source, address, city, postalCode,
+ * "LASTNAME", "SMS", and the address attributes accounts add: "ADDRESS", "CITY", "ZIP_CODE" or "POSTCODE", "REGION" or
+ * "STATE_PROVINCE"), our own export (id, name, email, phone, state, tags, source, address, city, postalCode,
  * region, created, updated) and common spreadsheet words, English and Norwegian. A field's own name always matches.
  * `firstName` and `lastName` feed `name` (joined in that order) when no full-name column is there.
  */
@@ -90,10 +94,10 @@ export const HEADER_ALIASES: Readonly<Record<string, readonly string[]>> = {
   lastName: ['lastname', 'last', 'surname', 'familyname', 'lname', 'nom', 'etternavn'],
   tags: ['tags', 'tag', 'labels', 'label', 'stikkord', 'emneknagger'],
   source: ['source', 'kilde'],
-  address: ['address', 'streetaddress', 'address1', 'addressline1', 'street', 'adresse', 'gateadresse'],
-  city: ['city', 'town', 'poststed', 'sted', 'by'],
-  postalCode: ['postalcode', 'zip', 'zipcode', 'postcode', 'postnummer', 'postnr'],
-  region: ['region', 'stateregion', 'province', 'county', 'fylke'],
+  address: ['address', 'streetaddress', 'address1', 'addressline1', 'street', 'postaladdress', 'mailingaddress', 'adresse', 'gateadresse'],
+  city: ['city', 'town', 'locality', 'poststed', 'sted', 'by'],
+  postalCode: ['postalcode', 'zip', 'zipcode', 'postcode', 'zippostalcode', 'postnummer', 'postnr'],
+  region: ['region', 'stateregion', 'stateprovince', 'province', 'county', 'fylke'],
   bio: ['bio', 'about'],
   image: ['image', 'imageurl', 'avatar', 'photo', 'photourl', 'picture'],
 };
@@ -168,27 +172,86 @@ export function mappingStorageKey(workspaceId: string, headers: readonly string[
   return `workspace-admin.contacts-import.mapping.${workspaceId}.${JSON.stringify(headers)}`;
 }
 
+/** Address parts read from one cell (`splitAddress`). */
+export type AddressParts = { address?: string; city?: string; region?: string; postalCode?: string; country?: string };
+
 /**
- * The default country for phone numbers from the browser's languages: Norway for a Norwegian browser (`nb`, `nn`,
- * `no` or region `NO`, issue 20 point 2), else the first language's region when libphonenumber knows it, else null.
+ * Mailchimp's one-cell address, its parts joined by two spaces: street, second line, city, region, postcode,
+ * country (`Åsveien 102  Stavanger    4006  NO`: no second line, the region empty), split into the contact's fields
+ * (issue 34 point 3). With five parts or more, read by position from the end: country, postcode, region, city; what
+ * is left before is the street, its lines joined by `, `. With fewer, from the end: a country (2 or 3 letters), a
+ * postcode (a part with a digit, at most 10 characters), a city, the rest the street. A cell without two spaces in a
+ * row is a street as it stands (`{ address }`). The contract has no country field: `country` is returned for the
+ * caller to leave out.
  */
-export function defaultCountry(languages: readonly string[]): CountryCode | null {
-  for (const language of languages) {
-    const [lang = '', region = ''] = language.split(/[-_]/);
-    if (['nb', 'nn', 'no'].includes(lang.toLowerCase()) || region.toUpperCase() === 'NO') return 'NO';
+export function splitAddress(text: string): AddressParts {
+  const trimmed = text.trim();
+  if (!/ {2}/.test(trimmed)) return trimmed ? { address: trimmed } : {};
+  let parts = trimmed.split(/ {2}/).map((part) => part.trim());
+  const out: AddressParts = {};
+  const last = () => parts[parts.length - 1] ?? '';
+  const pop = () => parts.pop() ?? '';
+  if (parts.length >= 5) {
+    const [country, postalCode, region, city] = [pop(), pop(), pop(), pop()];
+    Object.assign(out, country && { country }, postalCode && { postalCode }, region && { region }, city && { city });
+  } else {
+    parts = parts.filter(Boolean);
+    if (parts.length > 1 && /^\p{L}{2,3}$/u.test(last())) out.country = pop();
+    if (parts.length > 1 && /\d/.test(last()) && last().length <= 10) out.postalCode = pop();
+    if (parts.length > 1) out.city = pop();
   }
-  for (const language of languages) {
-    const region = (language.split(/[-_]/)[1] ?? '').toUpperCase();
-    if (isSupportedCountry(region)) return region;
-  }
-  return null;
+  const street = parts.filter(Boolean).join(', ');
+  if (street) out.address = street;
+  return out;
 }
 
-/** What cleaning needs besides the cells: the phone default country, the whole import's tag and the default source. */
-export type CleanOptions = { country: CountryCode | null; importTag?: string; source?: string };
+/**
+ * What cleaning needs besides the cells: the phone default country, the whole import's tag, the default source, and
+ * the workspace's tag names (`existingTags`, `GET /contacts/contacts-tags`), onto which the file's tags are mapped
+ * whatever their letter case (issue 34 point 4).
+ */
+export type CleanOptions = { country: CountryCode | null; importTag?: string; source?: string; existingTags?: readonly string[] };
 
-/** A row as the body it will send, or the reason it is refused. */
-export type CleanedRow = { ok: true; body: ContactCreateParsed } | { ok: false; reason: string };
+/**
+ * The spelling each tag takes, by its lower-case form: the workspace's own first, then the first met in the file;
+ * `renamed` records each file spelling that took another (`VIP` -> `vip`), for the plan to say so.
+ */
+export type TagSpellings = { byKey: Map<string, string>; renamed: Map<string, string> };
+
+/** Spellings seeded with the workspace's tags (`existingTags`; the first of two that differ only in case wins). */
+export function tagSpellings(existingTags: readonly string[] = []): TagSpellings {
+  const byKey = new Map<string, string>();
+  for (const tag of existingTags) if (!byKey.has(tag.toLowerCase())) byKey.set(tag.toLowerCase(), tag);
+  return { byKey, renamed: new Map() };
+}
+
+/**
+ * `tags` in the spellings of `spellings` (issue 34 point 4: a file's "VIP" joins the workspace's `vip` instead of
+ * making a second tag; the service compares tags exactly, docs/decisions.md section 7), repeats in any case merged.
+ * A tag not met before is learnt in its own spelling. `keep` (the import's own tag) is left as it is.
+ */
+export function canonicalTags(tags: readonly string[], spellings: TagSpellings, keep?: string): string[] {
+  const out = new Set<string>();
+  for (const tag of tags) {
+    if (tag === keep) {
+      out.add(tag);
+      continue;
+    }
+    const key = tag.toLowerCase();
+    const spelling = spellings.byKey.get(key);
+    if (spelling === undefined) spellings.byKey.set(key, tag);
+    else if (spelling !== tag) spellings.renamed.set(tag, spelling);
+    out.add(spelling ?? tag);
+  }
+  return [...out];
+}
+
+/**
+ * A row as the body it will send, or the reason it is refused. `withoutPhone`: the row's phone could not be read, and
+ * the row goes without it (issue 34 point 2: a bad phone never refuses a row that has an email or a name); the
+ * sentence says why, for the plan and the report.
+ */
+export type CleanedRow = { ok: true; body: ContactCreateParsed; withoutPhone?: string } | { ok: false; reason: string };
 
 const TRUE = new Set(['true', 'yes', '1', 'ja']);
 const FALSE = new Set(['false', 'no', '0', 'nei']);
@@ -203,30 +266,25 @@ export function splitTags(text: string): string[] {
 
 
 /**
- * A phone cell in E.164 (`+4791234567`), read with `country` when it has no `+` or `00` prefix; null when
- * libphonenumber-js (min metadata: lengths and leading digits per country) finds no valid number.
- */
-export function toE164(text: string, country: CountryCode | null): string | null {
-  const international = text.trim().replace(/^00/, '+');
-  const parsed = parsePhoneNumber(international, country ? { defaultCountry: country } : undefined);
-  return parsed?.isValid() ? parsed.number : null;
-}
-
-/**
  * One data row through the mapping and the cleaning rules (module docstring). Refusal reasons, joined by `; `:
  * a malformed email, an invalid phone, a bad yes/no or JSON cell, no email, phone or name, or what the
- * contract's schema says (`bio must be at most 5000 characters long`). Never throws.
+ * contract's schema says (`bio must be at most 5000 characters long`). A phone that cannot be read leaves the row
+ * without it (`withoutPhone` says why) unless the row has nothing else to key it. Tags take the spellings of
+ * `spellings` (`canonicalTags`; by default the workspace's, from `options.existingTags`). Never throws.
  */
-export function cleanRow(cells: readonly string[], mapping: ContactMapping, options: CleanOptions): CleanedRow {
+export function cleanRow(cells: readonly string[], mapping: ContactMapping, options: CleanOptions, spellings: TagSpellings = tagSpellings(options.existingTags)): CleanedRow {
   const body: Record<string, unknown> = {};
   const problems: string[] = [];
+  let badPhone: string | undefined;
+  let badPhoneAt = 0;
   const texts = (field: ContactFieldKey) => (mapping[field] ?? []).map((index) => (cells[index] ?? '').trim()).filter(Boolean);
   for (const field of IMPORT_FIELDS) {
     if (!mapping[field.key]?.length && field.key !== 'tags' && field.key !== 'source') continue;
     const values = texts(field.key);
     if (field.key === 'tags') {
-      const tags = [...values.flatMap(splitTags), ...(options.importTag?.trim() ? [options.importTag.trim()] : [])];
-      if (tags.length) body.tags = [...new Set(tags)];
+      const importTag = options.importTag?.trim() || undefined;
+      const tags = canonicalTags([...values.flatMap(splitTags), ...(importTag ? [importTag] : [])], spellings, importTag);
+      if (tags.length) body.tags = tags;
       continue;
     }
     if (field.key === 'source') {
@@ -255,20 +313,27 @@ export function cleanRow(cells: readonly string[], mapping: ContactMapping, opti
         if (field.key === 'email' && !contactCreateSchema.shape.email.safeParse(text).success) problems.push(t('contacts-import.badEmail', { value: text }));
         else if (field.key === 'phone') {
           const phone = toE164(text, options.country);
-          if (phone === null) problems.push(t('contacts-import.badPhone', { value: text, country: options.country ?? '–' }));
+          if (phone === null) [badPhone, badPhoneAt] = [t('contacts-import.badPhone', { value: text, country: options.country ?? '–' }), problems.length];
           else body.phone = phone;
         } else body[field.key] = text;
     }
   }
-  if (!problems.length && body.email === undefined && body.phone === undefined && body.name === undefined) problems.push(t('contacts-import.needsKeyValue'));
+  // Mailchimp's one-cell address (issue 34 point 3): its parts go to the fields no column of their own fed.
+  if (typeof body.address === 'string' && / {2}/.test(body.address)) {
+    const { country: _country, ...parts } = splitAddress(body.address);
+    delete body.address;
+    for (const [key, value] of Object.entries(parts)) body[key] ??= value;
+  }
+  if (!problems.length && body.email === undefined && body.phone === undefined && body.name === undefined) problems.push(badPhone ?? t('contacts-import.needsKeyValue'));
   if (!problems.length) {
     const parsed = parseBody(body);
-    if (parsed.ok) return { ok: true, body: parsed.body };
-    // The contract's wording (`bio must be at most 5000 characters long`); in another language, its sentences
-    // (src/lib/error-sentence.ts, the `sentences` catalog loaded with the dialog).
-    const contract = formatIssues(parsed.issues, 'row');
-    problems.push(currentLocale() === 'en' ? contract : messageSentences(contract).join(' '));
+    if (parsed.ok) return badPhone ? { ok: true, body: parsed.body, withoutPhone: t('contacts-import.withoutPhone', { reason: badPhone }) } : { ok: true, body: parsed.body };
+    // The contract's refusal in words, in every language (issue 34 point 9: not `tags.0 must be at most 64
+    // characters long`): src/lib/error-sentence.ts, the `sentences` catalog loaded with the dialog and the plan worker.
+    problems.push(messageSentences(formatIssues(parsed.issues, 'row')).join(' '));
   }
+  // Refused for something else (or for having nothing but the phone): the phone's reason is said too, in field order.
+  if (badPhone && !problems.includes(badPhone)) problems.splice(badPhoneAt, 0, badPhone);
   return { ok: false, reason: problems.join('; ') };
 }
 
@@ -391,7 +456,7 @@ export function rowValues(headers: readonly string[], cells: readonly string[]):
 }
 
 /** Cleaned and merged rows: the entries to look up, the refused rows, and how many rows were folded into an earlier one. */
-export type CleanResult = { entries: Entry[]; refused: RefusedRow[]; merged: number };
+export type CleanResult = { entries: Entry[]; refused: RefusedRow[]; merged: number; withoutPhone?: RefusedRow[]; retagged?: [from: string, to: string][] };
 
 /**
  * Data rows cleaned (`cleanRow`) and merged (`RowMerger`) as they come, chunk by chunk in file order (issue 20 point 6:
@@ -401,6 +466,8 @@ export type CleanResult = { entries: Entry[]; refused: RefusedRow[]; merged: num
 export class TableCleaner {
   private readonly merger = new RowMerger();
   private readonly refused: RefusedRow[] = [];
+  private readonly withoutPhone: RefusedRow[] = [];
+  private readonly spellings: TagSpellings;
   private merged = 0;
   private cleaned = 0;
 
@@ -408,14 +475,18 @@ export class TableCleaner {
     private readonly headers: readonly string[],
     private readonly mapping: ContactMapping,
     private readonly options: CleanOptions,
-  ) {}
+  ) {
+    this.spellings = tagSpellings(options.existingTags);
+  }
 
   add(rows: Iterable<{ row: number; cells: readonly string[] }>): void {
     for (const { row, cells } of rows) {
       this.cleaned++;
-      const cleaned = cleanRow(cells, this.mapping, this.options);
+      const cleaned = cleanRow(cells, this.mapping, this.options, this.spellings);
       if (!cleaned.ok) this.refused.push({ row, values: rowValues(this.headers, cells), reason: cleaned.reason });
-      else if (this.merger.add(row, cleaned.body).rows.length > 1) this.merged++;
+      else if (cleaned.withoutPhone) this.withoutPhone.push({ row, values: rowValues(this.headers, cells), reason: cleaned.withoutPhone });
+      if (!cleaned.ok) continue;
+      if (this.merger.add(row, cleaned.body).rows.length > 1) this.merged++;
     }
   }
 
@@ -429,7 +500,14 @@ export class TableCleaner {
   }
 
   result(): CleanResult {
-    return { entries: this.merger.entries, refused: this.refused, merged: this.merged };
+    const { renamed } = this.spellings;
+    return {
+      entries: this.merger.entries,
+      refused: this.refused,
+      merged: this.merged,
+      ...(this.withoutPhone.length ? { withoutPhone: this.withoutPhone } : {}),
+      ...(renamed.size ? { retagged: [...renamed] } : {}),
+    };
   }
 }
 
@@ -514,6 +592,10 @@ export type ImportStep =
 export type ImportPlan = {
   steps: ImportStep[];
   refused: RefusedRow[];
+  /** Rows imported without their phone, which could not be read (issue 34 point 2); absent when none. */
+  withoutPhone?: RefusedRow[];
+  /** The file's tags that took another spelling (`['VIP', 'vip']`: the workspace's or the file's first; issue 34 point 4); absent when none. */
+  retagged?: [from: string, to: string][];
   unchanged: number[];
   counts: { new: number; exists: number; tagged: number; unchanged: number; refused: number; merged: number };
 };
@@ -571,6 +653,8 @@ export function buildPlan(cleaned: CleanResult, existing: Existing, importTag?: 
   return {
     steps,
     refused: cleaned.refused,
+    ...(cleaned.withoutPhone?.length ? { withoutPhone: cleaned.withoutPhone } : {}),
+    ...(cleaned.retagged?.length ? { retagged: cleaned.retagged } : {}),
     unchanged,
     counts: { new: created, exists, tagged: patches.size, unchanged: unchangedEntries.size, refused: cleaned.refused.length, merged: cleaned.merged },
   };

@@ -17,6 +17,7 @@
  */
 import { Alert, Button, Checkbox, Group, Modal, NativeSelect, Progress, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { getCountries, getCountryCallingCode, type CountryCode } from 'libphonenumber-js/min';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { memo, startTransition, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { SimpleTable } from '@/components/simple-table';
 import { useWorkspaceApi } from '@/lib/api';
@@ -29,6 +30,7 @@ import {
   autoMap,
   canImport,
   cleanRow,
+  chooseCountry,
   defaultCountry,
   fitMapping,
   mappingStorageKey,
@@ -36,7 +38,9 @@ import {
   recogniseFormat,
   refusedCsv,
   importJobHead,
+  splitAddress,
 } from './contact-import';
+import { contactQueries } from '@/features/contacts/queries';
 import { type PlannedImport, planInWorker } from './plan-client';
 import type { JobTitles } from '@/lib/jobs/job-runner';
 import { compareNames, formatLocale, formatNumber } from '@/i18n/format';
@@ -83,7 +87,8 @@ const PREVIEW_ROWS = 5;
 const SHOWN_REFUSED = 100;
 
 type Loaded = ReadResult & { file: File; sheet?: string };
-type Options = { importTag: string; source: string; country: CountryCode | '' };
+/** `countryFrom`: what chose the phones' default country (`chooseCountry`), until the person chooses it. */
+type Options = { importTag: string; source: string; country: CountryCode | ''; countryFrom?: 'file' | 'workspace' | 'browser' };
 type Planned = PlannedImport & { options: Options; mapping: ContactMapping };
 type Work = { label: string; done: number; total: number };
 
@@ -93,7 +98,8 @@ function todayTag(): string {
 }
 
 export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void; onStart?: (job: ImportJob) => Promise<void> }) {
-  const { workspaceId, connection } = useWorkspaceApi();
+  const { api, workspaceId, connection } = useWorkspaceApi();
+  const queryClient = useQueryClient();
   const t = useT();
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [reading, setReading] = useState<{ name: string; rows: number } | null>(null);
@@ -134,9 +140,17 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
       if (!result.rows && !result.sheets?.length) throw new Error(translate('contacts-import.noRows'));
       const remembered = readLocal<ContactMapping | null>(mappingStorageKey(workspaceId, result.headers), null);
       // A transition: React renders the mapping step in slices of a few milliseconds, never one long task (issue 20 point 6).
+      const mapped = remembered ? fitMapping(remembered, result.headers.length) : autoMap(result.headers);
+      // The phones' default country from the file's own numbers, else the workspace's contacts', else the browser's
+      // (issue 34 point 2). The workspace's phones are one cached request; without them, the file and the browser decide.
+      const fileNumbers = (mapped.phone ?? []).flatMap((column) => result.phoneLike[column] ?? []);
+      const workspacePhones = await queryClient.fetchQuery(contactQueries.phones(api, workspaceId)).catch(() => []);
+      // The countries the first rows' addresses name (Mailchimp's end with one: `... 4006  NO`) break a tie of the numbers.
+      const fileCountries = (mapped.address ?? []).flatMap((column) => result.preview.flatMap(({ cells }) => splitAddress(cells[column] ?? '').country ?? []));
+      const chosen = chooseCountry({ fileNumbers, fileCountries, workspacePhones, languages: navigator.languages ?? [navigator.language] });
       startTransition(() => {
-        setMapping(remembered ? fitMapping(remembered, result.headers.length) : autoMap(result.headers));
-        setOptions((previous) => ({ ...previous, source: file.name }));
+        setMapping(mapped);
+        setOptions((previous) => ({ ...previous, source: file.name, country: chosen.country ?? '', countryFrom: chosen.from }));
         setLoaded({ ...result, file, ...(sheet === undefined ? {} : { sheet }) });
       });
     } catch (error) {
@@ -144,7 +158,7 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
     } finally {
       setReading(null);
     }
-  }, [workspaceId]);
+  }, [api, queryClient, workspaceId]);
 
   const plan = async (current: Loaded) => {
     controller.current?.abort();
@@ -159,7 +173,9 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
       setWork({ label, done, total });
     };
     writeLocal(mappingStorageKey(workspaceId, current.headers), mapping);
-    const clean = { country: options.country || null, importTag: options.importTag, source: options.source };
+    // The workspace's tags, onto which the file's are mapped whatever their case (issue 34 point 4); cached 30 s.
+    const existingTags = (await queryClient.fetchQuery(contactQueries.tags(api, workspaceId)).catch(() => [])).map((tag) => tag.name);
+    const clean = { country: options.country || null, importTag: options.importTag, source: options.source, existingTags };
     try {
       setWork({ label: 'clean', done: 0, total: current.rows });
       const source = { file: current.file, rows: current.rows, ...(current.sheet === undefined ? {} : { sheet: current.sheet }) };
@@ -328,9 +344,13 @@ const MappingForm = memo(function MappingForm(props: Pick<MapStepProps, 'loaded'
   const used = new Set(Object.values(mapping).flat());
   const unused = headers.filter((header, index) => header && !used.has(index));
   const format = recogniseFormat(headers);
-  const clean = { country: options.country || null, importTag: options.importTag, source: options.source };
+  const { api, workspaceId } = useWorkspaceApi();
+  const existingTags = useQuery(contactQueries.tags(api, workspaceId)).data;
+  const clean = { country: options.country || null, importTag: options.importTag, source: options.source, existingTags: existingTags?.map((tag) => tag.name) ?? [] };
   const preview = loaded.preview.map(({ row, cells }) => ({ row, cleaned: cleanRow(cells, mapping, clean) }));
-  const shown: ContactFieldKey[] = IMPORT_FIELDS.map((field) => field.key).filter((key) => mapping[key]?.length || (key === 'tags' && options.importTag) || (key === 'source' && options.source));
+  // The fields an address column may split into (Mailchimp's one-cell form, `splitAddress`) show beside it.
+  const fromAddress = (key: ContactFieldKey) => Boolean(mapping.address?.length) && (key === 'city' || key === 'postalCode' || key === 'region');
+  const shown: ContactFieldKey[] = IMPORT_FIELDS.map((field) => field.key).filter((key) => mapping[key]?.length || (key === 'tags' && options.importTag) || (key === 'source' && options.source) || fromAddress(key));
   const captionId = useId();
   const setSingle = (key: ContactFieldKey, value: string) => {
     const next = { ...mapping };
@@ -374,7 +394,7 @@ const MappingForm = memo(function MappingForm(props: Pick<MapStepProps, 'loaded'
           <NativeSelect
             key={field.key}
             label={fieldLabel(field.key)}
-            description={[KIND_HINTS[field.kind] ? t(KIND_HINTS[field.kind]!) : '', t('contacts-import.fieldHint', { apiName: field.key })].filter(Boolean).join(' · ')}
+            description={KIND_HINTS[field.kind] ? t(KIND_HINTS[field.kind]!) : undefined}
             data={columnOptions}
             value={mapping[field.key]?.[0] === undefined ? '' : String(mapping[field.key]![0])}
             onChange={(event) => setSingle(field.key, event.currentTarget.value)}
@@ -404,10 +424,10 @@ const MappingForm = memo(function MappingForm(props: Pick<MapStepProps, 'loaded'
         <TextInput label={t('contacts-import.sourceDefault')} description={t('contacts-import.sourceDefaultHint')} value={options.source} onChange={(event) => onOptions({ ...options, source: event.currentTarget.value })} size="xs" />
         <NativeSelect
           label={t('contacts-import.country')}
-          description={t('contacts-import.countryHint')}
+          description={options.countryFrom ? `${t('contacts-import.countryHint')}. ${t('contacts-import.countryFrom', { from: options.countryFrom })}` : t('contacts-import.countryHint')}
           data={countries}
           value={options.country}
-          onChange={(event) => onOptions({ ...options, country: event.currentTarget.value as CountryCode | '' })}
+          onChange={(event) => onOptions({ importTag: options.importTag, source: options.source, country: event.currentTarget.value as CountryCode | '' })}
           size="xs"
         />
       </SimpleGrid>
@@ -494,6 +514,12 @@ function PlanStep({ loaded, planned, onBack, onStart, onClose }: { loaded: Loade
         <Text fw={500}>{t('contacts-import.planExists', { count: plan.counts.exists, tagged: plan.counts.tagged })}</Text>
         <Text fw={500}>{t('contacts-import.planRefused', { count: plan.counts.refused })}</Text>
         {plan.counts.merged ? <Text size="sm">{t('contacts-import.planMerged', { count: plan.counts.merged })}</Text> : null}
+        {plan.retagged?.length ? <Text size="sm">{t('contacts-import.planRetagged', { count: plan.retagged.length, tags: plan.retagged.map(([from, to]) => t('contacts-import.retaggedPair', { from, to })).join(', ') })}</Text> : null}
+        {plan.withoutPhone?.length ? (
+          <Text size="sm" title={plan.withoutPhone.slice(0, 5).map((row) => `${row.row}: ${row.reason}`).join('\n')}>
+            {t('contacts-import.planWithoutPhone', { count: plan.withoutPhone.length })}
+          </Text>
+        ) : null}
       </Stack>
       <Text size="sm">
         {t('contacts-import.planRequests', { count: plan.stepCount })}{' '}

@@ -11,7 +11,8 @@ import type { ReadMessage, ReadRequest } from './read-worker';
 import { t } from '@/i18n/i18n';
 import { runWorker } from '@/lib/worker-task';
 
-export type ReadResult = { headers: string[]; preview: DataRow[]; rows: number; encoding?: string; sheets?: SheetInfo[]; warnings: string[] };
+/** `phoneLike`: per column, up to 100 of its cells that look like phone numbers (read-worker.ts), for the phones' default country. */
+export type ReadResult = { headers: string[]; preview: DataRow[]; rows: number; encoding?: string; sheets?: SheetInfo[]; warnings: string[]; phoneLike: string[][] };
 
 /** True for the files the import reads: CSV and text (any delimiter) and xlsx. */
 export function isReadable(file: File): boolean {
@@ -34,7 +35,7 @@ export function readImportFile(file: File, options: { sheet?: string; preview: n
           onRows?.(message.rows);
           break;
         case 'done':
-          settle.resolve({ ...meta, headers: message.headers, preview: message.preview, rows: message.rows, warnings: message.problems.map(problemText) });
+          settle.resolve({ ...meta, headers: message.headers, preview: message.preview, rows: message.rows, warnings: message.problems.map(problemText), phoneLike: message.phoneLike });
           break;
         case 'error':
           settle.reject(readFailure(message));

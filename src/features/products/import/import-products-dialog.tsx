@@ -221,7 +221,7 @@ function MapStep({
           <NativeSelect
             key={field.key}
             label={fieldLabel(field.key)}
-            description={[field.hint?.() || kindHint(field.kind), t('catalog-import.apiField', { name: field.key })].filter(Boolean).join(' · ')}
+            description={field.hint?.() || kindHint(field.kind) || undefined}
             required={field.required}
             error={field.required && missingKey ? t('catalog-import.missingKey') : undefined}
             data={options}
