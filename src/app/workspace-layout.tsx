@@ -26,6 +26,7 @@ import {
 import { checkedAuthorization } from '@/lib/checked-authorization';
 import { listPath, useListMemory } from '@/lib/list-memory';
 import { useExtensions } from '@/lib/extensions';
+import { useFirstInteraction } from '@/lib/first-interaction';
 import { allows } from '@/lib/permissions';
 import { useJobWatch } from '@/lib/jobs/job-watch';
 import { LanguageChooser } from '@/components/language-chooser';
@@ -47,16 +48,38 @@ const JobIndicator = lazy(() => import('@/features/jobs/jobs-page').then((m) => 
 const HeaderTools = lazy(() => Promise.all([import('./header-tools'), loadArea('tools')]).then(([m]) => ({ default: m.HeaderTools })));
 
 
-// The change stream's code loads only where the service has it (issue 36; src/lib/live/live-watch.tsx).
+// The change stream's code loads only where the service has it (issue 36 point 7; docs/decisions.md section 13):
+// src/lib/live/live-watch.tsx.
 const LiveWatch = lazy(() => import('@/lib/live/live-watch').then((m) => ({ default: m.LiveWatch })));
 
 /**
+ * The change stream joins this long after the screen is shown when the person has not interacted with the page yet:
+ * the first screen's JavaScript and requests stay as they were (issue 16, scripts/first-screens.json), and a screen
+ * left open untouched still hears its changes soon after.
+ */
+const LIVE_START_MS = 10_000;
+
+/** True once the person interacted with the page, or LIVE_START_MS after it was shown. */
+function useLiveStart(): boolean {
+  const interacted = useFirstInteraction();
+  const [late, setLate] = useState(false);
+  useEffect(() => {
+    if (interacted) return;
+    const timer = setTimeout(() => setLate(true), LIVE_START_MS);
+    return () => clearTimeout(timer);
+  }, [interacted]);
+  return interacted || late;
+}
+
+/**
  * Asks the service once, on connecting, which extensions it has (issue 22 point 6; src/lib/extensions.ts), and joins
- * its change stream where it has `events`.
+ * its change stream where it names `events` (issue 36; docs/decisions.md section 13), at the first interaction or
+ * LIVE_START_MS after the screen is shown. Without `events` nothing is loaded and nothing polls (issue 36 point 7).
  */
 function ExtensionsWatch() {
   const extensions = useExtensions();
-  if (!extensions.has('events')) return null;
+  const start = useLiveStart();
+  if (!extensions.has('events') || !start) return null;
   return (
     <Suspense fallback={null}>
       <LiveWatch />

@@ -62,19 +62,33 @@ const PHONE_COLUMNS = ['name', 'email', 'state'];
 const TABLE_COLUMN_IDS = ['name', ...HIDEABLE_COLUMNS.map((column) => column.id)];
 
 /**
- * "3 new contacts: show" (issue 36 point 6): contacts created elsewhere while this list is open are counted by the
- * change stream (src/lib/live/) instead of being loaded into the page the person is reading; showing them loads the
- * list again. Any new load of the list (a page, a filter, a refetch) shows them, so it clears the count.
+ * "3 new contacts: show" (issue 36 point 6; docs/decisions.md section 13): contacts created elsewhere while this list
+ * is open are counted by the change stream (src/lib/live/) instead of being loaded into the page the person is
+ * reading; the button sits beside the count, on a line of fixed height, so the table does not move when it shows.
+ * Showing them loads the list again. A load of the list (a page, a filter, a refetch) shows what was created before
+ * it started, so it takes those off the count. Renders nothing without the extension `events`.
  */
-function CreatedElsewhere({ workspaceId, dataUpdatedAt, onShow }: { workspaceId: string; dataUpdatedAt: number; onShow: () => void }) {
+function CreatedElsewhere({ workspaceId, fetching, onShow }: { workspaceId: string; fetching: boolean; onShow: () => void }) {
   const created = useCreatedElsewhere(workspaceId, 'contacts');
   const t = useT();
-  useEffect(() => clearCreated(workspaceId, 'contacts'), [workspaceId, dataUpdatedAt]);
-  if (created === undefined) return null;
+  const loadStarted = useRef<number | null>(null);
+  useEffect(() => {
+    if (fetching) {
+      loadStarted.current ??= Date.now();
+      return;
+    }
+    if (loadStarted.current === null) return;
+    clearCreated(workspaceId, 'contacts', loadStarted.current);
+    loadStarted.current = null;
+  }, [fetching, workspaceId]);
   return (
-    <Button variant="light" size="xs" style={{ alignSelf: 'center' }} onClick={onShow}>
-      {created === null ? t('contacts.listChanged') : t('contacts.newElsewhere', { count: created })}
-    </Button>
+    <span aria-live="polite">
+      {created === undefined ? null : (
+        <Button variant="light" size="compact-xs" onClick={onShow}>
+          {created === null ? t('contacts.listChanged') : t('contacts.newElsewhere', { count: created })}
+        </Button>
+      )}
+    </span>
   );
 }
 
@@ -147,13 +161,17 @@ export function ContactsPage() {
       <Group justify="space-between" align="flex-end">
         <div>
           <Title order={1}>{t('contacts.title')}</Title>
-          <Text size="sm" c="dimmed" aria-live="polite">
-            {total === undefined
-              ? t(waiting ? 'contacts.waitingBudget' : 'shell.loadingEllipsis')
-              : waiting && list.isPlaceholderData
-                ? t('contacts.countLastKnown', { count: total })
-                : t(isFiltered(search) ? 'contacts.countMatching' : 'contacts.count', { count: total })}
-          </Text>
+          {/* Of fixed height, so that "N new contacts: show" appearing beside the count moves nothing (issue 36). */}
+          <Group gap="xs" mih={26}>
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {total === undefined
+                ? t(waiting ? 'contacts.waitingBudget' : 'shell.loadingEllipsis')
+                : waiting && list.isPlaceholderData
+                  ? t('contacts.countLastKnown', { count: total })
+                  : t(isFiltered(search) ? 'contacts.countMatching' : 'contacts.count', { count: total })}
+            </Text>
+            <CreatedElsewhere workspaceId={workspaceId} fetching={list.isFetching} onShow={() => void queryClient.invalidateQueries({ queryKey: contactQueries.all(workspaceId) })} />
+          </Group>
         </div>
         <Group gap="xs">
           <DeferredTooltip position="bottom" label={t('shell.needsScope', { scope: 'feeds:read-write' })} disabled={canCreate}>
@@ -200,7 +218,6 @@ export function ContactsPage() {
         </Suspense>
       ) : null}
       {failed ? <QueryError error={list.error} onRetry={() => void list.refetch()} /> : null}
-      <CreatedElsewhere workspaceId={workspaceId} dataUpdatedAt={list.dataUpdatedAt} onShow={() => void queryClient.invalidateQueries({ queryKey: contactQueries.lists(workspaceId) })} />
       <div ref={tableTop}>
         {narrow ? (
           <ContactCards

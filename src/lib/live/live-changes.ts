@@ -15,10 +15,11 @@ import { isApiError } from '@/api/api-error';
 import type { StreamEvent } from '@/api/event-stream';
 import { backoffSeconds } from '../backoff';
 
-export type LiveListener = (event: StreamEvent) => void;
+/** Hears each event; `resumed`: the stream it came on was opened with `Last-Event-ID` (a `reset` then means changes were missed). */
+export type LiveListener = (event: StreamEvent, resumed: boolean) => void;
 
 /** What the leader posts to the other tabs; each tab keeps the last event id it saw, to resume from if it leads next. */
-type Message = { kind: 'event'; event: StreamEvent };
+type Message = { kind: 'event'; event: StreamEvent; resumed: boolean };
 
 /** FNV-1a of `text` as 8 hex digits: a lock and channel name that does not spell out the key. */
 function shortHash(text: string): string {
@@ -59,7 +60,7 @@ export class LiveChanges {
     if (typeof BroadcastChannel === 'function') {
       this.channel = new BroadcastChannel(this.name);
       this.channel.onmessage = ({ data }: MessageEvent<Message>) => {
-        if (data?.kind === 'event') this.deliver(data.event);
+        if (data?.kind === 'event') this.deliver(data.event, data.resumed === true);
       };
     }
     const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
@@ -79,9 +80,9 @@ export class LiveChanges {
     this.leading = false;
   }
 
-  private deliver(event: StreamEvent): void {
+  private deliver(event: StreamEvent, resumed: boolean): void {
     if (event.id !== null) this.lastEventId = newer(this.lastEventId, event.id);
-    for (const listener of this.listeners) listener(event);
+    for (const listener of this.listeners) listener(event, resumed);
   }
 
   /** Holds the stream until `signal` aborts or the service says it has none; resolves then (releasing the lock). */
@@ -91,13 +92,14 @@ export class LiveChanges {
     try {
       while (!signal.aborted) {
         try {
+          const resumed = this.lastEventId !== undefined;
           const { done } = await this.api.streamEvents({
-            ...(this.lastEventId !== undefined ? { lastEventId: this.lastEventId } : {}),
+            ...(resumed ? { lastEventId: this.lastEventId } : {}),
             signal,
             priority: 'person',
             onEvent: (event) => {
-              this.deliver(event);
-              this.channel?.postMessage({ kind: 'event', event } satisfies Message);
+              this.deliver(event, resumed);
+              this.channel?.postMessage({ kind: 'event', event, resumed } satisfies Message);
             },
           });
           failures = 0;
