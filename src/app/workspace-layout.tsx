@@ -25,8 +25,7 @@ import {
 } from '@/lib/connections';
 import { checkedAuthorization } from '@/lib/checked-authorization';
 import { listPath, useListMemory } from '@/lib/list-memory';
-import { useExtensions } from '@/lib/extensions';
-import { useFirstInteraction } from '@/lib/first-interaction';
+import { useLiveChanges } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
 import { useJobWatch } from '@/lib/jobs/job-watch';
 import { LanguageChooser } from '@/components/language-chooser';
@@ -53,33 +52,14 @@ const HeaderTools = lazy(() => Promise.all([import('./header-tools'), loadArea('
 const LiveWatch = lazy(() => import('@/lib/live/live-watch').then((m) => ({ default: m.LiveWatch })));
 
 /**
- * The change stream joins this long after the screen is shown when the person has not interacted with the page yet:
- * the first screen's JavaScript and requests stay as they were (issue 16, scripts/first-screens.json), and a screen
- * left open untouched still hears its changes soon after.
- */
-const LIVE_START_MS = 10_000;
-
-/** True once the person interacted with the page, or LIVE_START_MS after it was shown. */
-function useLiveStart(): boolean {
-  const interacted = useFirstInteraction();
-  const [late, setLate] = useState(false);
-  useEffect(() => {
-    if (interacted) return;
-    const timer = setTimeout(() => setLate(true), LIVE_START_MS);
-    return () => clearTimeout(timer);
-  }, [interacted]);
-  return interacted || late;
-}
-
-/**
  * Asks the service once, on connecting, which extensions it has (issue 22 point 6; src/lib/extensions.ts), and joins
  * its change stream where it names `events` (issue 36; docs/decisions.md section 13), at the first interaction or
- * LIVE_START_MS after the screen is shown. Without `events` nothing is loaded and nothing polls (issue 36 point 7).
+ * 30 s after the page was opened (`useLiveChanges`). Without `events` nothing is loaded and nothing polls (issue 36 point 7).
  */
 function ExtensionsWatch() {
-  const extensions = useExtensions();
-  const start = useLiveStart();
-  if (!extensions.has('events') || !start) return null;
+  // useLiveChanges asks for the extensions (useExtensions).
+  const live = useLiveChanges();
+  if (!live) return null;
   return (
     <Suspense fallback={null}>
       <LiveWatch />

@@ -23,7 +23,7 @@ import type { RecordDrawer as RecordDrawerType } from '@/components/record-drawe
 import { PaginationBar } from '@/components/pagination-bar';
 import { QueryError } from '@/components/query-state';
 import { useWorkspaceApi } from '@/lib/api';
-import { clearCreated, useCreatedElsewhere } from '@/lib/live/live-store';
+import { useLiveChanges } from '@/lib/extensions';
 import { useListSearch } from '@/lib/list-search';
 import { useRequestsWaiting } from '@/lib/use-rate-budget';
 import { useLocalState } from '@/lib/local-state';
@@ -55,42 +55,13 @@ const ExportButton = lazy(() => Promise.all([import('./export-button'), loadArea
 const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) => ({ default: m.RecordDrawer }))) as unknown as typeof RecordDrawerType;
 const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
 const ColumnMenu = lazy(() => import('@/components/column-menu').then((m) => ({ default: m.ColumnMenu })));
+// "3 new contacts: show" (issue 36): loaded once the console follows the workspace's changes (useLiveChanges).
+const CreatedElsewhere = lazy(() => import('./created-elsewhere').then((m) => ({ default: m.CreatedElsewhere })));
 
 /** The table's column ids (Name always shown), for the export's "Visible columns" (issue 23 point 10). */
 /** What a phone shows of each contact (issue 23 point 6): the name, the email and the state. */
 const PHONE_COLUMNS = ['name', 'email', 'state'];
 const TABLE_COLUMN_IDS = ['name', ...HIDEABLE_COLUMNS.map((column) => column.id)];
-
-/**
- * "3 new contacts: show" (issue 36 point 6; docs/decisions.md section 13): contacts created elsewhere while this list
- * is open are counted by the change stream (src/lib/live/) instead of being loaded into the page the person is
- * reading; the button sits beside the count, on a line of fixed height, so the table does not move when it shows.
- * Showing them loads the list again. A load of the list (a page, a filter, a refetch) shows what was created before
- * it started, so it takes those off the count. Renders nothing without the extension `events`.
- */
-function CreatedElsewhere({ workspaceId, fetching, onShow }: { workspaceId: string; fetching: boolean; onShow: () => void }) {
-  const created = useCreatedElsewhere(workspaceId, 'contacts');
-  const t = useT();
-  const loadStarted = useRef<number | null>(null);
-  useEffect(() => {
-    if (fetching) {
-      loadStarted.current ??= Date.now();
-      return;
-    }
-    if (loadStarted.current === null) return;
-    clearCreated(workspaceId, 'contacts', loadStarted.current);
-    loadStarted.current = null;
-  }, [fetching, workspaceId]);
-  return (
-    <span aria-live="polite">
-      {created === undefined ? null : (
-        <Button variant="light" size="compact-xs" onClick={onShow}>
-          {created === null ? t('contacts.listChanged') : t('contacts.newElsewhere', { count: created })}
-        </Button>
-      )}
-    </span>
-  );
-}
 
 export function ContactsPage() {
   const { api, workspaceId, connection } = useWorkspaceApi();
@@ -113,6 +84,7 @@ export function ContactsPage() {
     [search.page, search.size, filter, orderBy],
   );
   const list = useQuery(contactQueries.list(api, workspaceId, params));
+  const live = useLiveChanges();
   const total = list.data?.meta.maxResults;
   const waiting = useRequestsWaiting();
   const failed = list.isError && !list.data;
@@ -170,7 +142,11 @@ export function ContactsPage() {
                   ? t('contacts.countLastKnown', { count: total })
                   : t(isFiltered(search) ? 'contacts.countMatching' : 'contacts.count', { count: total })}
             </Text>
-            <CreatedElsewhere workspaceId={workspaceId} fetching={list.isFetching} onShow={() => void queryClient.invalidateQueries({ queryKey: contactQueries.all(workspaceId) })} />
+            {live ? (
+              <Suspense fallback={null}>
+                <CreatedElsewhere fetching={list.isFetching} />
+              </Suspense>
+            ) : null}
           </Group>
         </div>
         <Group gap="xs">
