@@ -6,8 +6,9 @@
  * another tab takes it and opens the stream again with the last event id any tab saw (`Last-Event-ID`), so no change
  * is lost between them. Without Web Locks (an old browser) each tab holds its own stream.
  *
- * A stream that ends or fails is opened again after `backoffSeconds` (1, 2, 4 ... 60 s); a 404 (a service without
- * the extension) or 401/403 stops it. Opening counts as one request of the key's budget; the stream costs nothing
+ * A stream that ends or fails is opened again after `backoffSeconds` (1, 2, 4 ... 60 s), or after the `Retry-After`
+ * of a 429 (the key holds 5 streams already), which holds back none of the console's other requests (the client's
+ * `ownLimit`); a 404 (a service without the extension) or 401/403 stops it. Opening counts as one request of the key's budget; the stream costs nothing
  * per change.
  */
 import type { ApiClient } from '@/api/client';
@@ -107,6 +108,11 @@ export class LiveChanges {
         } catch (error) {
           if (signal.aborted) return;
           if (isApiError(error) && [401, 403, 404].includes(error.status)) return;
+          // 429: the key holds 5 streams already (other browsers); try again when the service says.
+          if (isApiError(error) && error.status === 429 && error.retryAfter !== null) {
+            await sleep(error.retryAfter * 1000, signal);
+            continue;
+          }
         }
         if (signal.aborted) return;
         await sleep(backoffSeconds(failures++) * 1000, signal);
