@@ -29,7 +29,10 @@ function shortHash(text: string): string {
   return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
-/** The change stream of one key, shared by this browser's tabs. `start` once, `stop` when the workspace is left. */
+/**
+ * The change stream (`GET /events`, docs/decisions.md section 13) of one key, shared by this browser's tabs. `start`
+ * once, `stop` when the workspace is left.
+ */
 export class LiveChanges {
   private readonly listeners = new Set<LiveListener>();
   private readonly name: string;

@@ -29,7 +29,7 @@ function update(next: State) {
   for (const listener of listeners) listener();
 }
 
-/** True when this tab wrote record `id` in the last OWN_WRITE_MS (its event is this tab's own). */
+/** True when this tab wrote record `id` in the last OWN_WRITE_MS: its `change` event (docs/decisions.md section 13) is this tab's own. */
 export function isOwnWrite(workspaceId: string, id: string, now = Date.now()): boolean {
   return now - (ownWrites.get(`${workspaceId} ${id}`) ?? Number.NEGATIVE_INFINITY) <= OWN_WRITE_MS;
 }
@@ -57,7 +57,7 @@ export function noteChanged(workspaceId: string, ids: readonly string[], now = D
   update({ ...state, changed });
 }
 
-/** Records that this tab wrote `ids` (a save, a tag edit), so that their events are not shown as a colleague's. */
+/** Records that this tab wrote `ids` (a save, a tag edit), so that their events (docs/decisions.md section 13) are not shown as a colleague's. */
 export function noteOwnWrite(workspaceId: string, ids: readonly string[], now = Date.now()): void {
   for (const id of ids) ownWrites.set(`${workspaceId} ${id}`, now);
   if (state.changed.size && ids.some((id) => state.changed.has(`${workspaceId} ${id}`))) {
@@ -68,8 +68,8 @@ export function noteOwnWrite(workspaceId: string, ids: readonly string[], now = 
 }
 
 /**
- * Forgets the records of `resource` created before `before` (ms since the epoch): a load of the list that started
- * then shows them. Those that arrived during the load stay counted, as it may not have seen them.
+ * Forgets the records of `resource` created before `before` (ms since the epoch; counted from the `create` events of
+ * docs/decisions.md section 13): a load of the list that started then shows them. Those that arrived during the load stay counted, as it may not have seen them.
  */
 export function clearCreated(workspaceId: string, resource: string, before = Number.POSITIVE_INFINITY): void {
   const key = `${workspaceId} ${resource}`;
@@ -97,6 +97,11 @@ function total(batches: readonly Created[] | undefined): number | null | undefin
     sum += batch.count;
   }
   return sum;
+}
+
+/** What `useCreatedElsewhere` gives, read once (docs/decisions.md section 13). */
+export function createdElsewhere(workspaceId: string, resource: string): number | null | undefined {
+  return total(state.created.get(`${workspaceId} ${resource}`));
 }
 
 /**
