@@ -453,7 +453,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     // Live changes and shared views load their code with their first call (docs/decisions.md section 13).
     async streamEvents({ onEvent, lastEventId, onRetry, signal, priority }) {
-      const call: Call = { method: 'GET', endpoint: 'GET /events', path: '/events', auth: 'key', accept: 'text/event-stream', signal, priority };
+      // Its 429 (5 streams a key) holds back no other request (ownLimit).
+      const call: Call = { method: 'GET', endpoint: 'GET /events', path: '/events', auth: 'key', accept: 'text/event-stream', signal, priority, ownLimit: true };
       if (lastEventId !== undefined) call.headers = { 'Last-Event-ID': lastEventId };
       const [{ response, url }, { readEventStream }] = await Promise.all([send(call), import('./event-stream')]);
       const done = readEventStream(response, onEvent, signal, onRetry).catch((error: unknown) => {

@@ -145,6 +145,14 @@ describe('a rate budget', () => {
     expect(made.allows('speculative')).toBe(false);
   });
 
+  it('lets a 429 of a limit of its own (too many event streams) hold nothing else back', async () => {
+    const made = budget();
+    const response = await made.run('person', async () => answer(429, undefined, { 'Retry-After': '25' }), undefined, true);
+    expect(response.status).toBe(429);
+    expect(made.state().throttledUntil).toBe(0);
+    expect(made.allows('person')).toBe(true);
+  });
+
   it('backs off 1 s, then 2 s, after 429s without Retry-After (a service without rate headers)', async () => {
     const made = budget();
     const before = Date.now();

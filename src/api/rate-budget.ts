@@ -52,9 +52,10 @@ export type RateBudget = {
   /**
    * Sends `send()` when `priority` allows (see the module comment) and reads the answer's headers. Rejects with
    * `BudgetSkippedError` for a refused speculative request, with `signal`'s reason when it aborts while waiting,
-   * and with whatever `send` rejects with.
+   * and with whatever `send` rejects with. `ownLimit`: a 429 of this request is a limit of its own, not the key's
+   * rate limit (`GET /events`: 5 open streams a key, docs/decisions.md section 13), so it holds nothing else back.
    */
-  run(priority: RequestPriority, send: () => Promise<Response>, signal?: AbortSignal): Promise<Response>;
+  run(priority: RequestPriority, send: () => Promise<Response>, signal?: AbortSignal, ownLimit?: boolean): Promise<Response>;
   /** Whether a request of `priority` would be sent now without waiting. */
   allows(priority: RequestPriority): boolean;
   /** The current state (the same object until something changes, for `useSyncExternalStore`). */
@@ -265,7 +266,7 @@ export function createRateBudget(options: RateBudgetOptions = {}): RateBudget {
   if (options.initial) apply(options.initial);
 
   return {
-    async run(priority, send, signal) {
+    async run(priority, send, signal, ownLimit = false) {
       signal?.throwIfAborted();
       const mustWait = wait(priority) !== 0 || (priority === 'job' && waiters.length > 0);
       if (mustWait && priority === 'speculative') throw new BudgetSkippedError();
@@ -291,7 +292,7 @@ export function createRateBudget(options: RateBudgetOptions = {}): RateBudget {
         });
       } else spend(true);
       const response = await send();
-      observe(response);
+      if (!(ownLimit && response.status === 429)) observe(response);
       return response;
     },
     allows: (priority) => wait(priority) === 0,

@@ -71,6 +71,8 @@ export type Call = {
   queueSignal?: AbortSignal | undefined;
   /** Called with a 2xx answer's headers (`ListParams.onHeaders`). */
   onHeaders?: ((headers: Headers) => void) | undefined;
+  /** A 429 of this call is a limit of its own, not the key's rate limit (`RateBudget.run`'s `ownLimit`). */
+  ownLimit?: boolean;
 };
 
 /** The per-call part of a `Call`: its signals, priority and Idempotency-Key. */
@@ -133,7 +135,7 @@ export function createTransport(options: ApiClientOptions) {
 
     let response: Response;
     try {
-      response = budget ? await budget.run(call.priority ?? 'person', () => doFetch(url, init), waitSignal(call)) : await doFetch(url, init);
+      response = budget ? await budget.run(call.priority ?? 'person', () => doFetch(url, init), waitSignal(call), call.ownLimit) : await doFetch(url, init);
     } catch (error) {
       if (isBudgetSkipped(error)) throw error;
       throw networkOrAbort(error, call, url);

@@ -25,7 +25,7 @@ import {
 } from '@/lib/connections';
 import { checkedAuthorization } from '@/lib/checked-authorization';
 import { listPath, useListMemory } from '@/lib/list-memory';
-import { useExtensions } from '@/lib/extensions';
+import { useLiveChanges } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
 import { useJobWatch } from '@/lib/jobs/job-watch';
 import { LanguageChooser } from '@/components/language-chooser';
@@ -47,10 +47,24 @@ const JobIndicator = lazy(() => import('@/features/jobs/jobs-page').then((m) => 
 const HeaderTools = lazy(() => Promise.all([import('./header-tools'), loadArea('tools')]).then(([m]) => ({ default: m.HeaderTools })));
 
 
-/** Asks the service once, on connecting, which extensions it has (issue 22 point 6; src/lib/extensions.ts). */
+// The change stream's code loads only where the service has it (issue 36 point 7; docs/decisions.md section 13):
+// src/lib/live/live-watch.tsx.
+const LiveWatch = lazy(() => import('@/lib/live/live-watch').then((m) => ({ default: m.LiveWatch })));
+
+/**
+ * Asks the service once, on connecting, which extensions it has (issue 22 point 6; src/lib/extensions.ts), and joins
+ * its change stream where it names `events` (issue 36; docs/decisions.md section 13), at the first interaction or
+ * 30 s after the page was opened (`useLiveChanges`). Without `events` nothing is loaded and nothing polls (issue 36 point 7).
+ */
 function ExtensionsWatch() {
-  useExtensions();
-  return null;
+  // useLiveChanges asks for the extensions (useExtensions).
+  const live = useLiveChanges();
+  if (!live) return null;
+  return (
+    <Suspense fallback={null}>
+      <LiveWatch />
+    </Suspense>
+  );
 }
 
 /** Keeps the saved permissions fresh and forgets the key (as expired, in every tab) when it stops working. */

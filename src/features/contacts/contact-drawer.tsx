@@ -17,6 +17,8 @@ import { TagsField } from '@/components/tags-field';
 import { useWorkspaceApi } from '@/lib/api';
 import { updateConnection } from '@/lib/connections';
 import { useExtensions } from '@/lib/extensions';
+import { useChangedElsewhere } from '@/lib/live/live-store';
+import { compare } from '@/api/filter/ast';
 import { allows } from '@/lib/permissions';
 import { StateBadge } from './contact-columns';
 import { Avatar } from '@/components/avatar';
@@ -146,6 +148,33 @@ function ExtensionActions({ contact, onEdit, onErase }: { contact: Contact; onEd
   );
 }
 
+/**
+ * "Changed by …a1b2 just now" (issue 36 point 6; docs/decisions.md section 13): shown while the open contact was
+ * changed elsewhere in the last five minutes (the change stream marks it, src/lib/live/live-store.ts; this tab's own
+ * writes are not marked); the values below are already the new ones (src/lib/live/live-watch.tsx replaced them).
+ * Who changed it is the key hint of the contact's latest activity entry (one request), where the service keeps the
+ * log (`activity`); else "someone else".
+ */
+function ChangedElsewhere({ contactId }: { contactId: string }) {
+  const { api, workspaceId } = useWorkspaceApi();
+  const at = useChangedElsewhere(workspaceId, contactId);
+  const extensions = useExtensions();
+  const t = useT();
+  const withLog = extensions.has('activity');
+  const latest = useQuery({
+    queryKey: ['ws', workspaceId, 'activity', 'latest', contactId, at],
+    queryFn: async ({ signal }) => (await api.listActivity({ filter: compare('resourceId', 'eq', contactId), limit: 1, signal })).items[0]?.keyHint ?? null,
+    enabled: at !== undefined && withLog,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  if (at === undefined || Date.now() - at > 5 * 60_000 || (withLog && latest.isPending)) return null;
+  return (
+    <Alert color="blue" role="status">
+      {t('contact-record.changedElsewhere', { who: latest.data ?? t('contact-record.someoneElse') })}
+    </Alert>
+  );
+}
+
 export function ContactDrawer({ contact, onClose }: { contact: Contact | null; onClose: () => void }) {
   const [mode, setMode] = useState<'view' | 'edit' | 'erase'>('view');
   const { connection } = useWorkspaceApi();
@@ -176,6 +205,7 @@ export function ContactDrawer({ contact, onClose }: { contact: Contact | null; o
               <StateBadge state={contact.state} />
             </div>
           </Group>
+          <ChangedElsewhere contactId={contact.id} />
           <ExtensionActions contact={contact} onEdit={() => setMode('edit')} onErase={() => setMode('erase')} />
           <TagEditor contact={contact} />
           <Title order={4} size="h5">

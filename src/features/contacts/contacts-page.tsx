@@ -23,6 +23,7 @@ import type { RecordDrawer as RecordDrawerType } from '@/components/record-drawe
 import { PaginationBar } from '@/components/pagination-bar';
 import { QueryError } from '@/components/query-state';
 import { useWorkspaceApi } from '@/lib/api';
+import { useLiveChanges } from '@/lib/extensions';
 import { useListSearch } from '@/lib/list-search';
 import { useRequestsWaiting } from '@/lib/use-rate-budget';
 import { useLocalState } from '@/lib/local-state';
@@ -54,6 +55,8 @@ const ExportButton = lazy(() => Promise.all([import('./export-button'), loadArea
 const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) => ({ default: m.RecordDrawer }))) as unknown as typeof RecordDrawerType;
 const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
 const ColumnMenu = lazy(() => import('@/components/column-menu').then((m) => ({ default: m.ColumnMenu })));
+// "3 new contacts: show" (issue 36): loaded once the console follows the workspace's changes (useLiveChanges).
+const CreatedElsewhere = lazy(() => import('./created-elsewhere').then((m) => ({ default: m.CreatedElsewhere })));
 
 /** The table's column ids (Name always shown), for the export's "Visible columns" (issue 23 point 10). */
 /** What a phone shows of each contact (issue 23 point 6): the name, the email and the state. */
@@ -81,6 +84,7 @@ export function ContactsPage() {
     [search.page, search.size, filter, orderBy],
   );
   const list = useQuery(contactQueries.list(api, workspaceId, params));
+  const live = useLiveChanges();
   const total = list.data?.meta.maxResults;
   const waiting = useRequestsWaiting();
   const failed = list.isError && !list.data;
@@ -129,13 +133,21 @@ export function ContactsPage() {
       <Group justify="space-between" align="flex-end">
         <div>
           <Title order={1}>{t('contacts.title')}</Title>
-          <Text size="sm" c="dimmed" aria-live="polite">
-            {total === undefined
-              ? t(waiting ? 'contacts.waitingBudget' : 'shell.loadingEllipsis')
-              : waiting && list.isPlaceholderData
-                ? t('contacts.countLastKnown', { count: total })
-                : t(isFiltered(search) ? 'contacts.countMatching' : 'contacts.count', { count: total })}
-          </Text>
+          {/* Of fixed height, so that "N new contacts: show" appearing beside the count moves nothing (issue 36). */}
+          <Group gap="xs" mih={26}>
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {total === undefined
+                ? t(waiting ? 'contacts.waitingBudget' : 'shell.loadingEllipsis')
+                : waiting && list.isPlaceholderData
+                  ? t('contacts.countLastKnown', { count: total })
+                  : t(isFiltered(search) ? 'contacts.countMatching' : 'contacts.count', { count: total })}
+            </Text>
+            {live ? (
+              <Suspense fallback={null}>
+                <CreatedElsewhere fetching={list.isFetching} />
+              </Suspense>
+            ) : null}
+          </Group>
         </div>
         <Group gap="xs">
           <DeferredTooltip position="bottom" label={t('shell.needsScope', { scope: 'feeds:read-write' })} disabled={canCreate}>

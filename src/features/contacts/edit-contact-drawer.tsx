@@ -7,7 +7,8 @@
  * (UpsertDrawer). Sent with an Idempotency-Key, so a retry after a lost answer applies once.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { SimpleGrid, TextInput, Textarea } from '@mantine/core';
+import { Alert, Button, Group, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { contactCreateSchema, type Contact } from '@/api/contacts';
@@ -70,6 +71,11 @@ export function EditContactDrawer({ contact, onClose }: { contact: Contact; onCl
     defaultValues: editContactValues(contact),
   });
   const { errors, isDirty, isSubmitting, isSubmitSuccessful, dirtyFields } = form.formState;
+  // Issue 36 point 6: the contact as the form opened on it. A save after someone else saved it (its `updated` moved,
+  // the change stream having loaded the new version) asks first, keeping the person's input either way.
+  const openedAt = useRef(contact.updated);
+  const changedSince = contact.updated !== openedAt.current;
+  const [confirming, setConfirming] = useState(false);
 
   const submit = form.handleSubmit(async (values) => {
     const patch = contactPatchOf(values, Object.keys(dirtyFields));
@@ -77,6 +83,11 @@ export function EditContactDrawer({ contact, onClose }: { contact: Contact; onCl
       onClose();
       return;
     }
+    if (changedSince && !confirming) {
+      setConfirming(true);
+      return;
+    }
+    setConfirming(false);
     try {
       const saved = await update.mutateAsync({ contactId: contact.id, patch });
       showSaved(t('contact-record.saved', { name: saved.name ?? saved.email ?? saved.phone ?? t('contact-record.unnamed') }));
@@ -117,6 +128,23 @@ export function EditContactDrawer({ contact, onClose }: { contact: Contact; onCl
       onSubmit={(event) => void submit(event)}
       onClose={onClose}
     >
+      {changedSince ? (
+        <Alert color="yellow" title={t('contact-record.staleFormTitle')} role="status">
+          <Stack gap="xs">
+            <Text size="sm">{t('contact-record.staleFormText')}</Text>
+            {confirming ? (
+              <Group gap="xs">
+                <Button size="xs" color="yellow" onClick={() => void submit()}>
+                  {t('contact-record.saveAnyway')}
+                </Button>
+                <Button size="xs" variant="default" onClick={() => setConfirming(false)}>
+                  {t('contact-record.keepEditing')}
+                </Button>
+              </Group>
+            ) : null}
+          </Stack>
+        </Alert>
+      ) : null}
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         {inputs}
       </SimpleGrid>

@@ -7,6 +7,7 @@ import type { ContactList } from '@/api/client';
 import type { Contact, ContactCreate } from '@/api/contacts';
 import type { ContactPatch } from '@/api/extensions';
 import { useWorkspaceApi } from '@/lib/api';
+import { noteOwnWrite } from '@/lib/live/live-store';
 import { contactQueries } from './queries';
 
 /** Applies `change` to the contact `id` wherever a cached list of the workspace, or its look-up by id, holds it. */
@@ -22,8 +23,10 @@ export function usePatchContactTags() {
   const { api, workspaceId } = useWorkspaceApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { contactId: string; tagsToAdd?: string[]; tagsToRemove?: string[] }) =>
-      api.patchContactTags(input.contactId, { tagsToAdd: input.tagsToAdd, tagsToRemove: input.tagsToRemove }),
+    mutationFn: (input: { contactId: string; tagsToAdd?: string[]; tagsToRemove?: string[] }) => {
+      noteOwnWrite(workspaceId, [input.contactId]);
+      return api.patchContactTags(input.contactId, { tagsToAdd: input.tagsToAdd, tagsToRemove: input.tagsToRemove });
+    },
     onMutate: async (input) => {
       await queryClient.cancelQueries({ queryKey: contactQueries.lists(workspaceId) });
       const snapshot = queryClient.getQueriesData<ContactList>({ queryKey: contactQueries.lists(workspaceId) });
@@ -46,7 +49,10 @@ export function useCreateContact() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: ContactCreate) => api.createContact(body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: contactQueries.all(workspaceId) }),
+    onSuccess: (created) => {
+      noteOwnWrite(workspaceId, [created.id]); // its change event is not "a new contact" made elsewhere
+      return queryClient.invalidateQueries({ queryKey: contactQueries.all(workspaceId) });
+    },
   });
 }
 
@@ -55,8 +61,10 @@ export function useNotificationSettings() {
   const { api, workspaceId } = useWorkspaceApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { contactId: string; email?: boolean; sms?: boolean }) =>
-      api.patchNotificationSettings(input.contactId, { email: input.email, sms: input.sms }),
+    mutationFn: (input: { contactId: string; email?: boolean; sms?: boolean }) => {
+      noteOwnWrite(workspaceId, [input.contactId]);
+      return api.patchNotificationSettings(input.contactId, { email: input.email, sms: input.sms });
+    },
     onSuccess: (contact, input) => {
       updateCachedContact(queryClient, workspaceId, input.contactId, (cached) => ({
         ...cached,
@@ -79,7 +87,10 @@ export function useUpdateContact() {
   const { api, workspaceId } = useWorkspaceApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { contactId: string; patch: ContactPatch }) => api.updateContact(input.contactId, input.patch, { idempotencyKey: crypto.randomUUID() }),
+    mutationFn: (input: { contactId: string; patch: ContactPatch }) => {
+      noteOwnWrite(workspaceId, [input.contactId]);
+      return api.updateContact(input.contactId, input.patch, { idempotencyKey: crypto.randomUUID() });
+    },
     onSuccess: (contact, input) => {
       updateCachedContact(queryClient, workspaceId, input.contactId, () => contact);
       return queryClient.invalidateQueries({ queryKey: contactQueries.all(workspaceId) });

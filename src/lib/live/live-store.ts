@@ -1,0 +1,119 @@
+/**
+ * What the change stream (docs/decisions.md section 13; live-changes.ts, issue 36 point 6) tells the screens, kept
+ * outside React Query so that a list the person is reading does not jump: how many records were created elsewhere
+ * since the list was last loaded (per workspace and resource; `null` when the service said "more than it can name"),
+ * and which records changed elsewhere, when. Screens read it with the hooks below; live-watch.tsx writes it. Small
+ * and dependency-free: the contacts page and the drawers import it on their first load, with or without `events`.
+ */
+import { useSyncExternalStore } from 'react';
+
+/** One batch of records created elsewhere: when it arrived and how many (`null`: an unknown number). */
+type Created = { at: number; count: number | null };
+
+type State = {
+  /** `${workspaceId} ${resource}` -> the batches created since the list was last loaded. */
+  created: Map<string, readonly Created[]>;
+  /** `${workspaceId} ${id}` -> when a change of it arrived (ms since the epoch). */
+  changed: Map<string, number>;
+};
+
+let state: State = { created: new Map(), changed: new Map() };
+const listeners = new Set<() => void>();
+/** `${workspaceId} ${id}` -> when this tab last wrote the record: its own change coming back is not "elsewhere". */
+const ownWrites = new Map<string, number>();
+/** How long after this tab wrote a record a change of it is taken for that write's own event, in ms. */
+export const OWN_WRITE_MS = 5000;
+
+function update(next: State) {
+  state = next;
+  for (const listener of listeners) listener();
+}
+
+/** True when this tab wrote record `id` in the last OWN_WRITE_MS: its `change` event (docs/decisions.md section 13) is this tab's own. */
+export function isOwnWrite(workspaceId: string, id: string, now = Date.now()): boolean {
+  return now - (ownWrites.get(`${workspaceId} ${id}`) ?? Number.NEGATIVE_INFINITY) <= OWN_WRITE_MS;
+}
+
+/**
+ * Counts the records `ids` of `resource` as created elsewhere (docs/decisions.md section 13: a `change` event with
+ * action `create`), leaving out those this tab created itself in the last OWN_WRITE_MS; `ids` null: an unknown
+ * number (an event past 100 ids, or a `reset`).
+ */
+export function noteCreated(workspaceId: string, resource: string, ids: readonly string[] | null, now = Date.now()): void {
+  const count = ids === null ? null : ids.filter((id) => !isOwnWrite(workspaceId, id, now)).length;
+  if (count === 0) return;
+  const key = `${workspaceId} ${resource}`;
+  const created = new Map(state.created);
+  created.set(key, [...(created.get(key) ?? []), { at: now, count }]);
+  update({ ...state, created });
+}
+
+/** Marks `ids` changed elsewhere now (docs/decisions.md section 13), leaving out this tab's own writes. */
+export function noteChanged(workspaceId: string, ids: readonly string[], now = Date.now()): void {
+  const others = ids.filter((id) => !isOwnWrite(workspaceId, id, now));
+  if (!others.length) return;
+  const changed = new Map(state.changed);
+  for (const id of others) changed.set(`${workspaceId} ${id}`, now);
+  update({ ...state, changed });
+}
+
+/** Records that this tab wrote `ids` (a save, a tag edit), so that their events (docs/decisions.md section 13) are not shown as a colleague's. */
+export function noteOwnWrite(workspaceId: string, ids: readonly string[], now = Date.now()): void {
+  for (const id of ids) ownWrites.set(`${workspaceId} ${id}`, now);
+  if (state.changed.size && ids.some((id) => state.changed.has(`${workspaceId} ${id}`))) {
+    const changed = new Map(state.changed);
+    for (const id of ids) changed.delete(`${workspaceId} ${id}`);
+    update({ ...state, changed });
+  }
+}
+
+/**
+ * Forgets the records of `resource` created before `before` (ms since the epoch; counted from the `create` events of
+ * docs/decisions.md section 13): a load of the list that started then shows them. Those that arrived during the load stay counted, as it may not have seen them.
+ */
+export function clearCreated(workspaceId: string, resource: string, before = Number.POSITIVE_INFINITY): void {
+  const key = `${workspaceId} ${resource}`;
+  const batches = state.created.get(key);
+  if (!batches) return;
+  const left = batches.filter((batch) => batch.at >= before);
+  if (left.length === batches.length) return;
+  const created = new Map(state.created);
+  if (left.length) created.set(key, left);
+  else created.delete(key);
+  update({ ...state, created });
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The sum of `batches`: a number, or null when one of them was of an unknown number. */
+function total(batches: readonly Created[] | undefined): number | null | undefined {
+  if (!batches?.length) return undefined;
+  let sum = 0;
+  for (const batch of batches) {
+    if (batch.count === null) return null;
+    sum += batch.count;
+  }
+  return sum;
+}
+
+/** What `useCreatedElsewhere` gives, read once (docs/decisions.md section 13). */
+export function createdElsewhere(workspaceId: string, resource: string): number | null | undefined {
+  return total(state.created.get(`${workspaceId} ${resource}`));
+}
+
+/**
+ * Records of `resource` created elsewhere since the list was last loaded (docs/decisions.md section 13): a number,
+ * `null` for "an unknown number", or `undefined` for none.
+ */
+export function useCreatedElsewhere(workspaceId: string, resource: string): number | null | undefined {
+  const batches = useSyncExternalStore(subscribe, () => state.created.get(`${workspaceId} ${resource}`));
+  return total(batches);
+}
+
+/** When record `id` was last changed elsewhere (ms since the epoch; docs/decisions.md section 13), or undefined. */
+export function useChangedElsewhere(workspaceId: string, id: string | undefined): number | undefined {
+  return useSyncExternalStore(subscribe, () => (id === undefined ? undefined : state.changed.get(`${workspaceId} ${id}`)));
+}
