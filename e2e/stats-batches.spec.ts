@@ -46,8 +46,9 @@ test('connecting lands on the overview, its figures in one GET /stats and at mos
   }
   const weeks = page.getByRole('table', { name: 'New contacts per week' }).getByRole('row');
   await expect(weeks).toHaveCount(13);
+  // The change stream (issue 36) opens with connecting's click, so it may be one of the 4.
   const beforeLists = sent.indexOf('GET /stats') + 1;
-  expect(sent.slice(0, beforeLists)).toEqual(['GET /authorization', 'GET /extensions', 'GET /stats']);
+  expect(sent.slice(0, beforeLists).filter((request) => request !== 'GET /events')).toEqual(['GET /authorization', 'GET /extensions', 'GET /stats']);
   expect(beforeLists).toBeLessThanOrEqual(4);
   await expect(figure('All contacts')).toContainText(number(await count({ ...workspace } as Workspace)));
   expect(sent.filter((request) => request === 'GET /stats')).toHaveLength(1);
