@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type BenchDatabase, type DatabaseKind, DEFAULT_POSTGRES_URL, createBenchDatabase, loadAverage } from './bench-database';
 import { type MixedLoadResult, measureMixedLoad } from './mixed-load';
-import { type ServerProcess, readMemory, startServer } from './server-process';
+import { type ServerProcess, readResidentAndFootprint, startServer } from './server-process';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const MiB = 2 ** 20;
@@ -28,7 +28,8 @@ const SAMPLE_MS = 5000;
 const CONNECTIONS = 20;
 const EXPORT_LOOPS = 3;
 
-type Sample = { minutes: number; rssBytes: number };
+/** RSS, and its anonymous part (the heaps: V8's and malloc's; the rest is mapped files, the code among them). */
+type Sample = { minutes: number; rssBytes: number; anonBytes: number };
 
 type SoakResult = {
   kind: DatabaseKind;
@@ -38,7 +39,7 @@ type SoakResult = {
   samples: Sample[];
   load: MixedLoadResult;
   /** RSS at 0, 1, 2, ... minutes (the sample nearest each mark). */
-  perMinuteBytes: number[];
+  perMinute: Sample[];
   /** Least-squares slope of RSS over the last half of the run, MiB a minute. */
   slopeMiBPerMinute: number;
   loadAverageStart: string;
@@ -85,9 +86,10 @@ async function soak(kind: DatabaseKind, options: { minutes: number; contacts: nu
     let nextReport = 1;
     const sample = () => {
       const minutes = (performance.now() - started) / 60_000;
-      const rssBytes = readMemory(pid);
-      if (rssBytes === null) return;
-      samples.push({ minutes, rssBytes });
+      const memory = readResidentAndFootprint(pid);
+      if (memory === null) return;
+      const rssBytes = memory.rss;
+      samples.push({ minutes, rssBytes, anonBytes: memory.footprint });
       if (minutes >= nextReport) {
         log(`  ${minutes.toFixed(1)} min: RSS ${mib(rssBytes)} MiB (load average ${loadAverage()})`);
         nextReport = Math.floor(minutes) + 1;
@@ -102,10 +104,10 @@ async function soak(kind: DatabaseKind, options: { minutes: number; contacts: nu
       clearInterval(timer);
     }
     sample();
-    const perMinuteBytes: number[] = [];
+    const perMinute: Sample[] = [];
     for (let mark = 0; mark <= Math.floor(options.minutes + 1e-9); mark++) {
       const nearest = samples.reduce((best, s) => (Math.abs(s.minutes - mark) < Math.abs(best.minutes - mark) ? s : best));
-      perMinuteBytes.push(nearest.rssBytes);
+      perMinute.push(nearest);
     }
     const lastHalf = samples.filter((s) => s.minutes >= options.minutes / 2).map((s) => ({ x: s.minutes, y: s.rssBytes / MiB }));
     return {
@@ -115,7 +117,7 @@ async function soak(kind: DatabaseKind, options: { minutes: number; contacts: nu
       contacts: options.contacts,
       samples,
       load,
-      perMinuteBytes,
+      perMinute,
       slopeMiBPerMinute: leastSquaresSlope(lastHalf),
       loadAverageStart,
       loadAverageEnd: loadAverage(),
@@ -145,7 +147,7 @@ function resultLines(result: SoakResult): string[] {
     '|---:|---:|---|---|',
     `| ${peakMiB.toFixed(0)} | ${result.slopeMiBPerMinute.toFixed(2)} | peak < ${GOAL_PEAK_MIB} MiB, slope < ${GOAL_SLOPE_MIB_PER_MINUTE} MiB/min | ${ok ? 'pass' : '**FAIL**'} |`,
     '',
-    `RSS at each minute (MiB): ${result.perMinuteBytes.map((bytes, minute) => `${minute}: ${mib(bytes)}`).join(', ')}`,
+    `RSS at each minute, MiB (of which anonymous): ${result.perMinute.map((sample, minute) => `${minute}: ${mib(sample.rssBytes)} (${mib(sample.anonBytes)})`).join(', ')}`,
     '',
   ];
 }
