@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { type BenchDatabase, DEFAULT_POSTGRES_URL, createBenchDatabase, loadAverage } from './bench-database';
-import { type ServerProcess, readMemory, startServer } from './server-process';
+import { type ServerProcess, readCpuMs, readMemory, startServer } from './server-process';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const STREAMS_PER_KEY = 5;
@@ -159,7 +159,7 @@ function runHolder(): void {
 /** The parent's side of a holder: `ask` sends a request and resolves with its reply. */
 /** A request without its id (Omit over each member of the union, not over the union). */
 type HolderAsk = HolderRequest extends infer Request ? (Request extends HolderRequest ? Omit<Request, 'id'> : never) : never;
-type Holder = { ask(request: HolderAsk): Promise<HolderReply>; stop(): void };
+type Holder = { pid: number; ask(request: HolderAsk): Promise<HolderReply>; stop(): void };
 
 /** Forks the stream holder (this file with `--holder`). */
 function startHolder(): Holder {
@@ -175,6 +175,7 @@ function startHolder(): Holder {
     pending.clear();
   });
   return {
+    pid: child.pid as number,
     ask: (request) =>
       new Promise((resolveReply, reject) => {
         const id = next++;
@@ -217,9 +218,14 @@ async function measureDelivery(holder: Holder, writeOrigin: string, apiKey: stri
   return { deliveries: sorted.length, expected: changes * streams, p50Ms: percentile(sorted, 50), p95Ms: percentile(sorted, 95), maxMs: sorted.at(-1) ?? NaN, perChangeMaxMs };
 }
 
-/** autocannon creating contacts on `origin` for `seconds` with `connections` connections: mean requests a second. */
-async function writeThroughput(origin: string, apiKey: string, seconds: number, connections: number, label: string): Promise<number> {
+/** One write-throughput run: contacts created a second, and the CPU the server and the stream holder used a write. */
+type WriteRun = { perSecond: number; serverCpuMsPerWrite: number; holderCpuMsPerWrite: number };
+
+/** autocannon creating contacts on `origin` for `seconds` with `connections` connections, the CPU of `pids` measured. */
+async function writeThroughput(origin: string, apiKey: string, seconds: number, connections: number, label: string, pids: { server: number; holder: number }): Promise<WriteRun> {
   let created = 0;
+  const serverCpu = readCpuMs(pids.server) ?? 0;
+  const holderCpu = readCpuMs(pids.holder) ?? 0;
   const result = await autocannon({
     url: origin,
     connections,
@@ -234,7 +240,12 @@ async function writeThroughput(origin: string, apiKey: string, seconds: number, 
     ],
   });
   if (result.non2xx !== 0 || result.errors !== 0) throw new Error(`writes ${label}: ${result.non2xx} non-2xx answers and ${result.errors} errors of ${result.requests.total}`);
-  return result.requests.total / seconds;
+  const writes = Math.max(1, result.requests.total);
+  return {
+    perSecond: result.requests.total / seconds,
+    serverCpuMsPerWrite: ((readCpuMs(pids.server) ?? 0) - serverCpu) / writes,
+    holderCpuMsPerWrite: ((readCpuMs(pids.holder) ?? 0) - holderCpu) / writes,
+  };
 }
 
 /** The server's RSS now: the median of five readings 200 ms apart (one reading can land on a collection). */
@@ -253,8 +264,8 @@ type OneProcessResult = {
   rssWithBytes: number;
   openSeconds: number;
   latency: Latency;
-  without: number[];
-  with: number[];
+  without: WriteRun[];
+  with: WriteRun[];
   loadAverageStart: string;
   loadAverageEnd: string;
 };
@@ -274,17 +285,20 @@ async function oneProcess(options: { streams: number; contacts: number; changes:
     const pid = server.servingPid;
     log(`service on ${server.origin} (pid ${pid}), ${database.engine} (load average ${loadAverage()})`);
     const loadAverageStart = loadAverage();
-    const without: number[] = [];
-    const withStreams: number[] = [];
+    const without: WriteRun[] = [];
+    const withStreams: WriteRun[] = [];
+    const pids = { server: pid, holder: holder.pid };
+    const runLine = (run: WriteRun | undefined) =>
+      run ? `${run.perSecond.toFixed(0)} writes/s, server CPU ${run.serverCpuMsPerWrite.toFixed(2)} ms a write, holder CPU ${run.holderCpuMsPerWrite.toFixed(2)} ms a write` : '';
     let rssBeforeBytes = 0;
     let rssWithBytes = 0;
     let openSeconds = 0;
     let latency: Latency | null = null;
     // A warm-up, so the first measured round does not pay for compiling the write path.
-    await writeThroughput(server.origin, writeKey, 3, options.writeConnections, 'warm-up');
+    await writeThroughput(server.origin, writeKey, 3, options.writeConnections, 'warm-up', pids);
     for (let round = 0; round < options.rounds; round++) {
-      without.push(await writeThroughput(server.origin, writeKey, options.writeSeconds, options.writeConnections, `without-${round}`));
-      log(`  round ${round + 1}: ${without.at(-1)?.toFixed(0)} writes/s without streams (load average ${loadAverage()})`);
+      without.push(await writeThroughput(server.origin, writeKey, options.writeSeconds, options.writeConnections, `without-${round}`, pids));
+      log(`  round ${round + 1} without streams: ${runLine(without.at(-1))} (load average ${loadAverage()})`);
       const keys = streamKeys.slice(round * keysPerRound, (round + 1) * keysPerRound);
       if (round === 0) rssBeforeBytes = await settledRss(pid);
       const opening = performance.now();
@@ -299,13 +313,13 @@ async function oneProcess(options: { streams: number; contacts: number; changes:
         latency = await measureDelivery(holder, server.origin, writeKey, options.changes, opened);
         log(`  delivery of ${options.changes} changes to ${opened} streams: p50 ${latency.p50Ms.toFixed(0)} ms, p95 ${latency.p95Ms.toFixed(0)} ms, max ${latency.maxMs.toFixed(0)} ms, ${latency.deliveries} of ${latency.expected} delivered`);
       }
-      withStreams.push(await writeThroughput(server.origin, writeKey, options.writeSeconds, options.writeConnections, `with-${round}`));
-      log(`  round ${round + 1}: ${withStreams.at(-1)?.toFixed(0)} writes/s with ${opened} streams open (load average ${loadAverage()})`);
+      withStreams.push(await writeThroughput(server.origin, writeKey, options.writeSeconds, options.writeConnections, `with-${round}`, pids));
+      log(`  round ${round + 1} with ${opened} streams open: ${runLine(withStreams.at(-1))} (load average ${loadAverage()})`);
       await holder.ask({ type: 'close' });
       await sleep(2000);
     }
-    without.push(await writeThroughput(server.origin, writeKey, options.writeSeconds, options.writeConnections, 'without-last'));
-    log(`  last: ${without.at(-1)?.toFixed(0)} writes/s without streams`);
+    without.push(await writeThroughput(server.origin, writeKey, options.writeSeconds, options.writeConnections, 'without-last', pids));
+    log(`  last without streams: ${runLine(without.at(-1))}`);
     return { streams: options.streams, rssBeforeBytes, rssWithBytes, openSeconds, latency: latency as Latency, without, with: withStreams, loadAverageStart, loadAverageEnd: loadAverage() };
   } finally {
     holder.stop();
@@ -317,7 +331,7 @@ async function oneProcess(options: { streams: number; contacts: number; changes:
   }
 }
 
-type TwoProcessResult = { streams: number; latency: Latency; engine: string; loadAverage: string };
+type TwoProcessResult = { streams: number; changes: number; latency: Latency; engine: string; loadAverage: string };
 
 async function twoProcesses(options: { changes: number; postgresUrl: string }, track: Track): Promise<TwoProcessResult> {
   const database = await createBenchDatabase({ kind: 'postgres', contacts: 1000, keys: 2, postgresUrl: options.postgresUrl, log });
@@ -334,7 +348,7 @@ async function twoProcesses(options: { changes: number; postgresUrl: string }, t
     const { opened = 0 } = await holder.ask({ type: 'open', origin: reader.origin, keys: [streamKey], perKey: STREAMS_PER_KEY });
     const latency = await measureDelivery(holder, writer.origin, writeKey, options.changes, opened);
     log(`  p50 ${latency.p50Ms.toFixed(0)} ms, p95 ${latency.p95Ms.toFixed(0)} ms, max ${latency.maxMs.toFixed(0)} ms, ${latency.deliveries} of ${latency.expected} delivered`);
-    return { streams: opened, latency, engine: database.engine, loadAverage: loadAverage() };
+    return { streams: opened, changes: options.changes, latency, engine: database.engine, loadAverage: loadAverage() };
   } finally {
     holder.stop();
     track.holders.delete(holder);
@@ -349,6 +363,15 @@ async function twoProcesses(options: { changes: number; postgresUrl: string }, t
 type Track = { servers: Set<ServerProcess>; databases: Set<BenchDatabase>; holders: Set<Holder> };
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+
+/**
+ * Each run with the streams open against the mean of the runs without just before and just after it (the machine's
+ * other work comes and goes; a neighbour is measured under about the same load), of `measure`.
+ */
+function pairedRatios(one: OneProcessResult, measure: (run: WriteRun) => number): number[] {
+  return one.with.map((run, round) => measure(run) / mean([one.without[round], one.without[round + 1]].filter((item) => item !== undefined).map(measure)));
+}
 const verdict = (ok: boolean) => (ok ? 'pass' : '**FAIL**');
 const latencyCells = (latency: Latency) => `${latency.p50Ms.toFixed(0)} | ${latency.p95Ms.toFixed(0)} | ${latency.maxMs.toFixed(0)} | ${int(latency.deliveries)} of ${int(latency.expected)}`;
 
@@ -361,7 +384,10 @@ function resultLines(one: OneProcessResult | null, two: TwoProcessResult | null,
   ];
   if (one) {
     const growth = one.rssWithBytes - one.rssBeforeBytes;
-    const ratio = mean(one.with) / mean(one.without);
+    const ratios = pairedRatios(one, (run) => run.perSecond);
+    const ratio = median(ratios);
+    const cpuRatios = pairedRatios(one, (run) => run.serverCpuMsPerWrite);
+    const runs = (items: WriteRun[], measure: (run: WriteRun) => number, digits: number) => items.map((run) => measure(run).toFixed(digits)).join(', ');
     const delivered = one.latency.deliveries === one.latency.expected;
     lines.push(
       `One process, SQLite, ${int(one.streams)} streams (${int(one.streams / STREAMS_PER_KEY)} keys × ${STREAMS_PER_KEY}), opened in ${one.openSeconds.toFixed(1)} s; 1-min load average ${one.loadAverageStart} at the start, ${one.loadAverageEnd} at the end:`,
@@ -371,8 +397,10 @@ function resultLines(one: OneProcessResult | null, two: TwoProcessResult | null,
       `| server RSS before → with the streams open | ${(one.rssBeforeBytes / 1e6).toFixed(0)} → ${(one.rssWithBytes / 1e6).toFixed(0)} MB (${growth >= 0 ? '+' : ''}${(growth / 1e6).toFixed(1)} MB) | growth ≤ 50 MB | ${verdict(growth <= GOAL_RSS_GROWTH_BYTES)} |`,
       `| a created contact reaching every stream (${options.changes} changes): p50 / p95 / max ms, deliveries | ${one.latency.p50Ms.toFixed(0)} / ${one.latency.p95Ms.toFixed(0)} / ${one.latency.maxMs.toFixed(0)}, ${int(one.latency.deliveries)} of ${int(one.latency.expected)} | p95 ≤ 1,000 ms, all delivered | ${verdict(one.latency.p95Ms <= GOAL_P95_MS && delivered)} |`,
       `| the last stream reached, per change (ms) | median ${percentile([...one.latency.perChangeMaxMs].sort((a, b) => a - b), 50).toFixed(0)}, worst ${Math.max(...one.latency.perChangeMaxMs).toFixed(0)} | (reported) | — |`,
-      `| contacts created a second (${options.writeConnections} connections, ${options.writeSeconds} s a run): without streams / with | ${one.without.map((value) => value.toFixed(0)).join(', ')} / ${one.with.map((value) => value.toFixed(0)).join(', ')} | | |`,
-      `| with / without (means) | ${ratio.toFixed(2)} | ≥ 0.9 | ${verdict(ratio >= GOAL_THROUGHPUT_RATIO)} |`,
+      `| contacts created a second (${options.writeConnections} connections, ${options.writeSeconds} s a run, alternated): without streams / with | ${runs(one.without, (run) => run.perSecond, 0)} / ${runs(one.with, (run) => run.perSecond, 0)} | | |`,
+      `| with / without, each run with against the runs without beside it | ${ratios.map((value) => value.toFixed(2)).join(', ')}: median **${ratio.toFixed(2)}** (ratio of the means ${(mean(one.with.map((run) => run.perSecond)) / mean(one.without.map((run) => run.perSecond))).toFixed(2)}) | ≥ 0.9 | ${verdict(ratio >= GOAL_THROUGHPUT_RATIO)} |`,
+      `| server CPU a write (ms): without / with | ${runs(one.without, (run) => run.serverCpuMsPerWrite, 2)} / ${runs(one.with, (run) => run.serverCpuMsPerWrite, 2)}; with / without, paired: median ${median(cpuRatios).toFixed(2)} | (reported) | — |`,
+      `| the stream holder's CPU a write (ms), with the streams open (the clients' side, on the same 2 cores) | ${runs(one.with, (run) => run.holderCpuMsPerWrite, 2)} | (reported) | — |`,
       '',
     );
   }
@@ -383,7 +411,7 @@ function resultLines(one: OneProcessResult | null, two: TwoProcessResult | null,
       '',
       '| changes | p50 ms | p95 ms | max ms | deliveries | goal | result |',
       '|---:|---:|---:|---:|---|---|---|',
-      `| ${options.changes} | ${latencyCells(two.latency)} | p95 ≤ 1,000 ms, all delivered | ${verdict(two.latency.p95Ms <= GOAL_P95_MS && delivered)} |`,
+      `| ${two.changes} | ${latencyCells(two.latency)} | p95 ≤ 1,000 ms, all delivered | ${verdict(two.latency.p95Ms <= GOAL_P95_MS && delivered)} |`,
       '',
     );
   }
@@ -404,7 +432,7 @@ async function main() {
       changes: { type: 'string', default: '20' },
       'write-seconds': { type: 'string', default: '10' },
       'write-connections': { type: 'string', default: '10' },
-      rounds: { type: 'string', default: '2' },
+      rounds: { type: 'string', default: '4' },
       'two-process-changes': { type: 'string', default: '50' },
       'skip-postgres': { type: 'boolean', default: false },
       'skip-sqlite': { type: 'boolean', default: false },
