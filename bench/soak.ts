@@ -109,7 +109,8 @@ async function soak(kind: DatabaseKind, options: { minutes: number; contacts: nu
       const nearest = samples.reduce((best, s) => (Math.abs(s.minutes - mark) < Math.abs(best.minutes - mark) ? s : best));
       perMinute.push(nearest);
     }
-    const lastHalf = samples.filter((s) => s.minutes >= options.minutes / 2).map((s) => ({ x: s.minutes, y: s.rssBytes / MiB }));
+    // The last half of the load phase: the samples after it (exports still finishing) are left out.
+    const lastHalf = samples.filter((s) => s.minutes >= options.minutes / 2 && s.minutes <= options.minutes).map((s) => ({ x: s.minutes, y: s.rssBytes / MiB }));
     return {
       kind,
       engine: database.engine,
