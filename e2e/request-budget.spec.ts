@@ -5,7 +5,7 @@
  */
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { type StartedServer, cli, startService } from './server';
-import { expect, test } from './fixtures';
+import { expect, hideExtensions, test } from './fixtures';
 
 let limited: StartedServer;
 let shortWindow: StartedServer;
@@ -47,6 +47,15 @@ async function connectAt(page: Page, baseURL: string, key: string, onOverview?: 
     // The overview's lists come after its figures (the collections' product counts after the collections): all in
     // before the step is counted, so none is counted as the next one's.
     await page.waitForLoadState('networkidle');
+    // Under load a list can wait past the network's idle moment (it is sent after the figures' answer is in): the step
+    // ends once no request has been sent for 2 s.
+    for (let sent = true; sent; ) {
+      sent = false;
+      const seen = () => (sent = true);
+      page.on('request', seen);
+      await page.waitForTimeout(2000);
+      page.off('request', seen);
+    }
     onOverview();
   }
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Contacts' }).click();
@@ -62,6 +71,9 @@ async function someNames(request: APIRequestContext, baseURL: string, key: strin
 }
 
 test("a person's first minute costs at most 30 requests and meets no 429", async ({ page, context, state, request }) => {
+  // Issue 19's journey as it was counted, without the change stream (issue 36): the stream is one request kept open,
+  // which no network-idle wait would see end; e2e/live-changes.spec.ts counts what it costs.
+  await hideExtensions(context, ['events']);
   test.setTimeout(120_000);
   const workspace = state.demo.workspaces[0]!;
   const key = freshKey(state.databaseUrl, workspace.id);
