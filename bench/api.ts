@@ -28,7 +28,6 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { CSV_MEDIA_TYPE, XLSX_MEDIA_TYPE } from '../src/api/contacts';
 import { SCOPES } from '../src/api/scopes';
 import { openMigratedDatabase } from '../server/database';
@@ -42,6 +41,7 @@ import { type ConcurrentExportsResult, type ExportResult, type LoadResult, measu
 import { type FloorComparison, type FloorProcess, checkIdentical, compareWithFloor, floorLines, recordStatements, startFloor } from './floor';
 import { type MixedLoadResult, measureMixedLoad } from './mixed-load';
 import { type SeedResult, seedContacts, seedContactsPostgres } from './seed-contacts';
+import { loadAverage, onPostgres } from './bench-database';
 import { type ServerProcess, readCpuMs, startServer } from './server-process';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -89,8 +89,6 @@ const cpu = (result: LoadResult) =>
   result.serverCpuMsPerRequest === null || result.serverCpuShare === null
     ? 'n/a'
     : `${result.serverCpuMsPerRequest.toFixed(2)} ms/req, ${(100 * result.serverCpuShare).toFixed(0)}% of a core`;
-/** The 1-minute load average (other work on the machine skews every figure). */
-const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0] ?? '?';
 
 /** Stops the servers, removes the temp folder and runs `dropDatabase`; safe to call more than once. */
 function makeCleanup(dir: string, servers: () => ({ stop(): Promise<void> } | null)[], dropDatabase: () => Promise<void>) {
@@ -103,16 +101,6 @@ function makeCleanup(dir: string, servers: () => ({ stop(): Promise<void> } | nu
     })());
 }
 
-/** Runs `statement` on the PostgreSQL server of `url` (its maintenance database); returns the rows. */
-async function onPostgres<Row extends Record<string, unknown>>(url: string, statement: string): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<Row>(statement)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /** CPU time (ms) used so far by every process named `postgres` (the server and its backends); null without /proc. */
 function postgresCpuMs(): number | null {
