@@ -57,7 +57,7 @@ test('connects to a demo workspace in one click', async ({ page, state }) => {
 
 test('remembers a key on this device only when asked, and removes it', async ({ page, state, connect, context }) => {
   const workspace = state.demo.workspaces[0]!;
-  await connect(workspace.key, { remember: true });
+  await connect(workspace.key, { remember: true, through: 'connect-page' });
   expect(await page.evaluate(() => localStorage.getItem('workspace-admin.connections'))).toContain(workspace.id);
   const second = await context.newPage();
   await second.goto(`/w/${workspace.id}/contacts`);

@@ -136,7 +136,7 @@ test('a menu clicked before its code arrives opens once it does, and its code lo
   // Connecting was an interaction: this page loads the menus. The reload below starts a page with none. (Not
   // `waitForLoadState('networkidle')`: the change stream the interaction opens, issue 36, keeps a request in flight.)
   const menuLoaded = page.waitForResponse(/\/assets\/column-menu-[^/]*\.js$/);
-  await connect(state.demo.workspaces[0]!.key);
+  await connect(state.demo.workspaces[0]!.key, { through: 'connect-page' });
   await (await menuLoaded).finished();
   const columnMenuCode: string[] = [];
   let release = () => {};

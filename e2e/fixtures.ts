@@ -1,7 +1,9 @@
 /**
- * Test fixtures: the state from the global setup, `baseURL` pointing at the real server, and `connect`, which
- * goes through /connect as a person would (paste a key, Connect: one click checks, saves and opens), then opens
- * Contacts from the overview where connecting landed there.
+ * Test fixtures: the state from the global setup, `baseURL` pointing at the real server, and `connect`, which opens
+ * a key's workspace at Contacts (or its overview, for a key that cannot read contacts): by default with the key put
+ * where /connect saves it (the tab's session storage; the browser's local storage with `remember`), or with
+ * `{ through: 'connect-page' }` through /connect as a person would (paste a key, Connect), then from the overview.
+ * connect.spec.ts, first-screens.spec.ts and the specs counting requests from connecting take /connect.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -12,7 +14,7 @@ import { type E2eState, readState } from './state';
 
 type Fixtures = {
   state: E2eState;
-  connect: (key: string, options?: { remember?: boolean }) => Promise<void>;
+  connect: (key: string, options?: { remember?: boolean; through?: 'connect-page' }) => Promise<void>;
 };
 
 export const test = base.extend<Fixtures>({
@@ -24,6 +26,16 @@ export const test = base.extend<Fixtures>({
   },
   connect: async ({ page }, use) => {
     await use(async (key, options = {}) => {
+      if (options.through !== 'connect-page') {
+        // What /connect saves (src/lib/connections.ts), put in the tab's session storage (with `remember`, the
+        // browser's local storage) before the app reads it: two page loads fewer than the way through /connect and the
+        // overview (docs/benchmarks.md), which connect.spec.ts and the specs passing `through: 'connect-page'` take.
+        const connection = await savedConnection(readState().baseURL, key, options.remember ?? false);
+        await page.addInitScript(seedConnection, connection);
+        const readsContacts = ['read-only', 'read-write'].includes(connection.permissions.contacts ?? '');
+        await page.goto(`/w/${connection.workspaceId}${readsContacts ? '/contacts' : ''}`);
+        return;
+      }
       // In either language the browser's locale picks (issue 23: an nb-NO context sees the page in bokmål).
       await page.goto('/connect');
       await page.getByLabel(/^(API key|API-nøkkel)$/).fill(key);
@@ -59,6 +71,39 @@ export const test = base.extend<Fixtures>({
   },
 });
 export { expect };
+
+type SavedConnection = {
+  workspaceId: string; workspaceName: string; organizationId: string; organizationName: string; baseUrl: string;
+  apiKey: string; permissions: Record<string, string>; remember: boolean; savedAt: string;
+};
+
+/** The connection /connect would save for `key` (src/lib/connect-key.ts `toConnection`), from `GET /authorization`. */
+async function savedConnection(baseURL: string, key: string, remember: boolean): Promise<SavedConnection> {
+  const answer = await fetch(new URL('/api/authorization', baseURL), { headers: { 'x-api-key': key } });
+  expect(answer.status, 'the key is accepted').toBe(200);
+  const authorization = (await answer.json()) as { feed: { id: string; name: string }; organization: { id: string; name: string }; permissions: Record<string, string> };
+  return {
+    workspaceId: authorization.feed.id, workspaceName: authorization.feed.name, organizationId: authorization.organization.id,
+    organizationName: authorization.organization.name, baseUrl: '/api', apiKey: key, permissions: authorization.permissions,
+    remember, savedAt: new Date().toISOString(),
+  };
+}
+
+/**
+ * Runs in the page before its scripts, on every load of the tab: adds `connection` to the tab's session keys (or,
+ * remembered, to the browser's local storage) once, by a marker beside them, so that a test forgetting the key and
+ * reloading sees it gone.
+ */
+function seedConnection(connection: SavedConnection) {
+  if (location.protocol === 'about:') return;
+  const storage = connection.remember ? localStorage : sessionStorage;
+  const marker = `e2e.seeded.${connection.workspaceId}`;
+  if (storage.getItem(marker)) return;
+  const KEY = 'workspace-admin.connections';
+  const saved = JSON.parse(storage.getItem(KEY) ?? '[]') as SavedConnection[];
+  storage.setItem(KEY, JSON.stringify([...saved.filter((c) => c.workspaceId !== connection.workspaceId), connection]));
+  storage.setItem(marker, '1');
+}
 
 export type Workspace = { id: string; name: string; key: string };
 

@@ -78,7 +78,7 @@ const table = (page: Page) => page.getByRole('table', { name: 'Contacts' });
 
 test('a contact created elsewhere shows on the open list as "1 new contact: show" within 5 s, the table staying put, in at most 2 requests', async ({ page, connect }) => {
   for (const name of ['Ada Reader', 'Bo Reader', 'Cy Reader']) await createContact(ws.key, { name, email: `${name.split(' ')[0]!.toLowerCase()}@live.test` });
-  await connect(ws.key);
+  await connect(ws.key, { through: 'connect-page' });
   await expect(table(page).locator('tbody tr')).toHaveCount(3);
   // Connecting was an interaction: the stream opens at once.
   await expect.poll(() => streamsAtServer(ws.id)).toBe(1);
@@ -184,6 +184,7 @@ test('three tabs of one browser hold one stream, counted at the server; a tab ta
   });
   await connect(ws.key, { remember: true });
   await expect(table(page).locator('tbody tr')).toHaveCount(1);
+  await page.getByRole('heading', { name: 'Contacts', level: 1 }).hover(); // an interaction: this tab leads the stream
   const tabs = [page];
   for (let i = 0; i < 2; i++) {
     const tab = await page.context().newPage();
