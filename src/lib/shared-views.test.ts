@@ -82,3 +82,9 @@ describe('isSharedViewShown', () => {
     expect(isSharedViewShown({ query: { ...query, columns: [] } }, { ...shown, filter: null })).toBe(false);
   });
 });
+
+describe('sharedViewSearch reading an order', () => {
+  it('takes the default direction and any case, as section 6 allows', () => {
+    expect(new URLSearchParams(sharedViewSearch({ query: { filter: null, orderBy: 'name,created DESC', columns: [], pageSize: 20 } }, COLUMNS)).get('sort')).toBe('name:asc,created:desc');
+  });
+});

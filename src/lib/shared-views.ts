@@ -16,7 +16,7 @@ import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { isApiError } from '@/api/api-error';
 import type { ApiClient } from '@/api/client';
 import type { FilterNode } from '@/api/filter/ast';
-import { type OrderByItem, parseOrderBy, printOrderBy } from '@/api/filter/order-by';
+import { type OrderByItem, printOrderBy } from '@/api/filter/order-by';
 import { printFilter } from '@/api/filter/print';
 import type { SharedView } from '@/api/live';
 import { refreshEverywhere } from './data-changed';
@@ -80,6 +80,17 @@ export function viewQueryOf(source: ShareSource, hidden: readonly string[]): Vie
 }
 
 /**
+ * An `$orderBy` text (`name asc, created desc`, docs/decisions.md section 6: the direction optional, asc by default,
+ * any case) as the list address's `sort` (`name:asc,created:desc`), or null when it is not one. Read here rather than
+ * with src/api/filter/order-by.ts `parseOrderBy`, which the first screens' shared chunk would then carry.
+ */
+function sortParam(orderBy: string): string | null {
+  const items = orderBy.split(',').map((item) => item.trim().split(/\s+/));
+  const readable = items.every(([field = '', direction = 'asc', ...rest]) => /^[A-Za-z_]\w*$/.test(field) && /^(asc|desc)$/i.test(direction) && !rest.length);
+  return readable ? items.map(([field, direction = 'asc']) => `${field}:${direction.toLowerCase()}`).join(',') : null;
+}
+
+/**
  * The list address's query string of `view` (see the module's docstring), in saved-views.ts `viewSearch`'s form:
  * `filter`, `sort`, `size` (left out at the default 20) and `hide` (the columns of `tableColumns` the view does not
  * show; none when the view names no columns), keys sorted. An order the address cannot carry is left out.
@@ -88,14 +99,8 @@ export function sharedViewSearch(view: Pick<SharedView, 'query'>, tableColumns: 
   const params = new URLSearchParams();
   const { filter, orderBy, columns, pageSize } = view.query;
   if (filter) params.set('filter', filter);
-  if (orderBy) {
-    try {
-      const items = parseOrderBy(orderBy);
-      if (items.length) params.set('sort', items.map((item) => `${item.field}:${item.direction}`).join(','));
-    } catch {
-      // Not an order this console reads: the list opens in its default order.
-    }
-  }
+  const sort = orderBy ? sortParam(orderBy) : null;
+  if (sort) params.set('sort', sort);
   if (pageSize !== DEFAULT_VIEW_PAGE_SIZE) params.set('size', String(pageSize));
   const hidden = columns.length ? tableColumns.filter((column) => !columns.includes(column)) : [];
   return viewSearch(params, hidden);
