@@ -103,6 +103,22 @@ test('the header tools, the request meter, the column menu and saved views speak
   await rename.getByRole('button', { name: 'Lagre', exact: true }).click();
   await expect(views.getByRole('link', { name: 'Kontakter uten sted' })).toBeVisible();
   await checkAccessibility(page, 'nb-saved-views', { colors: false });
+
+  // Sharing a view with the workspace (issue 36 point 8): the choice, the mark, the menu and the confirmation in bokmål.
+  await views.getByRole('button', { name: 'Lagre visning' }).click();
+  await naming.getByRole('textbox', { name: 'Navn på visningen' }).fill('Delt uten sted');
+  const share = naming.getByRole('checkbox', { name: 'Del med arbeidsområdet' });
+  await expect(share).toHaveAccessibleDescription(/^Alle nøkler i dette arbeidsområdet ser den/);
+  await share.check();
+  await naming.getByRole('button', { name: 'Lagre', exact: true }).click();
+  await expect(naming).toBeHidden();
+  await expect(views.getByRole('link', { name: 'Delt uten sted' })).toHaveAccessibleDescription(`Delt av …${key.slice(-4)}`);
+  await views.getByRole('button', { name: 'Valg for den delte visningen «Delt uten sted»' }).click();
+  await page.getByRole('menuitem', { name: 'Slett' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Slette den delte visningen «Delt uten sted»?' });
+  await expect(confirm).toContainText('Den forsvinner for alle i arbeidsområdet');
+  await confirm.getByRole('button', { name: 'Slett', exact: true }).click();
+  await expect(views.getByRole('link', { name: 'Delt uten sted' })).toHaveCount(0);
 });
 
 test('a paged list counts in bokmål with Intl numbers, and a record that does not exist says so in bokmål', async ({ page, state, connect }) => {

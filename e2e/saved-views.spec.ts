@@ -2,9 +2,16 @@
  * Saved views (issue 14 point 7): the current filters, sort and columns of a list saved under a name, kept per
  * workspace on this device, listed on the page, opened in one click, renamed and deleted; a view is also its URL.
  * The same component serves every list page with filters.
+ *
+ * Shared views (issue 36 point 8, docs/decisions.md section 13): a contacts view shared with the workspace in one
+ * browser shows in a fresh one, marked shared with the key that made it, and opens there; read-write keys rename and
+ * delete it, a read-only key sees and opens it but cannot change it; a service without `shared-views` offers no
+ * sharing and asks nothing.
  */
-import type { Page } from '@playwright/test';
-import { checkAccessibility, expect, test } from './fixtures';
+import type { Browser, Page } from '@playwright/test';
+import { checkAccessibility, expect, hideExtensions, makeWorkspace, test } from './fixtures';
+import { apiCall, cli } from './server';
+import { readState } from './state';
 
 const views = (page: Page) => page.getByRole('group', { name: 'Saved views' });
 
@@ -107,4 +114,156 @@ test('every other list page with filters saves and opens views: products, collec
     await views(page).getByRole('link', { name: `My ${section}` }).click();
     await expect(page, section).toHaveURL(new RegExp(`/${section}\\?${search}$`));
   }
+});
+
+/** The key hint the service records for `key` (docs/live.md: `…` and its last four characters). */
+const hintOf = (key: string) => `…${key.slice(-4)}`;
+
+/** A page of a new browser context (another person's browser, nothing kept from this one), connected with `key` on Contacts. */
+async function otherBrowser(browser: Browser, key: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL: readState().baseURL, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto('/connect');
+  await page.getByLabel('API key', { exact: true }).fill(key);
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  // Our service names `stats`: connecting lands on the overview (issue 35 point 5).
+  await expect(page).toHaveURL(/\/w\/[^/?]+$/);
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Contacts' }).click();
+  await expect(page).toHaveURL(/\/w\/[^/]+\/contacts/);
+  return page;
+}
+
+async function sharedAction(page: Page, view: string, action: 'Rename' | 'Delete') {
+  await views(page).getByRole('button', { name: `Options of the shared view ${view}` }).click();
+  await page.getByRole('menuitem', { name: action }).click();
+}
+
+test('a view shared with the workspace in one browser opens in a fresh one, marked shared by its maker; read-write keys rename and delete it, a read-only key cannot', async ({ page, connect, browser }) => {
+  // Three browsers, each connecting and loading its first screen, on a shared 2-core machine.
+  test.setTimeout(180_000);
+  const ws = makeWorkspace('Shared views');
+  const { databaseUrl, baseURL } = readState();
+  const colleague = cli<{ key: string }>(databaseUrl, 'key', 'create', '--workspace', ws.id, '--scope', 'all').key;
+  const reader = cli<{ key: string }>(databaseUrl, 'key', 'create', '--workspace', ws.id, '--scope', 'contacts:read-only').key;
+  for (const [name, city] of [['Berit Oslo', 'Oslo'], ['Anders Oslo', 'Oslo'], ['Carl Bergen', 'Bergen']] as const) {
+    const { status } = await apiCall(baseURL, ws.key, 'POST', '/contacts', { addDirectly: true, name, email: `${name.split(' ')[0]!.toLowerCase()}@shared.test`, city });
+    expect(status).toBe(201);
+  }
+
+  // First browser: the Oslo contacts by name without the phone column, shared with the workspace.
+  await connect(ws.key);
+  await page.goto(`/w/${ws.id}/contacts?city=Oslo&sort=name%3Aasc`);
+  const table = page.getByRole('table', { name: 'Contacts' });
+  await expect(page.getByText('2 matching contacts')).toBeVisible();
+  await page.getByRole('button', { name: 'Columns' }).click();
+  await page.getByRole('checkbox', { name: 'Phone' }).uncheck();
+  await page.keyboard.press('Escape');
+  await views(page).getByRole('button', { name: 'Save view' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Save the current view' });
+  await dialog.getByRole('textbox', { name: 'View name' }).fill('Oslo leads');
+  const share = dialog.getByRole('checkbox', { name: 'Share with the workspace' });
+  await expect(share).toBeEnabled();
+  await share.check();
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  const link = views(page).getByRole('link', { name: 'Oslo leads' });
+  await expect(link).toHaveAccessibleDescription(`Shared by ${hintOf(ws.key)}`);
+  await expect(link).toHaveAttribute('aria-current', 'true');
+  // Kept by the service, not on this device.
+  expect(await page.evaluate((id) => localStorage.getItem(`workspace-admin.views.${id}.contacts`), ws.id)).toBeNull();
+  const stored = await apiCall(baseURL, colleague, 'GET', '/views');
+  expect(stored.body.items).toMatchObject([{ name: 'Oslo leads', resource: 'contacts', keyHint: hintOf(ws.key), query: { orderBy: 'name asc', pageSize: 20 } }]);
+  expect(stored.body.items[0].query.columns).not.toContain('phone');
+  await checkAccessibility(page, 'shared-views');
+
+  // A fresh browser with a colleague's key: the view is there, marked shared by the first key, and applies.
+  const second = await otherBrowser(browser, colleague);
+  const secondLink = views(second).getByRole('link', { name: 'Oslo leads' });
+  // The row loads at the first interaction (connecting was one), then asks `GET /views` once.
+  await expect(secondLink).toBeVisible({ timeout: 30_000 });
+  await expect(secondLink).toHaveAccessibleDescription(`Shared by ${hintOf(ws.key)}`);
+  await expect(views(second).getByText(`Shared by ${hintOf(ws.key)}`)).toBeVisible();
+  await expect(second.getByText('3 contacts', { exact: true })).toBeVisible();
+  await expect(secondLink).not.toHaveAttribute('aria-current', 'true');
+  await secondLink.click();
+  await expect(second).toHaveURL(/\/contacts\?filter=[^&]*Oslo[^&]*&sort=name%3Aasc$/);
+  await expect(second.getByText('2 matching contacts')).toBeVisible();
+  const secondTable = second.getByRole('table', { name: 'Contacts' });
+  await expect(secondTable.locator('tbody tr').first()).toContainText('Anders Oslo');
+  await expect(secondTable.getByText('Carl Bergen')).toHaveCount(0);
+  await expect(secondTable.getByRole('columnheader', { name: 'Phone' })).toHaveCount(0);
+  await expect(secondLink).toHaveAttribute('aria-current', 'true');
+
+  // The colleague renames it for everyone; the first browser follows (the change stream, or its next load).
+  await sharedAction(second, 'Oslo leads', 'Rename');
+  const rename = second.getByRole('dialog', { name: 'Rename the view Oslo leads' });
+  await rename.getByRole('textbox', { name: 'View name' }).fill('Oslo team');
+  await rename.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(rename).toBeHidden();
+  await expect(views(second).getByRole('link', { name: 'Oslo team' })).toHaveAccessibleDescription(`Shared by ${hintOf(ws.key)}`);
+  await expect(views(page).getByRole('link', { name: 'Oslo team' })).toBeVisible({ timeout: 20_000 });
+  await expect(table.getByRole('columnheader', { name: 'Phone' })).toHaveCount(0);
+
+  // A read-only key sees and opens it, but cannot share, rename or delete: the controls are disabled and say why.
+  const third = await otherBrowser(browser, reader);
+  const why = 'Only a key with contacts:read-write can share, rename or delete shared views.';
+  await views(third).getByRole('link', { name: 'Oslo team' }).click({ timeout: 30_000 });
+  await expect(third.getByText('2 matching contacts')).toBeVisible();
+  await views(third).getByRole('button', { name: 'Options of the shared view Oslo team' }).click();
+  await expect(third.getByRole('menuitem', { name: 'Rename' })).toBeDisabled();
+  await expect(third.getByRole('menuitem', { name: 'Delete' })).toBeDisabled();
+  await expect(third.getByRole('menuitem', { name: 'Copy link' })).toBeEnabled();
+  await expect(third.getByRole('menu').getByText(why)).toBeVisible();
+  await third.keyboard.press('Escape');
+  await views(third).getByRole('button', { name: 'Save view' }).click();
+  const readerDialog = third.getByRole('dialog', { name: 'Save the current view' });
+  await expect(readerDialog.getByRole('checkbox', { name: 'Share with the workspace' })).toBeDisabled();
+  await expect(readerDialog.getByRole('checkbox', { name: 'Share with the workspace' })).toHaveAccessibleDescription(why);
+  // Its personal views still work.
+  await readerDialog.getByRole('textbox', { name: 'View name' }).fill('Mine only');
+  await readerDialog.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(views(third).getByRole('link', { name: 'Mine only' })).toBeVisible();
+  await expect(views(second).getByRole('link', { name: 'Mine only' })).toHaveCount(0);
+
+  // The colleague deletes it, after a confirmation; it goes for everyone.
+  await sharedAction(second, 'Oslo team', 'Delete');
+  const confirm = second.getByRole('dialog', { name: 'Delete the shared view Oslo team?' });
+  await expect(confirm).toContainText('It goes for everyone in the workspace');
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(views(second).getByRole('link', { name: 'Oslo team' })).toHaveCount(0);
+  await expect(views(page).getByRole('link', { name: 'Oslo team' })).toHaveCount(0, { timeout: 20_000 });
+  expect((await apiCall(baseURL, ws.key, 'GET', '/views')).body.items).toEqual([]);
+  await second.context().close();
+  await third.context().close();
+});
+
+test('against a service without shared views, saving offers no sharing, nothing asks for them, and personal views work', async ({ page, context, connect }) => {
+  const ws = makeWorkspace('No shared views');
+  const { baseURL } = readState();
+  // The service has one, but the console is told the service keeps none.
+  expect((await apiCall(baseURL, ws.key, 'POST', '/views', { name: 'Hidden from the console', query: { filter: "state eq 'active'" } })).status).toBe(201);
+  await hideExtensions(context, ['shared-views']);
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/views')) asked.push(request.url());
+  });
+  await connect(ws.key);
+  await page.goto(`/w/${ws.id}/contacts?state=active`);
+  const dialog = await (async () => {
+    await views(page).getByRole('button', { name: 'Save view' }).click();
+    return page.getByRole('dialog', { name: 'Save the current view' });
+  })();
+  await expect(dialog.getByRole('textbox', { name: 'View name' })).toBeVisible();
+  await expect(dialog.getByRole('checkbox', { name: 'Share with the workspace' })).toHaveCount(0);
+  await dialog.getByRole('textbox', { name: 'View name' }).fill('Active here');
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  const link = views(page).getByRole('link', { name: 'Active here' });
+  await expect(link).toHaveAttribute('aria-current', 'true');
+  await expect(link).not.toHaveAttribute('aria-describedby');
+  await expect(views(page).getByRole('link', { name: 'Hidden from the console' })).toHaveCount(0);
+  await expect(views(page).getByText(/^Shared/)).toHaveCount(0);
+  expect(await page.evaluate((id) => localStorage.getItem(`workspace-admin.views.${id}.contacts`), ws.id)).toContain('Active here');
+  expect(asked).toEqual([]);
 });

@@ -26,7 +26,7 @@ export { i18n };
  * workspace's home, loaded with its page; `people`: the header's search across workspaces, loaded with its dialog;
  * `jobs`: the jobs page, the header's job progress and the titles and reports of durable jobs, loaded with the page,
  * with the progress, and by the runner; `tools`: the shared pop-ups loaded when first opened (the header's key menu
- * and connected notice, a saved view's menu and naming dialog, the add-key dialog, a record drawer's loading and
+ * and connected notice, a saved view's menu and naming dialog, the shared views' marks and their confirmation, the add-key dialog, a record drawer's loading and
  * not-found states, the `$filter` editor), each loading it with its own code; `lists`: the server-paged list pages
  * (products, collections: counts, empty states, their forms' missing title), loaded with those sections.
  * `activity`: a record's history and consent record, the Activity page and a job's undo in one request (our service's

@@ -14,9 +14,10 @@ import { backoffSeconds, clearThrottle, reportThrottle } from './throttle';
 /**
  * How long a list's answer stays fresh, in ms (issue 19: going back to a list already seen costs no request while
  * it is fresh; the person's own writes invalidate it at once, and a job's end refreshes it everywhere). Posts turn
- * over as scheduled ones publish; the catalog and the organization's workspaces change seldom.
+ * over as scheduled ones publish; the catalog, the organization's workspaces and the workspace's shared views (issue 36
+ * point 8; a colleague's change to them arrives at once where the service names `events`) change seldom.
  */
-export const LIST_STALE_MS = { contacts: 120_000, catalog: 300_000, posts: 60_000, workspaces: 300_000 } as const;
+export const LIST_STALE_MS = { contacts: 120_000, catalog: 300_000, posts: 60_000, workspaces: 300_000, views: 300_000 } as const;
 
 /** The request priority of a query function's call: `speculative` when its query was prefetched (`prefetchSpeculative`). */
 export function priorityOf(meta: QueryMeta | undefined): RequestPriority {

@@ -102,6 +102,23 @@ export function deleteView(workspaceId: string, list: string, id: string): void 
   write(workspaceId, list, getViews(workspaceId, list).filter((view) => view.id !== id));
 }
 
+const sharedKey = (workspaceId: string, list: string) => `workspace-admin.shared-views.${workspaceId}.${list}`;
+
+/**
+ * True when this device last saw shared views of `list` in `workspaceId` (issue 36 point 8, docs/decisions.md section
+ * 13): the list page then loads its saved views row at once, so the workspace's views show with the first screen.
+ * A device that never saw any (or a service without them) keeps the row's code and `GET /views` for the first
+ * interaction (issue 16).
+ */
+export function sharedViewsSeen(workspaceId: string, list: string): boolean {
+  return readLocal<boolean>(sharedKey(workspaceId, list), false) === true;
+}
+
+/** Notes whether the workspace has shared views of `list` now (`sharedViewsSeen` reads it on the next visit). */
+export function noteSharedViews(workspaceId: string, list: string, any: boolean): void {
+  if (any !== sharedViewsSeen(workspaceId, list)) writeLocal(sharedKey(workspaceId, list), any || undefined);
+}
+
 function subscribe(listener: () => void) {
   listeners.add(listener);
   const onStorage = (event: StorageEvent) => {

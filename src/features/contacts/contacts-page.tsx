@@ -84,6 +84,8 @@ export function ContactsPage() {
     [search.page, search.size, filter, orderBy],
   );
   const list = useQuery(contactQueries.list(api, workspaceId, params));
+  // What "Share with the workspace" saves (issue 36 point 8, docs/decisions.md section 13): the request shown now.
+  const shareSource = useMemo(() => ({ resource: 'contacts' as const, filter, orderBy, pageSize: search.size, columns: TABLE_COLUMN_IDS }), [filter, orderBy, search.size]);
   const live = useLiveChanges();
   const total = list.data?.meta.maxResults;
   const waiting = useRequestsWaiting();
@@ -171,12 +173,12 @@ export function ContactsPage() {
       <FilterSheet active={isFiltered(search)}>
         {viewsNeeded ? (
           <Suspense fallback={null}>
-            <SavedViews list="contacts" hidden={hidden} onHiddenChange={setHidden} />
+            <SavedViews list="contacts" hidden={hidden} onHiddenChange={setHidden} shared={shareSource} />
           </Suspense>
         ) : (
           // No view to show: the row's code loads at the first interaction (a click on "Save view" is replayed).
           <AfterInteraction fallback={<SavedViewsStandIn />}>
-            <SavedViews list="contacts" hidden={hidden} onHiddenChange={setHidden} />
+            <SavedViews list="contacts" hidden={hidden} onHiddenChange={setHidden} shared={shareSource} />
           </AfterInteraction>
         )}
         <ContactFilters search={search} update={update} />
