@@ -8,10 +8,14 @@
  */
 export class TimedChunks {
   private size: number;
+  /** The time an item took, averaged over the chunks so far (the last one weighing a third). */
+  private perItemMs: number | null = null;
 
   /**
-   * `first` items in the first chunk; then as many as the last chunk's time per item says fit in `targetMs`, at most
-   * twice the last size (one fast chunk does not jump to `max`) and between `min` and `max`.
+   * `first` items in the first chunk; then as many as fit in `targetMs` at the average time per item, at most twice the
+   * last size (one fast chunk does not jump to `max`) and between `min` and `max`. Averaged, so that one chunk slowed
+   * by something else (a collection, another process on the machine) does not shrink the next ones to a few items,
+   * whose commits would then cost more than their writes.
    */
   constructor(
     first: number,
@@ -30,8 +34,9 @@ export class TimedChunks {
   /** Records that the last chunk wrote `count` items in `ms`, and sizes the next one from it. */
   record(count: number, ms: number): void {
     if (count <= 0) return;
-    const fit = ms > 0 ? Math.floor((this.targetMs * count) / ms) : this.max;
-    this.size = Math.max(this.min, Math.min(this.max, 2 * count, fit));
+    const last = Math.max(ms, 0.001) / count;
+    this.perItemMs = this.perItemMs === null ? last : (2 * this.perItemMs + last) / 3;
+    this.size = Math.max(this.min, Math.min(this.max, 2 * count, Math.floor(this.targetMs / this.perItemMs)));
   }
 }
 
