@@ -31,7 +31,7 @@ function batchIdOf(header: string | string[] | undefined): string {
   return typeof header === 'string' && /^[\x20-\x7e]{1,255}$/.test(header) ? header : randomUUID();
 }
 
-export function contactBatchRoutes({ contacts }: RouteContext): FastifyPluginAsyncZod {
+export function contactBatchRoutes({ database, contacts }: RouteContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/contacts/batch',
@@ -65,7 +65,13 @@ export function contactBatchRoutes({ contacts }: RouteContext): FastifyPluginAsy
           ids !== undefined
             ? { ids }
             : { filter: listParams({ $filter: filter, $offset: 0, $limit: 1 }, contactFilterFields, contactSortFields, DEFAULT_CONTACT_ORDER).filter };
-        const matchedIds = await contacts.matchingIds(workspaceId, target);
+        let matchedIds: string[];
+        if ('ids' in target) matchedIds = await contacts.matchingIds(workspaceId, target);
+        else {
+          // Streamed on a connection of its own, a few thousand ids at a time, so other requests run in between.
+          matchedIds = [];
+          for await (const rows of database.streamRows(contacts.matchingIdsQuery(workspaceId, target.filter), 5000)) for (const [id] of rows) matchedIds.push(id as string);
+        }
         // In chunks of one short transaction each (ContactStore.patchTagsMany, about 50 ms), so another writer waits
         // for one chunk, never for the whole set; the event loop serves other requests in between.
         const { matched, changed } = await contacts.patchTagsMany(workspaceId, matchedIds, tagsToAdd, tagsToRemove, { ...writeOf(request), batchId });
