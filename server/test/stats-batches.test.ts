@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastTwelveWeeks } from '../db/stats';
 import { type TestServer, call, query, startServer } from './harness';
+import { TEST_DATABASE } from './test-database';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -116,6 +117,63 @@ describe('POST /contacts/batch', () => {
     expect(listed.body.items[0]).toMatchObject({ email, name: 'Ann' });
   });
 
+  it('writes a batch of several chunks in order: refusals mid-batch alone, a repeat across chunks a 409, one entry a contact', async () => {
+    const tag = unique('m');
+    const taken = `${unique('taken')}@example.com`;
+    await call(server, 'POST', '/contacts', { key: server.a.key, body: { email: taken } });
+    const batch = unique('batch');
+    // 700 items: more than the first chunk (100) and its doubling, so the batch spans several transactions.
+    const items: Record<string, unknown>[] = Array.from({ length: 700 }, (_, i) => ({ email: `${tag}${i}@example.com`, tags: [tag] }));
+    items[50] = { email: taken.toUpperCase(), tags: [tag] }; // taken before the batch
+    items[650] = { email: `${tag}10@EXAMPLE.com`, tags: [tag] }; // repeats item 10, many chunks later
+    items[300] = { email: 'nope', tags: [tag] }; // refused by the schema
+    items[301] = { phone: '+47 912 00 001', tags: [tag] };
+    items[302] = { phone: '+47 912 00 001', tags: [tag] }; // repeats the phone just before it
+    const answer = await call(server, 'POST', '/contacts/batch', { key: server.a.key, body: { items }, headers: { 'Activity-Batch': batch } });
+    expect(answer.status, answer.text).toBe(200);
+    const results = answer.body.results as { index: number; status: number; id?: string; error?: { message: string } }[];
+    const refused = new Map([[50, 409], [300, 400], [302, 409], [650, 409]]);
+    expect(results.map((r) => r.index)).toEqual(items.map((_, i) => i));
+    expect(results.map((r) => r.status)).toEqual(items.map((_, i) => refused.get(i) ?? 201));
+    expect(results[50]!.error!.message).toBe(`A contact with email ${taken.toUpperCase()} already exists`);
+    expect(results[302]!.error!.message).toBe('A contact with phone +4791200001 already exists');
+    expect(results[650]!.error!.message).toBe(`A contact with email ${tag}10@EXAMPLE.com already exists`);
+    const listed = await call(server, 'GET', `/contacts${query({ $filter: `tags eq '${tag}'`, $limit: 1 })}`, { key: server.a.key });
+    expect(listed.body.meta.maxResults).toBe(696);
+    const entries = await call(server, 'GET', `/activity${query({ $filter: `batchId eq '${batch}' and action eq 'create'`, $limit: 1 })}`, { key: server.a.key });
+    expect(entries.body.meta.maxResults).toBe(696);
+  });
+
+  it.runIf(TEST_DATABASE === 'postgres')('refuses alone an item another transaction commits meanwhile (the savepoint pass), the others written in order', async () => {
+    const tag = unique('race');
+    const raced = `${tag}3@example.com`;
+    let commit!: () => void;
+    let inserted!: () => void;
+    const holding = new Promise<void>((resolve) => (inserted = resolve));
+    // Another writer that inserts the same email without the workspace's lock and commits only once the batch waits on it.
+    const other = server.database.db.transaction().execute(async (trx) => {
+      const now = new Date().toISOString();
+      await trx
+        .insertInto('contacts')
+        .values({ id: `race-${tag}`, workspace_id: server.a.id, email: raced, email_key: raced, state: 'pending', tags: '[]', notify_email: 0, notify_sms: 0, created: now, updated: now })
+        .execute();
+      inserted();
+      await new Promise<void>((resolve) => (commit = resolve));
+    });
+    await holding;
+    const items = Array.from({ length: 8 }, (_, i) => ({ email: `${tag}${i}@example.com`, tags: [tag] }));
+    const sending = call(server, 'POST', '/contacts/batch', { key: server.a.key, body: { items } });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    commit();
+    await other;
+    const answer = await sending;
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.results.map((r: { status: number }) => r.status)).toEqual([201, 201, 201, 409, 201, 201, 201, 201]);
+    expect(answer.body.results[3].error.message).toBe(`A contact with email ${raced} already exists`);
+    const listed = await call(server, 'GET', `/contacts${query({ $filter: `tags eq '${tag}'`, $limit: 1 })}`, { key: server.a.key });
+    expect(listed.body.meta.maxResults).toBe(7);
+  });
+
   it('refuses an empty batch, more than 1,000 items and a body without items with 400', async () => {
     for (const body of [{ items: [] }, { items: Array.from({ length: 1001 }, () => ({})) }, { contacts: [] }, [1]]) {
       const answer = await call(server, 'POST', '/contacts/batch', { key: server.a.key, body });
@@ -170,6 +228,35 @@ describe('POST /contacts/tags', () => {
       headers: { 'Activity-Batch': 'undo-1' },
     });
     expect(named.body).toEqual({ matched: 7, changed: 7, batchId: 'undo-1' });
+  });
+
+  it('tags more contacts than one chunk: matched and changed exact, one entry a changed contact', async () => {
+    const city = unique('Big');
+    const items = Array.from({ length: 1000 }, (_, i) => ({ email: `${unique('t')}@example.com`, city, tags: i % 4 === 0 ? ['have'] : ['other'] }));
+    for (let sent = 0; sent < 2; sent++) {
+      const created = await call(server, 'POST', '/contacts/batch', { key: server.a.key, body: { items: items.map((item, i) => ({ ...item, email: `${sent}-${i}-${item.email}` })) } });
+      expect(created.status).toBe(200);
+    }
+    // One contact at 100 tags: matched, left unchanged (the tags PATCH refuses a 101st).
+    const full = await call(server, 'POST', '/contacts', { key: server.a.key, body: { city, tags: Array.from({ length: 100 }, (_, i) => `f${i}`) } });
+    expect(full.status, full.text).toBe(201);
+    const batch = unique('tags');
+    const answer = await call(server, 'POST', '/contacts/tags', {
+      key: server.a.key,
+      body: { filter: `city eq '${city}'`, tagsToAdd: ['have'], tagsToRemove: ['other'] },
+      headers: { 'Activity-Batch': batch },
+    });
+    expect(answer.status, answer.text).toBe(200);
+    // 2,001 matched; 1,500 changed (they had `other`), 500 already right, the full one unchanged.
+    expect(answer.body).toEqual({ matched: 2001, changed: 1500, batchId: batch });
+    const entries = await call(server, 'GET', `/activity${query({ $filter: `batchId eq '${batch}' and action eq 'tags'`, $limit: 1 })}`, { key: server.a.key });
+    expect(entries.body.meta.maxResults).toBe(1500);
+    const have = await call(server, 'GET', `/contacts/stats${query({ $filter: `city eq '${city}' and tags eq 'have'` })}`, { key: server.a.key });
+    expect(have.body.total).toBe(2000);
+    const other = await call(server, 'GET', `/contacts/stats${query({ $filter: `city eq '${city}' and tags eq 'other'` })}`, { key: server.a.key });
+    expect(other.body.total).toBe(0);
+    const listed = await call(server, 'GET', `/contacts${query({ $filter: `city eq '${city}' and tags eq 'have'`, $limit: 1 })}`, { key: server.a.key });
+    expect(listed.body.items[0].tags).toEqual(['have']);
   });
 
   it('takes ids: unknown ones and another workspace\'s are not matched', async () => {
