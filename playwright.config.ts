@@ -29,11 +29,7 @@ export default defineConfig({
     // transitions (Mantine's respectReducedMotion), so no step waits for an animation and no frame is drawn for one.
     reducedMotion: 'reduce',
     launchOptions: {
-      // Debian's Chromium as its headless shell (package chromium-headless-shell: the same build without the browser's
-      // own interface, what Playwright runs headless by default): 0.70 of the CPU of /usr/bin/chromium on the contacts,
-      // shell and catalog specs (two alternated runs, docs/benchmarks.md). `CHROMIUM_PATH=/usr/bin/chromium` runs the
-      // tests in the full browser.
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },
