@@ -590,7 +590,6 @@ export class ContactStore {
     return row;
   }
 
-
   /**
    * `POST /contacts/batch` (docs/decisions.md section 12): creates `inputs` in order, each as `create` would, and
    * answers each one's contact or refusal (the 409 `create` would throw), in order. Unexpected errors throw.
@@ -644,25 +643,15 @@ export class ContactStore {
     try {
       return await this.db.transaction().execute(async (trx) => {
         await lockWorkspace(trx, workspaceId);
-        const emails = [...new Set(creates.map(({ row }) => row.email_key).filter((key): key is string => key !== null))];
-        const phones = [...new Set(creates.map(({ row }) => row.phone).filter((phone): phone is string => phone !== null))];
-        const takenEmails = new Set<string>();
-        const takenPhones = new Set<string>();
-        for (let i = 0; i < emails.length; i += INSERT_ROWS) {
-          const rows = await trx.selectFrom('contacts').select('email_key').where('workspace_id', '=', workspaceId).where('email_key', 'in', emails.slice(i, i + INSERT_ROWS)).execute();
-          for (const { email_key } of rows) if (email_key !== null) takenEmails.add(email_key);
-        }
-        for (let i = 0; i < phones.length; i += INSERT_ROWS) {
-          const rows = await trx.selectFrom('contacts').select('phone').where('workspace_id', '=', workspaceId).where('phone', 'in', phones.slice(i, i + INSERT_ROWS)).execute();
-          for (const { phone } of rows) if (phone !== null) takenPhones.add(phone);
-        }
+        const takenEmails = await takenValues(trx, workspaceId, 'email_key', creates.map(({ row }) => row.email_key));
+        const takenPhones = await takenValues(trx, workspaceId, 'phone', creates.map(({ row }) => row.phone));
         const refusals: (HttpError | null)[] = [];
         const accepted: Omit<PendingCreate, 'resolve' | 'reject'>[] = [];
         for (const create of creates) {
           const { row } = create;
-          // assertUnique's refusal and message: the email first, then the phone.
-          if (row.email_key !== null && takenEmails.has(row.email_key)) refusals.push(conflict(`A contact with email ${row.email} already exists`));
-          else if (row.phone !== null && takenPhones.has(row.phone)) refusals.push(conflict(`A contact with phone ${row.phone} already exists`));
+          // assertUnique's refusal: the email first, then the phone.
+          if (row.email_key !== null && takenEmails.has(row.email_key)) refusals.push(takenConflict(row, 'email'));
+          else if (row.phone !== null && takenPhones.has(row.phone)) refusals.push(takenConflict(row, 'phone'));
           else {
             refusals.push(null);
             accepted.push(create);
@@ -854,13 +843,10 @@ export class ContactStore {
       const row = found.get(id);
       if (!row || seen.has(id)) continue;
       seen.add(id);
-      // As patchTagsIn: a stored value that is not a JSON list is taken from the contact's tag rows.
-      const current =
-        storedTags(row.tags) ?? (await trx.selectFrom('contact_tags').select('tag').where('contact_id', '=', id).orderBy('tag').execute()).map((tag) => tag.tag);
-      const next = [...current.filter((tag) => !remove.includes(tag)), ...add.filter((tag) => !current.includes(tag))];
-      if (next.length === current.length && next.every((tag, i) => tag === current[i])) continue;
-      if (next.length > 100) continue;
-      edits.push({ id, next, added: next.filter((tag) => !current.includes(tag)), removed: current.filter((tag) => !next.includes(tag)), created: row.created });
+      // As patchTagsIn, but a contact the edit would take past the limit is left unchanged rather than refused.
+      const edit = tagEdit(await currentTags(trx, id, row.tags), add, remove);
+      if (!edit || edit.next.length > MAX_TAGS) continue;
+      edits.push({ id, ...edit, created: row.created });
     }
     if (edits.length) {
       // Tag rows removed, grouped by the tags each contact loses (with one `remove` list, mostly one group).
@@ -912,16 +898,10 @@ export class ContactStore {
   ): Promise<{ added: string[]; removed: string[] }> {
     {
       const row = await findInWorkspace(trx, workspaceId, contactId, this.dialect);
-      // A stored value that is not a JSON list (written around the service: issue 12 point 1) is taken from its
-      // derived copy, the contact's tag rows, and the edit stores a readable list again.
-      const current =
-        storedTags(row.tags) ??
-        (await trx.selectFrom('contact_tags').select('tag').where('contact_id', '=', contactId).orderBy('tag').execute()).map((tag) => tag.tag);
-      const next = [...current.filter((tag) => !remove.includes(tag)), ...add.filter((tag) => !current.includes(tag))];
-      if (next.length === current.length && next.every((tag, i) => tag === current[i])) return { added: [], removed: [] };
-      if (next.length > 100) throw badRequest('a contact has at most 100 tags');
-      const added = next.filter((tag) => !current.includes(tag));
-      const removed = current.filter((tag) => !next.includes(tag));
+      const edit = tagEdit(await currentTags(trx, contactId, row.tags), add, remove);
+      if (!edit) return { added: [], removed: [] };
+      if (edit.next.length > MAX_TAGS) throw badRequest('a contact has at most 100 tags');
+      const { next, added, removed } = edit;
       if (added.length) {
         await trx
           .insertInto('contact_tags')
@@ -1049,7 +1029,7 @@ export class ContactStore {
     } catch (error) {
       if (!this.dialect.isUniqueViolation(error)) throw error;
       const detail = String((error as Error).message);
-      throw detail.includes('phone') || !patch.email ? conflict(`A contact with phone ${patch.phone} already exists`) : conflict(`A contact with email ${patch.email} already exists`);
+      throw takenConflict(patch, detail.includes('phone') || !patch.email ? 'phone' : 'email');
     }
   }
 
@@ -1186,8 +1166,7 @@ async function findInWorkspace(trx: Transaction<Database>, workspaceId: string, 
 }
 
 function duplicateError(row: ContactRow, detail = ''): Error {
-  if (row.phone && (detail.includes('phone') || !row.email)) return conflict(`A contact with phone ${row.phone} already exists`);
-  return conflict(`A contact with email ${row.email} already exists`);
+  return takenConflict(row, row.phone && (detail.includes('phone') || !row.email) ? 'phone' : 'email');
 }
 
 /** At most this many creates share one SQLite transaction (`ContactStore.createInBatch`). */
@@ -1262,8 +1241,47 @@ async function assertUnique(trx: Transaction<Database>, workspaceId: string, row
     .where((eb) => eb.or([eb('email_key', '=', row.email_key ?? sql<string>`null`), eb('phone', '=', row.phone ?? sql<string>`null`)]))
     .executeTakeFirst();
   if (!taken) return;
-  if (row.email_key && taken.email_key === row.email_key) throw conflict(`A contact with email ${row.email} already exists`);
-  throw conflict(`A contact with phone ${row.phone} already exists`);
+  throw takenConflict(row, row.email_key !== null && taken.email_key === row.email_key ? 'email' : 'phone');
+}
+
+/** Which of `values` (nulls skipped) the workspace's contacts already have in `column`, read `INSERT_ROWS` at a time. */
+async function takenValues(trx: Transaction<Database>, workspaceId: string, column: 'email_key' | 'phone', values: readonly (string | null)[]): Promise<Set<string>> {
+  const wanted = [...new Set(values.filter((value): value is string => value !== null))];
+  const taken = new Set<string>();
+  for (let i = 0; i < wanted.length; i += INSERT_ROWS) {
+    const rows = await trx.selectFrom('contacts').select(column).where('workspace_id', '=', workspaceId).where(column, 'in', wanted.slice(i, i + INSERT_ROWS)).execute();
+    for (const row of rows) {
+      const value = row[column];
+      if (value !== null) taken.add(value);
+    }
+  }
+  return taken;
+}
+
+/** The 409 of a contact whose email (case-insensitive) or phone another contact of the workspace has. */
+function takenConflict(row: { email?: string | null; phone?: string | null }, field: 'email' | 'phone') {
+  return conflict(field === 'email' ? `A contact with email ${row.email} already exists` : `A contact with phone ${row.phone} already exists`);
+}
+
+/** The most tags a contact has (docs/decisions.md section 7). */
+const MAX_TAGS = 100;
+
+/**
+ * The contact's tags before an edit: its stored `tags` list, or, when that value is not a JSON list (written around
+ * the service: issue 12 point 1), its derived copy, the contact's tag rows (the edit then stores a readable list again).
+ */
+async function currentTags(trx: Transaction<Database>, contactId: string, stored: unknown): Promise<string[]> {
+  return storedTags(stored) ?? (await trx.selectFrom('contact_tags').select('tag').where('contact_id', '=', contactId).orderBy('tag').execute()).map((tag) => tag.tag);
+}
+
+/**
+ * A tag edit of `current` (the tags PATCH, `POST /contacts/tags`): `remove` taken out, then `add`'s new tags appended
+ * in their order; the tags it adds and removes. Null when the list stays as it is. The caller checks `MAX_TAGS`.
+ */
+function tagEdit(current: readonly string[], add: readonly string[], remove: readonly string[]): { next: string[]; added: string[]; removed: string[] } | null {
+  const next = [...current.filter((tag) => !remove.includes(tag)), ...add.filter((tag) => !current.includes(tag))];
+  if (next.length === current.length && next.every((tag, i) => tag === current[i])) return null;
+  return { next, added: next.filter((tag) => !current.includes(tag)), removed: current.filter((tag) => !next.includes(tag)) };
 }
 
 /**
