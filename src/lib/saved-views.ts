@@ -71,9 +71,17 @@ export type ViewNameProblem = 'missing' | 'too-long' | 'taken' | 'full';
 
 /** Why `name` cannot name a view of this list (blank, too long, taken by another view), or null when it can. */
 export function nameProblem(views: readonly SavedView[], name: string, except?: string): ViewNameProblem | null {
+  return nameProblemAmong(views, name, MAX_VIEW_NAME, except);
+}
+
+/**
+ * Why `name` cannot name a view among `views` (personal ones here, shared ones in shared-views.ts): `missing` when
+ * blank, `too-long` over `max` characters (trimmed), `taken` by another view than `except`, ignoring case; or null.
+ */
+export function nameProblemAmong(views: readonly { id: string; name: string }[], name: string, max: number, except?: string): 'missing' | 'too-long' | 'taken' | null {
   const trimmed = name.trim();
   if (!trimmed) return 'missing';
-  if (trimmed.length > MAX_VIEW_NAME) return 'too-long';
+  if (trimmed.length > max) return 'too-long';
   if (views.some((view) => view.id !== except && view.name.toLowerCase() === trimmed.toLowerCase())) return 'taken';
   return null;
 }

@@ -21,7 +21,7 @@ import { printFilter } from '@/api/filter/print';
 import type { SharedView } from '@/api/live';
 import { refreshEverywhere } from './data-changed';
 import { LIST_STALE_MS } from './query-client';
-import { viewSearch } from './saved-views';
+import { nameProblemAmong, viewSearch } from './saved-views';
 
 /**
  * What a list page tells the saved views row so that its current state can be shared (docs/decisions.md section 13):
@@ -119,11 +119,7 @@ export function isSharedViewShown(view: Pick<SharedView, 'query'>, shown: ViewQu
 
 /** Why `name` cannot name a shared view (blank, over `max`, taken by another view ignoring case), or null. */
 export function sharedNameProblem(views: readonly Pick<SharedView, 'viewId' | 'name'>[], name: string, max: number, except?: string): 'missing' | 'too-long' | 'taken' | null {
-  const trimmed = name.trim();
-  if (!trimmed) return 'missing';
-  if (trimmed.length > max) return 'too-long';
-  if (views.some((view) => view.viewId !== except && view.name.toLowerCase() === trimmed.toLowerCase())) return 'taken';
-  return null;
+  return nameProblemAmong(views.map((view) => ({ id: view.viewId, name: view.name })), name, max, except);
 }
 
 /** Refreshes the workspace's shared views here and in the console's other tabs after a change made here. */
