@@ -9,6 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, type Locator, type Page, test as base, expect } from '@playwright/test';
+import type { Authorization } from '../src/api/authorization';
+import type { SavedConnection } from '../src/lib/connections';
 import { cli } from './server';
 import { type E2eState, readState } from './state';
 
@@ -72,16 +74,11 @@ export const test = base.extend<Fixtures>({
 });
 export { expect };
 
-type SavedConnection = {
-  workspaceId: string; workspaceName: string; organizationId: string; organizationName: string; baseUrl: string;
-  apiKey: string; permissions: Record<string, string>; remember: boolean; savedAt: string;
-};
-
 /** The connection /connect would save for `key` (src/lib/connect-key.ts `toConnection`), from `GET /authorization`. */
 async function savedConnection(baseURL: string, key: string, remember: boolean): Promise<SavedConnection> {
   const answer = await fetch(new URL('/api/authorization', baseURL), { headers: { 'x-api-key': key } });
   expect(answer.status, 'the key is accepted').toBe(200);
-  const authorization = (await answer.json()) as { feed: { id: string; name: string }; organization: { id: string; name: string }; permissions: Record<string, string> };
+  const authorization = (await answer.json()) as Authorization;
   return {
     workspaceId: authorization.feed.id, workspaceName: authorization.feed.name, organizationId: authorization.organization.id,
     organizationName: authorization.organization.name, baseUrl: '/api', apiKey: key, permissions: authorization.permissions,
