@@ -128,6 +128,23 @@ function filterText(filter: FilterNode | undefined): string {
   return text;
 }
 
+/**
+ * The kept counts that answer `count(filter)` exactly (migration 0010, issue 39 point 2), or null when a query must
+ * count: no filter (every state), `state eq 'x'`, `state in (...)` (a contact has one state, so the counts add up)
+ * and `tags eq 'x'` (the contacts carrying the tag).
+ */
+function keptCountOf(filter: FilterNode | undefined): { kind: 'state' | 'tag'; names?: string[] } | null {
+  if (!filter) return { kind: 'state' };
+  if (filter.kind === 'compare' && filter.operator === 'eq' && typeof filter.value === 'string') {
+    if (filter.field === 'state') return { kind: 'state', names: [filter.value] };
+    if (filter.field === 'tags') return { kind: 'tag', names: [filter.value] };
+  }
+  if (filter.kind === 'in' && filter.field === 'state' && filter.values.every((value) => typeof value === 'string')) return { kind: 'state', names: [...new Set(filter.values as string[])] };
+  return null;
+}
+
+const sumOf = (counts: Map<string, number>): number => [...counts.values()].reduce((sum, n) => sum + n, 0);
+
 /** `searchMatch(filter)`, kept per filter object like `filterText`. */
 const matches = new WeakMap<FilterNode, ReturnType<typeof searchMatch>>();
 function memoSearchMatch(filter: FilterNode | undefined): ReturnType<typeof searchMatch> {
@@ -200,12 +217,13 @@ export class ContactStore {
   /**
    * `searchDrive`: always read a served search's pages that way (tests), instead of the cheapest way.
    * `anchorEvery`: the deep pages' anchor spacing in rows (deep-pages.ts; default `ANCHOR_EVERY`, 0 reads every
-   * page with a plain OFFSET: the tests' reference).
+   * page with a plain OFFSET: the tests' reference). `keptCounts` false: `count` always counts the matching rows, as
+   * before migration 0010 (bench/kept-counts.ts' reference).
    */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
-    private readonly options: { searchDrive?: SearchDrive; anchorEvery?: number } = {},
+    private readonly options: { searchDrive?: SearchDrive; anchorEvery?: number; keptCounts?: boolean } = {},
   ) {
     this.anchors = options.anchorEvery === 0 ? null : new AnchorCache(options.anchorEvery);
     this.json = sql.raw<string>(contactJson(dialect).compile(db).sql);
@@ -294,6 +312,8 @@ export class ContactStore {
   async count(workspaceId: string, filter: FilterNode | undefined): Promise<number> {
     const key = `${await this.versionKey(workspaceId)}:${filterText(filter)}`;
     return this.counts.get(key, async () => {
+      const kept = this.options.keptCounts === false ? null : keptCountOf(filter);
+      if (kept) return sumOf(await this.keptCounts(workspaceId, kept.kind, kept.names));
       // Only SQLite asks its search index; PostgreSQL's GIN indexes serve the filter's `ilike` as it is.
       const match = this.dialect.name === 'sqlite' ? memoSearchMatch(filter) : null;
       if (match?.exact) return this.countCandidates(workspaceId, match);
@@ -471,16 +491,13 @@ export class ContactStore {
       let states: { state: string; n: number | string }[];
       let top: { tag: string; n: number | string }[];
       if (!filter) {
-        states = await this.db.selectFrom('contacts').select(['state', (eb) => eb.fn.countAll<number>().as('n')]).where('workspace_id', '=', workspaceId).groupBy('state').execute();
-        top = await this.db
-          .selectFrom('contact_tags')
-          .select(['tag', (eb) => eb.fn.countAll<number>().as('n')])
-          .where('workspace_id', '=', workspaceId)
-          .groupBy('tag')
-          .orderBy('n', 'desc')
-          .orderBy('tag')
-          .limit(20)
-          .execute();
+        // The kept counts (migration 0010): no scan of the workspace's contacts or tag rows.
+        const [stateCounts, tagCounts] = await Promise.all([this.keptCounts(workspaceId, 'state'), this.keptCounts(workspaceId, 'tag')]);
+        states = [...stateCounts].map(([state, n]) => ({ state, n }));
+        top = [...tagCounts]
+          .map(([tag, n]) => ({ tag, n }))
+          .sort((a, b) => b.n - a.n) // stable: ties stay in name order
+          .slice(0, 20);
       } else {
         // The matching contacts first, materialized (`matching`'s own plan: a tag's index rows, the search index's
         // candidates), then counted, and their tag rows looked up by contact. Written as one query, SQLite grouped the
@@ -516,15 +533,7 @@ export class ContactStore {
   async createdPerDay(workspaceId: string, from: string): Promise<Map<string, number>> {
     const key = `${await this.versionKey(workspaceId)}:days:${from}`;
     return this.days.get(key, async () => {
-      const day = sql<string>`substr(created, 1, 10)`;
-      const rows = await this.db
-        .selectFrom('contacts')
-        .select([day.as('day'), (eb) => eb.fn.countAll<number>().as('n')])
-        .where('workspace_id', '=', workspaceId)
-        .where('created', '>=', from)
-        .groupBy(day)
-        .execute();
-      return new Map(rows.map((row) => [row.day, Number(row.n)]));
+      return this.keptCounts(workspaceId, 'day', undefined, from);
     });
   }
 
@@ -559,14 +568,19 @@ export class ContactStore {
   }
 
   private async countTags(workspaceId: string) {
-    const rows = await this.db
-      .selectFrom('contact_tags')
-      .select(['tag', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('workspace_id', '=', workspaceId)
-      .groupBy('tag')
-      .orderBy('tag')
-      .execute();
-    return rows.map((row) => ({ name: row.tag, count: Number(row.n) }));
+    return [...(await this.keptCounts(workspaceId, 'tag'))].map(([name, count]) => ({ name, count }));
+  }
+
+  /**
+   * The kept counts (migration 0010, issue 39 point 2) of `kind` in the workspace, as `name -> n` in the database's
+   * (binary) order of names (n > 0; a name with none is absent), only for `names` and from `from` on when given. One indexed read of a table of a few rows per state, tag and day.
+   */
+  private async keptCounts(workspaceId: string, kind: 'state' | 'tag' | 'day', names?: readonly string[], from?: string): Promise<Map<string, number>> {
+    let query = this.db.selectFrom('contact_counts').select(['name', 'n']).where('workspace_id', '=', workspaceId).where('kind', '=', kind);
+    if (names) query = query.where('name', 'in', names);
+    if (from !== undefined) query = query.where('name', '>=', from);
+    const rows = names && !names.length ? [] : await query.orderBy('name').execute();
+    return new Map(rows.map((row) => [row.name, Number(row.n)]));
   }
 
   /** Creates a contact; 409 when its email (case-insensitive) or phone is taken in the workspace. */

@@ -9,6 +9,7 @@
  */
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import type { Dialect } from './connection';
+import { countTriggers, recountStatement } from './contact-counts';
 
 const migrationsFor = ({ name, text, indexNullsFirst }: Pick<Dialect, 'name' | 'text' | 'indexNullsFirst'>): Record<string, Migration> => ({
   '0001-core': {
@@ -377,6 +378,28 @@ const migrationsFor = ({ name, text, indexNullsFirst }: Pick<Dialect, 'name' | '
         .addColumn('updated', text, (c) => c.notNull())
         .execute();
       await db.schema.createIndex('views_ws_name').on('views').columns(['workspace_id', 'name_key']).unique().execute();
+    },
+  },
+  // Kept counts (issue 39 point 2, issue 35's `GET /stats`): `contact_counts` holds, per workspace, how many contacts
+  // are in each state (`kind` 'state'), carry each tag ('tag', from contact_tags) and were created on each UTC day
+  // ('day', `YYYY-MM-DD`). Database triggers keep it in the transaction of every write to contacts and contact_tags,
+  // whichever code path (or process) writes, so a count never disagrees with a scan. A count reaching 0 is deleted
+  // with its row, so an erased person's only tag leaves no trace here (docs/decisions.md section 11). On PostgreSQL
+  // inserts and deletes are counted per statement (transition tables: one upsert per distinct key, in key order) and
+  // a state change per row; every contact write holds its workspace's lock first (activity.ts `lockWorkspace`), so
+  // two writers never take these rows in opposite orders. Filled from the rows already there.
+  '0010-contact-counts': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('contact_counts')
+        .addColumn('workspace_id', text, (c) => c.notNull())
+        .addColumn('kind', text, (c) => c.notNull())
+        .addColumn('name', text, (c) => c.notNull())
+        .addColumn('n', name === 'postgres' ? 'bigint' : 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('contact_counts_pk', ['workspace_id', 'kind', 'name'])
+        .execute();
+      await sql.raw(recountStatement()).execute(db);
+      for (const statement of countTriggers(name)) await sql.raw(statement).execute(db);
     },
   },
 });

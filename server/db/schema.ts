@@ -225,6 +225,18 @@ export interface ViewTable {
   updated: string;
 }
 
+/**
+ * Kept counts of a workspace's contacts (migration 0010, issue 39 point 2), written by database triggers only: `kind`
+ * 'state' (name: the state), 'tag' (name: the tag) or 'day' (name: the UTC day of `created`, `YYYY-MM-DD`); `n` > 0
+ * (a row whose count reaches 0 is deleted). PostgreSQL's bigint comes back as a string.
+ */
+export interface ContactCountTable {
+  workspace_id: string;
+  kind: 'state' | 'tag' | 'day';
+  name: string;
+  n: number | string;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   workspaces: WorkspaceTable;
@@ -232,6 +244,7 @@ export interface Database {
   basic_credentials: BasicCredentialTable;
   contacts: ContactTable;
   contact_tags: ContactTagTable;
+  contact_counts: ContactCountTable;
   collections: CollectionTable;
   products: ProductTable;
   product_tags: ProductTagTable;

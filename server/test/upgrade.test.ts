@@ -3,7 +3,7 @@
  * - A database written by the code as it was before issue 37 (test/fixtures/db-2026-11-28.sqlite, made by
  *   commit 7388bd2 with every migration of that day, one workspace and six contacts; the contacts it served then
  *   are in db-2026-11-28.json) starts on this code, as `npm start` runs it (started-service.ts), migrates, and
- *   serves the same contacts.
+ *   serves the same contacts, its kept counts (migration 0010) filled from the rows it had.
  * - A migration that fails leaves the database as the migrations before it left it (each in a transaction,
  *   server/db/migrations.ts `migrateToLatest`), and the service refuses to start with one line naming it. The
  *   failure is made from outside: an index named `posts_ws_created` already in the file makes `0007-extensions`
@@ -53,8 +53,19 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('upgrading an SQLite database made b
     const database = new SQLite(file, { readonly: true });
     const applied = database.prepare('select name from kysely_migration order by name').pluck().all();
     expect(database.pragma('integrity_check', { simple: true })).toBe('ok');
+    // Migration 0010 filled the kept counts from the rows already there.
+    const kept = database.prepare('select workspace_id, kind, name, n from contact_counts order by 1, 2, 3').all();
+    const scanned = database
+      .prepare(
+        `select * from (select workspace_id, 'state' as kind, state as name, count(*) as n from contacts group by 1, 3
+          union all select workspace_id, 'day', substr(created, 1, 10), count(*) from contacts group by 1, 3
+          union all select workspace_id, 'tag', tag, count(*) from contact_tags group by 1, 3) order by 1, 2, 3`,
+      )
+      .all();
     database.close();
     expect(applied).toEqual([...MIGRATION_NAMES]);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept).toEqual(scanned);
   }, 90_000);
 
   it('refuses to start when a migration fails, naming it, and leaves that migration undone', async () => {
