@@ -5,10 +5,12 @@
  * the keys' own channel in connections.ts is).
  *
  * The reserve kept for the person while jobs run is a setting of this device (localStorage
- * `workspace-admin.budget-reserve`, a share from 0 to 0.9, default 0.2: issue 19 point 4).
+ * `workspace-admin.budget-reserve`, a share from 0 to 0.9, default 0.2: issue 19 point 4). What a budget knows of
+ * the key's window survives a reload of the tab (budget-memory.ts).
  */
 import { type ApiClient, createApiClient } from '@/api/client';
 import { DEFAULT_RESERVE, type RateBudget, createRateBudget } from '@/api/rate-budget';
+import { keepBudget, keptReading } from './budget-memory';
 import type { SavedConnection } from './connections';
 import { readLocal, writeLocal } from './local-state';
 
@@ -42,12 +44,18 @@ export function budgetChannelName(baseUrl: string, apiKey: string): string {
   return `workspace-admin.budget.${shortHash(`${baseUrl}\n${apiKey}`)}`;
 }
 
-/** The shared budget of `apiKey` on `baseUrl` (made on first use). */
+/**
+ * The shared budget of `apiKey` on `baseUrl` (made on first use, from what this tab knew of the key's window before a
+ * reload: budget-memory.ts).
+ */
 export function rateBudgetFor(baseUrl: string, apiKey: string): RateBudget {
   const id = `${baseUrl}\n${apiKey}`;
   let budget = budgets.get(id);
   if (!budget) {
-    budget = createRateBudget({ channelName: budgetChannelName(baseUrl, apiKey), reserve: savedReserve() });
+    const channelName = budgetChannelName(baseUrl, apiKey);
+    const initial = keptReading(channelName);
+    budget = createRateBudget({ channelName, reserve: savedReserve(), ...(initial ? { initial } : {}) });
+    keepBudget(channelName, budget);
     budgets.set(id, budget);
   }
   return budget;

@@ -1,7 +1,8 @@
 /**
  * Which of our service's extensions (docs/decisions.md section 10, issue 22 point 6) the service on screen has: asked
  * once per key with `GET /extensions` and kept for the session (never stale, never refetched); a 404 (a service
- * without extensions, such as the hosted one) or any error means none, so nothing is offered and nothing breaks.
+ * without extensions, such as the hosted one) or any error means none, so nothing is offered and nothing breaks. A 429
+ * is asked again after its `Retry-After`, meanwhile offering none (src/lib/extension-query.ts).
  * The workspace layout asks on connecting; every place that offers an extension reads the same cached answer.
  */
 import { useQuery } from '@tanstack/react-query';
