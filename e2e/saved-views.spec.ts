@@ -6,8 +6,8 @@
  * Shared views (issue 36 point 8, docs/decisions.md section 13): a contacts view shared with the workspace in one
  * browser shows in a fresh one, marked shared with the key that made it, and opens there; read-write keys rename and
  * delete it, a read-only key sees and opens it but cannot change it; a service without `shared-views` offers no
- * sharing and asks nothing. The tab that shares, renames or deletes a view sends at most one `GET /views` for each
- * change, and another tab follows.
+ * sharing and asks nothing. A `GET /views` that fails says so in the row, with a Retry; the tab that shares, renames
+ * or deletes a view sends at most one `GET /views` for each change, and another tab follows.
  */
 import type { Browser, Page, Request } from '@playwright/test';
 import { checkAccessibility, expect, hideExtensions, makeWorkspace, test } from './fixtures';
@@ -271,6 +271,62 @@ test('against a service without shared views, saving offers no sharing, nothing 
 
 /** Whether `request` is a `GET /views` (docs/decisions.md section 13). */
 const isViewsGet = (request: Request) => request.method() === 'GET' && new URL(request.url()).pathname === '/api/views';
+
+test('a failed GET /views says so in the saved views row, and Retry loads the shared views once the service answers', async ({ page, connect }) => {
+  const ws = makeWorkspace('Views not loaded');
+  const { baseURL } = readState();
+  expect((await apiCall(baseURL, ws.key, 'POST', '/views', { name: 'Active people', query: { filter: "state eq 'active'" } })).status).toBe(201);
+  expect((await apiCall(baseURL, ws.key, 'POST', '/contacts', { addDirectly: true, name: 'Ola Views', email: 'ola@views.test' })).status).toBe(201);
+  // The browser's GET /views fails (the first attempt and the console's two retries); the rest goes to the real service.
+  let refused = 0;
+  await page.route('**/api/views*', async (route) => {
+    if (route.request().method() !== 'GET') return route.fallback();
+    refused += 1;
+    await route.fulfill({ status: 500, json: { traceId: 'e2e', message: 'Internal server error', path: '/api/views', timestamp: new Date().toISOString(), statusCode: 500 } });
+  });
+  await connect(ws.key);
+  await expect(page.getByText('1 contact', { exact: true })).toBeVisible();
+  await page.mouse.move(10, 10); // the first interaction loads the row (a stand-in until then)
+  await page.mouse.move(20, 20);
+  const notLoaded = views(page).getByRole('alert');
+  await expect(notLoaded).toHaveText('Shared views could not be loaded', { timeout: 20_000 });
+  expect(refused).toBeGreaterThan(0);
+  await expect(views(page).getByRole('link', { name: 'Active people' })).toHaveCount(0);
+  // The personal views still work beside it.
+  await expect(views(page).getByRole('button', { name: 'Save view' })).toBeEnabled();
+  await checkAccessibility(page, 'shared-views-not-loaded');
+
+  await page.unroute('**/api/views*');
+  const retried: string[] = [];
+  page.on('request', (request) => {
+    if (isViewsGet(request)) retried.push(request.url());
+  });
+  await views(page).getByRole('button', { name: 'Retry' }).click();
+  await expect(views(page).getByRole('link', { name: 'Active people' })).toBeVisible();
+  await expect(notLoaded).toHaveCount(0);
+  expect(retried).toHaveLength(1);
+});
+
+test('in Norwegian, the row says the shared views could not be loaded and offers to try again', async ({ browser }) => {
+  const ws = makeWorkspace('Views not loaded nb');
+  const { baseURL } = readState();
+  expect((await apiCall(baseURL, ws.key, 'POST', '/contacts', { addDirectly: true, name: 'Kari Visning', email: 'kari@views.test' })).status).toBe(201);
+  const context = await browser.newContext({ baseURL, locale: 'nb-NO', reducedMotion: 'reduce' });
+  try {
+    const page = await context.newPage();
+    await page.route('**/api/views*', (route) => (route.request().method() === 'GET' ? route.abort('failed') : route.fallback()));
+    await page.goto('/connect');
+    await page.getByLabel('API-nøkkel', { exact: true }).fill(ws.key);
+    await page.getByRole('button', { name: 'Koble til', exact: true }).click();
+    await expect(page).toHaveURL(/\/w\/[^/?]+$/);
+    await page.getByRole('navigation', { name: 'Seksjoner' }).getByRole('link', { name: 'Kontakter' }).click();
+    const row = page.getByRole('group', { name: 'Lagrede visninger' });
+    await expect(row.getByRole('alert')).toHaveText('Delte visninger kunne ikke lastes inn', { timeout: 20_000 });
+    await expect(row.getByRole('button', { name: 'Prøv igjen' })).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});
 
 /**
  * The `view` changes the service's change stream (`GET /events`, docs/decisions.md section 13) sends for `key`'s
