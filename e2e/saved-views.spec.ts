@@ -6,9 +6,10 @@
  * Shared views (issue 36 point 8, docs/decisions.md section 13): a contacts view shared with the workspace in one
  * browser shows in a fresh one, marked shared with the key that made it, and opens there; read-write keys rename and
  * delete it, a read-only key sees and opens it but cannot change it; a service without `shared-views` offers no
- * sharing and asks nothing.
+ * sharing and asks nothing. A `GET /views` that fails says so in the row, with a Retry; the tab that shares, renames
+ * or deletes a view sends at most one `GET /views` for each change, and another tab follows.
  */
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, Page, Request } from '@playwright/test';
 import { checkAccessibility, expect, hideExtensions, makeWorkspace, test } from './fixtures';
 import { apiCall, cli } from './server';
 import { readState } from './state';
@@ -266,4 +267,174 @@ test('against a service without shared views, saving offers no sharing, nothing 
   await expect(views(page).getByText(/^Shared/)).toHaveCount(0);
   expect(await page.evaluate((id) => localStorage.getItem(`workspace-admin.views.${id}.contacts`), ws.id)).toContain('Active here');
   expect(asked).toEqual([]);
+});
+
+/** Whether `request` is a `GET /views` (docs/decisions.md section 13). */
+const isViewsGet = (request: Request) => request.method() === 'GET' && new URL(request.url()).pathname === '/api/views';
+
+test('a failed GET /views says so in the saved views row, and Retry loads the shared views once the service answers', async ({ page, connect }) => {
+  const ws = makeWorkspace('Views not loaded');
+  const { baseURL } = readState();
+  expect((await apiCall(baseURL, ws.key, 'POST', '/views', { name: 'Active people', query: { filter: "state eq 'active'" } })).status).toBe(201);
+  expect((await apiCall(baseURL, ws.key, 'POST', '/contacts', { addDirectly: true, name: 'Ola Views', email: 'ola@views.test' })).status).toBe(201);
+  // The browser's GET /views fails (the first attempt and the console's two retries); the rest goes to the real service.
+  let refused = 0;
+  await page.route('**/api/views*', async (route) => {
+    if (route.request().method() !== 'GET') return route.fallback();
+    refused += 1;
+    await route.fulfill({ status: 500, json: { traceId: 'e2e', message: 'Internal server error', path: '/api/views', timestamp: new Date().toISOString(), statusCode: 500 } });
+  });
+  await connect(ws.key);
+  await expect(page.getByText('1 contact', { exact: true })).toBeVisible();
+  await page.mouse.move(10, 10); // the first interaction loads the row (a stand-in until then)
+  await page.mouse.move(20, 20);
+  const notLoaded = views(page).getByRole('alert');
+  await expect(notLoaded).toHaveText('Shared views could not be loaded', { timeout: 20_000 });
+  expect(refused).toBeGreaterThan(0);
+  await expect(views(page).getByRole('link', { name: 'Active people' })).toHaveCount(0);
+  // The personal views still work beside it.
+  await expect(views(page).getByRole('button', { name: 'Save view' })).toBeEnabled();
+  await checkAccessibility(page, 'shared-views-not-loaded');
+
+  await page.unroute('**/api/views*');
+  const retried: string[] = [];
+  page.on('request', (request) => {
+    if (isViewsGet(request)) retried.push(request.url());
+  });
+  await views(page).getByRole('button', { name: 'Retry' }).click();
+  await expect(views(page).getByRole('link', { name: 'Active people' })).toBeVisible();
+  await expect(notLoaded).toHaveCount(0);
+  expect(retried).toHaveLength(1);
+});
+
+test('in Norwegian, the row says the shared views could not be loaded and offers to try again', async ({ browser }) => {
+  const ws = makeWorkspace('Views not loaded nb');
+  const { baseURL } = readState();
+  expect((await apiCall(baseURL, ws.key, 'POST', '/contacts', { addDirectly: true, name: 'Kari Visning', email: 'kari@views.test' })).status).toBe(201);
+  const context = await browser.newContext({ baseURL, locale: 'nb-NO', reducedMotion: 'reduce' });
+  try {
+    const page = await context.newPage();
+    await page.route('**/api/views*', (route) => (route.request().method() === 'GET' ? route.abort('failed') : route.fallback()));
+    await page.goto('/connect');
+    await page.getByLabel('API-nøkkel', { exact: true }).fill(ws.key);
+    await page.getByRole('button', { name: 'Koble til', exact: true }).click();
+    await expect(page).toHaveURL(/\/w\/[^/?]+$/);
+    await page.getByRole('navigation', { name: 'Seksjoner' }).getByRole('link', { name: 'Kontakter' }).click();
+    const row = page.getByRole('group', { name: 'Lagrede visninger' });
+    await expect(row.getByRole('alert')).toHaveText('Delte visninger kunne ikke lastes inn', { timeout: 20_000 });
+    await expect(row.getByRole('button', { name: 'Prøv igjen' })).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});
+
+/**
+ * The `view` changes the service's change stream (`GET /events`, docs/decisions.md section 13) sends for `key`'s
+ * workspace, read by the test itself (as the console's stream would get them): `seen(action)` counts those of that
+ * action so far; `close` ends the stream.
+ */
+async function watchViewChanges(baseURL: string, key: string): Promise<{ seen: (action: string) => number; close: () => void }> {
+  const controller = new AbortController();
+  const response = await fetch(`${baseURL}/api/events`, { headers: { 'x-api-key': key, accept: 'text/event-stream' }, signal: controller.signal });
+  expect(response.status).toBe(200);
+  const actions: string[] = [];
+  void (async () => {
+    const decoder = new TextDecoder();
+    let text = '';
+    const reader = response.body!.getReader();
+    try {
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        text += decoder.decode(chunk.value, { stream: true });
+        const lines = text.split('\n');
+        text = lines.pop() ?? '';
+        for (const line of lines) {
+          if (!line.startsWith('data:')) continue;
+          const data = JSON.parse(line.slice(5)) as { resource?: string; action?: string };
+          if (data.resource === 'view' && data.action) actions.push(data.action);
+        }
+      }
+    } catch {
+      // closed by the test
+    }
+  })();
+  return { seen: (action) => actions.filter((seen) => seen === action).length, close: () => controller.abort() };
+}
+
+test('sharing, renaming and deleting a view each send at most one GET /views from the tab that did it, and another tab follows', async ({ page, context, connect }) => {
+  test.setTimeout(120_000);
+  const ws = makeWorkspace('Views requests');
+  const { baseURL } = readState();
+  expect((await apiCall(baseURL, ws.key, 'POST', '/contacts', { addDirectly: true, name: 'Per Views', email: 'per@views.test' })).status).toBe(201);
+  const gets: string[] = [];
+  let streams = 0;
+  page.on('request', (request) => {
+    if (isViewsGet(request)) gets.push(request.url());
+    if (new URL(request.url()).pathname === '/api/events') streams += 1;
+  });
+  await connect(ws.key);
+  await expect(page.getByText('1 contact', { exact: true })).toBeVisible();
+  await page.mouse.move(10, 10); // the first interaction loads the row, which asks GET /views once
+  await page.mouse.move(20, 20);
+  await expect.poll(() => gets.length).toBe(1);
+  await expect.poll(() => streams).toBe(1);
+  // Another tab of the same browser, its row loaded (its GET /views answered: no shared view yet).
+  const other = await context.newPage();
+  await other.goto(`/w/${ws.id}/contacts`);
+  await expect(other.getByText('1 contact', { exact: true })).toBeVisible();
+  const otherLoaded = other.waitForResponse((response) => isViewsGet(response.request()));
+  await other.mouse.move(10, 10);
+  await other.mouse.move(20, 20);
+  await otherLoaded;
+  const otherGets: string[] = [];
+  other.on('request', (request) => {
+    if (isViewsGet(request)) otherGets.push(request.url());
+  });
+  const changes = await watchViewChanges(baseURL, ws.key);
+  const counts: Record<string, number> = {};
+  /** Runs `change` and counts the GET /views of `page` from it until a moment after the stream has sent its event. */
+  const costOf = async (action: 'create' | 'update' | 'delete', change: () => Promise<void>) => {
+    const before = gets.length;
+    await change();
+    await expect.poll(() => changes.seen(action), { timeout: 5000 }).toBe(1);
+    await page.waitForTimeout(1500); // the tab has had the event too, and whatever it loads for it has been sent
+    counts[action] = gets.length - before;
+  };
+
+  try {
+    await costOf('create', async () => {
+      await views(page).getByRole('button', { name: 'Save view' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Save the current view' });
+      await dialog.getByRole('textbox', { name: 'View name' }).fill('Everyone');
+      await dialog.getByRole('checkbox', { name: 'Share with the workspace' }).check();
+      await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+      await expect(dialog).toBeHidden();
+      await expect(views(page).getByRole('link', { name: 'Everyone' })).toHaveAccessibleDescription(`Shared by ${hintOf(ws.key)}`);
+    });
+    await expect(views(other).getByRole('link', { name: 'Everyone' })).toBeVisible();
+
+    await costOf('update', async () => {
+      await sharedAction(page, 'Everyone', 'Rename');
+      const rename = page.getByRole('dialog', { name: 'Rename the view Everyone' });
+      await rename.getByRole('textbox', { name: 'View name' }).fill('All of us');
+      await rename.getByRole('button', { name: 'Save', exact: true }).click();
+      await expect(rename).toBeHidden();
+      await expect(views(page).getByRole('link', { name: 'All of us' })).toBeVisible();
+      await expect(views(page).getByRole('link', { name: 'Everyone' })).toHaveCount(0);
+    });
+    await expect(views(other).getByRole('link', { name: 'All of us' })).toBeVisible();
+
+    await costOf('delete', async () => {
+      await sharedAction(page, 'All of us', 'Delete');
+      const confirm = page.getByRole('dialog', { name: 'Delete the shared view All of us?' });
+      await confirm.getByRole('button', { name: 'Delete' }).click();
+      await expect(confirm).toBeHidden();
+      await expect(views(page).getByRole('link', { name: 'All of us' })).toHaveCount(0);
+    });
+    await expect(views(other).getByRole('link', { name: 'All of us' })).toHaveCount(0);
+  } finally {
+    changes.close();
+    console.log(`GET /views of the tab that made each change: ${JSON.stringify(counts)}; of the other tab, for the three: ${otherGets.length}`);
+  }
+  expect(counts).toEqual({ create: expect.any(Number), update: expect.any(Number), delete: expect.any(Number) });
+  for (const [action, count] of Object.entries(counts)) expect(count, `GET /views for the ${action}`).toBeLessThanOrEqual(1);
 });

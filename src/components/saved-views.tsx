@@ -11,7 +11,8 @@
  * lib/shared-views.ts): after the personal ones, each marked "Shared by …a1b2" (the key that made it), opened the
  * same way, renamed or deleted (after a confirmation) by any key with contacts:read-write; the naming dialog offers
  * "Share with the workspace". A key with contacts:read-only sees and opens them, and is told why it cannot change
- * them. Without the extension the row is as before: nothing is asked of the service.
+ * them. When `GET /views` fails (after the client's retries) the row says the shared views could not be loaded, with a
+ * Retry, rather than showing none. Without the extension the row is as before: nothing is asked of the service.
  *
  * Issue 16: the row itself is light; each view's menu loads at the page's first interaction (a plain button stands
  * in, AfterInteraction) and the naming dialog when it opens (saved-view-popups.tsx), so a list's first screen does
@@ -74,6 +75,7 @@ export function SavedViews({ list, hidden = [], onHiddenChange, shared }: SavedV
   const canShare = allows(connection.permissions, 'contacts:read-write');
   const sharedQuery = useQuery({ ...sharedViewQueries.list(api, workspaceId), enabled: sharing });
   const sharedViews = sharing ? (sharedQuery.data ?? NO_SHARED_VIEWS) : NO_SHARED_VIEWS;
+  const notLoadedId = useId();
   useEffect(() => {
     if (sharing && sharedQuery.data) noteSharedViews(workspaceId, list, sharedQuery.data.length > 0);
   }, [sharing, sharedQuery.data, workspaceId, list]);
@@ -140,6 +142,22 @@ export function SavedViews({ list, hidden = [], onHiddenChange, shared }: SavedV
               />
             ))
           }
+        />
+      ) : null}
+      {sharing && sharedQuery.isLoadingError ? (
+        // Not "no shared views": the row says they could not be loaded, and tries again on request.
+        <WithArea
+          area="tools"
+          render={() => (
+            <Group gap={4} wrap="nowrap">
+              <Text id={notLoadedId} size="sm" c="var(--mantine-color-error)" role="alert">
+                {t('tools.sharedViewsNotLoaded')}
+              </Text>
+              <Button size="xs" variant="light" aria-describedby={notLoadedId} loading={sharedQuery.isFetching} onClick={() => void sharedQuery.refetch()}>
+                {t('common.retry')}
+              </Button>
+            </Group>
+          )}
         />
       ) : null}
       <Button size="xs" variant="subtle" onClick={() => setNaming({ mode: 'save' })}>

@@ -4,6 +4,7 @@
  * showing the console to do the same, through a BroadcastChannel; `listenForChanges(queryClient)`, installed once
  * with the query client, applies what other tabs send. Keys are React Query keys led by `'ws', workspaceId`
  * (docs/style.md, queries), so a tab refreshes only the workspace named. Without BroadcastChannel, only this tab.
+ * `refreshOtherTabs(queryKey)` tells the other tabs alone, for a change this tab has already put in its cache.
  */
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 
@@ -14,9 +15,14 @@ function changes(): BroadcastChannel | null {
   return channel;
 }
 
+/** Invalidates `queryKey` in the console's other tabs only (this tab has put the change in its cache itself). */
+export function refreshOtherTabs(queryKey: QueryKey): void {
+  changes()?.postMessage({ queryKey });
+}
+
 /** Invalidates `queryKey` here and in the console's other tabs; resolves when this tab's refetches are done. */
 export function refreshEverywhere(queryClient: QueryClient, queryKey: QueryKey): Promise<void> {
-  changes()?.postMessage({ queryKey });
+  refreshOtherTabs(queryKey);
   return queryClient.invalidateQueries({ queryKey });
 }
 

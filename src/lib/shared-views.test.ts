@@ -1,8 +1,25 @@
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
+import type { ApiClient } from '@/api/client';
 import { and, compare, inList } from '@/api/filter/ast';
 import { parseFilter } from '@/api/filter/parse';
+import type { SharedView } from '@/api/live';
+import { isOwnWrite } from './live/live-store';
 import { viewSearch } from './saved-views';
-import { type ShareSource, isSharedViewShown, sharedNameProblem, sharedViewSearch, viewQueryOf } from './shared-views';
+import {
+  type ShareSource,
+  applyOwnChange,
+  createSharedView,
+  deleteSharedView,
+  isSharedViewShown,
+  renameSharedView,
+  sharedNameProblem,
+  sharedViewQueries,
+  sharedViewSearch,
+  viewQueryOf,
+  withView,
+  withoutView,
+} from './shared-views';
 
 const COLUMNS = ['name', 'email', 'phone', 'state', 'tags', 'city', 'source', 'created'];
 const source = (patch: Partial<ShareSource> = {}): ShareSource => ({ resource: 'contacts', filter: undefined, orderBy: [], pageSize: 20, columns: COLUMNS, ...patch });
@@ -86,5 +103,125 @@ describe('isSharedViewShown', () => {
 describe('sharedViewSearch reading an order', () => {
   it('takes the default direction and any case, as section 6 allows', () => {
     expect(new URLSearchParams(sharedViewSearch({ query: { filter: null, orderBy: 'name,created DESC', columns: [], pageSize: 20 } }, COLUMNS)).get('sort')).toBe('name:asc,created:desc');
+  });
+});
+
+const view = (viewId: string, name: string): SharedView => ({
+  viewId,
+  name,
+  resource: 'contacts',
+  query: { filter: null, orderBy: null, columns: [], pageSize: 20 },
+  keyHint: null,
+  created: '2026-01-01T00:00:00.000Z',
+  updated: '2026-01-01T00:00:00.000Z',
+});
+
+describe('withView and withoutView', () => {
+  it('adds a view in the order GET /views answers (name ignoring case, then id), and applied twice gives the same list', () => {
+    const views = [view('1', 'alpha'), view('2', 'Gamma')];
+    const added = withView(views, view('3', 'Beta'));
+    expect(added.map((one) => one.name)).toEqual(['alpha', 'Beta', 'Gamma']);
+    expect(withView(added, view('3', 'Beta'))).toEqual(added);
+    expect(withView([view('b', 'same'), view('c', 'other')], view('a', 'Same')).map((one) => one.viewId)).toEqual(['c', 'a', 'b']);
+  });
+
+  it('puts a renamed view in place of its old self, in its new place', () => {
+    const renamed = withView([view('1', 'alpha'), view('2', 'Beta')], view('1', 'zeta'));
+    expect(renamed.map((one) => [one.viewId, one.name])).toEqual([
+      ['2', 'Beta'],
+      ['1', 'zeta'],
+    ]);
+  });
+
+  it('removes a view by id, and one already gone changes nothing', () => {
+    expect(withoutView([view('1', 'a'), view('2', 'b')], '1')).toEqual([view('2', 'b')]);
+    expect(withoutView([view('2', 'b')], '1')).toEqual([view('2', 'b')]);
+  });
+});
+
+/** A client whose calls of `GET /views` are counted, answering `listed`; the writes answer as the service would. */
+function fakeApi(listed: () => SharedView[]) {
+  const calls = { list: 0 };
+  const api = {
+    listViews: async () => {
+      calls.list += 1;
+      return { items: listed() };
+    },
+    createView: async (input: { name: string }) => ({ ...view('new', input.name) }),
+    replaceView: async (viewId: string, input: { name: string }) => ({ ...view(viewId, input.name) }),
+    deleteView: async () => undefined,
+  } as unknown as ApiClient;
+  return { api, calls };
+}
+
+describe("a tab's own change to the shared views", () => {
+  const ws = 'ws-own-change';
+  const QUERY = { filter: null, orderBy: null, columns: [], pageSize: 20 };
+
+  it('is put into the loaded list from the answer, without GET /views, and marked as its own write', async () => {
+    const queryClient = new QueryClient();
+    const { api, calls } = fakeApi(() => [view('old', 'Old')]);
+    const options = sharedViewQueries.list(api, ws);
+    await queryClient.fetchQuery(options);
+    expect(calls.list).toBe(1);
+
+    await createSharedView(api, queryClient, ws, ' Newest ', QUERY);
+    expect(queryClient.getQueryData(options.queryKey)?.map((one) => one.name)).toEqual(['Newest', 'Old']);
+    expect(isOwnWrite(ws, 'new')).toBe(true);
+    await renameSharedView(api, queryClient, ws, view('old', 'Old'), 'Ancient');
+    expect(queryClient.getQueryData(options.queryKey)?.map((one) => one.name)).toEqual(['Ancient', 'Newest']);
+    await deleteSharedView(api, queryClient, ws, 'new');
+    expect(queryClient.getQueryData(options.queryKey)?.map((one) => one.name)).toEqual(['Ancient']);
+    expect(calls.list).toBe(1);
+    expect(queryClient.getQueryState(options.queryKey)?.isInvalidated).toBe(false);
+  });
+
+  it('waits for a load under way and puts the change on its answer', async () => {
+    const queryClient = new QueryClient();
+    let answer: (items: SharedView[]) => void = () => undefined;
+    const api = { listViews: () => new Promise((resolve) => (answer = (items) => resolve({ items }))) } as unknown as ApiClient;
+    const options = sharedViewQueries.list(api, ws);
+    void queryClient.prefetchQuery(options);
+    const applied = applyOwnChange(queryClient, api, ws, 'b', (views) => withView(views, view('b', 'Bravo')));
+    answer([view('a', 'Alpha')]);
+    await applied;
+    expect(queryClient.getQueryData(options.queryKey)?.map((one) => one.name)).toEqual(['Alpha', 'Bravo']);
+  });
+
+  it('asks nothing for a list never loaded: it loads when shown', async () => {
+    const queryClient = new QueryClient();
+    const { api, calls } = fakeApi(() => []);
+    await createSharedView(api, queryClient, ws, 'First', QUERY);
+    expect(calls.list).toBe(0);
+    expect(queryClient.getQueryData(sharedViewQueries.list(api, ws).queryKey)).toBeUndefined();
+  });
+
+  it('loads a list whose load failed again, once', async () => {
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    let fail = true;
+    const { api, calls } = fakeApi(() => {
+      if (fail) throw new Error('offline');
+      return [view('new', 'First')];
+    });
+    const options = sharedViewQueries.list(api, ws);
+    const stop = new QueryObserver(queryClient, options).subscribe(() => undefined); // the row on screen
+    await expect.poll(() => queryClient.getQueryState(options.queryKey)?.status).toBe('error');
+    fail = false;
+    await createSharedView(api, queryClient, ws, 'First', QUERY);
+    expect(queryClient.getQueryData(options.queryKey)?.map((one) => one.name)).toEqual(['First']);
+    expect(calls.list).toBe(2);
+    stop();
+  });
+
+  it("leaves a list marked stale (by a fresh change stream's reset) stale, with the change in it", async () => {
+    const queryClient = new QueryClient();
+    const { api, calls } = fakeApi(() => []);
+    const options = sharedViewQueries.list(api, ws);
+    await queryClient.fetchQuery(options);
+    await queryClient.invalidateQueries({ queryKey: options.queryKey, refetchType: 'none' });
+    await createSharedView(api, queryClient, ws, 'First', QUERY);
+    expect(queryClient.getQueryData(options.queryKey)?.map((one) => one.name)).toEqual(['First']);
+    expect(queryClient.getQueryState(options.queryKey)?.isInvalidated).toBe(true);
+    expect(calls.list).toBe(1);
   });
 });

@@ -19,7 +19,8 @@ import type { FilterNode } from '@/api/filter/ast';
 import { type OrderByItem, printOrderBy } from '@/api/filter/order-by';
 import { printFilter } from '@/api/filter/print';
 import type { SharedView } from '@/api/live';
-import { refreshEverywhere } from './data-changed';
+import { refreshOtherTabs } from './data-changed';
+import { noteOwnWrite } from './live/live-store';
 import { LIST_STALE_MS } from './query-client';
 import { nameProblemAmong, viewSearch } from './saved-views';
 
@@ -53,8 +54,9 @@ export const DEFAULT_VIEW_PAGE_SIZE = 20;
 /**
  * Shared views' query options (docs/style.md, queries): `['ws', workspaceId, 'views', 'list']`, one request for
  * every view of the workspace (`GET /views` answers them all), fresh for 5 minutes (issue 19: they change seldom). A
- * person's own change refreshes it here and in the other tabs; a colleague's arrives as a `view` event of the change
- * stream where the service names `events` (src/lib/live/live-watch.tsx loads `['ws', workspaceId, 'views']` again).
+ * person's own change is put in it from the service's answer (`applyOwnChange`: no request here) and loads it again
+ * in the other tabs; a colleague's arrives as a `view` event of the change stream where the service names `events`
+ * (src/lib/live/live-watch.tsx loads `['ws', workspaceId, 'views']` again, except for this tab's own change).
  */
 export const sharedViewQueries = {
   all: (workspaceId: string) => ['ws', workspaceId, 'views'] as const,
@@ -122,15 +124,46 @@ export function sharedNameProblem(views: readonly Pick<SharedView, 'viewId' | 'n
   return nameProblemAmong(views.map((view) => ({ id: view.viewId, name: view.name })), name, max, except);
 }
 
-/** Refreshes the workspace's shared views here and in the console's other tabs after a change made here. */
-function refreshViews(queryClient: QueryClient, workspaceId: string): Promise<void> {
-  return refreshEverywhere(queryClient, sharedViewQueries.all(workspaceId));
+/**
+ * `views` (as `GET /views` answers them: by name ignoring case, then id; server/db/views.ts) with `view` in place of
+ * the one of its id, or added in its place.
+ */
+export function withView(views: readonly SharedView[], view: SharedView): SharedView[] {
+  const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...withoutView(views, view.viewId), view].sort((a, b) => compare(a.name.toLowerCase(), b.name.toLowerCase()) || compare(a.viewId, b.viewId));
+}
+
+/** `views` without the one of id `viewId`. */
+export function withoutView(views: readonly SharedView[], viewId: string): SharedView[] {
+  return views.filter((view) => view.viewId !== viewId);
+}
+
+/**
+ * Puts a change this tab made to the shared view `viewId` into its cached list from the service's answer (`change`,
+ * which gives the same list applied twice), so the change costs no `GET /views` here (issue 36 point 8); marks the
+ * view as this tab's own write, so the change stream's event of it loads nothing again (src/lib/live/live-watch.tsx);
+ * and tells the console's other tabs to load the views again (data-changed.ts; they hear the event too where the
+ * service names `events`). A load under way is waited for and the change put on its answer. A list never loaded is
+ * left to load when shown; one whose load failed loads again (one request).
+ */
+export async function applyOwnChange(queryClient: QueryClient, api: ApiClient, workspaceId: string, viewId: string, change: (views: readonly SharedView[]) => SharedView[]): Promise<void> {
+  noteOwnWrite(workspaceId, [viewId]);
+  refreshOtherTabs(sharedViewQueries.all(workspaceId));
+  const { queryKey } = sharedViewQueries.list(api, workspaceId);
+  const query = queryClient.getQueryCache().find<SharedView[]>({ queryKey, exact: true });
+  if (!query) return;
+  if (query.state.fetchStatus !== 'idle') await query.promise?.catch(() => undefined);
+  const { data, isInvalidated } = query.state;
+  if (!data) return queryClient.invalidateQueries({ queryKey });
+  queryClient.setQueryData(queryKey, change(data));
+  // Marked stale before (a fresh change stream's reset), it stays so.
+  if (isInvalidated) await queryClient.invalidateQueries({ queryKey, refetchType: 'none' });
 }
 
 /** Shares `query` with the workspace as `name` (`POST /views`, docs/decisions.md section 13); the view made. */
 export async function createSharedView(api: ApiClient, queryClient: QueryClient, workspaceId: string, name: string, query: ViewQuery): Promise<SharedView> {
   const view = await api.createView({ name: name.trim(), resource: 'contacts', query });
-  await refreshViews(queryClient, workspaceId);
+  await applyOwnChange(queryClient, api, workspaceId, view.viewId, (views) => withView(views, view));
   return view;
 }
 
@@ -138,7 +171,7 @@ export async function createSharedView(api: ApiClient, queryClient: QueryClient,
 export async function renameSharedView(api: ApiClient, queryClient: QueryClient, workspaceId: string, view: SharedView, name: string): Promise<SharedView> {
   const { filter, orderBy, columns, pageSize } = view.query;
   const renamed = await api.replaceView(view.viewId, { name: name.trim(), resource: 'contacts', query: { filter, orderBy, columns, pageSize } });
-  await refreshViews(queryClient, workspaceId);
+  await applyOwnChange(queryClient, api, workspaceId, view.viewId, (views) => withView(views, renamed));
   return renamed;
 }
 
@@ -149,5 +182,5 @@ export async function deleteSharedView(api: ApiClient, queryClient: QueryClient,
   } catch (error) {
     if (!(isApiError(error) && error.status === 404)) throw error;
   }
-  await refreshViews(queryClient, workspaceId);
+  await applyOwnChange(queryClient, api, workspaceId, viewId, (views) => withoutView(views, viewId));
 }

@@ -9,7 +9,7 @@
  *   order, selection and scroll, the drawer shows the new values and says who changed it; those no screen shows
  *   cost nothing now and load when next shown; one that the service no longer has loads the lists on screen again;
  * - other resources (products, collections, posts, views) load their queries on screen again and mark the rest
- *   stale;
+ *   stale, except for a change this tab made itself and already put in its cache (a shared view's);
  * - an event too large to name (`ids: null`) or a `reset` after a resumption ("what was missed cannot be told") says
  *   "the list changed: show" on the contacts list and loads the other screens again. The `reset` that opens every
  *   fresh stream only marks everything stale.
@@ -121,6 +121,8 @@ export async function applyLiveEvent(api: ApiClient, queryClient: QueryClient, w
   void stale('activity');
   const inPlace = IN_PLACE[resource];
   if (!inPlace) {
+    // This tab's own change (a shared view's, src/lib/shared-views.ts) is in its cache already.
+    if (ids?.every((id) => isOwnWrite(workspaceId, id))) return;
     await Promise.all(areas.map(reload));
     return;
   }
