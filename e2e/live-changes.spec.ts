@@ -5,11 +5,13 @@
  * open list within 5 s, the table not moving, and costs at most 2 requests to show; a colleague's edit shows in an
  * open drawer with who made it; a save over a newer version warns and keeps what was typed; three tabs of one browser
  * hold one stream, counted at the server (its `event_streams` rows, migration 0009), and a tab taking over resumes
- * with `Last-Event-ID`; without the extension `events` nothing is loaded for it and nothing is sent on its own.
+ * with `Last-Event-ID`; without the extension `events` nothing is loaded for it and nothing is sent on its own; a
+ * browser whose key holds its 5 streams elsewhere is told live updates are paused, works on, and resumes by itself
+ * once one of them closes.
  */
 import Database from 'better-sqlite3';
 import type { Browser, Page, Request } from '@playwright/test';
-import { type Workspace, expect, makeWorkspace, test } from './fixtures';
+import { type Workspace, checkAccessibility, expect, makeWorkspace, test } from './fixtures';
 import { apiCall, cli } from './server';
 import { readState } from './state';
 
@@ -75,6 +77,16 @@ function countRequests(page: Page): { urls: string[]; stop: () => void } {
 }
 
 const table = (page: Page) => page.getByRole('table', { name: 'Contacts' });
+
+/** A `GET /events` stream of `key` opened by the test, as another browser of the key would hold it, until `close()`. */
+async function openStream(key: string): Promise<{ close: () => void }> {
+  const controller = new AbortController();
+  const response = await fetch(`${readState().baseURL}/api/events`, { headers: { 'x-api-key': key, accept: 'text/event-stream' }, signal: controller.signal });
+  expect(response.status).toBe(200);
+  // Read as it comes, as a browser reads it.
+  void response.body!.pipeTo(new WritableStream()).catch(() => undefined);
+  return { close: () => controller.abort() };
+}
 
 test('a contact created elsewhere shows on the open list as "1 new contact: show" within 5 s, the table staying put, in at most 2 requests', async ({ page, connect }) => {
   for (const name of ['Ada Reader', 'Bo Reader', 'Cy Reader']) await createContact(ws.key, { name, email: `${name.split(' ')[0]!.toLowerCase()}@live.test` });
@@ -245,4 +257,75 @@ test('without the extension events, nothing of it loads and nothing is sent on i
   expect(scripts.filter((path) => /live-watch|event-stream/.test(path))).toEqual([]);
   await expect(page.getByRole('button', { name: /new contact/ })).toHaveCount(0);
   expect(streamsAtServer(ws.id)).toBe(0);
+});
+
+test('a sixth browser of the key is told live updates are paused, works on, and resumes by itself once a stream closes', async ({ page, connect }) => {
+  const id = await createContact(ws.key, { name: 'Ola Before', email: 'ola@live.test' });
+  await createContact(ws.key, { name: 'Siri Before', email: 'siri@live.test' });
+  // Five browsers elsewhere hold the key's 5 streams (docs/decisions.md section 13).
+  const elsewhere = await Promise.all(Array.from({ length: 5 }, () => openStream(ws.key)));
+  try {
+    expect(streamsAtServer(ws.id)).toBe(5);
+    const attempts: { status: number; retryAfter: string | null }[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/api/events') attempts.push({ status: response.status(), retryAfter: response.headers()['retry-after'] ?? null });
+    });
+    // The page's timers run as usual, and the test moves its clock on past the service's Retry-After (25 s).
+    await page.clock.install();
+    await connect(ws.key);
+    await expect(table(page).locator('tbody tr')).toHaveCount(2);
+    await page.getByRole('heading', { name: 'Contacts', level: 1 }).hover(); // an interaction: the stream opens now
+
+    const paused = page.getByRole('status').filter({ hasText: 'Live updates paused' });
+    await expect(paused).toBeVisible();
+    await expect(paused).toContainText('The console tries again on its own');
+    await expect.poll(() => attempts).toEqual([{ status: 429, retryAfter: '25' }]);
+    /** The page's clock (ms), which the test moves on. */
+    const pageNow = () => page.evaluate(() => Date.now());
+    const pausedAt = await pageNow();
+    // No loop: nothing more is asked within the Retry-After (2 s, then 15 s on the page's clock).
+    await page.waitForTimeout(2000);
+    await page.clock.fastForward(15_000);
+    await page.waitForTimeout(500);
+    expect(attempts).toHaveLength(1);
+
+    // The console works on: lists load, nothing says it failed, the 429 is not taken for the key's rate limit.
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    await expect(page.getByText('The service is throttling requests')).toHaveCount(0);
+    const sections = page.getByRole('navigation', { name: 'Sections' });
+    await sections.getByRole('link', { name: 'Products' }).click();
+    await expect(page.getByText('No products yet.')).toBeVisible();
+    await expect(paused).toBeVisible();
+    await sections.getByRole('link', { name: 'Contacts' }).click();
+    await expect(table(page).locator('tbody tr')).toHaveCount(2);
+    await checkAccessibility(page, 'live-paused');
+
+    // A colleague adds a contact meanwhile; then one of the other browsers closes its stream.
+    await createContact(colleague, { name: 'Pat Meanwhile', email: 'pat@live.test' });
+    elsewhere[0]!.close();
+    await expect.poll(() => streamsAtServer(ws.id)).toBe(4);
+    await page.clock.fastForward(30_000); // past the Retry-After: the console's next attempt opens the stream
+    await expect.poll(() => attempts.at(-1)?.status).toBe(200);
+    const elapsed = (await pageNow()) - pausedAt;
+    console.log(`GET /events attempts: ${attempts.map((attempt) => attempt.status).join(', ')} in ${Math.round(elapsed / 1000)} s of the page's clock`);
+    expect(attempts.slice(0, -1).every((attempt) => attempt.status === 429)).toBe(true);
+    // Once per Retry-After while paused, not more.
+    expect(attempts.length - 1).toBeLessThanOrEqual(Math.ceil(elapsed / 25_000));
+    await expect.poll(() => streamsAtServer(ws.id)).toBe(5);
+    await expect(paused).toBeHidden();
+    await expect(page.getByRole('status').filter({ hasText: 'Live updates resumed.' })).toBeVisible();
+    // What changed during the pause was not seen: the list says it changed, as after a resumption.
+    const changed = page.getByRole('button', { name: 'The list changed: show' });
+    await expect(changed).toBeVisible();
+
+    // A colleague's change now shows in the list, without a reload.
+    const patched = await apiCall(readState().baseURL, colleague, 'PATCH', `/contacts/${id}`, { name: 'Ola Renamed' });
+    expect(patched.status).toBe(200);
+    await expect(table(page).locator('tbody tr').filter({ hasText: 'Ola Renamed' })).toBeVisible({ timeout: 5000 });
+    await changed.click();
+    await expect(table(page).getByText('Pat Meanwhile')).toBeVisible();
+    await expect(table(page).locator('tbody tr')).toHaveCount(3);
+  } finally {
+    for (const stream of elsewhere) stream.close();
+  }
 });

@@ -55,6 +55,7 @@ const LiveWatch = lazy(() => import('@/lib/live/live-watch').then((m) => ({ defa
  * Asks the service once, on connecting, which extensions it has (issue 22 point 6; src/lib/extensions.ts), and joins
  * its change stream where it names `events` (issue 36; docs/decisions.md section 13), at the first interaction or
  * 30 s after the page was opened (`useLiveChanges`). Without `events` nothing is loaded and nothing polls (issue 36 point 7).
+ * Rendered at the top of the page, where the stream says when live updates are paused (a sixth browser of the key).
  */
 function ExtensionsWatch() {
   // useLiveChanges asks for the extensions (useExtensions).
@@ -166,7 +167,6 @@ function Shell() {
   return (
     <div className={classes.shell} data-nav-open={opened || undefined}>
       <KeyWatch />
-      <ExtensionsWatch />
       <a
         href={`#${MAIN_CONTENT_ID}`}
         className={classes.skip}
@@ -245,6 +245,7 @@ function Shell() {
       <main className={classes.main} id={MAIN_CONTENT_ID} tabIndex={-1}>
         <div ref={setKeyNotice} />
         <ThrottleNotice />
+        <ExtensionsWatch />
         <Suspense fallback={<Loading label={t('shell.loadingPage2')} />}>
           <Outlet />
         </Suspense>

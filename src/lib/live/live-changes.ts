@@ -6,21 +6,51 @@
  * another tab takes it and opens the stream again with the last event id any tab saw (`Last-Event-ID`), so no change
  * is lost between them. Without Web Locks (an old browser) each tab holds its own stream.
  *
- * A stream that ends or fails is opened again after `backoffSeconds` (1, 2, 4 ... 60 s), or after the `Retry-After`
- * of a 429 (the key holds 5 streams already), which holds back none of the console's other requests (the client's
- * `ownLimit`); a 404 (a service without the extension) or 401/403 stops it. Opening counts as one request of the key's budget; the stream costs nothing
- * per change.
+ * A stream that ends or fails is opened again after `backoffSeconds` (1, 2, 4 ... 60 s). A 429 (the key holds 5
+ * streams already, in other browsers) holds back none of the console's other requests (the client's `ownLimit`): the
+ * stream is `paused`, which the screens say (live-notice.tsx) and every tab hears, and is tried again after the
+ * 429's `Retry-After` (25 s from our service), or 30 s then 60 s when it gives none (`streamLimitWait`), until a slot
+ * frees. A 404 (a service without the extension) or 401/403 stops it. Opening counts as one request of the key's
+ * budget; the stream costs nothing per change. The first stream opened after one that could not open (a 429, a
+ * failure) without `Last-Event-ID` may have missed changes meanwhile: its `reset` is handed on as a resumption's
+ * (`resumed`), so the screens say the list changed.
  */
 import type { ApiClient } from '@/api/client';
 import { isApiError } from '@/api/api-error';
 import type { StreamEvent } from '@/api/event-stream';
-import { backoffSeconds } from '../backoff';
+import { MAX_BACKOFF_SECONDS, backoffSeconds } from '../backoff';
 
-/** Hears each event; `resumed`: the stream it came on was opened with `Last-Event-ID` (a `reset` then means changes were missed). */
+/**
+ * Hears each event; `resumed`: the stream it came on was opened with `Last-Event-ID`, or after a stream could not open
+ * (a `reset` then means changes were missed).
+ */
 export type LiveListener = (event: StreamEvent, resumed: boolean) => void;
 
-/** What the leader posts to the other tabs; each tab keeps the last event id it saw, to resume from if it leads next. */
-type Message = { kind: 'event'; event: StreamEvent; resumed: boolean };
+/**
+ * Where the browser's stream stands: `connecting` (not open yet, or opening again after it ended or failed), `live`
+ * (open), `paused` (the service answered 429: the key holds all the streams it may, docs/decisions.md section 13; it
+ * stays paused until a stream opens).
+ */
+export type LiveState = 'connecting' | 'live' | 'paused';
+
+/**
+ * What the leader posts to the other tabs: each event (each tab keeps the last event id it saw, to resume from if it
+ * leads next) and each change of the stream's state; a tab that joins asks for the state (`ask`).
+ */
+type Message = { kind: 'event'; event: StreamEvent; resumed: boolean } | { kind: 'state'; state: LiveState } | { kind: 'ask' };
+
+/** The wait after a 429 of the stream's limit that gives no `Retry-After`, in seconds, doubled once (docs/live.md). */
+export const STREAM_LIMIT_WAIT_SECONDS = 30;
+
+/**
+ * Seconds to wait before opening the stream again after the `limited`-th 429 in a row (0 for the first): its
+ * `Retry-After` (at least 1 s), else 30 s, then 60 s. Another browser's stream may close at any time and the service
+ * cannot say when, so the wait stays short enough to resume soon and long enough to cost little of the budget.
+ */
+export function streamLimitWait(retryAfter: number | null, limited: number): number {
+  if (retryAfter !== null) return Math.max(1, retryAfter);
+  return Math.min(MAX_BACKOFF_SECONDS, STREAM_LIMIT_WAIT_SECONDS * 2 ** Math.max(0, limited));
+}
 
 /** FNV-1a of `text` as 8 hex digits: a lock and channel name that does not spell out the key. */
 function shortHash(text: string): string {
@@ -35,12 +65,15 @@ function shortHash(text: string): string {
  */
 export class LiveChanges {
   private readonly listeners = new Set<LiveListener>();
+  private readonly stateListeners = new Set<(state: LiveState) => void>();
   private readonly name: string;
   private channel: BroadcastChannel | null = null;
   private controller: AbortController | null = null;
   private lastEventId: string | undefined;
   /** True while this tab holds the stream. */
   leading = false;
+  /** Where the browser's stream stands (this tab's, or the leading tab's as it last said). */
+  state: LiveState = 'connecting';
 
   constructor(
     private readonly api: ApiClient,
@@ -56,6 +89,12 @@ export class LiveChanges {
     return () => this.listeners.delete(listener);
   }
 
+  /** Calls `listener` with each change of `state` until the returned function is called. */
+  watchState(listener: (state: LiveState) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
   /** Joins the browser's stream: leads it when no other tab does, else listens to the leader. */
   start(): void {
     if (this.controller) return;
@@ -65,7 +104,11 @@ export class LiveChanges {
       this.channel = new BroadcastChannel(this.name);
       this.channel.onmessage = ({ data }: MessageEvent<Message>) => {
         if (data?.kind === 'event') this.deliver(data.event, data.resumed === true);
+        else if (data?.kind === 'state' && !this.leading) this.setState(data.state);
+        else if (data?.kind === 'ask' && this.leading) this.channel?.postMessage({ kind: 'state', state: this.state } satisfies Message);
       };
+      // A tab that joins while another leads hears the stream's state from it (a pause began before it opened).
+      this.channel.postMessage({ kind: 'ask' } satisfies Message);
     }
     const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
     if (!locks || !this.channel) {
@@ -84,6 +127,14 @@ export class LiveChanges {
     this.leading = false;
   }
 
+  /** Sets `state`, tells this tab's listeners and, leading, the other tabs. */
+  private setState(state: LiveState): void {
+    if (state === this.state) return;
+    this.state = state;
+    if (this.leading) this.channel?.postMessage({ kind: 'state', state } satisfies Message);
+    for (const listener of this.stateListeners) listener(state);
+  }
+
   private deliver(event: StreamEvent, resumed: boolean): void {
     if (event.id !== null) this.lastEventId = newer(this.lastEventId, event.id);
     for (const listener of this.listeners) listener(event, resumed);
@@ -93,12 +144,16 @@ export class LiveChanges {
   private async lead(signal: AbortSignal): Promise<void> {
     this.leading = true;
     let failures = 0;
+    /** 429s in a row. */
+    let limited = 0;
+    /** A stream could not open since the last one that did: one opened now without `Last-Event-ID` may have missed changes. */
+    let missed = false;
     try {
       while (!signal.aborted) {
         try {
-          const resumed = this.lastEventId !== undefined;
+          const resumed = this.lastEventId !== undefined || missed;
           const { done } = await this.api.streamEvents({
-            ...(resumed ? { lastEventId: this.lastEventId } : {}),
+            ...(this.lastEventId !== undefined ? { lastEventId: this.lastEventId } : {}),
             signal,
             priority: 'person',
             onEvent: (event) => {
@@ -107,17 +162,23 @@ export class LiveChanges {
             },
           });
           failures = 0;
+          limited = 0;
+          missed = false;
+          this.setState('live');
           await done;
         } catch (error) {
           if (signal.aborted) return;
           if (isApiError(error) && [401, 403, 404].includes(error.status)) return;
-          // 429: the key holds 5 streams already (other browsers); try again when the service says.
-          if (isApiError(error) && error.status === 429 && error.retryAfter !== null) {
-            await sleep(error.retryAfter * 1000, signal);
+          missed = true;
+          // 429: the key holds 5 streams already (other browsers); paused, tried again when the service says.
+          if (isApiError(error) && error.status === 429) {
+            this.setState('paused');
+            await sleep(streamLimitWait(error.retryAfter, limited++) * 1000, signal);
             continue;
           }
         }
         if (signal.aborted) return;
+        if (this.state === 'live') this.setState('connecting');
         await sleep(backoffSeconds(failures++) * 1000, signal);
       }
     } finally {

@@ -10,18 +10,21 @@
  *   cost nothing now and load when next shown; one that the service no longer has loads the lists on screen again;
  * - other resources (products, collections, posts, views) load their queries on screen again and mark the rest
  *   stale, except for a change this tab made itself and already put in its cache (a shared view's);
- * - an event too large to name (`ids: null`) or a `reset` after a resumption ("what was missed cannot be told") says
- *   "the list changed: show" on the contacts list and loads the other screens again. The `reset` that opens every
- *   fresh stream only marks everything stale.
- * Nothing polls: without the extension none of this is loaded (issue 36 point 7).
+ * - an event too large to name (`ids: null`) or a `reset` after a resumption ("what was missed cannot be told"; also
+ *   the first stream after one that could not open, such as a 429's pause) says "the list changed: show" on the
+ *   contacts list and loads the other screens again. The `reset` that opens every fresh stream only marks everything
+ *   stale.
+ * While the service refuses the stream (a 429: the key holds 5 already), the page says live updates are paused
+ * (live-notice.tsx). Nothing polls: without the extension none of this is loaded (issue 36 point 7).
  */
 import { type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import type { ApiClient } from '@/api/client';
 import type { StreamEvent } from '@/api/event-stream';
 import { inList } from '@/api/filter/ast';
 import { useWorkspaceApi } from '../api';
-import { LiveChanges } from './live-changes';
+import { LiveChanges, type LiveState } from './live-changes';
+import { LiveNotice } from './live-notice';
 import { clearCreated, isOwnWrite, noteChanged, noteCreated } from './live-store';
 
 /** The query areas (`['ws', workspaceId, <area>]`) each resource of an event touches. */
@@ -136,20 +139,27 @@ export async function applyLiveEvent(api: ApiClient, queryClient: QueryClient, w
   await Promise.all(areas.map(stale));
 }
 
-/** Joins the change stream of the workspace on screen while mounted (docs/decisions.md section 13). Renders nothing. */
+/**
+ * Joins the change stream of the workspace on screen while mounted (docs/decisions.md section 13). Renders what the
+ * person is told of it: that live updates are paused while the service refuses the stream (live-notice.tsx).
+ */
 export function LiveWatch() {
   const { api, workspaceId, connection } = useWorkspaceApi();
   const queryClient = useQueryClient();
+  const [state, setState] = useState<LiveState>('connecting');
   useEffect(() => {
     if (!connection.apiKey) return;
     const live = new LiveChanges(api, connection.baseUrl, connection.apiKey);
     const stop = live.subscribe((event, resumed) => void applyLiveEvent(api, queryClient, workspaceId, event, resumed));
+    const unwatch = live.watchState(setState);
     live.start();
     return () => {
       stop();
+      unwatch();
       live.stop();
+      setState('connecting');
       clearCreated(workspaceId, 'contacts');
     };
   }, [api, connection.baseUrl, connection.apiKey, queryClient, workspaceId]);
-  return null;
+  return <LiveNotice state={state} />;
 }
