@@ -8,7 +8,7 @@ import { t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import { MultiSelect } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type KeyboardEvent, useState } from 'react';
 import { pillRenderer, useCloseOnEnter } from '@/components/removable-pill';
 import { useWorkspaceApi } from '@/lib/api';
 import { contactQueries } from './queries';
@@ -20,10 +20,25 @@ export function TagFacet({ value, onChange }: { value: string[]; onChange: (tags
   const { api, workspaceId } = useWorkspaceApi();
   const t = useT();
   const [opened, setOpened] = useState(false);
-  const { openOnType: _, ...dropdown } = useCloseOnEnter({ onDropdownOpen: () => setOpened(true) });
+  const [search, setSearch] = useState('');
   const tags = useQuery({ ...contactQueries.tags(api, workspaceId), enabled: opened });
   const options = (tags.data ?? []).map((tag) => ({ value: tag.name, label: `${tag.name} (${formatNumber(tag.count)})` }));
   for (const tag of value) if (!options.some((option) => option.value === tag)) options.push({ value: tag, label: tag });
+  // Mantine highlights the first match when the typed text changes, not when the list arrives: text typed while the
+  // list was loading left nothing highlighted, and Enter took nothing (issue 34 point 10). Enter with nothing
+  // highlighted takes the first tag not yet chosen whose label holds the text (Mantine's own match).
+  const pickFirstMatch = (event: KeyboardEvent<HTMLInputElement>) => {
+    const wanted = search.trim().toLowerCase();
+    if (event.key !== 'Enter' || event.nativeEvent.isComposing || !wanted) return;
+    const list = document.getElementById(event.currentTarget.getAttribute('aria-controls') ?? '');
+    if (list?.querySelector('[data-combobox-selected]')) return; // Mantine takes the highlighted one
+    const match = options.find((option) => !value.includes(option.value) && option.label.toLowerCase().includes(wanted));
+    if (!match) return;
+    event.preventDefault();
+    onChange([...value, match.value]);
+    setSearch('');
+  };
+  const { openOnType: _, ...dropdown } = useCloseOnEnter({ onDropdownOpen: () => setOpened(true), onKeyDown: pickFirstMatch });
   return (
     <MultiSelect
       label={t('contacts.colTags')}
@@ -33,6 +48,8 @@ export function TagFacet({ value, onChange }: { value: string[]; onChange: (tags
       value={value}
       onChange={onChange}
       searchable
+      searchValue={search}
+      onSearchChange={setSearch}
       // Typing highlights the first tag it matches, so Enter picks it (issue 34 point 10); the arrows move the highlight.
       selectFirstOptionOnChange
       clearable
