@@ -35,7 +35,7 @@ const consoleLater = /(useMutation|mutationObserver|useQueries|queriesObserver|c
  * gate), as one chunk; /connect loads it only once a key is checked.
  */
 const workspaceFirst =
-  /src[\\/](api[\\/](authorization|catalog|client|contacts|extensions|filter[\\/]fields|rate-budget|scopes|workspaces)|app[\\/](color-scheme-toggle|scope-gate)|components[\\/](after-interaction|budget-meter|deferred-tooltip|icons|throttle-notice)|lib[\\/](api|budget-memory|budgeted-client|extension-query|extensions|jobs[\\/]job-names|jobs[\\/]job-watch|list-memory|permissions|use-rate-budget))\.(tsx?|module\.css)$/;
+  /src[\\/](api[\\/](authorization|catalog|client|contacts|extensions|filter[\\/]fields|rate-budget|scopes|workspaces)|app[\\/](color-scheme-toggle|scope-gate)|components[\\/](after-interaction|budget-meter|deferred-tooltip|icons|throttle-notice)|lib[\\/](workspace-api|budget-memory|budgeted-client|extension-query|extensions|jobs[\\/]job-names|jobs[\\/]job-watch|list-memory|permissions|use-rate-budget))\.(tsx?|module\.css)$/;
 /**
  * What a list screen (contacts, products, collections, posts...) renders first besides its page: the table (TanStack
  * Table), pagination, the search and filter sheet, the saved views' state, as one chunk. Not Mantine's NativeSelect

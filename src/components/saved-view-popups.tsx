@@ -10,7 +10,7 @@ import { type FormEvent, useState } from 'react';
 import { isApiError } from '@/api/api-error';
 import { t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { MAX_VIEWS, MAX_VIEW_NAME, type SavedView, type ViewNameProblem, deleteView } from '@/lib/saved-views';
 import { ErrorMessage } from './error-message';
 

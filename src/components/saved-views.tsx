@@ -25,7 +25,7 @@ import { Link, useLocation, useSearchParams } from 'react-router';
 import type { SharedView } from '@/api/live';
 import { loadArea } from '@/i18n/i18n';
 import { WithArea, useT } from '@/i18n/react';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { useExtensions } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
 import { HIDE_PARAM, type SavedView, hiddenOf, nameProblem, noteSharedViews, renameView, saveView, useSavedViews, viewSearch } from '@/lib/saved-views';

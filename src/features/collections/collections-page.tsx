@@ -15,7 +15,7 @@ import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { useT } from '@/i18n/react';
 import { PagedList } from '@/components/paged-list';
 import type { RecordDrawer as RecordDrawerType } from '@/components/record-drawer';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { useExtensions } from '@/lib/extensions';
 import { useListSearch } from '@/lib/list-search';
 import { usePagedQuery } from '@/lib/paged-query';

@@ -27,7 +27,7 @@ import { formatIssues } from '@/api/validation-message';
 import '@/api/zod-messages';
 import { ErrorMessage } from '@/components/error-message';
 import { TagsField } from '@/components/tags-field';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { useExtensions } from '@/lib/extensions';
 import { loadErrorSentences, messageSentences } from '@/lib/error-sentence';
 import { type BulkSource, type CollectProgress, type TagChange, bulkTagRequestSpec, bulkTagSpec, collectBulkTargets, isCancelled } from './bulk-tag-job';

@@ -14,7 +14,7 @@ import { ErrorMessage } from '@/components/error-message';
 import { notifyError } from '@/components/notify-error';
 import { RelativeTime } from '@/components/relative-time';
 import { TagsField } from '@/components/tags-field';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { updateConnection } from '@/lib/connections';
 import { useExtensions } from '@/lib/extensions';
 import { useChangedElsewhere } from '@/lib/live/live-store';

@@ -22,7 +22,7 @@ import { DataTable } from '@/components/data-table';
 import type { RecordDrawer as RecordDrawerType } from '@/components/record-drawer';
 import { PaginationBar } from '@/components/pagination-bar';
 import { QueryError } from '@/components/query-state';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { useLiveChanges } from '@/lib/extensions';
 import { useListSearch } from '@/lib/list-search';
 import { useRequestsWaiting } from '@/lib/use-rate-budget';

@@ -28,7 +28,7 @@ import { useT } from '@/i18n/react';
 import { KeyValueEditor } from '@/components/key-value-editor';
 import { TagsField } from '@/components/tags-field';
 import { UpsertDrawer } from '@/components/upsert-drawer';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { applyServerErrors, withSentences } from '@/lib/form-errors';
 import { keyValueField } from '@/lib/form-fields';
 import type { KeyValueRow } from '@/lib/key-value';

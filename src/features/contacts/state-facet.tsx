@@ -21,7 +21,7 @@ import { useMemo, useState } from 'react';
 import type { ApiClient } from '@/api/client';
 import { CONTACT_STATES, type ContactState } from '@/api/contacts';
 import { type FilterNode, and, compare } from '@/api/filter/ast';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { useExtensions } from '@/lib/extensions';
 import { contactQueries } from './queries';
 

@@ -15,7 +15,7 @@
 import { Alert, Anchor, Box, Button, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { Suspense, lazy, useState } from 'react';
 import { Link } from 'react-router';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { formatNumber } from '@/i18n/format';
 import { t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';

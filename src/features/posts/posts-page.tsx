@@ -20,7 +20,7 @@ import { QueryView } from '@/components/query-state';
 import { FilterSheet } from '@/components/filter-sheet';
 import { SimpleTable } from '@/components/simple-table';
 import { isHttpUrl } from '@/embed/post-view';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { useExtensions } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
 import { revealTop, useShown } from '@/lib/list-view';

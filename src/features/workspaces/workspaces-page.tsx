@@ -13,7 +13,7 @@ import { useSearchParamsWriter } from '@/lib/list-search';
 import { QueryView } from '@/components/query-state';
 import { FilterSheet } from '@/components/filter-sheet';
 import { SimpleTable } from '@/components/simple-table';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { type SavedConnection, useConnections } from '@/lib/connections';
 import { allows } from '@/lib/permissions';
 import { revealTop, useShown } from '@/lib/list-view';

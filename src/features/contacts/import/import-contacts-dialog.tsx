@@ -20,7 +20,7 @@ import { getCountries, getCountryCallingCode, type CountryCode } from 'libphonen
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { memo, startTransition, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { SimpleTable } from '@/components/simple-table';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { useExtensions } from '@/lib/extensions';
 import { readLocal, writeLocal } from '@/lib/local-state';
 import { saveFile } from '@/lib/save-file';
