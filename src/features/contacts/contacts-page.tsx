@@ -53,7 +53,7 @@ const SelectionBar = lazy(() => Promise.all([import('./selection-bar'), loadArea
 const ExportButton = lazy(() => Promise.all([import('./export-button'), loadArea('contacts-export')]).then(([m]) => ({ default: m.ExportButton })));
 // Loaded when a record opens; `lazy` loses the component's type parameters, which the cast restores.
 const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) => ({ default: m.RecordDrawer }))) as unknown as typeof RecordDrawerType;
-const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
+const SavedViews = lazy(() => import('@/components/saved-views-row').then((m) => ({ default: m.SavedViews })));
 const ColumnMenu = lazy(() => import('@/components/column-menu').then((m) => ({ default: m.ColumnMenu })));
 // "3 new contacts: show" (issue 36): loaded once the console follows the workspace's changes (useLiveChanges).
 const CreatedElsewhere = lazy(() => import('./created-elsewhere').then((m) => ({ default: m.CreatedElsewhere })));

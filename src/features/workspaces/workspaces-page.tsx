@@ -33,7 +33,7 @@ import {
 import { prefetchSpeculative } from '@/lib/query-client';
 
 // Saved views load after the first paint (issue 14 point 7).
-const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
+const SavedViews = lazy(() => import('@/components/saved-views-row').then((m) => ({ default: m.SavedViews })));
 
 /**
  * `see posts and list the workspaces`: what a saved key allows, in words (issue 34 point 9; src/lib/permission-words.ts,
