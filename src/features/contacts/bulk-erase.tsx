@@ -67,7 +67,7 @@ export function BulkErase({ selection: current, onDone }: { selection: BulkSelec
   const start = async (ids: string[]) => {
     setStarting(true);
     try {
-      const { enqueueJob } = await import('@/lib/jobs/job-runner');
+      const { enqueueJob } = await import('@/lib/jobs/workspace-runner');
       await enqueueJob(connection, bulkEraseSpec(ids, fromFilter ? 'filter' : 'selection'));
     } catch (error) {
       setStarting(false);

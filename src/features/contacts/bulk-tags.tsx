@@ -39,7 +39,7 @@ import type { SavedConnection } from '@/lib/connections';
  * IndexedDB's error when the job cannot be stored.
  */
 async function tagInRequests(connection: SavedConnection, source: BulkSource, change: TagChange, chosen: number): Promise<{ matched: number; changed: number }> {
-  const { enqueueJob, jobStore } = await import('@/lib/jobs/job-runner');
+  const { enqueueJob, jobStore } = await import('@/lib/jobs/workspace-runner');
   const id = await enqueueJob(connection, bulkTagRequestSpec(source, change, chosen));
   const store = await jobStore();
   for (;;) {
@@ -172,7 +172,7 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
         setNothing(collected.targets.length);
         return;
       }
-      const { enqueueJob } = await import('@/lib/jobs/job-runner');
+      const { enqueueJob } = await import('@/lib/jobs/workspace-runner');
       try {
         await enqueueJob(connection, spec);
       } catch (error) {

@@ -67,7 +67,7 @@ export function ContactsPage() {
   const { api, workspaceId, connection } = useWorkspaceApi();
   /** Stores the import's plan as a job and starts it (in this tab or the one running the workspace's jobs). */
   const startImport = async (job: ImportJob) => {
-    const { enqueueStoredJob } = await import('@/lib/jobs/job-runner');
+    const { enqueueStoredJob } = await import('@/lib/jobs/workspace-runner');
     await enqueueStoredJob(connection, job, job.steps, job.add);
   };
   const queryClient = useQueryClient();

@@ -44,7 +44,7 @@ import {
 } from './contact-import';
 import { contactQueries } from '@/features/contacts/queries';
 import { type PlannedImport, planInWorker } from './plan-client';
-import type { JobTitles } from '@/lib/jobs/job-runner';
+import type { JobTitles } from '@/lib/jobs/workspace-runner';
 import { compareNames, formatLocale, formatNumber } from '@/i18n/format';
 import { currentLocale, t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';

@@ -96,7 +96,7 @@ export function ImportProductsDialog({ onClose }: { onClose: () => void }) {
     setStartError(null);
     const spec = importSpec(current, mapping);
     try {
-      const { enqueueJob } = await import('@/lib/jobs/job-runner');
+      const { enqueueJob } = await import('@/lib/jobs/workspace-runner');
       await enqueueJob(connection, spec);
     } catch {
       setStarting(false);
