@@ -20,11 +20,11 @@ import { useExtensions } from '@/lib/extensions';
 import { useChangedElsewhere } from '@/lib/live/live-store';
 import { compare } from '@/api/filter/ast';
 import { allows } from '@/lib/permissions';
-import { StateBadge } from './contact-columns';
+import { StateBadge } from '../list/contact-columns';
 import { Avatar } from '@/components/avatar';
 import { useT } from '@/i18n/react';
-import { useNotificationSettings, usePatchContactTags } from './mutations';
-import { contactQueries } from './queries';
+import { useNotificationSettings, usePatchContactTags } from '../mutations';
+import { contactQueries } from '../queries';
 
 // Loaded when the drawer shows them (issue 33): the contacts page's first screen does not carry the history's code.
 const ContactActivity = lazy(() => import('@/components/record-history').then((m) => ({ default: m.ContactActivity })));

@@ -7,8 +7,8 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fakeContacts, insertContacts } from '../../../server/db/seed';
-import { type TestServer, startServer } from '../../../server/test/harness';
+import { fakeContacts, insertContacts } from '../../../../server/db/seed';
+import { type TestServer, startServer } from '../../../../server/test/harness';
 import { type ApiClient, createApiClient } from '@/api/client';
 import { compare } from '@/api/filter/ast';
 import { type JobStore, createStore } from '@/lib/jobs/job-store';

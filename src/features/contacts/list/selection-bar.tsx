@@ -12,8 +12,8 @@ import { Button, Group, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { ListParams } from '@/api/common';
 import { useExtensions } from '@/lib/extensions';
-import { BulkErase } from './bulk-erase';
-import { BulkTags } from './bulk-tags';
+import { BulkErase } from '../bulk/bulk-erase';
+import { BulkTags } from '../bulk/bulk-tags';
 
 export type SelectionBarProps = {
   selectedIds: string[];

@@ -56,7 +56,7 @@ async function tagInRequests(connection: SavedConnection, source: BulkSource, ch
   });
   return { matched, changed };
 }
-import { contactQueries } from './queries';
+import { contactQueries } from '../queries';
 
 /** The notice once the job is stored: how many contacts it changes, and those already as asked or no longer found. */
 function startedText(count: number, unchanged: number, missing: number): string {
