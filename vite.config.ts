@@ -35,7 +35,7 @@ const consoleLater = /(useMutation|mutationObserver|useQueries|queriesObserver|c
  * gate), as one chunk; /connect loads it only once a key is checked.
  */
 const workspaceFirst =
-  /src[\\/](api[\\/](authorization|catalog|client|contacts|extensions|filter[\\/]fields|rate-budget|scopes|workspaces)|app[\\/](color-scheme-toggle|scope-gate)|components[\\/](after-interaction|budget-meter|deferred-tooltip|icons|throttle-notice)|lib[\\/](api|budget-memory|budgeted-client|extension-query|extensions|jobs[\\/]job-names|jobs[\\/]job-watch|list-memory|permissions|use-rate-budget))\.(tsx?|module\.css)$/;
+  /src[\\/](api[\\/](authorization|catalog|client|contacts|extensions|filter[\\/]fields|rate-budget|scopes|workspaces)|app[\\/](color-scheme-toggle|scope-gate)|components[\\/](after-interaction|budget-meter|deferred-tooltip|icons|throttle-notice)|lib[\\/](workspace-api|budget-memory|budgeted-client|extension-query|extensions|jobs[\\/]job-names|jobs[\\/]job-watch|list-memory|permissions|use-rate-budget))\.(tsx?|module\.css)$/;
 /**
  * What a list screen (contacts, products, collections, posts...) renders first besides its page: the table (TanStack
  * Table), pagination, the search and filter sheet, the saved views' state, as one chunk. Not Mantine's NativeSelect
@@ -45,7 +45,7 @@ const workspaceFirst =
 const listFirst = [
   /node_modules[\\/](@tanstack[\\/](table-core|react-table|react-store|store)|use-sync-external-store)[\\/]/,
   /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/]Skeleton[\\/]/,
-  /src[\\/](components[\\/](data-table|pagination-bar|filter-sheet|debounced-input)|lib[\\/](record-route|list-view|list-search|saved-views))\.(tsx?|module\.css)$/,
+  /src[\\/](components[\\/](data-table|pagination-bar|filter-sheet|debounced-input)|lib[\\/](record-route|list-view|list-search|saved-view-store))\.(tsx?|module\.css)$/,
 ];
 /**
  * What the embed page and the workspace screens share and /connect does not load: zod (not its locales, which load on

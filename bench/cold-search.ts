@@ -2,7 +2,7 @@
  * The "cold search" part of the API benchmark (issue 13): requests whose filter is new to the service, so the
  * exact count for `meta.maxResults` is not cached yet (server/db/count-cache.ts) and the answer pays for it. Each
  * is sent once, one at a time, and timed to the last byte of the answer (the page and `meta.maxResults`).
- * - the search box (src/features/contacts/contact-search.ts: name or email contains the text, or the phone the
+ * - the search box (src/features/contacts/list/contact-search.ts: name or email contains the text, or the phone the
  *   digits) for 10 terms of 3 to 6 characters: names and parts of names from rare to frequent in the generated
  *   data, and two phone numbers, one typed with a space;
  * - a `like` (contains) on each searched field alone;
@@ -14,7 +14,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { type FilterNode, and, compare } from '../src/api/filter/ast';
 import { printFilter } from '../src/api/filter/print';
-import { contactSearchSchema, facetFilter } from '../src/features/contacts/contact-search';
+import { contactSearchSchema, facetFilter } from '../src/features/contacts/list/contact-search';
 import { queryString } from './measure';
 
 /** Search box terms, none used by another case of the benchmark before them. */

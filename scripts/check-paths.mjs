@@ -4,10 +4,10 @@
  *
  * Scans the tracked `.ts`, `.tsx`, `.mjs`, `.js`, `.md` files (comments and docs alike: a path in code is checked
  * the same way). Two kinds of names are checked:
- * - a path under one of the repository's top folders (`src/lib/jobs/run-job.ts`, `docs/decisions.md`), resolved
+ * - a path under one of the repository's top folders (`src/lib/jobs/step-runner.ts`, `docs/decisions.md`), resolved
  *   from the repository root, or from the naming file's folder for a Markdown link (`[x](deploy.md)`);
  * - in prose (a Markdown file or a comment line), a bare source or doc file name (`.ts`, `.tsx`, `.mjs`, `.md`, as
- *   `run-job.ts` or `jobs.md`): some tracked file must have that name.
+ *   `step-runner.ts` or `jobs.md`): some tracked file must have that name.
  * Names of things outside the repository are not paths here: URLs, `node_modules/...`, `/tmp/...`, files a test or
  * a command writes at run time (those .gitignore ignores, and the names in RUNTIME_NAMES), and a path containing
  * `*`, `<`, `{` or `$` (a pattern).

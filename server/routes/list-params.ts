@@ -2,22 +2,19 @@
  * Turns a list endpoint's parsed query (`$offset`, `$limit`, `$filter`, `$orderBy`) into checked values for
  * the queries, with the 400 messages of docs/decisions.md section 3 (`$filter: unexpected token 'eqq' at position 5`).
  */
-import type { ListQuery } from '../../src/api/common';
-import type { FilterNode } from '../../src/api/filter/ast';
+import type { ListParams, ListQuery } from '../../src/api/common';
 import { FilterFieldError, OrderByFieldError, checkFilter, checkOrderBy } from '../../src/api/filter/check';
 import type { FieldTable } from '../../src/api/filter/fields';
 import { type OrderByItem, OrderBySyntaxError, parseOrderBy } from '../../src/api/filter/order-by';
 import { FilterSyntaxError, parseFilter } from '../../src/api/filter/parse';
 import { badRequest } from '../errors';
 
-export type ListParams = { filter?: FilterNode; orderBy: OrderByItem[]; offset: number; limit: number };
-
 /**
  * Checked list parameters. `sortable` lists the `$orderBy` fields; `defaultOrder` applies without `$orderBy`.
  * Throws HttpError 400 for a bad `$filter` or `$orderBy`. The result is shared by every request with the same
  * checked query object: callers must not change it.
  */
-export function listParams(query: ListQuery, fields: FieldTable, sortable: readonly string[], defaultOrder: OrderByItem[]): ListParams {
+export function listParams(query: ListQuery, fields: FieldTable, sortable: readonly string[], defaultOrder: OrderByItem[]): Required<Pick<ListParams, 'offset' | 'limit' | 'orderBy'>> & ListParams {
   // The same checked query object (app.ts keeps them) gives the same params object: parsed and checked once.
   let known = checkedParams.get(fields);
   if (!known) checkedParams.set(fields, (known = new WeakMap()));
@@ -27,10 +24,10 @@ export function listParams(query: ListQuery, fields: FieldTable, sortable: reado
 }
 
 /** Params already checked, by field table and query object (which app.ts's validator reuses for a repeated query). */
-const checkedParams = new WeakMap<FieldTable, WeakMap<ListQuery, ListParams>>();
+const checkedParams = new WeakMap<FieldTable, WeakMap<ListQuery, Required<Pick<ListParams, 'offset' | 'limit' | 'orderBy'>> & ListParams>>();
 
-function checkListParams(query: ListQuery, fields: FieldTable, sortable: readonly string[], defaultOrder: OrderByItem[]): ListParams {
-  const params: ListParams = { orderBy: defaultOrder, offset: query.$offset, limit: query.$limit };
+function checkListParams(query: ListQuery, fields: FieldTable, sortable: readonly string[], defaultOrder: OrderByItem[]): Required<Pick<ListParams, 'offset' | 'limit' | 'orderBy'>> & ListParams {
+  const params: Required<Pick<ListParams, 'offset' | 'limit' | 'orderBy'>> & ListParams = { orderBy: defaultOrder, offset: query.$offset, limit: query.$limit };
   if (query.$filter !== undefined) {
     try {
       const filter = parseFilter(query.$filter);

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FilterNode, and, compare, or } from '../../src/api/filter/ast';
 import { parseFilter } from '../../src/api/filter/parse';
 import { printFilter } from '../../src/api/filter/print';
-import { contactSearchSchema, facetFilter } from '../../src/features/contacts/contact-search';
+import { contactSearchSchema, facetFilter } from '../../src/features/contacts/list/contact-search';
 import { CONTACT_SEARCH_TABLE, parseLikePattern, searchMatch } from '../db/contact-search';
 import { CONTACT_FIELDS, ContactStore, DEFAULT_CONTACT_ORDER, searchDrive } from '../db/contacts';
 import { compileFilter } from '../filter/compile';

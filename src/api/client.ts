@@ -51,7 +51,7 @@ import {
   postRequestResponseSchema,
   publicPostListSchema,
 } from './posts';
-import { type ListParams, type UnsortedListParams, buildQueryString, filterText } from './query-string';
+import { type ListCallParams, type UnsortedListCallParams, buildQueryString, filterText } from './query-string';
 import type { RequestPriority } from './budget-skipped';
 import { listWorkspacePosts } from './public-posts';
 import { type ApiClientOptions, type Call, type CallOptions, createTransport, networkOrAbort, perCall, readText } from './transport';
@@ -84,7 +84,7 @@ export type PublicPostsParams = { limit?: number; signal?: AbortSignal; priority
  * Options of `downloadContacts`: the list parameters of `GET /contacts` (`$offset`/`$limit` only when given,
  * otherwise every matching contact is exported), the format, and `onProgress`, called as chunks arrive.
  */
-export type DownloadContactsOptions = ListParams & {
+export type DownloadContactsOptions = ListCallParams & {
   format: DownloadFormat;
   onProgress?: (progress: DownloadProgress) => void;
   /**
@@ -108,7 +108,7 @@ export type DownloadContactsOptions = ListParams & {
  * - the AbortError when the call's `signal` aborts;
  * - `RangeError` before sending for a path parameter that is `''`, `.` or `..`, or a filter/orderBy tree that
  *   cannot be printed.
- * List methods send `$offset`, `$limit`, `$filter`, `$orderBy` only when given (see `ListParams`).
+ * List methods send `$offset`, `$limit`, `$filter`, `$orderBy` only when given (see `ListCallParams`).
  */
 export type ApiClient = {
   /** Endpoint 1, `GET /authorization`: the key's workspace (`feed`), organization and permissions. 401 for a bad key. */
@@ -116,7 +116,7 @@ export type ApiClient = {
   /** Endpoint 2, `POST /contacts` (scope feeds:read-write): 201 `{ id, state, name, email, phone, image }`. 400 invalid, 409 duplicate email or phone. */
   createContact(body: ContactCreate, options?: CallOptions): Promise<ContactCreateResponse>;
   /** Endpoint 3, `GET /contacts` (contacts:read-only): the list envelope. 400 for a bad `$filter`/`$orderBy`/cap. */
-  listContacts(params?: ListParams): Promise<ContactList>;
+  listContacts(params?: ListCallParams): Promise<ContactList>;
   /**
    * Endpoint 4, `GET /contacts/contacts-tags` (contacts:read-only): `[{ name, count }]` sorted by name. A list
    * envelope `{ items, meta }` (as some hosted services answer) is accepted too; its `items` are returned.
@@ -132,23 +132,23 @@ export type ApiClient = {
    */
   patchNotificationSettings(contactId: string, body: NotificationSettingsPatch, options?: CallOptions): Promise<NotificationSettingsResponse>;
   /** Endpoint 7, `GET /products` (products:read-only): the list envelope. No `$orderBy` on this endpoint. */
-  listProducts(params?: UnsortedListParams): Promise<ProductList>;
+  listProducts(params?: UnsortedListCallParams): Promise<ProductList>;
   /** Endpoint 8, `POST /products` (products:read-write): `{ id, created }`. 400 invalid (a create without `title`), 404 unknown `id`, 409 taken `handle`. */
   upsertProduct(body: ProductUpsert, options?: CallOptions): Promise<UpsertResult>;
   /** Endpoint 9, `GET /collections` (products:read-only): the list envelope. No `$orderBy` on this endpoint. */
-  listCollections(params?: UnsortedListParams): Promise<CollectionList>;
+  listCollections(params?: UnsortedListCallParams): Promise<CollectionList>;
   /** Endpoint 10, `POST /collections` (products:read-write): `{ id, created }`. 400 without `title`, 404 unknown `id`. */
   upsertCollection(body: CollectionUpsert, options?: CallOptions): Promise<UpsertResult>;
   /** Endpoint 11, `POST /post-requests` (posts:read-write): 201 `{ body: { requestId }, state }`, state `published`, `scheduled` or `suggested`. */
   createPostRequest(body: PostRequest, options?: CallOptions): Promise<PostRequestResponse>;
   /** Endpoint 12, `GET /posts` (posts:read-only): published public posts. `$limit` at most 30, `$offset` at most 100 (`POSTS_PAGE_CAPS`). */
-  listPosts(params?: ListParams): Promise<PostList>;
+  listPosts(params?: ListCallParams): Promise<PostList>;
   /** Endpoint 13, `GET /public-posts` (posts:read-only): a bare array of summaries; `limit` (no `$`) 1..30, default 10. */
   listPublicPosts(params?: PublicPostsParams): Promise<PublicPostSummary[]>;
   /** Endpoint 14, `GET /{workspaceId}/posts`: no credential at all (the version header only). 404 `Workspace not found`. Caps as `listPosts`. */
-  listWorkspacePosts(workspaceId: string, params?: ListParams): Promise<PostList>;
+  listWorkspacePosts(workspaceId: string, params?: ListCallParams): Promise<PostList>;
   /** Endpoint 15, `GET /workspaces` (feeds:read-only): the organization's workspaces, default order `name asc`. */
-  listWorkspaces(params?: ListParams): Promise<WorkspaceList>;
+  listWorkspaces(params?: ListCallParams): Promise<WorkspaceList>;
   /**
    * Endpoint 3 as a spreadsheet: `GET /contacts` with `Accept: text/csv` or the xlsx media type, the body streamed
    * with `onProgress({ receivedBytes, totalBytes, chunk })` after each chunk. Resolves to `{ blob, filename, bytes }`;
@@ -171,7 +171,7 @@ export type ApiClient = {
   /** `DELETE /contacts/{contactId}` (contacts:read-write, `contact-erasure`): erases the person; 204. 404 unknown contact. */
   eraseContact(contactId: string, options?: CallOptions): Promise<void>;
   /** `GET /post-requests` (posts:read-only, `post-requests-list`): post requests in every state; `$limit` at most 100. */
-  listPostRequests(params?: ListParams): Promise<PostRequestList>;
+  listPostRequests(params?: ListCallParams): Promise<PostRequestList>;
   /** `DELETE /post-requests/{requestId}` (posts:read-write, `post-request-cancel`): withdraws it; 409 already published, 404 unknown. */
   withdrawPostRequest(requestId: string, options?: CallOptions): Promise<void>;
   /** `DELETE /products/{id}` (products:read-write, `catalog-delete`): 204; the product leaves its collections. 404 unknown. */
@@ -182,7 +182,7 @@ export type ApiClient = {
    * `GET /activity` (any key; entries of the resources it can read; extension `activity`, docs/decisions.md section 11):
    * the list envelope of entries; `$orderBy` `created desc` (default) or `created asc`; `$limit` at most 100.
    */
-  listActivity(params?: ListParams): Promise<ActivityList>;
+  listActivity(params?: ListCallParams): Promise<ActivityList>;
   /**
    * `POST /activity/revert` (read-write on every resource involved; extension `activity`): undoes one entry or a whole
    * batch; resolves to `{ reverted, conflicts, batchId }`. 403 missing scope, 404 unknown entry or empty batch.

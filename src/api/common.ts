@@ -10,6 +10,8 @@
  * same as with `zod`, in the browser and on the server.
  */
 import * as z from 'zod/mini';
+import type { FilterNode } from './filter/ast';
+import type { OrderByItem } from './filter/order-by';
 
 /** The only API version the service accepts; a request without `X-Api-Version` uses it (docs/decisions.md section 5). */
 export const API_VERSION = '2026-07';
@@ -99,6 +101,14 @@ export function listQuery(caps: PageCaps, options: { orderBy: boolean }) {
     : z.strictObject(base);
 }
 export type ListQuery = { $offset: number; $limit: number; $filter?: string; $orderBy?: string };
+
+/**
+ * A list call's `$offset`, `$limit`, `$filter` and `$orderBy` as values: the filter an AST, the order its items
+ * (`ListQuery` is the same parameters as text, as the query string holds them). The one shape of the idea for the
+ * console's list queries, the service's checked parameters (server/routes/list-params.ts) and its database queries;
+ * where one needs some of them, `Required<Pick<ListParams, ...>> & ListParams` says which.
+ */
+export type ListParams = { offset?: number; limit?: number; filter?: FilterNode; orderBy?: readonly OrderByItem[] };
 
 /** A tag: trimmed, 1 to 64 characters (docs/decisions.md section 7, contacts). */
 export const tagSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));

@@ -5,19 +5,19 @@
  */
 import type * as z from 'zod/mini';
 import { postListSchema } from './posts';
-import type { ListParams } from './query-string';
+import type { ListCallParams } from './query-string';
 import { type ApiClientOptions, type Transport, createTransport } from './transport';
 import { pathSegment } from './url';
 
 type PostList = z.infer<typeof postListSchema>;
 
 /** The workspace's published posts, as `ApiClient.listWorkspacePosts` documents them. */
-export async function listWorkspacePosts(transport: Pick<Transport, 'json' | 'listCall'>, workspaceId: string, params: ListParams = {}): Promise<PostList> {
+export async function listWorkspacePosts(transport: Pick<Transport, 'json' | 'listCall'>, workspaceId: string, params: ListCallParams = {}): Promise<PostList> {
   return (await transport.json(transport.listCall('GET /{workspaceId}/posts', `/${pathSegment(workspaceId)}/posts`, 'none', params), postListSchema)).data;
 }
 
 /** A client of endpoint 14 alone (the embed page's): `listWorkspacePosts` with the typed client's behaviour. */
 export function createPublicPostsClient(options: ApiClientOptions) {
   const transport = createTransport(options);
-  return { listWorkspacePosts: (workspaceId: string, params?: ListParams) => listWorkspacePosts(transport, workspaceId, params) };
+  return { listWorkspacePosts: (workspaceId: string, params?: ListCallParams) => listWorkspacePosts(transport, workspaceId, params) };
 }

@@ -3,6 +3,7 @@
  * sorting and filtering"): names and values percent-encoded with `encodeURIComponent` (so `$filter` goes out as
  * `%24filter`), `$filter` printed from an AST by `printFilter`, `$orderBy` by `printOrderBy`.
  */
+import type { ListParams } from './common';
 import type { FilterNode } from './filter/ast';
 import { type OrderByItem, printOrderBy } from './filter/order-by';
 import { printFilter } from './filter/print';
@@ -12,7 +13,8 @@ import type { RequestPriority } from './rate-budget';
 export type QueryValue = string | number | boolean | null | undefined;
 
 /**
- * Parameters of a list call (endpoints 3, 12, 14, 15; docs/decisions.md section 6).
+ * Parameters of a list call (endpoints 3, 12, 14, 15; docs/decisions.md section 6): the `ListParams`, whose filter and
+ * order may also be text, and the call's options.
  * - `offset`, `limit`: integers sent as `$offset`, `$limit` (service defaults apply when absent; caps are in
  *   `DEFAULT_PAGE_CAPS` / `POSTS_PAGE_CAPS`, a value above a cap is a 400, never clamped);
  * - `filter`: an AST (printed canonically by `printFilter`) or filter text exactly as a user typed it;
@@ -22,18 +24,16 @@ export type QueryValue = string | number | boolean | null | undefined;
  * - `onHeaders`: called with the headers of a 2xx answer before its body is parsed, e.g. to read
  *   `X-RateLimit-Limit` (docs/decisions.md section 4; the contacts import's time estimate, issue 20).
  */
-export type ListParams = {
-  offset?: number;
-  limit?: number;
+export type ListCallParams = Omit<ListParams, 'filter' | 'orderBy'> & {
   filter?: FilterNode | string;
-  orderBy?: OrderByItem[] | string;
+  orderBy?: readonly OrderByItem[] | string;
   signal?: AbortSignal;
   priority?: RequestPriority;
   onHeaders?: (headers: Headers) => void;
 };
 
 /** List parameters of endpoints that do not sort (`GET /products`, `GET /collections`: `$orderBy` is a 400 there). */
-export type UnsortedListParams = Omit<ListParams, 'orderBy'>;
+export type UnsortedListCallParams = Omit<ListCallParams, 'orderBy'>;
 
 /**
  * `?name=value&...` from `params` in insertion order, both sides encoded with `encodeURIComponent`; `''` when
@@ -73,10 +73,10 @@ export function orderByText(orderBy: readonly OrderByItem[] | string | undefined
 
 /**
  * The query string of a list call: `?%24offset=...&%24limit=...&%24filter=...&%24orderBy=...`, absent parameters
- * omitted (see `ListParams`).
+ * omitted (see `ListCallParams`).
  * @throws RangeError when `filter` or `orderBy` is a tree that cannot be printed.
  */
-export function listQueryString(params: ListParams): string {
+export function listQueryString(params: ListCallParams): string {
   return buildQueryString({
     $offset: params.offset,
     $limit: params.limit,

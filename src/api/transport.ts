@@ -9,7 +9,7 @@ import { loadZodMessages } from './load-zod-messages';
 import { ApiNetworkError, isAbortError } from './api-error';
 import { apiErrorFromResponse, notJsonError, unexpectedShapeError } from './api-error-response';
 import { API_VERSION } from './common';
-import { type ListParams, listQueryString } from './query-string';
+import { type ListCallParams, listQueryString } from './query-string';
 import { type RequestPriority, isBudgetSkipped } from './budget-skipped';
 import type { RateBudget } from './rate-budget';
 import { joinUrl } from './url';
@@ -69,7 +69,7 @@ export type Call = {
   idempotencyKey?: string | undefined;
   /** Withdraws the call while it waits for the budget (`CallOptions.queueSignal`). */
   queueSignal?: AbortSignal | undefined;
-  /** Called with a 2xx answer's headers (`ListParams.onHeaders`). */
+  /** Called with a 2xx answer's headers (`ListCallParams.onHeaders`). */
   onHeaders?: ((headers: Headers) => void) | undefined;
   /** A 429 of this call is a limit of its own, not the key's rate limit (`RateBudget.run`'s `ownLimit`). */
   ownLimit?: boolean;
@@ -174,7 +174,7 @@ export function createTransport(options: ApiClientOptions) {
     await response.body?.cancel().catch(() => undefined);
   }
 
-  const listCall = (endpoint: string, path: string, auth: Auth, params: ListParams): Call => ({
+  const listCall = (endpoint: string, path: string, auth: Auth, params: ListCallParams): Call => ({
     method: 'GET',
     endpoint,
     path,

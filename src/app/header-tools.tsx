@@ -15,7 +15,7 @@ import { SimpleTable } from '@/components/simple-table';
 import { Link, useLocation } from 'react-router';
 import { formatNumber } from '@/i18n/format';
 import { useT } from '@/i18n/react';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { saveReserve, savedReserve } from '@/lib/budgeted-client';
 import type { SavedConnection } from '@/lib/connections';
 import { dismissAnnouncement, useAnnouncedConnection } from '@/lib/key-announcement';

@@ -1,6 +1,6 @@
 import { type ReactNode, Suspense, lazy } from 'react';
 import { useT } from '@/i18n/react';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { allows } from '@/lib/permissions';
 import type { Section } from './sections';
 

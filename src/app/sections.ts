@@ -24,7 +24,7 @@ const withTexts = <M>(areas: Area | Area[], module: Promise<M>) =>
   Promise.all([module, ...[areas].flat().map((area) => loadArea(area))]).then(([loaded]) => loaded);
 
 export const SECTIONS: Section[] = [
-  { path: 'contacts', label: 'Contacts', labelKey: 'shell.sectionContacts', scope: 'contacts:read-only', Page: lazy(() => withTexts('contacts', import('@/features/contacts/contacts-page')).then((m) => ({ default: m.ContactsPage }))), records: true },
+  { path: 'contacts', label: 'Contacts', labelKey: 'shell.sectionContacts', scope: 'contacts:read-only', Page: lazy(() => withTexts('contacts', import('@/features/contacts/list/contacts-page')).then((m) => ({ default: m.ContactsPage }))), records: true },
   { path: 'products', label: 'Products', labelKey: 'shell.sectionProducts', scope: 'products:read-only', Page: lazy(() => withTexts(['products', 'lists'], import('@/features/products/products-page')).then((m) => ({ default: m.ProductsPage }))), records: true },
   { path: 'collections', label: 'Collections', labelKey: 'shell.sectionCollections', scope: 'products:read-only', Page: lazy(() => withTexts(['collections', 'lists'], import('@/features/collections/collections-page')).then((m) => ({ default: m.CollectionsPage }))), records: true },
   { path: 'posts', label: 'Posts', labelKey: 'shell.sectionPosts', scope: 'posts:read-only', Page: lazy(() => withTexts(['posts', 'embed'], import('@/features/posts/posts-page')).then((m) => ({ default: m.PostsPage }))) },

@@ -19,7 +19,7 @@ import { BudgetMeter } from '@/components/budget-meter';
 import { AfterInteraction } from '@/components/after-interaction';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { BookIcon, KeyIcon, MenuIcon, SearchIcon } from '@/components/icons';
-import { WorkspaceApiProvider, useWorkspaceApi } from '@/lib/api';
+import { WorkspaceApiProvider, useWorkspaceApi } from '@/lib/workspace-api';
 import {
   forgottenReason, removeConnection, updateConnection, useConnections, useConnectionsReady,
 } from '@/lib/connections';

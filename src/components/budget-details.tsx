@@ -9,7 +9,7 @@ import { type RefObject, Suspense, useEffect, useRef } from 'react';
 import type { BudgetState } from '@/api/rate-budget';
 import { formatDateTime, formatNumber } from '@/i18n/format';
 import { useArea, useT } from '@/i18n/react';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { jobTitle } from '@/lib/jobs/job-title';
 import { isUnfinished } from '@/lib/jobs/job-types';
 import { jobPace, useJobs } from '@/lib/jobs/use-jobs';

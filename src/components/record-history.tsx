@@ -13,7 +13,7 @@ import { useState } from 'react';
 import { type ActivityEntry, type RevertResult, activityHeaders } from '@/api/activity';
 import { useArea, useT } from '@/i18n/react';
 import { activityQueries, actionText, actorText, changeLines, conflictSentence, consentCsv, consentEntries, consentJson, isRevertible } from '@/lib/activity';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { useExtensions } from '@/lib/extensions';
 import { saveFile } from '@/lib/save-file';
 import { ErrorMessage } from './error-message';

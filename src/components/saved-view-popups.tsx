@@ -1,8 +1,8 @@
 /**
- * The pop-ups of the saved views row (saved-views.tsx, issue 14 point 7), loaded when first needed (issue 16): a
+ * The pop-ups of the saved views row (saved-views-row.tsx, issue 14 point 7), loaded when first needed (issue 16): a
  * view's menu (rename, copy its link, delete), a shared view's menu and the confirmation of deleting one (issue 36
  * point 8, docs/decisions.md section 13), and the dialog naming a view, with "Share with the workspace" where the
- * list can share. Their texts are in the `tools` catalog area, which saved-views.tsx loads with this module.
+ * list can share. Their texts are in the `tools` catalog area, which saved-views-row.tsx loads with this module.
  */
 import { ActionIcon, Button, Checkbox, Group, Menu, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -10,14 +10,14 @@ import { type FormEvent, useState } from 'react';
 import { isApiError } from '@/api/api-error';
 import { t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
-import { useWorkspaceApi } from '@/lib/api';
-import { MAX_VIEWS, MAX_VIEW_NAME, type SavedView, type ViewNameProblem, deleteView } from '@/lib/saved-views';
+import { useWorkspaceApi } from '@/lib/workspace-api';
+import { MAX_VIEWS, MAX_VIEW_NAME, type SavedView, type ViewNameProblem, deleteView } from '@/lib/saved-view-store';
 import { ErrorMessage } from './error-message';
 
 /** The scope that shares, renames and deletes shared views (docs/decisions.md section 13). */
 const SHARE_SCOPE = 'contacts:read-write';
 
-/** A view name's problem (lib/saved-views.ts) in the language shown; `name`: the name as typed, trimmed; `max`: the longest name. */
+/** A view name's problem (lib/saved-view-store.ts) in the language shown; `name`: the name as typed, trimmed; `max`: the longest name. */
 export function problemText(problem: ViewNameProblem, name: string, max = MAX_VIEW_NAME): string {
   if (problem === 'missing') return translate('tools.viewNameMissing');
   if (problem === 'too-long') return translate('tools.viewNameTooLong', { max });

@@ -8,7 +8,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { ExtensionName } from '@/api/extensions';
-import { useWorkspaceApi } from './api';
+import { useWorkspaceApi } from './workspace-api';
 import { extensionQuery } from './extension-query';
 import { useFirstInteraction } from './first-interaction';
 

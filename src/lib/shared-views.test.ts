@@ -5,7 +5,7 @@ import { and, compare, inList } from '@/api/filter/ast';
 import { parseFilter } from '@/api/filter/parse';
 import type { SharedView } from '@/api/live';
 import { isOwnWrite } from './live/live-store';
-import { viewSearch } from './saved-views';
+import { viewSearch } from './saved-view-store';
 import {
   type ShareSource,
   applyOwnChange,

@@ -1,7 +1,7 @@
 /**
  * Shared views (issue 36 point 8): a list's view kept by our service for the whole workspace (its extension
  * `shared-views`, docs/decisions.md section 13: `GET /views` with contacts:read-only, `POST`/`PUT`/`DELETE /views`
- * with contacts:read-write), beside the personal views kept on this device (saved-views.ts). The service's views are
+ * with contacts:read-write), beside the personal views kept on this device (saved-view-store.ts). The service's views are
  * of the contacts list only (`resource: "contacts"`), so only that list offers "Share with the workspace".
  *
  * A shared view holds the request, not the address: `{ filter, orderBy, columns, pageSize }` (the `$filter` and
@@ -10,7 +10,7 @@
  * the size as `size=` and the columns left out as `hide=` (as a personal view's link), so it can be bookmarked and
  * copied like a personal one and a list shows which view is current the same way.
  *
- * Loaded with the saved views row only where `GET /extensions` names `shared-views` (saved-views.tsx).
+ * Loaded with the saved views row only where `GET /extensions` names `shared-views` (saved-views-row.tsx).
  */
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { isApiError } from '@/api/api-error';
@@ -22,7 +22,7 @@ import type { SharedView } from '@/api/live';
 import { refreshOtherTabs } from './data-changed';
 import { noteOwnWrite } from './live/live-store';
 import { LIST_STALE_MS } from './query-client';
-import { nameProblemAmong, viewSearch } from './saved-views';
+import { nameProblemAmong, viewSearch } from './saved-view-store';
 
 /**
  * What a list page tells the saved views row so that its current state can be shared (docs/decisions.md section 13):
@@ -93,7 +93,7 @@ function sortParam(orderBy: string): string | null {
 }
 
 /**
- * The list address's query string of `view` (see the module's docstring), in saved-views.ts `viewSearch`'s form:
+ * The list address's query string of `view` (see the module's docstring), in saved-view-store.ts `viewSearch`'s form:
  * `filter`, `sort`, `size` (left out at the default 20) and `hide` (the columns of `tableColumns` the view does not
  * show; none when the view names no columns), keys sorted. An order the address cannot carry is left out.
  */

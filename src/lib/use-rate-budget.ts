@@ -5,7 +5,7 @@
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { BudgetState, RateBudget } from '@/api/rate-budget';
-import { useWorkspaceApi } from './api';
+import { useWorkspaceApi } from './workspace-api';
 import { useThrottle } from './throttle';
 import { rateBudgetFor } from './budgeted-client';
 

@@ -17,7 +17,7 @@ import { CustomPropertiesField, DescriptionFields, TitleHandleFields } from '@/c
 import { UpsertDrawer, showSaved } from '@/components/upsert-drawer';
 import { DeleteRecordButton } from '@/components/catalog-delete';
 import { useT } from '@/i18n/react';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { applyServerErrors, withSentences } from '@/lib/form-errors';
 import { COLLECTION_FORM_FIELDS, type CollectionFormOutput, type CollectionFormValues, collectionFormSchema, collectionFormValues, toCollectionUpsert } from './collection-form';
 import { useUpsertCollection } from './mutations';

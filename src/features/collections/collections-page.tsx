@@ -15,7 +15,7 @@ import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { useT } from '@/i18n/react';
 import { PagedList } from '@/components/paged-list';
 import type { RecordDrawer as RecordDrawerType } from '@/components/record-drawer';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { useExtensions } from '@/lib/extensions';
 import { useListSearch } from '@/lib/list-search';
 import { usePagedQuery } from '@/lib/paged-query';
@@ -26,7 +26,7 @@ import { CollectionFilters } from './collection-filters';
 import { CLEAR_COLLECTION_FILTERS, collectionFilter, collectionSearchSchema, isCollectionFiltered } from './collection-search';
 import { type CollectionListParams, collectionQueries } from './queries';
 
-const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
+const SavedViews = lazy(() => import('@/components/saved-views-row').then((m) => ({ default: m.SavedViews })));
 const CollectionDrawer = lazy(() => import('./collection-drawer').then((m) => ({ default: m.CollectionDrawer })));
 // Loaded when a record opens; `lazy` loses the component's type parameters, which the cast restores.
 const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) => ({ default: m.RecordDrawer }))) as unknown as typeof RecordDrawerType;

@@ -5,7 +5,7 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CollectionUpsert } from '@/api/catalog';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { collectionQueries } from './queries';
 
 /** `POST /collections`: resolves to `{ id, created }` (201 created, 200 updated). */

@@ -6,7 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ContactList } from '@/api/client';
 import type { Contact, ContactCreate } from '@/api/contacts';
 import type { ContactPatch } from '@/api/extensions';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { noteOwnWrite } from '@/lib/live/live-store';
 import { contactQueries } from './queries';
 

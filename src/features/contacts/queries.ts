@@ -7,18 +7,16 @@
  */
 import { type QueryClient, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { ApiClient } from '@/api/client';
+import type { ListParams } from '@/api/common';
 import type { Contact } from '@/api/contacts';
-import { type FilterNode, compare } from '@/api/filter/ast';
-import type { OrderByItem } from '@/api/filter/order-by';
+import { compare } from '@/api/filter/ast';
 import { refreshEverywhere } from '@/lib/data-changed';
 import { LIST_STALE_MS, priorityOf } from '@/lib/query-client';
-
-export type ContactListParams = { offset: number; limit: number; filter?: FilterNode; orderBy?: OrderByItem[] };
 
 export const contactQueries = {
   all: (workspaceId: string) => ['ws', workspaceId, 'contacts'] as const,
   lists: (workspaceId: string) => [...contactQueries.all(workspaceId), 'list'] as const,
-  list: (api: ApiClient, workspaceId: string, params: ContactListParams) =>
+  list: (api: ApiClient, workspaceId: string, params: Required<Pick<ListParams, 'offset' | 'limit'>> & ListParams) =>
     queryOptions({
       queryKey: [...contactQueries.lists(workspaceId), params],
       queryFn: ({ signal, meta }) => api.listContacts({ ...params, signal, priority: priorityOf(meta) }),

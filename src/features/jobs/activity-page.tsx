@@ -17,7 +17,7 @@ import { RevertOutcome, useRevert } from '@/components/record-history';
 import { RelativeTime } from '@/components/relative-time';
 import { useArea, useT } from '@/i18n/react';
 import { activityQueries, actionText, actorText, changeLines, isRevertible, resourceText, revertScope } from '@/lib/activity';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { useExtensions } from '@/lib/extensions';
 import { jobTitle } from '@/lib/jobs/job-title';
 import { useJobs } from '@/lib/jobs/use-jobs';

@@ -1,7 +1,7 @@
 /**
  * A job's Undo in one request where the service keeps an activity log (issue 33 point 7; `POST /activity/revert` with
  * `{ batchId: <jobId> }`, docs/decisions.md section 11): every write of a console job carries `Activity-Batch: <jobId>`
- * (src/lib/jobs/run-job.ts), so the service undoes the whole job at once (contacts it created deleted, tags it changed
+ * (src/lib/jobs/step-runner.ts), so the service undoes the whole job at once (contacts it created deleted, tags it changed
  * put back, products it created deleted) and names what it left because someone changed it since, downloadable as
  * CSV. A job run before the log has no batch: the service answers 404 and the entry says so. Links to the job's
  * batch on the Activity page. Texts: the `activity` catalog (`useArea`: render under a `Suspense` boundary).

@@ -15,15 +15,15 @@
 import { Alert, Anchor, Box, Button, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { Suspense, lazy, useState } from 'react';
 import { Link } from 'react-router';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { formatNumber } from '@/i18n/format';
 import { t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import { type ReportPart, loadReport, reportTableCsv } from '@/lib/jobs/job-report';
-import { cancelJob, canUndo, jobStore, pauseJob, resumeJob, undoJob } from '@/lib/jobs/job-runner';
+import { cancelJob, canUndo, jobStore, pauseJob, resumeJob, undoJob } from '@/lib/jobs/workspace-runner';
 import { jobTitle } from '@/lib/jobs/job-title';
 import { type JobKind, type JobRecord, type JobState, isUnfinished } from '@/lib/jobs/job-types';
-import { stopReasonText } from '@/lib/jobs/run-job';
+import { stopReasonText } from '@/lib/jobs/step-runner';
 import { type JobPace, useJobPace, useJobs, useNow } from '@/lib/jobs/use-jobs';
 import { useBudgetState, useWorkspaceBudget } from '@/lib/use-rate-budget';
 import { saveFile } from '@/lib/save-file';

@@ -3,8 +3,8 @@ import { checkFilter } from '@/api/filter/check';
 import { contactFilterFields, postFilterFields, productFilterFields } from '@/api/filter/fields';
 import { parseFilter } from '@/api/filter/parse';
 import { printFilter } from '@/api/filter/print';
-import { contactSearchSchema } from '@/features/contacts/contact-search';
-import { loadFilterParser } from '@/features/contacts/filter-parser';
+import { contactSearchSchema } from '@/features/contacts/list/contact-search';
+import { loadFilterParser } from '@/features/contacts/list/filter-parser';
 import { parseSearch } from '@/lib/list-search';
 import {
   collectionProductsHref, contactsListHref, daysBefore, forSaleFilter, inCollectionFilter, publishedSinceFilter, stateFilter, tagFilter, weekFilter,

@@ -44,7 +44,7 @@ export function inCollectionFilter(collectionId: string): FilterNode {
 
 /**
  * The contacts list of `workspaceId` showing the contacts `filter` matches: `/w/<id>/contacts?filter=<$filter text>`,
- * the advanced filter the contacts page reads from its URL (src/features/contacts/contact-search.ts, `filter`).
+ * the advanced filter the contacts page reads from its URL (src/features/contacts/list/contact-search.ts, `filter`).
  */
 export function contactsListHref(workspaceId: string, filter: FilterNode): string {
   return `/w/${encodeURIComponent(workspaceId)}/contacts?${new URLSearchParams({ filter: printFilter(filter) }).toString()}`;

@@ -20,7 +20,7 @@ import { Link, useNavigate } from 'react-router';
 import type { Scope } from '@/api/scopes';
 import { isBudgetSkipped } from '@/api/rate-budget';
 import { SimpleTable } from '@/components/simple-table';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { allows } from '@/lib/permissions';
 import { useHistory } from '@/lib/post-history';
 import { collectionProductsHref, contactsListHref, tagFilter, weekFilter } from './figures';

@@ -46,7 +46,7 @@ import type { PostAction, PostRequest, PostRequestResponse } from '@/api/posts';
 import { ErrorDetails } from '@/components/error-message';
 import { SimpleTable } from '@/components/simple-table';
 import type { PostView } from '@/embed/post-view';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { describeError, loadErrorSentences, messageSentences } from '@/lib/error-sentence';
 import { withSentences } from '@/lib/form-errors';
 import { useLocalState } from '@/lib/local-state';

@@ -18,7 +18,7 @@ import { ErrorMessage } from '@/components/error-message';
 import { QueryView } from '@/components/query-state';
 import { SimpleTable } from '@/components/simple-table';
 import { showSaved } from '@/components/upsert-drawer';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { useExtensions } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
 import { formatDateTime } from '@/i18n/format';

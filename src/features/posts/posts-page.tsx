@@ -20,7 +20,7 @@ import { QueryView } from '@/components/query-state';
 import { FilterSheet } from '@/components/filter-sheet';
 import { SimpleTable } from '@/components/simple-table';
 import { isHttpUrl } from '@/embed/post-view';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { useExtensions } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
 import { revealTop, useShown } from '@/lib/list-view';
@@ -46,7 +46,7 @@ import { MIN_TERM_LENGTH, PAUSE_MS } from '@/components/debounced-input';
 import { useRequestsWaiting } from '@/lib/use-rate-budget';
 
 // Saved views load after the first paint (issue 14 point 7).
-const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
+const SavedViews = lazy(() => import('@/components/saved-views-row').then((m) => ({ default: m.SavedViews })));
 // Scheduled and suggested posts (issue 22 point 8), where the service lists them: loaded when their tab opens.
 const PlannedPosts = lazy(() => import('./planned-posts').then((m) => ({ default: m.PlannedPosts })));
 

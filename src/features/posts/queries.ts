@@ -5,13 +5,11 @@
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { ApiClient } from '@/api/client';
+import type { ListParams } from '@/api/common';
 import { type FilterNode, compare, or, literalLike } from '@/api/filter/ast';
-import type { OrderByItem } from '@/api/filter/order-by';
 import { LIST_STALE_MS, priorityOf } from '@/lib/query-client';
 
 /** One page of `GET /posts` (endpoint 12). */
-export type PostListParams = { offset: number; limit: number; filter?: FilterNode; orderBy?: OrderByItem[] };
-
 /** Contacts whose name or email contains `search` (`name like` / `email like`), built from the AST. */
 export function contactSearchFilter(search: string): FilterNode | undefined {
   const value = literalLike(search);
@@ -22,7 +20,7 @@ export function contactSearchFilter(search: string): FilterNode | undefined {
 export const postQueries = {
   all: (workspaceId: string) => ['ws', workspaceId, 'posts'] as const,
   lists: (workspaceId: string) => [...postQueries.all(workspaceId), 'list'] as const,
-  list: (api: ApiClient, workspaceId: string, params: PostListParams) =>
+  list: (api: ApiClient, workspaceId: string, params: Required<Pick<ListParams, 'offset' | 'limit'>> & ListParams) =>
     queryOptions({
       queryKey: [...postQueries.lists(workspaceId), params],
       queryFn: ({ signal, meta }) => api.listPosts({ ...params, signal, priority: priorityOf(meta) }),

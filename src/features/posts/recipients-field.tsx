@@ -11,7 +11,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Contact } from '@/api/contacts';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { allows } from '@/lib/permissions';
 import { formatNumber } from '@/i18n/format';
 import { useT } from '@/i18n/react';

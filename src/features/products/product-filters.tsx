@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { PRODUCT_STATUSES } from '@/api/catalog';
 import { DebouncedInput } from '@/components/debounced-input';
 import { useT } from '@/i18n/react';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { formatDecimal, parseDecimal } from '@/lib/decimal';
 import { CLEAR_PRODUCT_FILTERS, type ProductSearch, isProductFiltered } from './product-search';
 import { productQueries } from './queries';

@@ -11,7 +11,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { AddKeyDialog } from '@/components/add-key-dialog';
 import { useConnections } from '@/lib/connections';
 import { listPath, useListMemory } from '@/lib/list-memory';

@@ -13,7 +13,7 @@ import { useSearchParamsWriter } from '@/lib/list-search';
 import { QueryView } from '@/components/query-state';
 import { FilterSheet } from '@/components/filter-sheet';
 import { SimpleTable } from '@/components/simple-table';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { type SavedConnection, useConnections } from '@/lib/connections';
 import { allows } from '@/lib/permissions';
 import { revealTop, useShown } from '@/lib/list-view';
@@ -33,7 +33,7 @@ import {
 import { prefetchSpeculative } from '@/lib/query-client';
 
 // Saved views load after the first paint (issue 14 point 7).
-const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
+const SavedViews = lazy(() => import('@/components/saved-views-row').then((m) => ({ default: m.SavedViews })));
 
 /**
  * `see posts and list the workspaces`: what a saved key allows, in words (issue 34 point 9; src/lib/permission-words.ts,

@@ -2,7 +2,7 @@
  * The first screen's part of durable jobs (issue 20 point 4), kept tiny so the runner stays off the first
  * screens' budgets (scripts/first-screens.json): `useJobWatch(workspaceId)` asks IndexedDB directly (no idb, no
  * runner) whether the workspace has an unfinished job, and listens on the jobs' BroadcastChannel for jobs that
- * other tabs add. Once one exists, it loads the runner (job-runner.ts), which resumes the job in this tab or waits
+ * other tabs add. Once one exists, it loads the runner (workspace-runner.ts), which resumes the job in this tab or waits
  * for the tab that runs it, and answers true so the shell shows the job's progress.
  */
 import { useEffect, useState } from 'react';
@@ -45,12 +45,12 @@ export function hasUnfinishedJob(workspaceId: string): Promise<boolean> {
 }
 
 /**
- * Loads the runner and starts it for `workspaceId` (job-runner.ts's `startJobRunner`), and fetches the `jobs`
+ * Loads the runner and starts it for `workspaceId` (workspace-runner.ts's `startJobRunner`), and fetches the `jobs`
  * catalog (issue 23) beside it, so the header's progress (job-indicator.tsx) shows as soon as its code is in.
  */
 function loadRunner(workspaceId: string): void {
   void loadArea('jobs').catch(() => undefined);
-  void import('./job-runner').then((runner) => runner.startJobRunner(workspaceId));
+  void import('./workspace-runner').then((runner) => runner.startJobRunner(workspaceId));
 }
 
 /**

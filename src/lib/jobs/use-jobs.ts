@@ -9,7 +9,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { BudgetState } from '@/api/rate-budget';
 import { useWorkspaceBudget } from '@/lib/use-rate-budget';
 import { type RateEstimate, type TimeLeft, type WaitReason, observe, samplePeriod, startEstimate, timeLeft, waitReason } from './job-estimate';
-import { jobStore, listen } from './job-runner';
+import { jobStore, listen } from './workspace-runner';
 import type { JobRecord } from './job-types';
 
 /** The workspace's jobs, newest first; null until read. */

@@ -22,7 +22,7 @@ import { useEffect, useState } from 'react';
 import type { ApiClient } from '@/api/client';
 import type { StreamEvent } from '@/api/event-stream';
 import { inList } from '@/api/filter/ast';
-import { useWorkspaceApi } from '../api';
+import { useWorkspaceApi } from '../workspace-api';
 import { LiveChanges, type LiveState } from './live-changes';
 import { LiveNotice } from './live-notice';
 import { clearCreated, isOwnWrite, noteChanged, noteCreated } from './live-store';

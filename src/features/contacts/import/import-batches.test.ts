@@ -15,7 +15,7 @@ import { batchSteps, importRequests } from './contact-import';
 import { loadReport } from '@/lib/jobs/job-report';
 import { type JobStore, createStore } from '@/lib/jobs/job-store';
 import type { JobSpec, JobStep } from '@/lib/jobs/job-types';
-import { runJob, stepKey } from '@/lib/jobs/run-job';
+import { runJob, stepKey } from '@/lib/jobs/step-runner';
 
 let server: TestServer;
 const writes: { url: string; key: string | null; batch: string | null; source: string | null }[] = [];

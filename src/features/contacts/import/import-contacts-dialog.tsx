@@ -20,7 +20,7 @@ import { getCountries, getCountryCallingCode, type CountryCode } from 'libphonen
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { memo, startTransition, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { SimpleTable } from '@/components/simple-table';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { useExtensions } from '@/lib/extensions';
 import { readLocal, writeLocal } from '@/lib/local-state';
 import { saveFile } from '@/lib/save-file';
@@ -44,7 +44,7 @@ import {
 } from './contact-import';
 import { contactQueries } from '@/features/contacts/queries';
 import { type PlannedImport, planInWorker } from './plan-client';
-import type { JobTitles } from '@/lib/jobs/job-runner';
+import type { JobTitles } from '@/lib/jobs/workspace-runner';
 import { compareNames, formatLocale, formatNumber } from '@/i18n/format';
 import { currentLocale, t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';

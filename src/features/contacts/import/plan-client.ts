@@ -12,7 +12,7 @@
  */
 import { currentLocale, t } from '@/i18n/i18n';
 import { budgetChannelName, savedReserve } from '@/lib/budgeted-client';
-import type { JobTitles } from '@/lib/jobs/job-runner';
+import type { JobTitles } from '@/lib/jobs/workspace-runner';
 import { runWorker } from '@/lib/worker-task';
 import type { CleanOptions, ContactMapping, ImportMeta, PlanSummary } from './contact-import';
 import type { PlanMessage, PlanRequest } from './plan-worker';

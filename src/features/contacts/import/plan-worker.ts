@@ -20,7 +20,7 @@
 import type { FilterNode } from '@/api/filter/ast';
 import { activateLocale } from '@/i18n/i18n';
 import type { Locale } from '@/i18n/locale';
-import type { JobTitles } from '@/lib/jobs/job-runner';
+import type { JobTitles } from '@/lib/jobs/workspace-runner';
 import { createStore } from '@/lib/jobs/job-store';
 import { type CleanOptions, type ContactMapping, type ImportMeta, type ImportPlan, type PlanSummary, LookupBatcher, TableCleaner, buildPlan, toJobSpec } from './contact-import';
 import { fileFormat, readFileRows } from './file-rows';

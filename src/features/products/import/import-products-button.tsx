@@ -9,7 +9,7 @@ import { Suspense, lazy, useState } from 'react';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
 import { loadArea } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { allows } from '@/lib/permissions';
 
 const ImportProductsDialog = lazy(() => Promise.all([import('./import-products-dialog'), loadArea('catalog-import')]).then(([m]) => ({ default: m.ImportProductsDialog })));

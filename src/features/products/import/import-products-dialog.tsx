@@ -19,7 +19,7 @@ import { useId, useMemo, useState } from 'react';
 import { SimpleTable } from '@/components/simple-table';
 import { currentLocale, t } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import type { JobStep, RefusedRow } from '@/lib/jobs/job-types';
 import {
   type ColumnMapping,
@@ -96,7 +96,7 @@ export function ImportProductsDialog({ onClose }: { onClose: () => void }) {
     setStartError(null);
     const spec = importSpec(current, mapping);
     try {
-      const { enqueueJob } = await import('@/lib/jobs/job-runner');
+      const { enqueueJob } = await import('@/lib/jobs/workspace-runner');
       await enqueueJob(connection, spec);
     } catch {
       setStarting(false);

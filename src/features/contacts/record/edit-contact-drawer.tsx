@@ -19,7 +19,7 @@ import { applyServerErrors, withSentences } from '@/lib/form-errors';
 import { keyValueField, optionalText } from '@/lib/form-fields';
 import { type KeyValueRow, rowsOf } from '@/lib/key-value';
 import { useT } from '@/i18n/react';
-import { useUpdateContact } from './mutations';
+import { useUpdateContact } from '../mutations';
 import { needsIdentity } from './new-contact-drawer';
 
 const shape = contactCreateSchema.shape;

@@ -8,13 +8,13 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fakeContacts, insertContacts } from '../../../server/db/seed';
-import { type TestServer, startServer } from '../../../server/test/harness';
+import { fakeContacts, insertContacts } from '../../../../server/db/seed';
+import { type TestServer, startServer } from '../../../../server/test/harness';
 import { type ApiClient, createApiClient } from '@/api/client';
 import { compare, inList } from '@/api/filter/ast';
-import { undoSteps } from '@/lib/jobs/job-runner';
+import { undoSteps } from '@/lib/jobs/workspace-runner';
 import { type JobStore, createStore } from '@/lib/jobs/job-store';
-import { runJob } from '@/lib/jobs/run-job';
+import { runJob } from '@/lib/jobs/step-runner';
 import { type CollectProgress, bulkTagSpec, collectBulkTargets, effectiveChange, wouldChange } from './bulk-tag-job';
 
 let server: TestServer;

@@ -28,13 +28,13 @@ import { useT } from '@/i18n/react';
 import { KeyValueEditor } from '@/components/key-value-editor';
 import { TagsField } from '@/components/tags-field';
 import { UpsertDrawer } from '@/components/upsert-drawer';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { applyServerErrors, withSentences } from '@/lib/form-errors';
 import { keyValueField } from '@/lib/form-fields';
 import type { KeyValueRow } from '@/lib/key-value';
-import { useCreateContact } from './mutations';
-import { chooseCountry, toE164 } from './phone-country';
-import { contactQueries } from './queries';
+import { useCreateContact } from '../mutations';
+import { chooseCountry, toE164 } from '../phone-country';
+import { contactQueries } from '../queries';
 
 const shape = contactCreateSchema.shape;
 /** An optional text field of the contract, where an empty input means "not given". */

@@ -17,7 +17,7 @@ import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/co
 import { notifications } from '@mantine/notifications';
 import { useRef, useState } from 'react';
 import { ErrorMessage } from '@/components/error-message';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { rateLimitOf, savedReserve } from '@/lib/budgeted-client';
 import { type CollectProgress, isCancelled } from './bulk-tag-job';
 import { bulkEraseSpec, collectErasureIds, erasureEstimate, typedCountMatches } from './bulk-erase-job';
@@ -67,7 +67,7 @@ export function BulkErase({ selection: current, onDone }: { selection: BulkSelec
   const start = async (ids: string[]) => {
     setStarting(true);
     try {
-      const { enqueueJob } = await import('@/lib/jobs/job-runner');
+      const { enqueueJob } = await import('@/lib/jobs/workspace-runner');
       await enqueueJob(connection, bulkEraseSpec(ids, fromFilter ? 'filter' : 'selection'));
     } catch (error) {
       setStarting(false);

@@ -23,7 +23,7 @@ import type { DownloadFormat, DownloadResult } from '@/api/download';
 import type { FilterNode } from '@/api/filter/ast';
 import type { OrderByItem } from '@/api/filter/order-by';
 import { notifyError } from '@/components/notify-error';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { saveFile } from '@/lib/save-file';
 import { exportColumns, missingFilters, planExport } from './export-plan';
 import { exportProgress, type ExportJob } from './export-progress';

@@ -14,17 +14,17 @@ import { ErrorMessage } from '@/components/error-message';
 import { notifyError } from '@/components/notify-error';
 import { RelativeTime } from '@/components/relative-time';
 import { TagsField } from '@/components/tags-field';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { updateConnection } from '@/lib/connections';
 import { useExtensions } from '@/lib/extensions';
 import { useChangedElsewhere } from '@/lib/live/live-store';
 import { compare } from '@/api/filter/ast';
 import { allows } from '@/lib/permissions';
-import { StateBadge } from './contact-columns';
+import { StateBadge } from '../list/contact-columns';
 import { Avatar } from '@/components/avatar';
 import { useT } from '@/i18n/react';
-import { useNotificationSettings, usePatchContactTags } from './mutations';
-import { contactQueries } from './queries';
+import { useNotificationSettings, usePatchContactTags } from '../mutations';
+import { contactQueries } from '../queries';
 
 // Loaded when the drawer shows them (issue 33): the contacts page's first screen does not carry the history's code.
 const ContactActivity = lazy(() => import('@/components/record-history').then((m) => ({ default: m.ContactActivity })));

@@ -9,9 +9,9 @@ import { Button } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useArea, useT } from '@/i18n/react';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { clearCreated, useCreatedElsewhere } from '@/lib/live/live-store';
-import { contactQueries } from './queries';
+import { contactQueries } from '../queries';
 
 /**
  * The button saying how many contacts were created elsewhere (or that the list changed, when the service could not

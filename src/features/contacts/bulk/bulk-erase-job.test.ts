@@ -7,12 +7,12 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fakeContacts, insertContacts } from '../../../server/db/seed';
-import { type TestServer, startServer } from '../../../server/test/harness';
+import { fakeContacts, insertContacts } from '../../../../server/db/seed';
+import { type TestServer, startServer } from '../../../../server/test/harness';
 import { type ApiClient, createApiClient } from '@/api/client';
 import { compare } from '@/api/filter/ast';
 import { type JobStore, createStore } from '@/lib/jobs/job-store';
-import { runJob } from '@/lib/jobs/run-job';
+import { runJob } from '@/lib/jobs/step-runner';
 import { bulkEraseSpec, collectErasureIds, erasureEstimate, typedCountMatches } from './bulk-erase-job';
 
 let server: TestServer;

@@ -22,7 +22,7 @@ import { DataTable } from '@/components/data-table';
 import type { RecordDrawer as RecordDrawerType } from '@/components/record-drawer';
 import { PaginationBar } from '@/components/pagination-bar';
 import { QueryError } from '@/components/query-state';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { useLiveChanges } from '@/lib/extensions';
 import { useListSearch } from '@/lib/list-search';
 import { useRequestsWaiting } from '@/lib/use-rate-budget';
@@ -33,10 +33,10 @@ import { revealTop, useShown } from '@/lib/list-view';
 import { HIDEABLE_COLUMNS, useContactColumns } from './contact-columns';
 import { FilterSheet } from '@/components/filter-sheet';
 import { ContactFilters } from './contact-filters';
-import { ImportButton } from './import/import-button';
-import type { ImportJob } from './import/import-contacts-dialog';
+import { ImportButton } from '../import/import-button';
+import type { ImportJob } from '../import/import-contacts-dialog';
 import { CLEAR_FILTERS, CONTACT_PAGE_SIZES, contactFilter, contactSearchSchema, isFiltered, orderByOf, sortOf } from './contact-search';
-import { contactQueries } from './queries';
+import { contactQueries } from '../queries';
 import { contactFilterParser, loadFilterParser } from './filter-parser';
 import { ContactCards } from './contact-cards';
 import { useNarrow } from '@/lib/narrow';
@@ -46,17 +46,17 @@ import { prefetchSpeculative } from '@/lib/query-client';
 // What the first paint does not show loads when it is needed: drawers and dialogs when they open, the menus at
 // the page's first interaction (AfterInteraction; issue 16).
 // The record's, the forms' and the erasure's texts (the `contact-record` catalog) come with them (issue 23).
-const ContactDrawer = lazy(() => Promise.all([import('./contact-drawer'), loadArea('contact-record')]).then(([m]) => ({ default: m.ContactDrawer })));
-const NewContactDrawer = lazy(() => Promise.all([import('./new-contact-drawer'), loadArea('contact-record')]).then(([m]) => ({ default: m.NewContactDrawer })));
+const ContactDrawer = lazy(() => Promise.all([import('../record/contact-drawer'), loadArea('contact-record')]).then(([m]) => ({ default: m.ContactDrawer })));
+const NewContactDrawer = lazy(() => Promise.all([import('../record/new-contact-drawer'), loadArea('contact-record')]).then(([m]) => ({ default: m.NewContactDrawer })));
 // Its texts and the bulk dialog's (the `bulk` catalog, issue 23) come with it.
 const SelectionBar = lazy(() => Promise.all([import('./selection-bar'), loadArea('bulk')]).then(([m]) => ({ default: m.SelectionBar })));
-const ExportButton = lazy(() => Promise.all([import('./export-button'), loadArea('contacts-export')]).then(([m]) => ({ default: m.ExportButton })));
+const ExportButton = lazy(() => Promise.all([import('../export/export-button'), loadArea('contacts-export')]).then(([m]) => ({ default: m.ExportButton })));
 // Loaded when a record opens; `lazy` loses the component's type parameters, which the cast restores.
 const RecordDrawer = lazy(() => import('@/components/record-drawer').then((m) => ({ default: m.RecordDrawer }))) as unknown as typeof RecordDrawerType;
-const SavedViews = lazy(() => import('@/components/saved-views').then((m) => ({ default: m.SavedViews })));
+const SavedViews = lazy(() => import('@/components/saved-views-row').then((m) => ({ default: m.SavedViews })));
 const ColumnMenu = lazy(() => import('@/components/column-menu').then((m) => ({ default: m.ColumnMenu })));
 // "3 new contacts: show" (issue 36): loaded once the console follows the workspace's changes (useLiveChanges).
-const CreatedElsewhere = lazy(() => import('./created-elsewhere').then((m) => ({ default: m.CreatedElsewhere })));
+const CreatedElsewhere = lazy(() => import('../record/created-elsewhere').then((m) => ({ default: m.CreatedElsewhere })));
 
 /** The table's column ids (Name always shown), for the export's "Visible columns" (issue 23 point 10). */
 /** What a phone shows of each contact (issue 23 point 6): the name, the email and the state. */
@@ -67,7 +67,7 @@ export function ContactsPage() {
   const { api, workspaceId, connection } = useWorkspaceApi();
   /** Stores the import's plan as a job and starts it (in this tab or the one running the workspace's jobs). */
   const startImport = async (job: ImportJob) => {
-    const { enqueueStoredJob } = await import('@/lib/jobs/job-runner');
+    const { enqueueStoredJob } = await import('@/lib/jobs/workspace-runner');
     await enqueueStoredJob(connection, job, job.steps, job.add);
   };
   const queryClient = useQueryClient();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hiddenOf, nameProblem, viewSearch } from './saved-views';
+import { hiddenOf, nameProblem, viewSearch } from './saved-view-store';
 
 const view = (id: string, name: string) => ({ id, name, search: '', created: '2026-07-01T10:00:00.000Z' });
 

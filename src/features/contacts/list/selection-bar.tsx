@@ -10,10 +10,10 @@
 import { useT } from '@/i18n/react';
 import { Button, Group, Text } from '@mantine/core';
 import { useState } from 'react';
+import type { ListParams } from '@/api/common';
 import { useExtensions } from '@/lib/extensions';
-import { BulkErase } from './bulk-erase';
-import { BulkTags } from './bulk-tags';
-import type { ContactListParams } from './queries';
+import { BulkErase } from '../bulk/bulk-erase';
+import { BulkTags } from '../bulk/bulk-tags';
 
 export type SelectionBarProps = {
   selectedIds: string[];
@@ -22,7 +22,7 @@ export type SelectionBarProps = {
   /** `meta.maxResults` of the current filter. */
   total: number | undefined;
   /** The list's request (the page's memoised object: a new one is a new list). */
-  params: ContactListParams;
+  params: Required<Pick<ListParams, 'offset' | 'limit'>> & ListParams;
   canTag: boolean;
   onClear: () => void;
 };
@@ -31,7 +31,7 @@ export function SelectionBar({ selectedIds, rows, total, params, canTag, onClear
   const t = useT();
   const pageIds = rows?.map((row) => row.id) ?? [];
   const selectionKey = selectedIds.join(',');
-  const [chosen, setChosen] = useState<{ params: ContactListParams; selectionKey: string } | null>(null);
+  const [chosen, setChosen] = useState<{ params: Required<Pick<ListParams, 'offset' | 'limit'>> & ListParams; selectionKey: string } | null>(null);
   const allMatching = chosen?.params === params && chosen.selectionKey === selectionKey;
   const filter = params.filter;
   const pageSelected = pageIds.length > 0 && pageIds.every((id) => selectedIds.includes(id));

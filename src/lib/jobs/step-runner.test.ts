@@ -15,7 +15,7 @@ import { createRateBudget } from '@/api/rate-budget';
 import { loadReport, reportTableCsv } from './job-report';
 import { type JobStore, createStore } from './job-store';
 import type { JobSpec, StepRecord } from './job-types';
-import { KeyRefusedError, lookupFilter, runJob, stepKey } from './run-job';
+import { KeyRefusedError, lookupFilter, runJob, stepKey } from './step-runner';
 
 let server: TestServer;
 let limited: TestServer;

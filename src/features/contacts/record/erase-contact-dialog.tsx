@@ -10,7 +10,7 @@ import type { Contact } from '@/api/contacts';
 import { ErrorMessage } from '@/components/error-message';
 import { showSaved } from '@/components/upsert-drawer';
 import { useT } from '@/i18n/react';
-import { useEraseContact } from './mutations';
+import { useEraseContact } from '../mutations';
 
 /** What the person must type to erase `contact`: its name, else its email, phone or id. */
 export const erasureWord = (contact: Contact) => contact.name?.trim() || contact.email || contact.phone || contact.id;

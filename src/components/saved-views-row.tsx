@@ -1,6 +1,6 @@
 /**
  * The saved views of a list page (issue 14 point 7, react-admin's saved queries), one shared component for every
- * list with filters: a row of the views of this workspace and list (lib/saved-views.ts), each a link to its URL (one
+ * list with filters: a row of the views of this workspace and list (lib/saved-view-store.ts), each a link to its URL (one
  * click opens it; the view shown is marked current), with a menu to rename it, copy its link or delete it; and
  * "Save view", which names the current filters, sort, page size and hidden columns. A URL with `hide=<ids>` (a
  * view's link) sets the list's hidden columns through `onHiddenChange` and loses the parameter (replacing the history
@@ -25,10 +25,10 @@ import { Link, useLocation, useSearchParams } from 'react-router';
 import type { SharedView } from '@/api/live';
 import { loadArea } from '@/i18n/i18n';
 import { WithArea, useT } from '@/i18n/react';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { useExtensions } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
-import { HIDE_PARAM, type SavedView, hiddenOf, nameProblem, noteSharedViews, renameView, saveView, useSavedViews, viewSearch } from '@/lib/saved-views';
+import { HIDE_PARAM, type SavedView, hiddenOf, nameProblem, noteSharedViews, renameView, saveView, useSavedViews, viewSearch } from '@/lib/saved-view-store';
 import {
   SHARED_VIEW_NAME_MAX,
   type ShareSource,

@@ -1,7 +1,7 @@
 /**
  * The durable job runner of a browser tab (issue 20 points 4 and 5): one runner per workspace across the tabs of
  * the browser, holding the Web Lock `runnerLockName(workspaceId)` (`navigator.locks`) while it lives. The tab
- * that holds the lock runs the workspace's jobs one after another, oldest first (run-job.ts); the other tabs
+ * that holds the lock runs the workspace's jobs one after another, oldest first (step-runner.ts); the other tabs
  * that have the workspace's key wait for the lock, so when the runner's tab closes, reloads or crashes, the next
  * one takes over and resumes the job where it stopped. A tab with no key for the workspace (src/lib/connections.ts:
  * keys are never stored with the jobs) runs nothing: the job resumes once the console is open with the key.
@@ -23,7 +23,7 @@ import { budgetedClient, rateLimitOf } from '@/lib/budgeted-client';
 import { JOBS_CHANNEL, type JobMessage, runnerLockName } from './job-names';
 import { type JobStore, createStore } from './job-store';
 import type { JobKind, JobRecord, JobSpec, JobStep } from './job-types';
-import { KeyRefusedError, STOPPED_PREFIX, runJob } from './run-job';
+import { KeyRefusedError, STOPPED_PREFIX, runJob } from './step-runner';
 import { loadAreaSettled } from '@/i18n/i18n';
 import { renderTitle, titleFromMeta, undoTitle } from './job-title';
 

@@ -27,7 +27,7 @@ import { formatIssues } from '@/api/validation-message';
 import '@/api/zod-messages';
 import { ErrorMessage } from '@/components/error-message';
 import { TagsField } from '@/components/tags-field';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { useExtensions } from '@/lib/extensions';
 import { loadErrorSentences, messageSentences } from '@/lib/error-sentence';
 import { type BulkSource, type CollectProgress, type TagChange, bulkTagRequestSpec, bulkTagSpec, collectBulkTargets, isCancelled } from './bulk-tag-job';
@@ -39,7 +39,7 @@ import type { SavedConnection } from '@/lib/connections';
  * IndexedDB's error when the job cannot be stored.
  */
 async function tagInRequests(connection: SavedConnection, source: BulkSource, change: TagChange, chosen: number): Promise<{ matched: number; changed: number }> {
-  const { enqueueJob, jobStore } = await import('@/lib/jobs/job-runner');
+  const { enqueueJob, jobStore } = await import('@/lib/jobs/workspace-runner');
   const id = await enqueueJob(connection, bulkTagRequestSpec(source, change, chosen));
   const store = await jobStore();
   for (;;) {
@@ -56,7 +56,7 @@ async function tagInRequests(connection: SavedConnection, source: BulkSource, ch
   });
   return { matched, changed };
 }
-import { contactQueries } from './queries';
+import { contactQueries } from '../queries';
 
 /** The notice once the job is stored: how many contacts it changes, and those already as asked or no longer found. */
 function startedText(count: number, unchanged: number, missing: number): string {
@@ -172,7 +172,7 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
         setNothing(collected.targets.length);
         return;
       }
-      const { enqueueJob } = await import('@/lib/jobs/job-runner');
+      const { enqueueJob } = await import('@/lib/jobs/workspace-runner');
       try {
         await enqueueJob(connection, spec);
       } catch (error) {

@@ -7,11 +7,11 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type TestServer, startServer } from '../../../server/test/harness';
+import { type TestServer, startServer } from '../../../../server/test/harness';
 import { type ApiClient, createApiClient } from '@/api/client';
 import { compare } from '@/api/filter/ast';
 import { type JobStore, createStore } from '@/lib/jobs/job-store';
-import { runJob, stepKey } from '@/lib/jobs/run-job';
+import { runJob, stepKey } from '@/lib/jobs/step-runner';
 import { bulkTagRequestSpec } from './bulk-tag-job';
 
 let server: TestServer;

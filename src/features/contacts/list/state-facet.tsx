@@ -21,9 +21,9 @@ import { useMemo, useState } from 'react';
 import type { ApiClient } from '@/api/client';
 import { CONTACT_STATES, type ContactState } from '@/api/contacts';
 import { type FilterNode, and, compare } from '@/api/filter/ast';
-import { useWorkspaceApi } from '@/lib/api';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { useExtensions } from '@/lib/extensions';
-import { contactQueries } from './queries';
+import { contactQueries } from '../queries';
 
 /** How many contacts `filter` matches: a `$limit=1` request read for its `meta.maxResults`, under `contactQueries.counts`. */
 export const countQuery = (api: ApiClient, workspaceId: string, filter: FilterNode | undefined) =>
