@@ -18,7 +18,7 @@ import { StateFacet } from './state-facet';
 import { loadFilterParser } from './filter-parser';
 
 // The tag picker's dropdown code (a popover) loads at the page's first interaction; a plain input stands in.
-const TagFacet = lazy(() => import('../tag-facet').then((m) => ({ default: m.TagFacet })));
+const TagFacet = lazy(() => import('./tag-facet').then((m) => ({ default: m.TagFacet })));
 const FilterTextInput = lazy(() => import('@/components/filter-text-input').then((m) => ({ default: m.FilterTextInput })));
 
 type Props = { search: ContactSearch; update: (patch: Partial<ContactSearch>) => void };

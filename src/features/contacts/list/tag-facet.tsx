@@ -10,8 +10,8 @@ import { MultiSelect } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, useState } from 'react';
 import { pillRenderer, useCloseOnEnter } from '@/components/removable-pill';
-import { useWorkspaceApi } from '@/lib/api';
-import { contactQueries } from './queries';
+import { useWorkspaceApi } from '@/lib/workspace-api';
+import { contactQueries } from '../queries';
 
 /** The × of a chosen tag is named by the tag, not by its label with the count (issue 23 point 8). */
 const removableTag = pillRenderer((option) => translate('shell.removeTag', { tag: option.value }));
