@@ -44,6 +44,9 @@ export const CONTACT_FIELDS: FieldMap = {
   updated: { kind: 'column', column: 'contacts.updated', type: 'date' },
 };
 
+/** List parameters with their order settled (a list's own or `DEFAULT_CONTACT_ORDER`): what the reads below take. */
+type OrderedParams = Required<Pick<ListParams, 'orderBy'>> & ListParams;
+
 /** Default order of contact lists: newest first. */
 export const DEFAULT_CONTACT_ORDER: OrderByItem[] = [{ field: 'created', direction: 'desc' }];
 
@@ -239,7 +242,7 @@ export class ContactStore {
   private readonly rowsQuery: () => CompiledQuery<{ n: number | null }>;
 
   /** The query for `columns` of the contacts matching `query` in `workspaceId`, in order (exports stream it). */
-  selectColumns(workspaceId: string, query: Required<Pick<ListParams, 'orderBy'>> & ListParams, columns: readonly (keyof ContactRow)[]): CompiledQuery {
+  selectColumns(workspaceId: string, query: OrderedParams, columns: readonly (keyof ContactRow)[]): CompiledQuery {
     return this.matching(this.db, workspaceId, query)
       .select(columns.map((column) => `contacts.${column}` as const))
       .compile();
@@ -256,7 +259,7 @@ export class ContactStore {
    * every candidate row and sorts them (few candidates, or an order no index gives), `order` walks the order's
    * index and skips every contact that is not a candidate (many candidates: the page is found early).
    */
-  private matching(db: Kysely<Database>, workspaceId: string, query: Required<Pick<ListParams, 'orderBy'>> & ListParams, options: MatchingOptions = {}) {
+  private matching(db: Kysely<Database>, workspaceId: string, query: OrderedParams, options: MatchingOptions = {}) {
     const { ordered = true, reverse = false, search } = options;
     const byTag = !search && (!ordered || isDefaultOrder(query.orderBy)) ? requiredTag(query.filter) : null;
     let select: SelectQueryBuilder<Database, 'contacts', object>;
@@ -351,7 +354,7 @@ export class ContactStore {
    * the safe projection, which lists such values as null (issue 12): no stored value can fail a page, and pages
    * of good rows pay nothing for it.
    */
-  async list(workspaceId: string, query: Required<Pick<ListParams, 'offset' | 'limit' | 'orderBy'>> & ListParams): Promise<{ items: string[]; maxResults: number }> {
+  async list(workspaceId: string, query: OrderedParams & Required<Pick<ListParams, 'offset' | 'limit'>>): Promise<{ items: string[]; maxResults: number }> {
     const build = async (rows: (json: RawBuilder<string>) => Promise<{ json: string }[]>) =>
       (await rows(this.json).catch((error: unknown) => (this.dialect.isJsonError(error) ? rows(this.safeJson) : Promise.reject(error)))).map((row) => row.json);
     const variant = (json: RawBuilder<string>) => (json === this.json ? 'json' : 'safe');
@@ -413,7 +416,7 @@ export class ContactStore {
    * a tag's rows newest first are ordered by `contact_tags` (see `matching`), any other read by `compileOrderBy`'s
    * terms, `contacts.id` last.
    */
-  private sortTerms(query: Required<Pick<ListParams, 'orderBy'>> & ListParams, reverse: boolean): SortTerm[] {
+  private sortTerms(query: OrderedParams, reverse: boolean): SortTerm[] {
     const flip = (direction: 'asc' | 'desc') => (reverse ? (direction === 'asc' ? 'desc' : 'asc') : direction);
     if (isDefaultOrder(query.orderBy) && requiredTag(query.filter)) {
       return [
@@ -434,7 +437,7 @@ export class ContactStore {
    * found from the nearest known one and remembered when missing: `{ at, from, terms, key }` to seek from, or
    * null when no row is there (a write since the count: the page is then read with a plain OFFSET).
    */
-  private async anchor(workspaceId: string, query: Required<Pick<ListParams, 'orderBy'>> & ListParams, offset: number, reverse: boolean) {
+  private async anchor(workspaceId: string, query: OrderedParams, offset: number, reverse: boolean) {
     const anchors = this.anchors!;
     const key = `${await this.versionKey(workspaceId)}:${filterText(query.filter)}:${query.orderBy.map((item) => `${item.field} ${item.direction}`).join(',')}:${reverse}`;
     const terms = this.sortTerms(query, reverse);
