@@ -21,12 +21,19 @@ test('the time-zone search finds "New York" and "Eastern"', async ({ page, conne
   await expect(page.getByRole('option', { name: 'America/New_York' })).toBeVisible();
 });
 
-test('in the Tags filter, Enter picks the highlighted tag', async ({ page, connect, baseURL }) => {
-  const workspace = makeWorkspace('Tag enter');
-  for (const [name, tags] of [['Enter One', ['lead']], ['Enter Two', ['customer']]] as const) {
-    const response = await fetchApi(`${baseURL}/api/contacts`, { method: 'POST', headers: { 'x-api-key': workspace.key, 'content-type': 'application/json' }, body: JSON.stringify({ name, email: `${name.replace(' ', '.').toLowerCase()}@example.com`, tags, addDirectly: true }) });
+/** A new workspace `name` with two contacts, one tagged `lead` and one `customer`. */
+async function leadAndCustomer(baseURL: string, name: string) {
+  const workspace = makeWorkspace(name);
+  for (const [person, tags] of [['Tagged One', ['lead']], ['Tagged Two', ['customer']]] as const) {
+    const body = JSON.stringify({ name: person, email: `${person.replace(' ', '.').toLowerCase()}@example.com`, tags, addDirectly: true });
+    const response = await fetchApi(`${baseURL}/api/contacts`, { method: 'POST', headers: { 'x-api-key': workspace.key, 'content-type': 'application/json' }, body });
     expect(response.status).toBe(201);
   }
+  return workspace;
+}
+
+test('in the Tags filter, Enter picks the highlighted tag', async ({ page, connect, baseURL }) => {
+  const workspace = await leadAndCustomer(baseURL!, 'Tag enter');
   await connect(workspace.key);
   const tags = page.getByRole('combobox', { name: 'Tags' });
   await tags.click();
@@ -51,11 +58,7 @@ test('in the Tags filter, Enter picks the highlighted tag', async ({ page, conne
 });
 
 test('in the Tags filter, a tag typed while the list is still loading is taken by Enter once it shows', async ({ page, connect, baseURL }) => {
-  const workspace = makeWorkspace('Tag race');
-  for (const [name, tags] of [['Race One', ['lead']], ['Race Two', ['customer']]] as const) {
-    const response = await fetchApi(`${baseURL}/api/contacts`, { method: 'POST', headers: { 'x-api-key': workspace.key, 'content-type': 'application/json' }, body: JSON.stringify({ name, email: `${name.replace(' ', '.').toLowerCase()}@example.com`, tags, addDirectly: true }) });
-    expect(response.status).toBe(201);
-  }
+  const workspace = await leadAndCustomer(baseURL!, 'Tag race');
   await connect(workspace.key);
   // The real service's answer, held back a second in the browser: the person types before the list arrives.
   await page.route('**/api/contacts/contacts-tags*', async (route) => {

@@ -4,55 +4,38 @@
  * also when another erasure shifts the walk's offsets meanwhile; the stored job holds ids only; the job erases
  * exactly those contacts; and the estimate and the typed count behave as the dialog needs.
  */
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeContacts, insertContacts } from '../../../../server/db/seed';
-import { type TestServer, startServer } from '../../../../server/test/harness';
-import { type ApiClient, createApiClient } from '@/api/client';
+import { jobHarness } from '../../../../server/test/job-harness';
 import { compare } from '@/api/filter/ast';
-import { type JobStore, createStore } from '@/lib/jobs/job-store';
 import { runJob } from '@/lib/jobs/step-runner';
 import { bulkEraseSpec, collectErasureIds, erasureEstimate, typedCountMatches } from './bulk-erase-job';
 
-let server: TestServer;
-let api: ApiClient;
-let store: JobStore;
 /** Called before each GET reaches the service (to erase behind the walk's back). */
 let beforeGet: ((url: string) => Promise<void>) | null = null;
+const h = jobHarness(async (input, init) => {
+  if ((init?.method ?? 'GET') === 'GET' && beforeGet) await beforeGet(String(input));
+  return fetch(input, init);
+});
+beforeEach(() => {
+  beforeGet = null;
+});
 
 let seeded = 0;
 async function seed(count: number, tags: (index: number) => string[]) {
-  const rows = fakeContacts(server.a.id, count, { idPrefix: seeded + 50_000 }).map((row, index) => ({ ...row, tags: JSON.stringify(tags(index)) }));
+  const rows = fakeContacts(h.server.a.id, count, { idPrefix: seeded + 50_000 }).map((row, index) => ({ ...row, tags: JSON.stringify(tags(index)) }));
   seeded += count;
-  await insertContacts(server.database.db, rows);
+  await insertContacts(h.server.database.db, rows);
   return rows;
 }
 
-const countWith = async (tag: string) => (await api.listContacts({ limit: 1, filter: compare('tags', 'eq', tag) })).meta.maxResults;
+const countWith = async (tag: string) => (await h.api.listContacts({ limit: 1, filter: compare('tags', 'eq', tag) })).meta.maxResults;
 
-beforeAll(async () => {
-  server = await startServer();
-  api = createApiClient({
-    baseUrl: server.baseUrl,
-    apiKey: server.a.key,
-    fetch: async (input, init) => {
-      if ((init?.method ?? 'GET') === 'GET' && beforeGet) await beforeGet(String(input));
-      return fetch(input, init);
-    },
-  });
-}, 60_000);
-afterAll(() => server.close());
-beforeEach(async () => {
-  globalThis.indexedDB = new IDBFactory();
-  store = await createStore();
-  beforeGet = null;
-});
 
 describe('bulk erasure', () => {
   it('finds every contact of a filter over two pages, stores ids only, and erases exactly them', async () => {
     const rows = await seed(130, (i) => (i < 120 ? ['leaving'] : ['staying']));
-    const ids = await collectErasureIds({ client: api, filter: compare('tags', 'eq', 'leaving') });
+    const ids = await collectErasureIds({ client: h.api, filter: compare('tags', 'eq', 'leaving') });
     expect(new Set(ids)).toEqual(new Set(rows.slice(0, 120).map((row) => row.id)));
 
     const spec = bulkEraseSpec(ids, 'filter');
@@ -63,9 +46,9 @@ describe('bulk erasure', () => {
     expect(stored).not.toContain('leaving');
     expect(spec.steps).toHaveLength(120);
 
-    const job = await store.addJob(server.a.id, spec);
-    expect(await runJob({ store, client: api, jobId: job.id, concurrency: 8 })).toBe('done');
-    expect((await store.getJob(job.id))!.counts).toMatchObject({ erased: 120, alreadyErased: 0, failed: 0 });
+    const job = await h.store.addJob(h.server.a.id, spec);
+    expect(await runJob({ store: h.store, client: h.api, jobId: job.id, concurrency: 8 })).toBe('done');
+    expect((await h.store.getJob(job.id))!.counts).toMatchObject({ erased: 120, alreadyErased: 0, failed: 0 });
     expect(await countWith('leaving')).toBe(0);
     expect(await countWith('staying')).toBe(10);
   }, 60_000);
@@ -82,14 +65,14 @@ describe('bulk erasure', () => {
       // offset 100, now starts 60 contacts further on, and a single walk would skip those 60.
       if (pages !== 2) return;
       erasing = true;
-      const seen = await api.listContacts({ limit: 60, filter: compare('tags', 'eq', 'shifting'), orderBy: [{ field: 'created', direction: 'asc' }] });
+      const seen = await h.api.listContacts({ limit: 60, filter: compare('tags', 'eq', 'shifting'), orderBy: [{ field: 'created', direction: 'asc' }] });
       for (const contact of seen.items) {
-        await api.eraseContact(contact.id);
+        await h.api.eraseContact(contact.id);
         erasedMeanwhile.push(contact.id);
       }
       erasing = false;
     };
-    const ids = await collectErasureIds({ client: api, filter: compare('tags', 'eq', 'shifting') });
+    const ids = await collectErasureIds({ client: h.api, filter: compare('tags', 'eq', 'shifting') });
     beforeGet = null;
     expect(erasedMeanwhile).toHaveLength(60);
     expect(pages).toBeGreaterThan(3); // a second walk
@@ -99,9 +82,9 @@ describe('bulk erasure', () => {
     expect(new Set(ids).size).toBe(ids.length);
 
     // The ids erased meanwhile that the first page saw are answered 404 and counted as already erased.
-    const job = await store.addJob(server.a.id, bulkEraseSpec(ids, 'filter'));
-    expect(await runJob({ store, client: api, jobId: job.id, concurrency: 8 })).toBe('done');
-    expect((await store.getJob(job.id))!.counts).toMatchObject({ erased: 190, alreadyErased: ids.length - 190, failed: 0 });
+    const job = await h.store.addJob(h.server.a.id, bulkEraseSpec(ids, 'filter'));
+    expect(await runJob({ store: h.store, client: h.api, jobId: job.id, concurrency: 8 })).toBe('done');
+    expect((await h.store.getJob(job.id))!.counts).toMatchObject({ erased: 190, alreadyErased: ids.length - 190, failed: 0 });
     expect(await countWith('shifting')).toBe(0);
   }, 60_000);
 

@@ -4,55 +4,37 @@
  * matches in one `POST /contacts/tags`, with the step's Idempotency-Key and the job's activity headers; the job
  * counts the contacts the service changed; chosen ids go 1,000 a request.
  */
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type TestServer, startServer } from '../../../../server/test/harness';
-import { type ApiClient, createApiClient } from '@/api/client';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { jobHarness } from '../../../../server/test/job-harness';
 import { compare } from '@/api/filter/ast';
-import { type JobStore, createStore } from '@/lib/jobs/job-store';
 import { runJob, stepKey } from '@/lib/jobs/step-runner';
 import { bulkTagRequestSpec } from './bulk-tag-job';
 
-let server: TestServer;
-let api: ApiClient;
-let store: JobStore;
 const writes: { url: string; key: string | null; batch: string | null; body: string }[] = [];
-
-beforeAll(async () => {
-  server = await startServer();
-  api = createApiClient({
-    baseUrl: server.baseUrl,
-    apiKey: server.a.key,
-    fetch: async (input, init) => {
-      if (init?.method === 'POST') {
-        const headers = new Headers(init.headers);
-        writes.push({ url: String(input), key: headers.get('idempotency-key'), batch: headers.get('activity-batch'), body: String(init.body) });
-      }
-      return fetch(input, init);
-    },
-  });
-}, 60_000);
-afterAll(() => server.close());
-beforeEach(async () => {
-  globalThis.indexedDB = new IDBFactory();
-  store = await createStore();
+const h = jobHarness(async (input, init) => {
+  if (init?.method === 'POST') {
+    const headers = new Headers(init.headers);
+    writes.push({ url: String(input), key: headers.get('idempotency-key'), batch: headers.get('activity-batch'), body: String(init.body) });
+  }
+  return fetch(input, init);
+});
+beforeEach(() => {
   writes.length = 0;
 });
 
 describe('bulkTagRequestSpec on the job runner', () => {
   it('tags every contact a filter matches in one request and counts those it changed', async () => {
     const tag = `r${Date.now().toString(36)}`;
-    await api.createContactsBatch({ items: [0, 1, 2].map((index) => ({ email: `${tag}.${index}@example.com`, tags: index ? [tag] : [tag, 'done'] })) });
+    await h.api.createContactsBatch({ items: [0, 1, 2].map((index) => ({ email: `${tag}.${index}@example.com`, tags: index ? [tag] : [tag, 'done'] })) });
     writes.length = 0;
-    const job = await store.addJob('ws', bulkTagRequestSpec({ filter: compare('tags', 'eq', tag) }, { tagsToAdd: ['done'], tagsToRemove: [] }));
-    expect(await runJob({ store, client: api, jobId: job.id })).toBe('done');
+    const job = await h.store.addJob('ws', bulkTagRequestSpec({ filter: compare('tags', 'eq', tag) }, { tagsToAdd: ['done'], tagsToRemove: [] }));
+    expect(await runJob({ store: h.store, client: h.api, jobId: job.id })).toBe('done');
     expect(writes).toHaveLength(1);
     expect(writes[0]).toMatchObject({ key: stepKey(job.id, 0), batch: job.id });
     expect(JSON.parse(writes[0]!.body)).toEqual({ filter: `tags eq '${tag}'`, tagsToAdd: ['done'] });
-    expect((await store.getJob(job.id))?.counts.tagged).toBe(2);
+    expect((await h.store.getJob(job.id))?.counts.tagged).toBe(2);
     const outcomes: unknown[] = [];
-    await store.eachStep(job.id, (step) => outcomes.push(step.outcome));
+    await h.store.eachStep(job.id, (step) => outcomes.push(step.outcome));
     expect(outcomes).toEqual([{ kind: 'tagged', matched: 3, changed: 2 }]);
   });
 
