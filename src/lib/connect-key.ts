@@ -54,13 +54,15 @@ export async function checkKey(input: KeyInput): Promise<SavedConnection> {
  * Where connecting lands (issue 35 point 5): the workspace's overview (`/w/<id>`) when its service names the
  * extension `stats` (its figures then cost one request, docs/decisions.md section 12), else its contacts
  * (`/w/<id>/contacts`). Asks `GET /extensions` once, into the cache the workspace reads (`extensionQuery`), so the
- * workspace does not ask again; a failure means none (the contacts).
+ * workspace does not ask again; a failure means none (the contacts), and a 429 is not waited out here.
  */
 export async function landingPath(connection: Pick<SavedConnection, 'baseUrl' | 'apiKey' | 'workspaceId'>, queryClient: QueryClient): Promise<string> {
   // The query's module is in the workspace's chunk (vite.config.ts), which the key check has loaded: not on /connect's first screen.
   const [{ budgetedClient }, { extensionQuery }] = await Promise.all([preloadKeyCheck(), import('./extension-query')]);
   const api = budgetedClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey });
-  const names = await queryClient.fetchQuery(extensionQuery(api, connection.baseUrl, connection.workspaceId)).catch((): string[] => []);
+  // Not waited out here: a 429 would hold the Connect button for up to two minutes with nothing said (the throttle
+  // notice is the workspace's). It lands on the contacts, where the workspace asks again and waits with the notice.
+  const names = await queryClient.fetchQuery({ ...extensionQuery(api, connection.baseUrl, connection.workspaceId), retry: false }).catch((): string[] => []);
   const workspace = `/w/${encodeURIComponent(connection.workspaceId)}`;
   return names.includes('stats') ? workspace : `${workspace}/contacts`;
 }
