@@ -30,6 +30,7 @@ import { countTriggers } from '../server/db/contact-counts';
 import { ContactStore } from '../server/db/contacts';
 import { lastTwelveWeeks } from '../server/db/stats';
 import { DEFAULT_POSTGRES_URL, createBenchDatabase, loadAverage } from './bench-database';
+import { median } from './export-compare';
 import { seededFile } from './seeded-file';
 
 const { values } = parseArgs({
@@ -43,7 +44,6 @@ const { values } = parseArgs({
 const CONTACTS = Number(values.contacts);
 const ROUNDS = Number(values.rounds);
 const log = (line: string) => console.error(line);
-const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? Number.NaN;
 
 /** Milliseconds `run` takes. */
 async function timed(run: () => Promise<unknown>): Promise<number> {
