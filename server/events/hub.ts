@@ -40,25 +40,37 @@ export const STREAM_LEASE_MS = 3 * EVENT_HEARTBEAT_MS;
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** The reconnection delay a client is told (`retry:`), in ms. */
 export const RETRY_MS = 3000;
+/**
+ * A feed reads and fans out at most once in this many ms (by default twice the coalescing wait): under a sustained
+ * write rate a fan-out to 1,000 streams every 250 ms cost a fifth of the process's writes (docs/benchmarks.md, "Live
+ * changes at scale"), and one every 500 ms still sends each change within section 13's 1 second.
+ */
+export const FANOUT_GAP_FACTOR = 2;
 
 /** Where a stream's frames go: the HTTP answer, already started. */
 export interface StreamSink {
-  /** Writes `frame`; resolves nothing, never throws. */
-  write(frame: string): void;
+  /** Writes `frame` (text, or its UTF-8 bytes when shared by many streams); never throws. */
+  write(frame: string | Uint8Array): void;
   /** Bytes written but not yet sent to the client. */
   buffered(): number;
   /** Ends the answer (the client reconnects). */
   end(): void;
 }
 
-type Stream = { id: string; keyId: string; workspaceId: string; resources: ReadonlySet<string>; sink: StreamSink; closed: boolean };
+/** A stream; `resourcesKey` names its set of resources, so streams reading the same ones share their frames. */
+type Stream = { id: string; keyId: string; workspaceId: string; resources: ReadonlySet<string>; resourcesKey: string; sink: StreamSink; closed: boolean };
 
-type Entry = { seq: number; resource: string; resource_id: string; action: string };
+/** An activity entry as the feed reads it; `created` in ms since the epoch. */
+type Entry = { seq: number; resource: string; resource_id: string; action: string; created: number };
 
-type Feed = { workspaceId: string; cursor: number; streams: Set<Stream>; chain: Promise<void>; timer: NodeJS.Timeout | null; closed: boolean };
+/** A workspace's feed; `lastRead` is when (ms, `Date.now()`) it last read the log for its streams. */
+type Feed = { workspaceId: string; cursor: number; streams: Set<Stream>; chain: Promise<void>; timer: NodeJS.Timeout | null; closed: boolean; lastRead: number };
 
 /** Options of `EventHub`; the timings are for tests (the defaults are docs/decisions.md section 13's). */
 export type EventHubOptions = { coalesceMs?: number; heartbeatMs?: number; maxStreamsPerKey?: number };
+
+/** `created` of an activity row (ISO text, or a Date from a driver that parses it) in ms since the epoch. */
+const createdMs = (value: unknown): number => (typeof value === 'string' ? Date.parse(value) : new Date(value as Date).getTime());
 
 /** An SSE frame: `event`, `id` and `data` (JSON) lines and the blank line that ends it. */
 export function frame(event: string, id: number | null, data: unknown): string {
@@ -67,24 +79,26 @@ export function frame(event: string, id: number | null, data: unknown): string {
 
 /**
  * The `event: change` frames for `entries` (in `seq` order) that a stream reading `resources` is sent: consecutive
- * entries of the same resource and action merged, ids in order without repeats, `null` past MAX_EVENT_IDS, each
- * event's id the `seq` of its last entry (docs/decisions.md section 13).
+ * entries of the same resource and action merged when written less than `mergeWithinMs` apart (EVENT_COALESCE_MS,
+ * section 13's "changes less than 250 ms apart may be merged"), ids in order without repeats, `null` past
+ * MAX_EVENT_IDS, each event's id the `seq` of its last entry (docs/decisions.md section 13).
  */
-export function changeFrames(entries: readonly Entry[], resources: ReadonlySet<string>): string {
+export function changeFrames(entries: readonly Entry[], resources: ReadonlySet<string>, mergeWithinMs = EVENT_COALESCE_MS): string {
   let out = '';
-  let run: { resource: string; action: string; ids: Set<string>; seq: number } | null = null;
+  let run: { resource: string; action: string; ids: Set<string>; seq: number; created: number } | null = null;
   const flush = () => {
     if (run) out += frame('change', run.seq, { resource: run.resource, ids: run.ids.size > MAX_EVENT_IDS ? null : [...run.ids], action: run.action });
   };
   for (const entry of entries) {
     if (!resources.has(entry.resource)) continue;
-    if (run && run.resource === entry.resource && run.action === entry.action) {
+    if (run && run.resource === entry.resource && run.action === entry.action && entry.created - run.created < mergeWithinMs) {
       if (run.ids.size <= MAX_EVENT_IDS) run.ids.add(entry.resource_id);
       run.seq = entry.seq;
+      run.created = entry.created;
       continue;
     }
     flush();
-    run = { resource: entry.resource, action: entry.action, ids: new Set([entry.resource_id]), seq: entry.seq };
+    run = { resource: entry.resource, action: entry.action, ids: new Set([entry.resource_id]), seq: entry.seq, created: entry.created };
   }
   flush();
   return out;
@@ -147,7 +161,8 @@ export class EventHub {
       await this.release([id]);
       throw shuttingDown();
     }
-    const stream: Stream = { id, keyId: params.keyId, workspaceId: params.workspaceId, resources: params.resources, sink: start(), closed: false };
+    const resourcesKey = [...params.resources].sort().join(',');
+    const stream: Stream = { id, keyId: params.keyId, workspaceId: params.workspaceId, resources: params.resources, resourcesKey, sink: start(), closed: false };
     this.streams.add(stream);
     stream.sink.write(`retry: ${RETRY_MS}\n\n`);
     try {
@@ -228,8 +243,8 @@ export class EventHub {
     }
   }
 
-  private send(stream: Stream, text: string): void {
-    if (stream.closed || !text) return;
+  private send(stream: Stream, text: string | Uint8Array): void {
+    if (stream.closed || !text.length) return;
     if (stream.sink.buffered() > MAX_BUFFERED_BYTES) {
       this.close(stream);
       return;
@@ -258,7 +273,7 @@ export class EventHub {
   private feedOf(workspaceId: string): Promise<Feed> {
     let feed = this.feeds.get(workspaceId);
     if (!feed) {
-      feed = this.lastSeq(workspaceId).then((cursor) => ({ workspaceId, cursor, streams: new Set<Stream>(), chain: Promise.resolve(), timer: null, closed: false }));
+      feed = this.lastSeq(workspaceId).then((cursor) => ({ workspaceId, cursor, streams: new Set<Stream>(), chain: Promise.resolve(), timer: null, closed: false, lastRead: 0 }));
       this.feeds.set(workspaceId, feed);
       feed.catch(() => this.feeds.delete(workspaceId));
     }
@@ -276,39 +291,43 @@ export class EventHub {
     return feed.chain;
   }
 
-  /** A read of the feed EVENT_COALESCE_MS from now, unless one is already due. */
+  /**
+   * A read of the feed EVENT_COALESCE_MS from now, or FANOUT_GAP_FACTOR times that after its last read if later,
+   * unless one is already due.
+   */
   private schedule(feed: Feed): void {
     if (feed.timer || feed.closed) return;
+    const wait = Math.max(this.coalesceMs, feed.lastRead + FANOUT_GAP_FACTOR * this.coalesceMs - Date.now());
     feed.timer = setTimeout(() => {
       feed.timer = null;
       void this.enqueue(feed, () => this.read(feed));
-    }, this.coalesceMs);
+    }, wait);
   }
 
   private entriesAfter(workspaceId: string, after: number, limit: number, upTo?: number): Promise<Entry[]> {
-    let query = this.db.selectFrom('activity').select(['seq', 'resource', 'resource_id', 'action']).where('workspace_id', '=', workspaceId).where('seq', '>', after);
+    let query = this.db.selectFrom('activity').select(['seq', 'resource', 'resource_id', 'action', 'created']).where('workspace_id', '=', workspaceId).where('seq', '>', after);
     if (upTo !== undefined) query = query.where('seq', '<=', upTo);
     return query
       .orderBy('seq')
       .limit(limit)
       .execute()
-      .then((rows) => rows.map((row) => ({ ...row, seq: Number(row.seq) })));
+      .then((rows) => rows.map((row) => ({ seq: Number(row.seq), resource: row.resource, resource_id: row.resource_id, action: row.action, created: createdMs(row.created) })));
   }
 
   /** Reads the feed's new entries and sends them to its streams, READ_BATCH at a time. */
   private async read(feed: Feed): Promise<void> {
+    feed.lastRead = Date.now();
     for (;;) {
       if (feed.closed) return;
       const entries = await this.entriesAfter(feed.workspaceId, feed.cursor, READ_BATCH);
       if (!entries.length) return;
       feed.cursor = entries[entries.length - 1]!.seq;
-      // Streams reading the same resources get the same frames: built once per set of resources.
-      const frames = new Map<string, string>();
+      // Streams reading the same resources get the same frames: built and encoded once per set of resources.
+      const frames = new Map<string, Uint8Array>();
       for (const stream of feed.streams) {
-        const key = [...stream.resources].join(',');
-        let text = frames.get(key);
-        if (text === undefined) frames.set(key, (text = changeFrames(entries, stream.resources)));
-        this.send(stream, text);
+        let bytes = frames.get(stream.resourcesKey);
+        if (bytes === undefined) frames.set(stream.resourcesKey, (bytes = Buffer.from(changeFrames(entries, stream.resources, this.coalesceMs))));
+        this.send(stream, bytes);
       }
       if (entries.length < READ_BATCH) return;
     }
@@ -334,6 +353,6 @@ export class EventHub {
     if (first === null ? after > 0 : after + 1 < first) return null; // retention deleted entries after it
     const entries = await this.entriesAfter(feed.workspaceId, after, REPLAY_MAX + 1, feed.cursor);
     if (entries.length > REPLAY_MAX) return null;
-    return changeFrames(entries, resources);
+    return changeFrames(entries, resources, this.coalesceMs);
   }
 }

@@ -92,8 +92,8 @@ describe('GET /events', () => {
   });
 
   it('sends ids: null beyond 100 ids, each event with the id of its last entry, runs of one resource and action merged', () => {
-    const entries = Array.from({ length: MAX_EVENT_IDS + 1 }, (_, i) => ({ seq: i + 1, resource: 'contact', resource_id: `c${i}`, action: 'create' }));
-    entries.push({ seq: 200, resource: 'product', resource_id: 'p', action: 'update' }, { seq: 201, resource: 'contact', resource_id: 'c0', action: 'tags' }, { seq: 202, resource: 'contact', resource_id: 'c0', action: 'tags' });
+    const entries = Array.from({ length: MAX_EVENT_IDS + 1 }, (_, i) => ({ seq: i + 1, resource: 'contact', resource_id: `c${i}`, action: 'create', created: 1000 + i }));
+    entries.push({ seq: 200, resource: 'product', resource_id: 'p', action: 'update', created: 1200 }, { seq: 201, resource: 'contact', resource_id: 'c0', action: 'tags', created: 1200 }, { seq: 202, resource: 'contact', resource_id: 'c0', action: 'tags', created: 1449 });
     expect(changeFrames(entries, new Set(['contact', 'product']))).toBe(
       `event: change\nid: ${MAX_EVENT_IDS + 1}\ndata: {"resource":"contact","ids":null,"action":"create"}\n\n` +
         'event: change\nid: 200\ndata: {"resource":"product","ids":["p"],"action":"update"}\n\n' +
@@ -103,6 +103,16 @@ describe('GET /events', () => {
     expect(changeFrames(entries.slice(MAX_EVENT_IDS - 1), new Set(['contact']))).toBe(
       `event: change\nid: ${MAX_EVENT_IDS + 1}\ndata: {"resource":"contact","ids":["c${MAX_EVENT_IDS - 1}","c${MAX_EVENT_IDS}"],"action":"create"}\n\n` +
         'event: change\nid: 202\ndata: {"resource":"contact","ids":["c0"],"action":"tags"}\n\n',
+    );
+    // Changes 250 ms or more apart are not merged, even when one read of the log carries both.
+    const apart = [
+      { seq: 1, resource: 'contact', resource_id: 'a', action: 'create', created: 1000 },
+      { seq: 2, resource: 'contact', resource_id: 'b', action: 'create', created: 1249 },
+      { seq: 3, resource: 'contact', resource_id: 'c', action: 'create', created: 1499 },
+    ];
+    expect(changeFrames(apart, new Set(['contact']))).toBe(
+      'event: change\nid: 2\ndata: {"resource":"contact","ids":["a","b"],"action":"create"}\n\n' +
+        'event: change\nid: 3\ndata: {"resource":"contact","ids":["c"],"action":"create"}\n\n',
     );
   });
 
