@@ -7,7 +7,7 @@
  * browser shows in a fresh one, marked shared with the key that made it, and opens there; read-write keys rename and
  * delete it, a read-only key sees and opens it but cannot change it; a service without `shared-views` offers no
  * sharing and asks nothing. A `GET /views` that fails says so in the row, with a Retry; the tab that shares, renames
- * or deletes a view sends at most one `GET /views` for each change, and another tab follows.
+ * or deletes a view sends at most one `GET /views` for each change, and another tab follows with at most one.
  */
 import type { Browser, Page, Request } from '@playwright/test';
 import { checkAccessibility, expect, hideExtensions, makeWorkspace, test } from './fixtures';
@@ -437,4 +437,7 @@ test('sharing, renaming and deleting a view each send at most one GET /views fro
   }
   expect(counts).toEqual({ create: expect.any(Number), update: expect.any(Number), delete: expect.any(Number) });
   for (const [action, count] of Object.entries(counts)) expect(count, `GET /views for the ${action}`).toBeLessThanOrEqual(1);
+  // The other tab loads the views once a change: it hears the change stream's event, and is not also told over the
+  // tabs' channel (it was, and loaded each change twice).
+  expect(otherGets.length, 'GET /views of the other tab for the three changes').toBeLessThanOrEqual(3);
 });

@@ -20,7 +20,7 @@ import { type OrderByItem, printOrderBy } from '@/api/filter/order-by';
 import { printFilter } from '@/api/filter/print';
 import type { SharedView } from '@/api/live';
 import { refreshOtherTabs } from './data-changed';
-import { noteOwnWrite } from './live/live-store';
+import { isStreamLive, noteOwnWrite } from './live/live-store';
 import { LIST_STALE_MS } from './query-client';
 import { nameProblemAmong, viewSearch } from './saved-view-store';
 
@@ -142,13 +142,14 @@ export function withoutView(views: readonly SharedView[], viewId: string): Share
  * Puts a change this tab made to the shared view `viewId` into its cached list from the service's answer (`change`,
  * which gives the same list applied twice), so the change costs no `GET /views` here (issue 36 point 8); marks the
  * view as this tab's own write, so the change stream's event of it loads nothing again (src/lib/live/live-watch.tsx);
- * and tells the console's other tabs to load the views again (data-changed.ts; they hear the event too where the
- * service names `events`). A load under way is waited for and the change put on its answer. A list never loaded is
+ * and, unless the change stream is live (then its event reaches them), tells the console's other tabs to load the
+ * views again (data-changed.ts). A load under way is waited for and the change put on its answer. A list never loaded is
  * left to load when shown; one whose load failed loads again (one request).
  */
 export async function applyOwnChange(queryClient: QueryClient, api: ApiClient, workspaceId: string, viewId: string, change: (views: readonly SharedView[]) => SharedView[]): Promise<void> {
   noteOwnWrite(workspaceId, [viewId]);
-  refreshOtherTabs(sharedViewQueries.all(workspaceId));
+  // Where the change stream is live the other tabs hear the change as its event: told here too, they loaded twice.
+  if (!isStreamLive(workspaceId)) refreshOtherTabs(sharedViewQueries.all(workspaceId));
   const { queryKey } = sharedViewQueries.list(api, workspaceId);
   const query = queryClient.getQueryCache().find<SharedView[]>({ queryKey, exact: true });
   if (!query) return;

@@ -23,6 +23,25 @@ const listeners = new Set<() => void>();
 const ownWrites = new Map<string, number>();
 /** How long after this tab wrote a record a change of it is taken for that write's own event, in ms. */
 export const OWN_WRITE_MS = 5000;
+/** Workspaces whose change stream reaches this tab now (live-watch.tsx says so; the stream is shared by the tabs). */
+const liveWorkspaces = new Set<string>();
+
+/**
+ * Notes whether the change stream of `workspaceId` is live in this tab (docs/decisions.md section 13). One stream
+ * serves every tab of the browser (live-changes.ts), so while it is live here the other tabs hear each change too.
+ */
+export function setStreamLive(workspaceId: string, live: boolean): void {
+  if (live) liveWorkspaces.add(workspaceId);
+  else liveWorkspaces.delete(workspaceId);
+}
+
+/**
+ * True while the change stream of `workspaceId` is live in this tab: a change this tab makes reaches the console's
+ * other tabs as the stream's event, so telling them besides would have them load it twice (issue 36).
+ */
+export function isStreamLive(workspaceId: string): boolean {
+  return liveWorkspaces.has(workspaceId);
+}
 
 function update(next: State) {
   state = next;

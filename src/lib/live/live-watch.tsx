@@ -25,7 +25,7 @@ import { inList } from '@/api/filter/ast';
 import { useWorkspaceApi } from '../workspace-api';
 import { LiveChanges, type LiveState } from './live-changes';
 import { LiveNotice } from './live-notice';
-import { clearCreated, isOwnWrite, noteChanged, noteCreated } from './live-store';
+import { clearCreated, isOwnWrite, noteChanged, noteCreated, setStreamLive } from './live-store';
 
 /** The query areas (`['ws', workspaceId, <area>]`) each resource of an event touches. */
 const AREAS: Record<string, readonly string[]> = {
@@ -151,12 +151,16 @@ export function LiveWatch() {
     if (!connection.apiKey) return;
     const live = new LiveChanges(api, connection.baseUrl, connection.apiKey);
     const stop = live.subscribe((event, resumed) => void applyLiveEvent(api, queryClient, workspaceId, event, resumed));
-    const unwatch = live.watchState(setState);
+    const unwatch = live.watchState((next) => {
+      setStreamLive(workspaceId, next === 'live');
+      setState(next);
+    });
     live.start();
     return () => {
       stop();
       unwatch();
       live.stop();
+      setStreamLive(workspaceId, false);
       setState('connecting');
       clearCreated(workspaceId, 'contacts');
     };
