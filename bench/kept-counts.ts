@@ -1,5 +1,5 @@
 /**
- * `npm run bench:counts` (issue 39 point 2, issue 35's `GET /stats`): what the kept counts (migration 0010,
+ * `npm run bench:counts` (issue 39 point 2, issue 35's `GET /stats`): what the kept counts (migrations 0010 and 0011,
  * server/db/contact-counts.ts) save a read and cost a write, as ratios measured in one run, interleaved A B A B, on
  * SQLite and PostgreSQL:
  *
@@ -8,6 +8,8 @@
  * Reads (each on a new ContactStore, so no cached count; the database's own caches warm for both):
  * - a tag's count (`meta.maxResults` of `tags eq 'vip'`, 10% of the contacts) and a state's (`state eq 'active'`,
  *   70%): read from the kept counts, against the scan the store ran before (the filter's count query);
+ * - `GET /contacts/stats` of `tags eq 'vip'`: its states from the kept counts (a tag's contacts per state, migration
+ *   0011) and its top tags from its tag rows alone, against the store's query over the matching contacts;
  * - the contact figures of `GET /stats` (total, per state, top 20 tags, created per day over 12 weeks): from the kept
  *   counts, against the three grouped scans the store ran before.
  * Writes (with the count triggers, against the same database with them dropped; recreated after):
@@ -77,6 +79,10 @@ async function measure(database: ServiceDatabase, workspaceId: string): Promise<
   for (const filter of ["tags eq 'vip'", "state eq 'active'"]) {
     rows.push(await compare(`count of ${filter}`, 'kept', () => fresh().count(workspaceId, parseFilter(filter)), 'scan', () => scanning().count(workspaceId, parseFilter(filter))));
   }
+  // A tag filter's figures (issue 35): its states from the kept counts and its tags from the tag rows alone (kept),
+  // against the query the store ran before (the matching contacts materialized, their states and tag rows read).
+  const vip = parseFilter("tags eq 'vip'");
+  rows.push(await compare("GET /contacts/stats of tags eq 'vip'", 'kept', () => fresh().stats(workspaceId, vip), 'scan', () => scanning().stats(workspaceId, vip)));
   const from = lastTwelveWeeks(Date.now())[0] as string;
   rows.push(
     await compare(

@@ -14,6 +14,7 @@ import { HttpError, badRequest, conflict, notFound } from '../errors';
 import { type FieldMap, compileFilter, compileOrderBy } from '../filter/compile';
 import { type Dialect, precompiled } from './connection';
 import { CONTACT_SEARCH_TABLE, type SearchMatch, matchSql, searchMatch } from './contact-search';
+import { TAG_KINDS } from './contact-counts';
 import { VersionedCache } from './count-cache';
 import { type ActivityChange, type Changes, type WriteContext, eraseHistory, lockWorkspace, recordActivity } from './activity';
 import { AnchorCache, type AnchorValues, type SortTerm, seekFrom } from './deep-pages';
@@ -492,7 +493,10 @@ export class ContactStore {
       const byState = { pending: 0, active: 0 };
       let states: { state: string; n: number | string }[];
       let top: { tag: string; n: number | string }[];
-      if (!filter) {
+      const kept = this.options.keptCounts === false ? null : keptCountOf(filter);
+      if (kept?.kind === 'tag' && kept.names?.length === 1) {
+        ({ states, top } = await this.tagFigures(workspaceId, kept.names[0]!));
+      } else if (!filter) {
         // The kept counts (migration 0010): no scan of the workspace's contacts or tag rows.
         const [stateCounts, tagCounts] = await Promise.all([this.keptCounts(workspaceId, 'state'), this.keptCounts(workspaceId, 'tag')]);
         states = [...stateCounts].map(([state, n]) => ({ state, n }));
@@ -578,11 +582,40 @@ export class ContactStore {
    * (binary) order of names (n > 0; a name with none is absent), only for `names` and from `from` on when given. One indexed read of a table of a few rows per state, tag and day.
    */
   private async keptCounts(workspaceId: string, kind: 'state' | 'tag' | 'day', names?: readonly string[], from?: string): Promise<Map<string, number>> {
-    let query = this.db.selectFrom('contact_counts').select(['name', 'n']).where('workspace_id', '=', workspaceId).where('kind', '=', kind);
+    // A tag's contacts are kept per state (migration 0011): its rows of every TAG_KINDS added up.
+    let query = this.db
+      .selectFrom('contact_counts')
+      .select((eb) => ['name', eb.fn.sum<number | string>('n').as('n')])
+      .where('workspace_id', '=', workspaceId)
+      .where('kind', 'in', kind === 'tag' ? TAG_KINDS : [kind])
+      .groupBy('name');
     if (names) query = query.where('name', 'in', names);
     if (from !== undefined) query = query.where('name', '>=', from);
     const rows = names && !names.length ? [] : await query.orderBy('name').execute();
     return new Map(rows.map((row) => [row.name, Number(row.n)]));
+  }
+
+  /**
+   * `GET /contacts/stats`' figures of the contacts carrying `tag` (the filter `tags eq 'tag'`, issue 35): their states
+   * from the kept counts (migration 0011), the tags they carry from their tag rows alone (an index-only self-join of
+   * contact_tags: no contact row read), top 20 by count then name (docs/decisions.md section 12).
+   */
+  private async tagFigures(workspaceId: string, tag: string): Promise<{ states: { state: string; n: number }[]; top: { tag: string; n: number | string }[] }> {
+    const [kept, top] = await Promise.all([
+      this.db.selectFrom('contact_counts').select(['kind', 'n']).where('workspace_id', '=', workspaceId).where('kind', 'in', TAG_KINDS).where('name', '=', tag).execute(),
+      this.db
+        .selectFrom('contact_tags as t1')
+        .innerJoin('contact_tags as t2', 't2.contact_id', 't1.contact_id')
+        .select((eb) => ['t2.tag as tag', eb.fn.countAll<number | string>().as('n')])
+        .where('t1.workspace_id', '=', workspaceId)
+        .where('t1.tag', '=', tag)
+        .groupBy('t2.tag')
+        .orderBy('n', 'desc')
+        .orderBy('t2.tag')
+        .limit(20)
+        .execute(),
+    ]);
+    return { states: kept.map((row) => ({ state: row.kind.slice('tag:'.length), n: Number(row.n) })), top };
   }
 
   /** Creates a contact; 409 when its email (case-insensitive) or phone is taken in the workspace. */

@@ -4,6 +4,7 @@
  * JSON values are text, so the same columns serve SQLite and PostgreSQL.
  */
 import type { Generated } from 'kysely';
+import type { ContactState } from '../../src/api/contacts';
 
 export interface OrganizationTable {
   id: string;
@@ -232,7 +233,8 @@ export interface ViewTable {
  */
 export interface ContactCountTable {
   workspace_id: string;
-  kind: 'state' | 'tag' | 'day';
+  /** 'state', 'day', or `tag:<state>` (a tag's contacts in that state; server/db/contact-counts.ts). */
+  kind: 'state' | 'day' | `tag:${ContactState}`;
   name: string;
   n: number | string;
 }

@@ -42,7 +42,8 @@ type Write =
   | { kind: 'activate'; index: number }
   | { kind: 'erase'; index: number }
   | { kind: 'revert'; index: number }
-  | { kind: 'insert'; n: number };
+  | { kind: 'insert'; n: number }
+  | { kind: 'cascade'; index: number };
 
 const write: fc.Arbitrary<Write> = fc.oneof(
   fc.record({ kind: fc.constant('create' as const), contact: person }),
@@ -54,6 +55,7 @@ const write: fc.Arbitrary<Write> = fc.oneof(
   fc.record({ kind: fc.constant('erase' as const), index: fc.nat(500) }),
   fc.record({ kind: fc.constant('revert' as const), index: fc.nat(50) }),
   fc.record({ kind: fc.constant('insert' as const), n: fc.integer({ min: 1, max: 3 }) }),
+  fc.record({ kind: fc.constant('cascade' as const), index: fc.nat(500) }),
 );
 
 const body = (contact: Person) => ({ name: contact.name, email: `p${contact.mail}@example.com`, tags: contact.tags, addDirectly: contact.addDirectly });
@@ -106,6 +108,13 @@ async function apply(change: Write): Promise<void> {
       inserted += change.n;
       return void (await insertContacts(server.database.db, rows));
     }
+    case 'cascade': {
+      // A contact row deleted beside the service with its tag rows still there: the foreign key's cascade deletes them.
+      if (!id) return;
+      await server.database.db.deleteFrom('contacts').where('id', '=', id).execute();
+      await server.database.db.updateTable('workspaces').set((eb) => ({ contacts_version: eb('contacts_version', '+', 1) })).where('id', '=', server.a.id).execute();
+      return;
+    }
   }
 }
 
@@ -115,7 +124,7 @@ async function keptAndScanned(db: Kysely<Database> = server.database.db): Promis
   const { rows } = await sql<{ workspace_id: string; kind: string; name: string; n: number | string }>`
     select workspace_id, 'state' as kind, state as name, count(*) as n from contacts group by workspace_id, state
     union all select workspace_id, 'day', substr(created, 1, 10), count(*) from contacts group by workspace_id, substr(created, 1, 10)
-    union all select workspace_id, 'tag', tag, count(*) from contact_tags group by workspace_id, tag`.execute(db);
+    union all select t.workspace_id, 'tag:' || c.state, t.tag, count(*) from contact_tags t join contacts c on c.id = t.contact_id group by t.workspace_id, c.state, t.tag`.execute(db);
   const keyed = (list: { workspace_id: string; kind: string; name: string; n: number | string }[]) =>
     Object.fromEntries(list.map((row) => [`${row.kind}|${row.workspace_id}|${row.name}`, Number(row.n)]));
   return { kept: keyed(kept), scanned: keyed(rows) };
@@ -160,6 +169,25 @@ describe('kept counts', () => {
         expect(stats.contacts.total).toBe(await count((q) => q));
         expect(stats.contacts.byState).toEqual({ pending: await count((q) => q.where('state', '=', 'pending')), active: await count((q) => q.where('state', '=', 'active')) });
         expect(stats.contacts.topTags).toEqual([...expected].sort((a, b) => b.count - a.count).slice(0, 20));
+
+        // A tag filter's figures (issue 35: states kept per tag, tags from the tag rows alone) against a scan.
+        for (const tag of TAGS) {
+          const { status, body: figures } = await call(server, 'GET', `/contacts/stats${query({ $filter: `tags eq '${tag}'` })}`, { key: server.a.key });
+          expect(status).toBe(200);
+          const carrying = tagged(tag);
+          const { rows: together } = await sql<{ name: string; count: number | string }>`
+            select t2.tag as name, count(*) as count from contact_tags t1 join contact_tags t2 on t2.contact_id = t1.contact_id
+            where t1.workspace_id = ${server.a.id} and t1.tag = ${tag} group by t2.tag`.execute(db);
+          const topTags = together
+            .map((row) => ({ name: row.name, count: Number(row.count) }))
+            .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+            .slice(0, 20);
+          expect(figures, tag).toMatchObject({
+            total: await count(carrying),
+            byState: { pending: await count((q) => carrying(q.where('state', '=', 'pending'))), active: await count((q) => carrying(q.where('state', '=', 'active'))) },
+            topTags,
+          });
+        }
       }),
       { numRuns: 25, seed: 40 },
     );
