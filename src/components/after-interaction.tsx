@@ -6,15 +6,31 @@
  *
  * Nothing the person does on the stand-in is lost: a click on it (or Enter/Space, which click a button) is
  * replayed on the loaded widget's first control, and focus moves there when the stand-in had it, so a menu
- * clicked before its code arrived opens once it does.
+ * clicked before its code arrived opens once it does; what was typed into a stand-in's read-only input is typed into
+ * the loaded widget's input (a search field's first letters, typed while its code loaded).
  */
 import { type ReactNode, Suspense, useEffect, useRef } from 'react';
 import { useFirstInteraction } from '@/lib/first-interaction';
 
 const CONTROL = 'button:not([disabled]), input:not([disabled]):not([type="hidden"]), [role="combobox"], a[href]';
 
-/** Which control of the stand-in was clicked and which had the focus (indexes among its controls), if any. */
-type Pending = { click: number | null; focus: number | null };
+/**
+ * Which control of the stand-in was clicked and which had the focus (indexes among its controls), if any, and the
+ * text typed into it meanwhile.
+ */
+type Pending = { click: number | null; focus: number | null; text: string };
+
+const NO_PENDING: Pending = { click: null, focus: null, text: '' };
+
+/**
+ * Puts `text` into `input` as typing would: through the native value setter and an `input` event, so React's
+ * onChange (the widget's own state) sees it.
+ */
+function typeInto(input: HTMLInputElement, text: string): void {
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
+  setter?.call(input, input.value + text);
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+}
 
 /** The index of the control holding `target` among the controls of `root`, or null. */
 function controlIndex(root: Element | null | undefined, target: EventTarget | null): number | null {
@@ -29,8 +45,8 @@ function controlIndex(root: Element | null | undefined, target: EventTarget | nu
  */
 function Replay({ wrapper, pending }: { wrapper: React.RefObject<HTMLSpanElement | null>; pending: React.RefObject<Pending> }) {
   useEffect(() => {
-    const { click, focus } = pending.current;
-    pending.current = { click: null, focus: null };
+    const { click, focus, text } = pending.current;
+    pending.current = NO_PENDING;
     if (click === null && focus === null) return;
     const frame = requestAnimationFrame(() => {
       const controls = wrapper.current?.querySelectorAll<HTMLElement>(CONTROL);
@@ -38,6 +54,9 @@ function Replay({ wrapper, pending }: { wrapper: React.RefObject<HTMLSpanElement
       if (click !== null) {
         controls[click]?.focus();
         controls[click]?.click();
+        const typed = controls[focus ?? click];
+        const input = typed instanceof HTMLInputElement ? typed : typed?.querySelector('input');
+        if (text && input && !input.readOnly) typeInto(input, text);
         return;
       }
       // The stand-in had the focus when it went away (the focus fell back to the body): its replacement takes it.
@@ -51,14 +70,23 @@ function Replay({ wrapper, pending }: { wrapper: React.RefObject<HTMLSpanElement
 export function AfterInteraction({ fallback, children }: { fallback: ReactNode; children: ReactNode }) {
   const interacted = useFirstInteraction();
   const wrapper = useRef<HTMLSpanElement>(null);
-  const pending = useRef<Pending>({ click: null, focus: null });
+  const pending = useRef<Pending>(NO_PENDING);
+  const standIn = () => wrapper.current?.querySelector('[data-stand-in]');
   // Only events on the stand-in are remembered: once the widget is in, they reach it directly.
-  const onStandIn = (kind: keyof Pending) => (event: React.SyntheticEvent) => {
-    const index = controlIndex(wrapper.current?.querySelector('[data-stand-in]'), event.target);
-    if (index !== null) pending.current[kind] = index;
+  const onStandIn = (kind: 'click' | 'focus') => (event: React.SyntheticEvent) => {
+    const index = controlIndex(standIn(), event.target);
+    if (index !== null) pending.current = { ...pending.current, [kind]: index };
+  };
+  // Letters typed into a read-only input of the stand-in (Backspace takes the last back), for the widget's input.
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    if (!(event.target instanceof HTMLInputElement) || controlIndex(standIn(), event.target) === null) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const { text } = pending.current;
+    if (event.key.length === 1) pending.current = { ...pending.current, text: text + event.key };
+    else if (event.key === 'Backspace') pending.current = { ...pending.current, text: text.slice(0, -1) };
   };
   return (
-    <span ref={wrapper} style={{ display: 'contents' }} onClickCapture={onStandIn('click')} onFocusCapture={onStandIn('focus')}>
+    <span ref={wrapper} style={{ display: 'contents' }} onClickCapture={onStandIn('click')} onFocusCapture={onStandIn('focus')} onKeyDownCapture={onKeyDown}>
       {interacted ? (
         <Suspense fallback={<StandIn>{fallback}</StandIn>}>
           {children}
