@@ -7,8 +7,8 @@
  * docs/decisions.md section 6), never more: `like` is offered as "contains" (a value with no `%` or `_` matches
  * anything containing it; `literalLike`'s escapes keep a typed `%` literal), `eq null` / `ne null` as "is empty" /
  * "is not empty". Of what the check accepts, rows leave to the text: ordering text (`name gt 'a'`), a `like`
- * pattern, equality on a date-time (`created eq ...`), and on fields with a fixed set of values (`choices`)
- * anything but eq, ne and in. A filter holding one of those, a `not`, or and/or nested in each other, is not
+ * pattern, `in` on free text (`city in (...)`: rows say it as "any of" several rows), equality on a date
+ * (`created eq ...`), and on fields with a fixed set of values (`choices`) anything but eq, ne and in. A filter holding one of those, a `not`, or and/or nested in each other, is not
  * "flat": `nodeToRows` answers null, and the box says it can only be edited as text.
  */
 import { type FilterNode, type FilterValue, between, compare, inList } from '@/api/filter/ast';
@@ -30,7 +30,7 @@ export type FilterRows = { join: 'and' | 'or'; rows: FilterRow[] };
 
 /** Row operators per field type, in menu order, before they are matched with what the check accepts. */
 const ROW_OPERATORS: Record<FieldType, readonly RowOperator[]> = {
-  string: ['eq', 'ne', 'contains', 'in', 'empty', 'notEmpty'],
+  string: ['eq', 'ne', 'contains', 'empty', 'notEmpty'],
   date: ['gt', 'ge', 'lt', 'le', 'between'],
   'string-array': ['eq', 'ne', 'in', 'empty', 'notEmpty'],
   integer: ['eq', 'ne', 'gt', 'ge', 'lt', 'le', 'between', 'in'],
@@ -38,7 +38,7 @@ const ROW_OPERATORS: Record<FieldType, readonly RowOperator[]> = {
   boolean: ['eq', 'ne'],
 };
 
-/** Operators of a field with a fixed set of values (a contact's state): equality only. */
+/** Operators of a text field with a fixed set of values (a contact's state): equality, and one of the values. */
 const CHOICE_OPERATORS: readonly RowOperator[] = ['eq', 'ne', 'in'];
 
 /** The filter operation a row operator prints as (`empty` and `notEmpty` compare with null). */
@@ -54,8 +54,9 @@ function operationOf(operator: RowOperator): FilterOperation {
  * `choices`) kept to the operations `checkFilter` accepts for it. Never throws.
  */
 export function rowOperators(type: FieldType, options: { choices?: boolean } = {}): RowOperator[] {
+  // `choices` is about text fields (a contact's state); its operators all apply to text.
   const accepted = filterOperations(type);
-  return ROW_OPERATORS[type].filter((operator) => accepted.includes(operationOf(operator)) && (!options.choices || CHOICE_OPERATORS.includes(operator)));
+  return (options.choices ? CHOICE_OPERATORS : ROW_OPERATORS[type]).filter((operator) => accepted.includes(operationOf(operator)));
 }
 
 /** How many values an operator takes: `[min, max]` (`in` any number from one). */
