@@ -75,6 +75,11 @@ describe('a too-long tag is named (issue 34 point 9)', () => {
     expect(fieldSentence('tags.0', 'must be at most 64 characters', { tags: [long] })).toBe(`The tag “${long}” is longer than 64 characters.`);
   });
 
+  it('reads zod\'s own wording too, as a form\'s resolver gives it', () => {
+    expect(fieldSentence('tags.1', 'Too big: expected string to have <=64 characters', { tags: ['vip', long] })).toBe(`The tag “${long}” is longer than 64 characters.`);
+    expect(fieldSentence('name', 'Too big: expected string to have <=1000 characters')).toBe('The name can be at most 1,000 characters.');
+  });
+
   it('quotes a very long tag by its start, and says it generally when the tag is not known', () => {
     expect(messageSentences('tags.0 must be at most 64 characters long', { tags: ['y'.repeat(500)] })).toEqual([`The tag “${'y'.repeat(79)}…” is longer than 64 characters.`]);
     expect(messageSentences('tags.3 must be at most 64 characters long', { tags: [] })).toEqual(['A tag can be at most 64 characters.']);

@@ -142,10 +142,17 @@ export function asSentence(text: string): string {
 
 type Rule = [RegExp, (match: RegExpExecArray, noun: string, plural: string) => string];
 
+/**
+ * "At most N characters": the service's wording (validation-message.ts), class-validator's, and zod's own English
+ * (`Too big: expected string to have <=64 characters`), which a form's resolver gives for a field checked by a
+ * contract schema directly (the new-contact form's tags).
+ */
+const MAX_CHARS = /^must be at most ([\d,]+) characters(?: long)?$|^must be shorter than or equal to (\d+) characters$|^Too big: expected string to have <=(\d+) characters?$/;
+
 /** Predicates after a field path: validation-message.ts wordings first, then hosted services' class-validator ones. */
 const PREDICATES: Rule[] = [
-  [/^must be at most ([\d,]+) characters(?: long)?$|^must be shorter than or equal to (\d+) characters$/, (m, noun) => t('sentences.errMaxChars', { noun, max: count(m[1] ?? m[2]) })],
-  [/^must be at least (\d+) characters(?: long)?$|^must be longer than or equal to (\d+) characters$/, (m, noun) => t('sentences.errMinChars', { noun, min: count(m[1] ?? m[2]) })],
+  [MAX_CHARS, (m, noun) => t('sentences.errMaxChars', { noun, max: count(m[1] ?? m[2] ?? m[3]) })],
+  [/^must be at least (\d+) characters(?: long)?$|^must be longer than or equal to (\d+) characters$|^Too small: expected string to have >=(\d+) characters?$/, (m, noun) => t('sentences.errMinChars', { noun, min: count(m[1] ?? m[2] ?? m[3]) })],
   [/^must not be empty$|^should not be empty$/, (_m, noun) => t('sentences.errEmpty', { noun })],
   [/^is required(.*)$/, (m, noun) => t('sentences.errRequired', { noun, rest: m[1] })],
   [/^(?:must contain )?at most (\d+) items$|^must contain no more than (\d+) elements$/, (m, _noun, plural) => t('sentences.errMaxItems', { plural, max: m[1] ?? m[2] })],
@@ -224,11 +231,11 @@ function valueAt(sent: unknown, path: string): unknown {
 function tagTooLong(path: string, predicate: string, sent: unknown): string | null {
   const parts = path.split('.');
   if (parts.length < 2 || !/^\d+$/.test(parts.at(-1)!) || !TAG_PATHS.has(parts.slice(0, -1).join('.'))) return null;
-  const max = /^must be at most ([\d,]+) characters(?: long)?$|^must be shorter than or equal to (\d+) characters$/.exec(predicate);
+  const max = MAX_CHARS.exec(predicate);
   const tag = valueAt(sent, path);
   if (!max || typeof tag !== 'string') return null;
   const shown = tag.length > QUOTED_TAG_MAX ? `${tag.slice(0, QUOTED_TAG_MAX - 1)}…` : tag;
-  return t('sentences.errTagTooLong', { tag: quote(shown), max: count(max[1] ?? max[2]) });
+  return t('sentences.errTagTooLong', { tag: quote(shown), max: count(max[1] ?? max[2] ?? max[3]) });
 }
 
 /**
