@@ -175,7 +175,7 @@ export function nodeToRow(node: FilterNode, fields: FieldTable, choices: readonl
 /**
  * The rows of a filter when it is flat: one comparison, or one `and` / `or` of comparisons each of which a row can
  * say; null otherwise. `undefined` (no filter) is no rows. `rowsToNode(nodeToRows(ast))` deep-equals `ast` for
- * every flat `ast` (rows.test.ts). Never throws.
+ * every flat `ast` (filter-rows.test.ts). Never throws.
  */
 export function nodeToRows(node: FilterNode | undefined, fields: FieldTable, choices: readonly string[] = []): FilterRows | null {
   if (node === undefined) return { join: 'and', rows: [] };
