@@ -96,7 +96,11 @@ export function rowsView(text: string): RowsView {
   }
 }
 
-/** The text of rows: the printed AST of their complete rows, '' for none (a list longer than the text can hold prints nothing). */
+/**
+ * The text of rows: the printed AST of their complete rows, '' for none. Rows the parser would refuse (an `in` list of
+ * over 100 values) are printed all the same, so the text's check says what is wrong; '' only for what cannot be
+ * printed at all (the printer's RangeError, which rows of known fields do not reach).
+ */
 export function rowsText(rows: FilterRows): string {
   const node = rowsToNode(rows, FIELDS);
   if (!node) return '';
