@@ -67,8 +67,9 @@ function messageOf(json: unknown): string | null {
 /**
  * The `ApiError` for a non-2xx `response` whose body text is `text` (already read by the caller).
  * The body is parsed as JSON whatever its content type; an error body (docs/decisions.md section 3) fills `body`.
+ * `sent` is the JSON body the call sent, kept on the error (`ApiError.sent`).
  */
-export function apiErrorFromResponse(response: Response, text: string, endpoint: string, url: string): ApiError {
+export function apiErrorFromResponse(response: Response, text: string, endpoint: string, url: string, sent?: unknown): ApiError {
   let json: unknown = undefined;
   try {
     json = text ? JSON.parse(text) : undefined;
@@ -94,6 +95,7 @@ export function apiErrorFromResponse(response: Response, text: string, endpoint:
     exportQueue: parseExportQueue(response.headers.get('export-ticket'), response.headers.get('export-queue-position')),
     endpoint,
     url,
+    sent,
   });
 }
 

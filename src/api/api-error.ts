@@ -23,6 +23,8 @@ export type ApiErrorInit = {
   endpoint: string;
   /** The full URL requested, query string included. */
   url: string;
+  /** The JSON body the call sent, when it sent one. */
+  sent?: unknown;
   cause?: unknown;
 };
 
@@ -48,7 +50,9 @@ export function parseExportQueue(ticket: string | null, position: string | null)
  * - `exportQueue`: the export queue's ticket and position of a 503 that carries them, else null;
  * - `message`: the body's `message` (for JSON that is not a full error body, such as a hosted service's
  *   `{"statusCode":403,"message":"Forbidden resource","error":"Forbidden"}`: its `message` string, or its strings
- *   joined with `; `, or its `error`), else `HTTP 502 Bad Gateway: <first 200 characters of the page text>`.
+ *   joined with `; `, or its `error`), else `HTTP 502 Bad Gateway: <first 200 characters of the page text>`;
+ * - `sent`: the JSON body the call sent (undefined for none), so that a refusal about `tags.0` can name that tag
+ *   (src/lib/error-sentence.ts, issue 34 point 9).
  */
 export class ApiError extends Error {
   override name = 'ApiError';
@@ -59,6 +63,7 @@ export class ApiError extends Error {
   readonly exportQueue: ExportQueuePlace | null;
   readonly endpoint: string;
   readonly url: string;
+  readonly sent: unknown;
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -69,6 +74,7 @@ export class ApiError extends Error {
     this.exportQueue = init.exportQueue ?? null;
     this.endpoint = init.endpoint;
     this.url = init.url;
+    this.sent = init.sent;
   }
 }
 

@@ -142,7 +142,7 @@ export function createTransport(options: ApiClientOptions) {
     }
     if (!response.ok) {
       const text = await readText(response, call, url);
-      throw apiErrorFromResponse(response, text, call.endpoint, url);
+      throw apiErrorFromResponse(response, text, call.endpoint, url, call.body);
     }
     call.onHeaders?.(response.headers);
     return { response, url };

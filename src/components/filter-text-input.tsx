@@ -97,11 +97,24 @@ function expectationText(expects: FilterExpectation): string {
   }
 }
 
-export function FilterTextInput({ value, fields, onApply }: { value: string; fields: FieldTable; onApply: (text: string) => void }) {
+/**
+ * The editor. `value` is the applied filter's text, `onApply` gets the checked text trimmed. The text being edited is
+ * its own, or the caller's when `text` and `onTextChange` are given (the Advanced box keeps it in sync with its rows:
+ * src/features/contacts/list/advanced-filter.tsx).
+ */
+export function FilterTextInput({ value, fields, onApply, text: shared, onTextChange }: {
+  value: string;
+  fields: FieldTable;
+  onApply: (text: string) => void;
+  text?: string;
+  onTextChange?: (text: string) => void;
+}) {
   useArea('tools');
   const t = useT();
-  const [text, setText] = useState(value);
-  useEffect(() => setText(value), [value]);
+  const [own, setOwn] = useState(value);
+  useEffect(() => setOwn(value), [value]);
+  const text = shared ?? own;
+  const setText = onTextChange ?? setOwn;
   // Checked on every render, not memoized: a render follows typing or a change of language, and the words change with both.
   const check = checkFilterText(text, fields);
   const changed = text.trim() !== value.trim();

@@ -16,6 +16,7 @@ import {
   type RevertConflictReason,
 } from '@/api/activity';
 import type { ApiClient } from '@/api/client';
+import { NOTIFICATION_CHOICES } from '@/api/contacts';
 import type { Scope } from '@/api/scopes';
 import { compare } from '@/api/filter/ast';
 import { formatDateTime } from '@/i18n/format';
@@ -112,6 +113,16 @@ export function valueText(value: unknown): string {
   return String(value);
 }
 
+/**
+ * A contact's notification settings in words (issue 34 point 9): the create body's channel choice
+ * (`email`, `sms`, `email,sms`, `none`: `NOTIFICATION_CHOICES` of src/api/contacts.ts) as "email and SMS", never the
+ * raw `email,sms`; the `{ email, sms }` object of a later change as `valueText` writes it; anything else as it is.
+ */
+export function notificationText(value: unknown): string {
+  if (typeof value === 'string' && (NOTIFICATION_CHOICES as readonly string[]).includes(value)) return t('activity.notificationChoice', { choice: value });
+  return valueText(value);
+}
+
 /** The changes of `entry` as lines: "City: Bergen → Oslo", "Tags: added vip, x; removed y", a create's "City: Oslo". */
 export function changeLines(entry: Pick<ActivityEntry, 'action' | 'changes'>): string[] {
   if (!entry.changes) return entry.action === 'erase' ? [t('activity.erasedNothingKept')] : [];
@@ -122,8 +133,9 @@ export function changeLines(entry: Pick<ActivityEntry, 'action' | 'changes'>): s
       const removed = Array.isArray(after) ? (after as string[]) : [];
       return `${fieldLabel(field)}: ${[added.length ? t('activity.tagsAdded', { tags: added.join(', ') }) : '', removed.length ? t('activity.tagsRemoved', { tags: removed.join(', ') }) : ''].filter(Boolean).join('; ')}`;
     }
-    if (before === null || before === undefined) return `${fieldLabel(field)}: ${valueText(after)}`;
-    return `${fieldLabel(field)}: ${valueText(before)} → ${valueText(after)}`;
+    const text = field === 'notificationSettings' ? notificationText : valueText;
+    if (before === null || before === undefined) return `${fieldLabel(field)}: ${text(after)}`;
+    return `${fieldLabel(field)}: ${text(before)} → ${text(after)}`;
   });
 }
 

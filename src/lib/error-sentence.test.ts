@@ -66,6 +66,27 @@ describe('messageSentences', () => {
   });
 });
 
+describe('a too-long tag is named (issue 34 point 9)', () => {
+  const long = `winter-${'x'.repeat(60)}`;
+  it('names the tag the refusal is about, from the body that was sent', () => {
+    expect(messageSentences('tags.1 must be at most 64 characters long', { tags: ['vip', long] })).toEqual([`The tag “${long}” is longer than 64 characters.`]);
+    expect(messageSentences(wire(contactTagsPatchSchema, { tagsToAdd: ['ok', long] }), { tagsToAdd: ['ok', long] })).toEqual([`The tag “${long}” is longer than 64 characters.`]);
+    expect(describeError(apiError(400, 'tagsToAdd.0 must be at most 64 characters long', { sent: { tagsToAdd: [long] } })).text).toBe(`The tag “${long}” is longer than 64 characters.`);
+    expect(fieldSentence('tags.0', 'must be at most 64 characters', { tags: [long] })).toBe(`The tag “${long}” is longer than 64 characters.`);
+  });
+
+  it('reads zod\'s own wording too, as a form\'s resolver gives it', () => {
+    expect(fieldSentence('tags.1', 'Too big: expected string to have <=64 characters', { tags: ['vip', long] })).toBe(`The tag “${long}” is longer than 64 characters.`);
+    expect(fieldSentence('name', 'Too big: expected string to have <=1000 characters')).toBe('The name can be at most 1,000 characters.');
+  });
+
+  it('quotes a very long tag by its start, and says it generally when the tag is not known', () => {
+    expect(messageSentences('tags.0 must be at most 64 characters long', { tags: ['y'.repeat(500)] })).toEqual([`The tag “${'y'.repeat(79)}…” is longer than 64 characters.`]);
+    expect(messageSentences('tags.3 must be at most 64 characters long', { tags: [] })).toEqual(['A tag can be at most 64 characters.']);
+    expect(messageSentences('name must be at most 1000 characters long', { name: 'x' })).toEqual(['The name can be at most 1,000 characters.']);
+  });
+});
+
 describe('fieldSentence', () => {
   it('writes a form field\'s own message as a sentence', () => {
     expect(fieldSentence('tags.0', 'must not be empty')).toBe("A tag can't be empty.");
@@ -108,6 +129,7 @@ describe('in Norwegian (issue 23)', () => {
   it('writes the same problems as Norwegian sentences, plurals included', async () => {
     await activateLocale('nb');
     expect(messageSentences('tagsToAdd.0 must be at most 64 characters long')).toEqual(['En merkelapp kan ha høyst 64 tegn.']);
+    expect(messageSentences('tagsToAdd.0 must be at most 64 characters long', { tagsToAdd: ['x'.repeat(65)] })).toEqual([`Merkelappen «${'x'.repeat(65)}» er lengre enn 64 tegn.`]);
     expect(messageSentences('notificationSettings must be one of email, sms, none')).toEqual(['Varslingsinnstillingen må være email, sms eller none.']);
     expect(errorSentence(apiError(429, 'Too Many Requests', { retryAfter: 1 }))).toBe('Tjenesten får for mange forespørsler. Vent 1 sekund og prøv igjen.');
   });

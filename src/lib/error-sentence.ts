@@ -142,10 +142,17 @@ export function asSentence(text: string): string {
 
 type Rule = [RegExp, (match: RegExpExecArray, noun: string, plural: string) => string];
 
+/**
+ * "At most N characters": the service's wording (validation-message.ts), class-validator's, and zod's own English
+ * (`Too big: expected string to have <=64 characters`), which a form's resolver gives for a field checked by a
+ * contract schema directly (the new-contact form's tags).
+ */
+const MAX_CHARS = /^must be at most ([\d,]+) characters(?: long)?$|^must be shorter than or equal to (\d+) characters$|^Too big: expected string to have <=(\d+) characters?$/;
+
 /** Predicates after a field path: validation-message.ts wordings first, then hosted services' class-validator ones. */
 const PREDICATES: Rule[] = [
-  [/^must be at most ([\d,]+) characters(?: long)?$|^must be shorter than or equal to (\d+) characters$/, (m, noun) => t('sentences.errMaxChars', { noun, max: count(m[1] ?? m[2]) })],
-  [/^must be at least (\d+) characters(?: long)?$|^must be longer than or equal to (\d+) characters$/, (m, noun) => t('sentences.errMinChars', { noun, min: count(m[1] ?? m[2]) })],
+  [MAX_CHARS, (m, noun) => t('sentences.errMaxChars', { noun, max: count(m[1] ?? m[2] ?? m[3]) })],
+  [/^must be at least (\d+) characters(?: long)?$|^must be longer than or equal to (\d+) characters$|^Too small: expected string to have >=(\d+) characters?$/, (m, noun) => t('sentences.errMinChars', { noun, min: count(m[1] ?? m[2] ?? m[3]) })],
   [/^must not be empty$|^should not be empty$/, (_m, noun) => t('sentences.errEmpty', { noun })],
   [/^is required(.*)$/, (m, noun) => t('sentences.errRequired', { noun, rest: m[1] })],
   [/^(?:must contain )?at most (\d+) items$|^must contain no more than (\d+) elements$/, (m, _noun, plural) => t('sentences.errMaxItems', { plural, max: m[1] ?? m[2] })],
@@ -202,14 +209,48 @@ const MESSAGES: Rule[] = [
   [/^(\w[\w ]*) not found$/i, (m) => t('sentences.errNotFound', { thing: m[1]!.toLowerCase() })],
 ];
 
-/** One problem's message (a part of a `; `-joined message) as a sentence body, without the full stop. */
-function sentenceBody(part: string): string {
+/** The paths whose items are tags: a refusal of one of them names the tag (issue 34 point 9). */
+const TAG_PATHS = new Set(['tags', 'tagsToAdd', 'tagsToRemove', 'recipients.tags']);
+/** A tag longer than this is quoted by its start and an ellipsis. */
+const QUOTED_TAG_MAX = 80;
+
+/** The value at a dotted path (`tags.0`) of what was sent, or undefined. */
+function valueAt(sent: unknown, path: string): unknown {
+  let value = sent;
+  for (const part of path.split('.')) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, part)) return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+/**
+ * "The tag “…” is longer than 64 characters." for a too-long tag at `path` (`tags.0`, `tagsToAdd.2`) when `sent`
+ * holds it; null for any other path or predicate, or when the tag is not known.
+ */
+function tagTooLong(path: string, predicate: string, sent: unknown): string | null {
+  const parts = path.split('.');
+  if (parts.length < 2 || !/^\d+$/.test(parts.at(-1)!) || !TAG_PATHS.has(parts.slice(0, -1).join('.'))) return null;
+  const max = MAX_CHARS.exec(predicate);
+  const tag = valueAt(sent, path);
+  if (!max || typeof tag !== 'string') return null;
+  const shown = tag.length > QUOTED_TAG_MAX ? `${tag.slice(0, QUOTED_TAG_MAX - 1)}…` : tag;
+  return t('sentences.errTagTooLong', { tag: quote(shown), max: count(max[1] ?? max[2] ?? max[3]) });
+}
+
+/**
+ * One problem's message (a part of a `; `-joined message) as a sentence body, without the full stop. `sent` is what
+ * the refused request (or form) held, for the sentences that name a value (`tagTooLong`).
+ */
+function sentenceBody(part: string, sent?: unknown): string {
   for (const [pattern, write] of MESSAGES) {
     const match = pattern.exec(part);
     if (match) return write(match, '', t('sentences.nounItems'));
   }
   const head = /^([\w$]+(?:\.[\w$]+)*):?\s+(.+)$/s.exec(part);
   if (head) {
+    const tag = sent === undefined ? null : tagTooLong(head[1]!, head[2]!, sent);
+    if (tag) return tag;
     const known = NOUNS[head[1]!.split('.').filter((p) => !/^\d+$/.test(p)).join('.')] ?? NOUNS[head[1]!.split('.')[0]!];
     const { noun, plural } = fieldNoun(head[1]!);
     for (const [pattern, write] of PREDICATES) {
@@ -225,15 +266,22 @@ function sentenceBody(part: string): string {
   return part;
 }
 
-/** The sentences for a message as the service sends it: each `; `-joined part once, as a sentence. */
-export function messageSentences(message: string): string[] {
+/**
+ * The sentences for a message as the service sends it: each `; `-joined part once, as a sentence. `sent`, the body
+ * the message is about (the request's, or a form's values), lets a sentence name the value: `tags.0 must be at most
+ * 64 characters long` with `{ tags: ['x…'] }` is `The tag “x…” is longer than 64 characters.`
+ */
+export function messageSentences(message: string, sent?: unknown): string[] {
   const parts = message.split(/;\s+/).map((part) => part.trim()).filter(Boolean);
-  return [...new Set(parts.map((part) => asSentence(sentenceBody(part))))];
+  return [...new Set(parts.map((part) => asSentence(sentenceBody(part, sent))))];
 }
 
-/** The sentence for a field's own message (a form field's error): `tags.0 must not be empty` -> `A tag can't be empty.` */
-export function fieldSentence(path: string, predicate: string): string {
-  return asSentence(sentenceBody(`${path} ${predicate}`));
+/**
+ * The sentence for a field's own message (a form field's error): `tags.0 must not be empty` -> `A tag can't be empty.`
+ * With the form's `values`, a too-long tag is named (`messageSentences`).
+ */
+export function fieldSentence(path: string, predicate: string, values?: unknown): string {
+  return asSentence(sentenceBody(`${path} ${predicate}`, values));
 }
 
 /** What a status means when its message says nothing the console knows. */
@@ -256,7 +304,7 @@ function statusSentence(error: { status: number; retryAfter: number | null }): s
  * The report for any thrown value:
  * - an `ApiNetworkError` (status 0), a 413, 429 or 5xx: the status's sentence (a 429 says how long to wait);
  * - an `ApiResponseError` (a 2xx of an unexpected shape): that the service answered in a form the console does not read;
- * - any other `ApiError`: each part of its message as a sentence (`messageSentences`); a 401/403 whose message is
+ * - any other `ApiError`: each part of its message as a sentence (`messageSentences`, with the body it sent); a 401/403 whose message is
  *   unknown gets the status's sentence;
  * - any other error: its message as a sentence, with no details.
  */
@@ -271,7 +319,7 @@ export function describeError(error: unknown): ErrorReport {
   if (error instanceof ApiResponseError) sentences = [t('sentences.errUnexpectedShape')];
   else if (error.status === 0 || error.status === 413 || error.status === 429 || error.status >= 500) sentences = [statusSentence(error)!];
   else {
-    sentences = messageSentences(error.message);
+    sentences = messageSentences(error.message, error.sent);
     const known = sentences.some((sentence, i) => sentence !== asSentence(error.message.split(/;\s+/)[i] ?? ''));
     if (!known && (error.status === 401 || error.status === 403)) sentences = [statusSentence(error)!];
     if (!sentences.length) sentences = [asSentence(t('sentences.errRefused', { status: error.status }))];

@@ -42,7 +42,7 @@ export async function applyServerErrors<Values extends FieldValues>(
   const byField = new Map<string, string[]>();
   for (const part of error.message.split(/;\s+/)) {
     const field = fieldOfMessage(part, fields);
-    const sentences = messageSentences(part);
+    const sentences = messageSentences(part, error.sent);
     if (field) byField.set(field, [...(byField.get(field) ?? []), ...sentences]);
     else rest.push(...sentences);
   }
@@ -55,8 +55,11 @@ export async function applyServerErrors<Values extends FieldValues>(
   return [...byField.keys()];
 }
 
-/** `errors` with every field's message written as a sentence about that field (`price` + `must not be less than 0`). */
-function sentences(errors: Record<string, unknown>, path: readonly string[]): Record<string, unknown> {
+/**
+ * `errors` with every field's message written as a sentence about that field (`price` + `must not be less than 0`);
+ * `values`, the form's, let a sentence name a value (a too-long tag).
+ */
+function sentences(errors: Record<string, unknown>, path: readonly string[], values: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(errors)) {
     if (typeof value !== 'object' || value === null || key === 'ref' || key === 'types') {
@@ -64,9 +67,9 @@ function sentences(errors: Record<string, unknown>, path: readonly string[]): Re
       continue;
     }
     const next = [...path, key];
-    const error = sentences(value as Record<string, unknown>, next);
+    const error = sentences(value as Record<string, unknown>, next, values);
     const message = (value as { message?: unknown }).message;
-    if (typeof message === 'string' && message && !/^[A-Z“"].*[.!?]$/.test(message)) error.message = fieldSentence(next.filter((part) => part !== 'root').join('.'), message);
+    if (typeof message === 'string' && message && !/^[A-Z“"].*[.!?]$/.test(message)) error.message = fieldSentence(next.filter((part) => part !== 'root').join('.'), message, values);
     out[key] = error;
   }
   return out;
@@ -81,6 +84,6 @@ export function withSentences<Values extends FieldValues, Context, Output>(resol
   return async (values, context, options) => {
     const result = await resolver(values, context, options);
     if (Object.keys(result.errors).length) await loadErrorSentences();
-    return Object.keys(result.errors).length ? { values: {}, errors: sentences(result.errors, []) as FieldErrors<Values> } : result;
+    return Object.keys(result.errors).length ? { values: {}, errors: sentences(result.errors, [], values) as FieldErrors<Values> } : result;
   };
 }

@@ -94,7 +94,9 @@ export class OrderByFieldError extends Error {
   }
 }
 
-type Operation = ComparisonOperator | 'in' | 'between';
+/** An operation a comparison can use: a comparison operator, `in` or `between` (docs/decisions.md section 6). */
+export type FilterOperation = ComparisonOperator | 'in' | 'between';
+type Operation = FilterOperation;
 
 const ORDERING: readonly Operation[] = ['eq', 'ne', 'gt', 'ge', 'lt', 'le', 'in', 'between'];
 
@@ -111,6 +113,15 @@ const TYPE_RULES: Record<FieldType, { operations: readonly Operation[]; expects:
     hint: 'use eq (has), ne (has not) or in (has any)',
   },
 };
+
+/**
+ * The operations `checkFilter` accepts on a field of `type`, in grammar order (docs/decisions.md section 6): every
+ * one on text; no `like` on numbers and dates; eq, ne and in on booleans and lists. `eq null` / `ne null` are
+ * accepted on every type besides. Never throws; the array is the rule table's own, not to be changed.
+ */
+export function filterOperations(type: FieldType): readonly FilterOperation[] {
+  return TYPE_RULES[type].operations;
+}
 
 /**
  * Checks every comparison in `node` against `fields` (docs/decisions.md section 6):

@@ -131,7 +131,7 @@ export function BulkTags({ selection: current, onDone }: { selection: BulkSelect
 
   const checked = contactTagsPatchSchema.safeParse({ tagsToAdd, tagsToRemove });
   const nothingChosen = !tagsToAdd.length && !tagsToRemove.length;
-  const problems = checked.success || nothingChosen || !sentences ? [] : messageSentences(formatIssues(checked.error.issues));
+  const problems = checked.success || nothingChosen || !sentences ? [] : messageSentences(formatIssues(checked.error.issues), { tagsToAdd, tagsToRemove });
 
   const reset = () => {
     setShown(null);

@@ -237,7 +237,7 @@ describe('cleanRow', () => {
     [{ 'Phone Number': '12' }, "phone '12' is not a valid phone number (read with default country NO)"],
     [{ 'Email Address': 'x@', 'Phone Number': 'abc' }, "email 'x@' is not a valid email address; phone 'abc' is not a valid phone number (read with default country NO)"],
     [{ TAGS: 'vip' }, 'no email, phone or name'],
-    [{ 'First Name': 'Ann', TAGS: 'x'.repeat(65) }, 'A tag can be at most 64 characters.'],
+    [{ 'First Name': 'Ann', TAGS: 'x'.repeat(65) }, `The tag “${'x'.repeat(65)}” is longer than 64 characters.`],
   ])('refuses %j: %s', (values, reason) => {
     expect(cleanRow(row(values), mapping, NO)).toEqual({ ok: false, reason });
   });

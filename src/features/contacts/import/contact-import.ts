@@ -330,7 +330,7 @@ export function cleanRow(cells: readonly string[], mapping: ContactMapping, opti
     if (parsed.ok) return badPhone ? { ok: true, body: parsed.body, withoutPhone: t('contacts-import.withoutPhone', { reason: badPhone }) } : { ok: true, body: parsed.body };
     // The contract's refusal in words, in every language (issue 34 point 9: not `tags.0 must be at most 64
     // characters long`): src/lib/error-sentence.ts, the `sentences` catalog loaded with the dialog and the plan worker.
-    problems.push(messageSentences(formatIssues(parsed.issues, 'row')).join(' '));
+    problems.push(messageSentences(formatIssues(parsed.issues, 'row'), body).join(' '));
   }
   // Refused for something else (or for having nothing but the phone): the phone's reason is said too, in field order.
   if (badPhone && !problems.includes(badPhone)) problems.splice(badPhoneAt, 0, badPhone);

@@ -3,13 +3,12 @@
  * count under the other filters: state-facet.tsx, issue 13) and the tag facet (tags
  * with their counts from `GET /contacts/contacts-tags`, which are for the whole workspace, and say so; matching
  * any chosen tag), a created date range, city, and the
- * "Advanced" `$filter` text. Facets and the advanced text both end up as one `$filter` AST; choosing a facet
+ * "Advanced" box: the filter as field/operator/value rows beside its `$filter` text (advanced-filter.tsx). Facets and the advanced text both end up as one `$filter` AST; choosing a facet
  * replaces an applied advanced filter.
  */
 import { useT } from '@/i18n/react';
 import { Alert, Button, Group, TextInput } from '@mantine/core';
 import { Suspense, lazy, useState } from 'react';
-import { contactFilterFields } from '@/api/filter/fields';
 import { printFilter } from '@/api/filter/print';
 import { AfterInteraction } from '@/components/after-interaction';
 import { DebouncedInput } from '@/components/debounced-input';
@@ -19,7 +18,8 @@ import { loadFilterParser } from './filter-parser';
 
 // The tag picker's dropdown code (a popover) loads at the page's first interaction; a plain input stands in.
 const TagFacet = lazy(() => import('./tag-facet').then((m) => ({ default: m.TagFacet })));
-const FilterTextInput = lazy(() => import('@/components/filter-text-input').then((m) => ({ default: m.FilterTextInput })));
+// The Advanced box (its rows and its text, with the parser and printer's checks) loads when it opens (docs/bundle.md).
+const AdvancedFilter = lazy(() => import('./advanced-filter').then((m) => ({ default: m.AdvancedFilter })));
 
 type Props = { search: ContactSearch; update: (patch: Partial<ContactSearch>) => void };
 
@@ -28,6 +28,7 @@ export function ContactFilters({ search, update }: Props) {
   const t = useT();
   const facet = (patch: Partial<ContactSearch>) => update({ ...patch, filter: undefined });
   const current = contactFilter(search);
+  const applied = current ? printFilter(current) : '';
   const state = search.filter ? '' : (search.state ?? '');
 
   return (
@@ -71,7 +72,7 @@ export function ContactFilters({ search, update }: Props) {
             </Alert>
           ) : null}
           <Suspense fallback={null}>
-            <FilterTextInput value={current ? printFilter(current) : ''} fields={contactFilterFields} onApply={(text) => update({ ...CLEAR_FILTERS, filter: text || undefined })} />
+            <AdvancedFilter key={applied} value={applied} onApply={(text) => update({ ...CLEAR_FILTERS, filter: text || undefined })} />
           </Suspense>
         </div>
       ) : null}
