@@ -166,7 +166,7 @@ export function seedContacts(file: string, workspaceId: string, count: number, o
     for (const index of indexes) db.exec(index.sql);
     // The kept counts' triggers were dropped too (server/db/contact-counts.ts): the workspace is recounted at once.
     db.prepare("delete from contact_counts where workspace_id = ?").run(workspaceId);
-    db.prepare(recountStatement('?')).run(workspaceId, workspaceId, workspaceId);
+    db.prepare(recountStatement('sqlite', '?')).run(workspaceId, workspaceId, workspaceId);
     const search = db.prepare("select name from sqlite_master where type = 'table' and name = ?").get(CONTACT_SEARCH_TABLE);
     if (search) db.exec(`insert into ${CONTACT_SEARCH_TABLE}(${CONTACT_SEARCH_TABLE}) values ('rebuild')`);
     db.prepare('update workspaces set contacts_version = contacts_version + 1 where id = ?').run(workspaceId);

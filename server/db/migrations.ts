@@ -398,8 +398,8 @@ const migrationsFor = ({ name, text, indexNullsFirst }: Pick<Dialect, 'name' | '
         .addColumn('n', name === 'postgres' ? 'bigint' : 'integer', (c) => c.notNull())
         .addPrimaryKeyConstraint('contact_counts_pk', ['workspace_id', 'kind', 'name'])
         .execute();
-      await sql.raw(recountStatement()).execute(db);
-      for (const statement of countTriggers(name)) await sql.raw(statement).execute(db);
+      // Filled, and its triggers made, by 0011 (which also replaces what this migration made where it ran before 0011
+      // existed): one recount, not two.
     },
   },
   // A tag's contacts counted per state (`tag:pending`, `tag:active` in place of 0010's `tag`), so a tag filter's
@@ -409,7 +409,7 @@ const migrationsFor = ({ name, text, indexNullsFirst }: Pick<Dialect, 'name' | '
     async up(db: Kysely<any>) {
       for (const statement of dropCountTriggers(name)) await sql.raw(statement).execute(db);
       await sql`delete from contact_counts`.execute(db);
-      await sql.raw(recountStatement()).execute(db);
+      await sql.raw(recountStatement(name)).execute(db);
       for (const statement of countTriggers(name)) await sql.raw(statement).execute(db);
     },
   },
