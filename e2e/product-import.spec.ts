@@ -33,8 +33,8 @@ async function productsWithPrefix(state: E2eState, prefix: string, limit = 100) 
 }
 
 const BAD_ROWS: Record<number, { price?: string; title?: string; reason: string }> = {
-  40: { price: '-5', reason: 'price must not be less than 0' },
-  90: { price: 'abc', reason: "price: 'abc' is not a number (this column has a decimal point)" },
+  40: { price: '-5', reason: "The price can't be less than 0." },
+  90: { price: 'abc', reason: 'Price: “abc” is not a number (this column uses a decimal point).' },
   150: { title: '', reason: 'A new product needs a title.' },
 };
 

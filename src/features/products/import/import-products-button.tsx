@@ -7,12 +7,15 @@
 import { Button } from '@mantine/core';
 import { Suspense, lazy, useState } from 'react';
 import { DeferredTooltip } from '@/components/deferred-tooltip';
-import { loadArea } from '@/i18n/i18n';
+import { loadArea, loadAreaSettled } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/workspace-api';
 import { allows } from '@/lib/permissions';
 
-const ImportProductsDialog = lazy(() => Promise.all([import('./import-products-dialog'), loadArea('catalog-import')]).then(([m]) => ({ default: m.ImportProductsDialog })));
+// `sentences` writes the contract's refusals of a row in the language shown (product-csv.ts `convertRow`).
+const ImportProductsDialog = lazy(() =>
+  Promise.all([import('./import-products-dialog'), loadArea('catalog-import'), loadAreaSettled('sentences')]).then(([m]) => ({ default: m.ImportProductsDialog })),
+);
 
 export function ImportProductsButton() {
   const t = useT();

@@ -1,12 +1,16 @@
 import fc from 'fast-check';
 import Papa from 'papaparse';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { productUpsertSchema } from '@/api/catalog';
 import { normalizeName, toTable } from '@/lib/csv-table';
 import {
   IMPORT_FIELDS, NOT_SENT, type ReportRow, REPORT_COLUMNS, autoMap, buildReport, convertRow, countOutcomes, describeStyle, detectNumberStyles, fieldLabel, kindHint, planImport, reportCsv,
 } from './product-csv';
 import { activateLocale } from '@/i18n/i18n';
+import { loadErrorSentences } from '@/lib/error-sentence';
+
+// The contract's refusals of a row are sentences from the `sentences` catalog (convertRow).
+beforeAll(() => loadErrorSentences());
 
 const HEADERS = ['External ID', 'Title', 'Price', 'Is For Sale', 'Tags', 'Custom Properties', 'Image_URL', 'Notes'];
 const mapping = autoMap(HEADERS);
@@ -67,13 +71,13 @@ describe('convertRow', () => {
   });
 
   it.each([
-    [{ Price: 'abc' }, "price: 'abc' is not a number (this column has a decimal point)"],
-    [{ Price: '1,50' }, "price: '1,50' is not a number (this column has a decimal point)"],
-    [{ Price: '-1' }, 'price must not be less than 0'],
-    [{ 'Is For Sale': 'maybe' }, "isForSale: 'maybe' is not true/false, yes/no or 1/0"],
-    [{ 'Custom Properties': '[1]' }, 'customProperties: must be a JSON object'],
-    [{ 'Custom Properties': '{oops' }, 'customProperties: is not valid JSON'],
-    [{ Image_URL: 'ftp://example.com/a' }, 'imageUrl must be an absolute http(s) URL'],
+    [{ Price: 'abc' }, 'Price: “abc” is not a number (this column uses a decimal point).'],
+    [{ Price: '1,50' }, 'Price: “1,50” is not a number (this column uses a decimal point).'],
+    [{ Price: '-1' }, "The price can't be less than 0."],
+    [{ 'Is For Sale': 'maybe' }, 'For sale: “maybe” is not one of yes/no, true/false or 1/0.'],
+    [{ 'Custom Properties': '[1]' }, 'Custom properties: the cell must be a JSON object.'],
+    [{ 'Custom Properties': '{oops' }, 'Custom properties: the cell is not valid JSON.'],
+    [{ Image_URL: 'ftp://example.com/a' }, 'The image URL must be a full web address starting with http:// or https://.'],
   ])('refuses %j before any request: %s', (cells, reason) => {
     expect(convertRow(row({ 'External ID': 'sku-3', Title: 'T', ...cells }), mapping)).toEqual({ ok: false, externalId: 'sku-3', reason });
   });
@@ -82,7 +86,7 @@ describe('convertRow', () => {
     expect(convertRow(row({ Price: 'x', 'Is For Sale': '2' }), mapping)).toEqual({
       ok: false,
       externalId: null,
-      reason: "externalId is required; price: 'x' is not a number (this column has a decimal point); isForSale: '2' is not true/false, yes/no or 1/0",
+      reason: 'The row has no External ID. Price: “x” is not a number (this column uses a decimal point). For sale: “2” is not one of yes/no, true/false or 1/0.',
     });
   });
 
@@ -127,7 +131,7 @@ describe('number columns', () => {
 
   it('refuses a cell that does not fit its column, naming the separator', () => {
     const table = priced([['12,5', '1'], ['3,75', '2'], ['12.5', '3']]);
-    expect(planImport(table, autoMap(table.headers))[2]!.reason).toBe("price: '12.5' is not a number (this column has a decimal comma)");
+    expect(planImport(table, autoMap(table.headers))[2]!.reason).toBe('Price: “12.5” is not a number (this column uses a decimal comma).');
   });
 });
 
@@ -137,7 +141,7 @@ describe('planImport', () => {
     expect(planImport(table, mapping).map(({ row: n, reason }) => [n, reason])).toEqual([
       [2, undefined],
       [3, undefined],
-      [4, "externalId 'a' repeats row 2"],
+      [4, 'The External ID “a” is already on row 2.'],
     ]);
   });
 });
@@ -211,16 +215,16 @@ describe('in bokmål (issue 23)', () => {
     try {
       const plan = planImport(table, autoMap(table.headers));
       expect(plan.map((planned) => planned.reason)).toEqual([
-        'isForSale: «ja» er ikke true/false, yes/no eller 1/0',
+        'Til salgs: «ja» er ikke ett av yes/no, true/false eller 1/0.',
         undefined,
-        'price: «x» er ikke et tall (denne kolonnen har desimalkomma)',
-        'externalId mangler',
+        'Pris: «x» er ikke et tall (denne kolonnen bruker desimalkomma).',
+        'Raden har ingen ekstern ID.',
       ]);
       expect(describeStyle({ decimal: ',', group: '.', from: 'locale' })).toBe('desimalkomma (1.299,00), som i nettleserens språk: ingen verdi avgjør det');
       expect(fieldLabel('isForSale')).toBe('Til salgs');
       expect(kindHint('list')).toBe('verdier skilt med ; eller |');
       const repeated = toTable([['externalId'], ['k'], ['k']]);
-      expect(planImport(repeated, autoMap(repeated.headers))[1]!.reason).toBe('externalId «k» gjentar rad 2');
+      expect(planImport(repeated, autoMap(repeated.headers))[1]!.reason).toBe('Den eksterne ID-en «k» står allerede på rad 2.');
     } finally {
       await activateLocale('en');
     }

@@ -22,6 +22,7 @@
 import Papa from 'papaparse';
 import { type ProductUpsert, type ProductUpsertParsed, productUpsertSchema } from '@/api/catalog';
 import { formatIssues } from '@/api/validation-message';
+import { messageSentences } from '@/lib/error-sentence';
 import '@/api/zod-messages';
 import { type CsvTable, normalizeName } from '@/lib/csv-table';
 import { t } from '@/i18n/i18n';
@@ -162,7 +163,8 @@ const FALSE = new Set(['false', 'no', '0']);
 
 /**
  * A cell of `kind` as its field value, a number read with its column's `style`; throws an Error whose message is the
- * reason (`price: 'abc' is not a number (this column has a decimal point)`).
+ * reason in the language shown, naming the field as the person reads it (`Price: “abc” is not a number (this column
+ * uses a decimal point).`).
  */
 function cellValue(key: ImportFieldKey, kind: FieldKind, text: string, style: DecimalStyle = POINT): unknown {
   switch (kind) {
@@ -170,14 +172,14 @@ function cellValue(key: ImportFieldKey, kind: FieldKind, text: string, style: De
       return text;
     case 'number': {
       const value = parseWithStyle(text, style);
-      if (value === null) throw new Error(t('catalog-import.notANumber', { field: key, text, style: style.decimal === ',' ? 'comma' : 'point' }));
+      if (value === null) throw new Error(t('catalog-import.notANumber', { field: fieldLabel(key), text, style: style.decimal === ',' ? 'comma' : 'point' }));
       return value;
     }
     case 'boolean': {
       const lower = text.toLowerCase();
       if (TRUE.has(lower)) return true;
       if (FALSE.has(lower)) return false;
-      throw new Error(t('catalog-import.notABoolean', { field: key, text }));
+      throw new Error(t('catalog-import.notABoolean', { field: fieldLabel(key), text }));
     }
     case 'list':
       return text
@@ -189,9 +191,9 @@ function cellValue(key: ImportFieldKey, kind: FieldKind, text: string, style: De
       try {
         value = JSON.parse(text);
       } catch {
-        throw new Error(t('catalog-import.notJson', { field: key }));
+        throw new Error(t('catalog-import.notJson', { field: fieldLabel(key) }));
       }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(t('catalog-import.notAnObject', { field: key }));
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(t('catalog-import.notAnObject', { field: fieldLabel(key) }));
       return value;
     }
   }
@@ -202,8 +204,9 @@ export type ConvertedRow = { ok: true; externalId: string; body: ProductUpsertPa
 
 /**
  * One data row through the cell rules (module docstring; numbers with their column's style from `styles`), then `productUpsertSchema` (the contract's zod schema),
- * whose issues read as the server's 400 messages (`price must not be less than 0`). A row without an externalId
- * fails with `externalId is required`. Every problem of the row is listed, joined by `; `.
+ * whose issues are written as sentences in the language shown (src/lib/error-sentence.ts, issue 34 point 9: `price
+ * must not be less than 0` reads as a sentence about the price; the `sentences` catalog must be loaded). A row without
+ * an externalId fails with `The row has no External ID.` Every problem of the row is listed, a sentence each.
  */
 export function convertRow(cells: readonly string[], mapping: ColumnMapping, styles: NumberStyles = {}): ConvertedRow {
   const body: Record<string, unknown> = {};
@@ -223,9 +226,9 @@ export function convertRow(cells: readonly string[], mapping: ColumnMapping, sty
   if (!problems.length) {
     const parsed = productUpsertSchema.safeParse(body);
     if (parsed.success) return { ok: true, externalId: externalId!, body: parsed.data };
-    problems.push(formatIssues(parsed.error.issues, 'row'));
+    problems.push(messageSentences(formatIssues(parsed.error.issues, 'row'), body).join(' '));
   }
-  return { ok: false, externalId, reason: problems.join('; ') };
+  return { ok: false, externalId, reason: problems.join(' ') };
 }
 
 /** A row of the run: its number in the file, and either the body to send or why it fails without a request. */
@@ -233,7 +236,7 @@ export type PlannedRow = { row: number; externalId: string | null } & ({ body: P
 
 /**
  * Every data row converted, in file order, numbers with their column's detected style. A row repeating an earlier row's externalId fails
- * (`externalId 'sku-1' repeats row 3`): sent together, 4 at a time, their order of arrival would decide the result.
+ * (`The External ID “sku-1” is already on row 3.`): sent together, 4 at a time, their order of arrival would decide the result.
  */
 export function planImport(table: CsvTable, mapping: ColumnMapping, styles: NumberStyles = detectNumberStyles(table, mapping)): PlannedRow[] {
   const firstRow = new Map<string, number>();
