@@ -13,7 +13,7 @@
  *
  * Texts (issue 23): the `collections` catalog area (loaded with the page), `shell` for the shared loading word and range.
  */
-import { Anchor, Button, Group, List, Select, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -89,29 +89,27 @@ export function CollectionProducts({ collection, canWrite }: { collection: Colle
               ) : null}
             </Group>
             {items.length ? (
-              <List listStyleType="none" spacing={4} aria-label={t('collections.productsHeading')} aria-busy={page.isFetching || undefined}>
+              <Stack component="ul" gap={4} m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('collections.productsHeading')} aria-busy={page.isFetching || undefined}>
                 {items.map((product) => (
-                  <List.Item key={product.id}>
-                    <Group justify="space-between" gap="xs" wrap="nowrap">
-                      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                        {productName(product)}
-                      </Text>
-                      {canWrite ? (
-                        <Button
-                          size="compact-xs"
-                          variant="default"
-                          disabled={membership.isPending}
-                          loading={membership.isPending && membership.variables?.productId === product.id}
-                          onClick={() => change(product, false)}
-                          aria-label={t('collections.removeProductLabel', { title: productName(product) })}
-                        >
-                          {t('collections.removeProduct')}
-                        </Button>
-                      ) : null}
-                    </Group>
-                  </List.Item>
+                  <Group component="li" key={product.id} justify="space-between" gap="xs" wrap="nowrap">
+                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                      {productName(product)}
+                    </Text>
+                    {canWrite ? (
+                      <Button
+                        size="compact-xs"
+                        variant="default"
+                        disabled={membership.isPending}
+                        loading={membership.isPending && membership.variables?.productId === product.id}
+                        onClick={() => change(product, false)}
+                        aria-label={t('collections.removeProductLabel', { title: productName(product) })}
+                      >
+                        {t('collections.removeProduct')}
+                      </Button>
+                    ) : null}
+                  </Group>
                 ))}
-              </List>
+              </Stack>
             ) : null}
             {total !== undefined && total > COLLECTION_PRODUCTS_PAGE ? (
               <Group gap="xs" justify="flex-end">
