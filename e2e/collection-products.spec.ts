@@ -3,7 +3,9 @@
  * server: the collection's drawer lists its products ten a page with the service's count, adds a product found by
  * title and removes one, each through the product's upsert with its other collections kept, and the products list
  * (seen before, so cached) shows the change; its link opens the products list filtered by the collection. A read-only
- * key sees the list and pages through it, with nothing to add or remove. Each test works in a workspace of its own.
+ * key sees the list and pages through it, with nothing to add or remove. In an nb-NO browser on a 360 px phone it reads
+ * in bokmål, adds a product (the choices open above the field) and fits the screen. Each test works in a workspace of
+ * its own.
  */
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
@@ -110,4 +112,27 @@ test("a read-only key sees a collection's products and pages through them, with 
   await expect(section(page).getByRole('combobox', { name: 'Add a product' })).toHaveCount(0);
   await expect(section(page).getByRole('button', { name: /^Remove / })).toHaveCount(0);
   await expect(section(page).getByText('Your key may read products but not change them, so products cannot be added or removed here.')).toBeVisible();
+});
+
+test.describe('in bokmål on a 360 px phone', () => {
+  test.use({ locale: 'nb-NO', viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
+
+  test("a collection's products read in bokmål, and the drawer is no wider than the phone", async ({ page, connect, request }) => {
+    const ws = makeWorkspace('Kolleksjonens produkter');
+    const { trailId, lantern } = await catalog(request, ws.key);
+    await connect(ws.key);
+    await page.goto(`/w/${ws.id}/collections/${trailId}`);
+    const region = page.getByRole('region', { name: 'Produkter i denne kolleksjonen' });
+    await expect(region.getByText('12 produkter', { exact: true })).toBeVisible();
+    await expect(region.getByText('1–10 av 12')).toBeVisible();
+    await expect(region.getByRole('link', { name: 'Vis dem i produktlisten' })).toBeVisible();
+    await expect(region.getByRole('button', { name: 'Fjern Trail item 12 fra denne kolleksjonen' })).toBeVisible();
+    const add = region.getByRole('combobox', { name: 'Legg til et produkt' });
+    await add.click();
+    await add.fill(lantern.slice(0, 10));
+    await page.getByRole('option', { name: lantern }).click();
+    await expect(page.getByText(`«${lantern}» er lagt til i denne kolleksjonen`)).toBeVisible();
+    await expect(region.getByText('13 produkter', { exact: true })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  });
 });

@@ -181,6 +181,9 @@ function AddProduct({ collectionId, busy, onPick }: { collectionId: string; busy
       nothingFoundMessage={choices.isFetching || search !== words ? t('shell.loadingEllipsis') : t('collections.addProductNone')}
       disabled={busy}
       maw={420}
+      // The field sits just above the drawer's sticky footer: the list opens upwards, where there is room (below, it was
+      // pushed about and hidden on a 360 px phone).
+      comboboxProps={{ position: 'top-start', middlewares: { flip: false, shift: true } }}
     />
   );
 }
