@@ -8,7 +8,8 @@
  *
  * Issue 14: a drawer at a record's address closes by navigating, so the blocker lets through the navigation of a
  * close the user confirmed, and a confirmed Back (a blocked navigation) just proceeds, which closes the drawer.
- * `readOnly` shows the record's fields disabled with a Close button (a key that may read but not write). When the
+ * `readOnly` shows the record's fields disabled with a Close button (a key that may read but not write); `aside`, after
+ * the fields, is never disabled (a collection's products, which have their own controls). When the
  * drawer goes, focus returns to what had it when the drawer opened (the "New" button or the row's link).
  *
  * Texts (issue 23): the `forms` catalog area, which the drawer waits for itself (`useArea`, so it sits under a
@@ -43,6 +44,12 @@ export type UpsertDrawerProps = {
   onClose: () => void;
   /** Shows the fields disabled and only a Close button. */
   readOnly?: boolean;
+  /**
+   * Shown after the fields and never disabled by `readOnly`: what the record holds beyond its own fields, with controls
+   * of its own that do not save with the form (a collection's products, issue 34 point 10). It decides itself what a
+   * read-only key may do there.
+   */
+  aside?: ReactNode;
   children: ReactNode;
 };
 
@@ -51,7 +58,7 @@ export function showSaved(message: string) {
   notifications.show({ color: 'green', message });
 }
 
-export function UpsertDrawer({ title, dirty, submitting, saved = false, submitLabel, error, failure, onSubmit, onClose, readOnly = false, children }: UpsertDrawerProps) {
+export function UpsertDrawer({ title, dirty, submitting, saved = false, submitLabel, error, failure, onSubmit, onClose, readOnly = false, aside, children }: UpsertDrawerProps) {
   useArea('forms');
   const t = useT();
   const [confirming, setConfirming] = useState(false);
@@ -108,6 +115,7 @@ export function UpsertDrawer({ title, dirty, submitting, saved = false, submitLa
           ) : (
             children
           )}
+          {aside}
           <div className={classes.footer}>
             {readOnly ? (
               <Group justify="flex-end">

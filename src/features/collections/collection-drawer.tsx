@@ -4,8 +4,9 @@
  * any request; the handle suggested from the title until the user types one; the description's HTML with a live
  * preview that cannot run code. Saving waits for the service, says "Collection created" (201) or "Collection
  * updated" (200), and the lists refetch; a 400 or 409 lands on its field. `readOnly` (a key without
- * products:read-write) shows a listed collection's fields disabled (issue 14). Texts (issue 23): the `collections`
- * catalog area (loaded with the page) and `forms` (the shared fields and frame).
+ * products:read-write) shows a listed collection's fields disabled (issue 14). A listed collection's drawer also lists
+ * its products, and a key that may write adds and removes them there (issue 34 point 10, collection-products-section.tsx).
+ * Texts (issue 23): the `collections` catalog area (loaded with the page) and `forms` (the shared fields and frame).
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { SimpleGrid, TextInput } from '@mantine/core';
@@ -19,6 +20,7 @@ import { DeleteRecordButton } from '@/components/catalog-delete';
 import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/workspace-api';
 import { applyServerErrors, withSentences } from '@/lib/form-errors';
+import { CollectionProducts } from './collection-products-section';
 import { COLLECTION_FORM_FIELDS, type CollectionFormOutput, type CollectionFormValues, collectionFormSchema, collectionFormValues, toCollectionUpsert } from './collection-form';
 import { useUpsertCollection } from './mutations';
 
@@ -59,6 +61,7 @@ export function CollectionDrawer({ collection, readOnly = false, onClose }: { co
       onSubmit={(event) => void submit(event)}
       onClose={onClose}
       readOnly={readOnly}
+      aside={collection ? <CollectionProducts collection={collection} canWrite={!readOnly} /> : undefined}
     >
       {collection ? (
         <DeleteRecordButton

@@ -8,13 +8,17 @@
  * the report is built, from the `jobs` catalog (loaded with the jobs page); the column names are the records' field
  * names, as the import files and the interface spell them. A step's `reason` is stored as it was written.
  *
+ * An import's rows sent without their phone (`JobSpec.report.withoutPhone`: the phone could not be read, issue 34
+ * point 2) carry the reason in a `withoutPhone` column on whichever row of the report names them (created, tags
+ * changed, unchanged, failed or not sent; a row merged with others names each reason, joined with `; `).
+ *
  * CSV: a header row, CRLF lines, RFC 4180 quoting, and `'` before a cell a spreadsheet would read as a formula
  * (OWASP "CSV injection", papaparse's `escapeFormulae`), as the products import's report (product-csv.ts).
  */
 import Papa from 'papaparse';
 import type { JobStore } from './job-store';
 import { t } from '@/i18n/i18n';
-import type { BatchItem, JobRecord, JobSpec, JobStep, StepOutcome, StepRecord } from './job-types';
+import type { BatchItem, JobRecord, JobSpec, JobStep, RowNote, StepOutcome, StepRecord } from './job-types';
 
 export type ReportPart = 'created' | 'updated' | 'tagged' | 'erased' | 'alreadyErased' | 'unchanged' | 'refused' | 'failed' | 'notSent';
 export const REPORT_PARTS: readonly ReportPart[] = ['created', 'updated', 'tagged', 'erased', 'alreadyErased', 'unchanged', 'refused', 'failed', 'notSent'];
@@ -70,12 +74,26 @@ export function buildReport(steps: Iterable<StepRecord>, handed: NonNullable<Job
   for (const row of handed.unchanged ?? []) parts.unchanged.push({ rows: String(row), reason: asAsked });
   for (const record of handed.unchangedRecords ?? []) parts.unchanged.push({ id: record.id, contact: record.label, reason: asAsked });
   for (const refused of handed.refused ?? []) parts.refused.push({ rows: String(refused.row), reason: refused.reason, ...refused.values });
+  noteWithoutPhone(parts, handed.withoutPhone ?? []);
   const table = (rows: Record<string, string>[]): ReportTable => {
     const columns: string[] = [];
     for (const row of rows) for (const column of Object.keys(row)) if (!columns.includes(column)) columns.push(column);
     return { columns, rows };
   };
   return Object.fromEntries(REPORT_PARTS.map((part) => [part, table(parts[part])])) as JobReport;
+}
+
+/** Adds the `withoutPhone` reason to every report row whose `rows` (file rows, space-separated) hold a row of `notes`. */
+function noteWithoutPhone(parts: Record<ReportPart, Record<string, string>[]>, notes: readonly RowNote[]) {
+  if (!notes.length) return;
+  const reasons = new Map(notes.map((note) => [note.row, note.reason]));
+  for (const part of REPORT_PARTS) {
+    if (part === 'refused') continue;
+    for (const row of parts[part]) {
+      const found = (row.rows ?? '').split(' ').flatMap((text) => reasons.get(Number(text)) ?? []);
+      if (found.length) row.withoutPhone = found.join('; ');
+    }
+  }
 }
 
 /** Reads job `job`'s steps and handed rows from the store and builds its report. */

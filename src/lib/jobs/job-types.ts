@@ -40,13 +40,17 @@ export type JobKind = 'contacts-import' | 'bulk-tags' | 'undo-tags' | 'products-
 /** A row refused before any write (an import's cleaning, a product row that fails the contract), with its reason. */
 export type RefusedRow = { row: number; values: Record<string, string>; reason: string };
 
+/** A row of the file written with something left out, and why (an import's row whose phone could not be read, issue 34 point 2). */
+export type RowNote = { row: number; reason: string };
+
 /** A record left as it was before any write (a bulk tag job's contact that already is as asked). */
 export type UnchangedRecord = { id: string; label: string };
 
 /**
  * What a caller hands the runner. `report` holds rows decided before any write (refused, unchanged), with
  * reasons, so the job's report lists them beside the outcomes of its steps. `unchanged`: 1-based rows of an
- * import; `unchangedRecords`: records of a bulk tag job.
+ * import; `unchangedRecords`: records of a bulk tag job; `withoutPhone`: an import's rows sent without the phone they
+ * had, which could not be read (issue 34 point 2), each named with its reason on its row in the report (job-report.ts).
  */
 export type JobSpec = {
   kind: JobKind;
@@ -62,7 +66,7 @@ export type JobSpec = {
    */
   titleMessage?: JobTitle;
   steps: JobStep[];
-  report?: { refused?: RefusedRow[]; unchanged?: number[]; unchangedRecords?: UnchangedRecord[] };
+  report?: { refused?: RefusedRow[]; unchanged?: number[]; unchangedRecords?: UnchangedRecord[]; withoutPhone?: RowNote[] };
   /** E.g. `{ importTag: 'import-2026-11-25', fileName: 'contacts.csv' }`; `undoOf` is set by the runner on an undo. */
   meta?: Record<string, unknown>;
 };

@@ -8,6 +8,8 @@ import { parseFilter } from '@/api/filter/parse';
 import { printFilter } from '@/api/filter/print';
 import type { FilterNode } from '@/api/filter/ast';
 import type { CsvTable } from '@/lib/csv-table';
+import { buildReport, reportTableCsv } from '@/lib/jobs/job-report';
+import type { StepOutcome, StepRecord } from '@/lib/jobs/job-types';
 import {
   type CleanOptions,
   type CleanResult,
@@ -512,6 +514,35 @@ describe('TableCleaner and buildPlan', () => {
     expect(plan.counts).toMatchObject({ new: 1, exists: 3, tagged: 0, unchanged: 3 });
     expect(plan.steps.map((step) => step.kind)).toEqual(['create-contact']);
     expect(toJobSpec(plan, { fileName: 'x.csv' })).toMatchObject({ kind: 'contacts-import', report: { unchanged: [3, 6, 7] } });
+  });
+
+  it("names the rows sent without their phone in the job's report CSV, with the reason, wherever they land (issue 34 point 2)", () => {
+    const file = {
+      headers: ['Email', 'Name', 'Phone'],
+      rows: [
+        { row: 2, cells: ['ann@example.com', 'Ann', '12'] }, // new, phone unreadable
+        { row: 3, cells: ['old@example.com', 'Old', '555'] }, // exists with nothing to add, phone unreadable: unchanged
+        { row: 4, cells: ['bo@example.com', 'Bo', '912 34 567'] }, // new, phone read
+        { row: 5, cells: ['ANN@example.com', '', '34'] }, // repeats row 2: merged into it
+      ],
+    };
+    const plan = buildPlan(cleanTable(file, autoMap(file.headers), NO), indexExisting([{ id: 'c-old', email: 'old@example.com', phone: null, tags: [] }]), 'import-x');
+    expect(plan.withoutPhone?.map(({ row }) => row)).toEqual([2, 3, 5]);
+    const spec = toJobSpec(plan, { fileName: 'x.csv' });
+    expect(spec.report.withoutPhone).toEqual([
+      { row: 2, reason: "phone '12' is not a valid phone number (read with default country NO); imported without the phone" },
+      { row: 3, reason: "phone '555' is not a valid phone number (read with default country NO); imported without the phone" },
+      { row: 5, reason: "phone '34' is not a valid phone number (read with default country NO); imported without the phone" },
+    ]);
+    const records: StepRecord[] = spec.steps.map((step, index) => ({ jobId: 'j', index, step, status: 'settled', outcome: { kind: 'created', id: `c-${index}` } satisfies StepOutcome }));
+    const report = buildReport(records, spec.report);
+    const created = Papa.parse<Record<string, string>>(reportTableCsv(report.created).replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data;
+    expect(created.map((row) => [row.email, row.phone === '', row.withoutPhone])).toEqual([
+      ['ann@example.com', true, "phone '12' is not a valid phone number (read with default country NO); imported without the phone; phone '34' is not a valid phone number (read with default country NO); imported without the phone"],
+      ['bo@example.com', false, ''],
+    ]);
+    expect(report.unchanged.rows.map((row) => [row.rows, row.withoutPhone])).toEqual([['3', "phone '555' is not a valid phone number (read with default country NO); imported without the phone"]]);
+    expect(report.refused.rows).toEqual([]);
   });
 });
 

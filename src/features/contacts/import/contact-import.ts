@@ -728,9 +728,11 @@ export function importRequests(counts: Pick<ImportPlan['counts'], 'new' | 'tagge
 }
 
 /**
- * The `JobSpec` of docs/jobs.md for a plan (kind `contacts-import`): its steps, refused and unchanged rows, and
- * `meta`. `batched` (the service names `contact-batch`): the creates go in batches (`batchSteps`); else one request each.
+ * The `JobSpec` of docs/jobs.md for a plan (kind `contacts-import`): its steps, refused and unchanged rows, the rows
+ * sent without their phone (issue 34 point 2: named in the job's report), and `meta`. `batched` (the service names `contact-batch`): the creates go in batches (`batchSteps`); else one request each.
  */
 export function toJobSpec(plan: ImportPlan, meta: ImportMeta, batched = false) {
-  return { ...importJobHead(plan.counts, meta), steps: batched ? batchSteps(plan.steps) : plan.steps, report: { refused: plan.refused, unchanged: plan.unchanged } };
+  // Rows sent without their phone: only the row and the reason (the reason quotes the phone as the file had it).
+  const withoutPhone = plan.withoutPhone?.length ? { withoutPhone: plan.withoutPhone.map(({ row, reason }) => ({ row, reason })) } : {};
+  return { ...importJobHead(plan.counts, meta), steps: batched ? batchSteps(plan.steps) : plan.steps, report: { refused: plan.refused, unchanged: plan.unchanged, ...withoutPhone } };
 }
