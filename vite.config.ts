@@ -45,7 +45,7 @@ const workspaceFirst =
 const listFirst = [
   /node_modules[\\/](@tanstack[\\/](table-core|react-table|react-store|store)|use-sync-external-store)[\\/]/,
   /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/]Skeleton[\\/]/,
-  /src[\\/](components[\\/](data-table|pagination-bar|filter-sheet|debounced-input)|lib[\\/](record-route|list-view|list-search|saved-view-store))\.(tsx?|module\.css)$/,
+  /src[\\/](components[\\/](data-table|pagination-bar|filter-sheet|debounced-input)|lib[\\/](record-route|list-view|list-search|saved-view-store|resource-queries))\.(tsx?|module\.css)$/,
 ];
 /**
  * What the embed page and the workspace screens share and /connect does not load: zod (not its locales, which load on

@@ -87,7 +87,7 @@ test('the products page, a new product, the collections page and the import read
   await dialog.getByLabel('CSV-fil').setInputFiles({ name: 'varer.csv', mimeType: 'text/csv', buffer: Buffer.from('externalId,title,price\nsku-1,Lue,"12,5"\nsku-2,Skjerf,abc\n') });
   await expect(dialog.getByRole('heading', { name: '2. Koble kolonnene' })).toBeVisible();
   await expect(dialog.getByText('varer.csv: 2 rader, 3 kolonner.')).toBeVisible();
-  await expect(dialog.getByText('price: «abc» er ikke et tall (denne kolonnen har desimalkomma)')).toBeVisible();
+  await expect(dialog.getByText('Pris: «abc» er ikke et tall (denne kolonnen bruker desimalkomma).')).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Importer 2 rader' })).toBeEnabled();
   await dialog.getByRole('button', { name: 'Lukk importen' }).click();
   await expect(dialog).toBeHidden();

@@ -1,7 +1,8 @@
 /**
  * Collections' query options (issue 6). Keys are led by the workspace (docs/style.md, queries):
  * `['ws', workspaceId, 'collections', 'list', params]`; the products page keeps its collection choices under the
- * same `all` prefix, so a saved collection refreshes them. `detail(id)` is one collection (issue 14, point 2).
+ * same `all` prefix, so a saved collection refreshes them. `list` and `detail(id)` (one collection, issue 14 point 2)
+ * are the catalog's shared ones (src/lib/resource-queries.ts).
  * A collection's products (issue 34 point 10: `products(...)`, a page of them; `productChoices(...)`, those it could take)
  * are products lists, so they are keyed under the products' prefix, `['ws', workspaceId, 'products', 'of-collection',
  * ...]`: any product write (the products page's, an import's, the drawer's own) refreshes them.
@@ -10,28 +11,15 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { Collection, Product } from '@/api/catalog';
 import type { ApiClient } from '@/api/client';
-import { type FilterNode, compare } from '@/api/filter/ast';
 import { LIST_STALE_MS, priorityOf } from '@/lib/query-client';
+import { type PageParams, resourceQueries } from '@/lib/resource-queries';
 import { COLLECTION_PRODUCTS_PAGE, PRODUCT_CHOICES, inCollection, notInCollection } from './collection-products';
 
-export type CollectionListParams = { offset: number; limit: number; filter?: FilterNode };
+/** A page of collections (src/lib/resource-queries.ts). */
+export type CollectionListParams = PageParams;
 
 export const collectionQueries = {
-  all: (workspaceId: string) => ['ws', workspaceId, 'collections'] as const,
-  lists: (workspaceId: string) => [...collectionQueries.all(workspaceId), 'list'] as const,
-  list: (api: ApiClient, workspaceId: string, params: CollectionListParams) =>
-    queryOptions({
-      queryKey: [...collectionQueries.lists(workspaceId), params],
-      queryFn: ({ signal, meta }) => api.listCollections({ ...params, signal, priority: priorityOf(meta) }),
-      placeholderData: keepPreviousData,
-      staleTime: LIST_STALE_MS.catalog,
-    }),
-  /** One collection by id, or `null` when the workspace has none: `GET /collections` with `$filter=id eq '<id>'` (no GET by id). */
-  detail: (api: ApiClient, workspaceId: string, id: string) =>
-    queryOptions({
-      queryKey: [...collectionQueries.all(workspaceId), 'detail', id],
-      queryFn: async ({ signal }): Promise<Collection | null> => (await api.listCollections({ filter: compare('id', 'eq', id), limit: 1, signal })).items[0] ?? null,
-    }),
+  ...resourceQueries<Collection>('collections', (api, params) => api.listCollections(params)),
   /** What every query of a collection's products starts with (under the products' prefix, see above). */
   ofCollection: (workspaceId: string, collectionId: string) => ['ws', workspaceId, 'products', 'of-collection', collectionId] as const,
   /** A page of collection `collectionId`'s products from `offset`: `GET /products?$filter=collectionIds eq '<id>'`. */

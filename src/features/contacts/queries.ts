@@ -5,34 +5,18 @@
  * `refreshAfterJob`, the one place a job that changed contacts (bulk tags, an import) says it has ended.
  * Mutations live in mutations.ts.
  */
-import { type QueryClient, keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import type { ApiClient } from '@/api/client';
-import type { ListParams } from '@/api/common';
 import type { Contact } from '@/api/contacts';
 import { compare } from '@/api/filter/ast';
 import { refreshEverywhere } from '@/lib/data-changed';
-import { LIST_STALE_MS, priorityOf } from '@/lib/query-client';
+import { LIST_STALE_MS } from '@/lib/query-client';
+import { resourceQueries } from '@/lib/resource-queries';
 
 export const contactQueries = {
-  all: (workspaceId: string) => ['ws', workspaceId, 'contacts'] as const,
-  lists: (workspaceId: string) => [...contactQueries.all(workspaceId), 'list'] as const,
-  list: (api: ApiClient, workspaceId: string, params: Required<Pick<ListParams, 'offset' | 'limit'>> & ListParams) =>
-    queryOptions({
-      queryKey: [...contactQueries.lists(workspaceId), params],
-      queryFn: ({ signal, meta }) => api.listContacts({ ...params, signal, priority: priorityOf(meta) }),
-      placeholderData: keepPreviousData,
-      staleTime: LIST_STALE_MS.contacts,
-    }),
-  details: (workspaceId: string) => [...contactQueries.all(workspaceId), 'detail'] as const,
-  /**
-   * One contact by id (issue 14, point 2), or `null` when the workspace has none: `GET /contacts` with
-   * `$filter=id eq '<id>'`, the interface having no GET by id.
-   */
-  detail: (api: ApiClient, workspaceId: string, id: string) =>
-    queryOptions({
-      queryKey: [...contactQueries.details(workspaceId), id],
-      queryFn: async ({ signal }): Promise<Contact | null> => (await api.listContacts({ filter: compare('id', 'eq', id), limit: 1, signal })).items[0] ?? null,
-    }),
+  // `list`, `details()` and `detail(id)` (one contact, issue 14 point 2, `null` when the workspace has none): the
+  // console's shared ones (src/lib/resource-queries.ts), fresh for LIST_STALE_MS.contacts.
+  ...resourceQueries<Contact>('contacts', (api, params) => api.listContacts(params), LIST_STALE_MS.contacts),
   /**
    * Call when a job that changed contacts ends (issue 14, point 8: bulk tags, an import): every contacts query of
    * the workspace refetches, in this tab and in the console's other tabs.

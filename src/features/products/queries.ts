@@ -2,18 +2,19 @@
  * Products' query options (issue 6). Keys are led by the workspace (docs/style.md, queries):
  * `['ws', workspaceId, 'products', 'list', params]`. The collection choices (the collection filter and the form's
  * picker) are keyed under the collections' prefix, `['ws', workspaceId, 'collections', 'choices']`, so saving a
- * collection anywhere refreshes them. `detail(id)` is one product (issue 14, point 2); `refreshAfterJob` is what an
- * import calls when it ends. Mutations live in mutations.ts.
+ * collection anywhere refreshes them. `list` and `detail(id)` (one product, issue 14 point 2) are the catalog's shared
+ * ones (src/lib/resource-queries.ts); `refreshAfterJob` is what an import calls when it ends. Mutations live in
+ * mutations.ts.
  */
-import { type QueryClient, keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import type { Collection, Product } from '@/api/catalog';
 import type { ApiClient } from '@/api/client';
-import { type FilterNode, compare } from '@/api/filter/ast';
 import { paginate } from '@/api/paginate';
 import { refreshEverywhere } from '@/lib/data-changed';
-import { LIST_STALE_MS, priorityOf } from '@/lib/query-client';
+import { type PageParams, resourceQueries } from '@/lib/resource-queries';
 
-export type ProductListParams = { offset: number; limit: number; filter?: FilterNode };
+/** A page of products (src/lib/resource-queries.ts). */
+export type ProductListParams = PageParams;
 
 /** A collection as a choice of a select: its id, and its title (with the handle when two titles are the same). */
 export type CollectionChoice = { value: string; label: string };
@@ -35,21 +36,7 @@ export function collectionChoices(collections: readonly Pick<Collection, 'id' | 
 }
 
 export const productQueries = {
-  all: (workspaceId: string) => ['ws', workspaceId, 'products'] as const,
-  lists: (workspaceId: string) => [...productQueries.all(workspaceId), 'list'] as const,
-  list: (api: ApiClient, workspaceId: string, params: ProductListParams) =>
-    queryOptions({
-      queryKey: [...productQueries.lists(workspaceId), params],
-      queryFn: ({ signal, meta }) => api.listProducts({ ...params, signal, priority: priorityOf(meta) }),
-      placeholderData: keepPreviousData,
-      staleTime: LIST_STALE_MS.catalog,
-    }),
-  /** One product by id, or `null` when the workspace has none: `GET /products` with `$filter=id eq '<id>'` (no GET by id). */
-  detail: (api: ApiClient, workspaceId: string, id: string) =>
-    queryOptions({
-      queryKey: [...productQueries.all(workspaceId), 'detail', id],
-      queryFn: async ({ signal }): Promise<Product | null> => (await api.listProducts({ filter: compare('id', 'eq', id), limit: 1, signal })).items[0] ?? null,
-    }),
+  ...resourceQueries<Product>('products', (api, params) => api.listProducts(params)),
   /** Call when a job that changed products ends (issue 14, point 8: the CSV import): they refetch here and in the console's other tabs. */
   refreshAfterJob: (queryClient: QueryClient, workspaceId: string) => refreshEverywhere(queryClient, productQueries.all(workspaceId)),
   /** Every collection of the workspace (up to `MAX_COLLECTION_CHOICES`), as select choices sorted by label. */
