@@ -107,6 +107,14 @@ test('the contacts on a phone: search in sight, a card each, e-mails whole, no k
   });
   for (const line of lines) expect(['narrow.person.number.1', '@a-rather-long-domain-name.example', 'narrow.person.number.1@a-rather-long-domain-name.example']).toContain(line);
   await expectFits(page, 'the contacts');
+  // The Advanced box's rows (issue 34 point 9) fit too, with a second condition added.
+  await page.getByRole('button', { name: 'Filters', exact: true }).click();
+  await page.getByRole('button', { name: 'Advanced' }).click();
+  await expect(page.getByRole('group', { name: 'Condition 1' })).toBeVisible();
+  await page.getByRole('button', { name: 'Add a condition' }).click();
+  await expect(page.getByRole('group', { name: 'Condition 2' })).toBeVisible();
+  await expectFits(page, 'the open Advanced box');
+  await page.keyboard.press('Escape');
   // Search finds a contact.
   await search.fill('Narrow Person 2');
   await expect(cards.getByRole('listitem')).toHaveCount(1);
