@@ -20,7 +20,8 @@ import { SimpleTable } from '@/components/simple-table';
 import { currentLocale, t } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/workspace-api';
-import type { JobStep, RefusedRow } from '@/lib/jobs/job-types';
+import type { RefusedRow } from '@/lib/jobs/job-types';
+import type { UpsertProductStep } from './product-steps';
 import {
   type ColumnMapping,
   IMPORT_FIELDS,
@@ -56,7 +57,7 @@ function importSpec(loaded: Loaded, mapping: ColumnMapping) {
   const { table } = loaded;
   const plan = planImport(table, mapping, detectNumberStyles(table, mapping));
   const cells = new Map(table.rows.map(({ row, cells: values }) => [row, values]));
-  const steps: JobStep[] = [];
+  const steps: UpsertProductStep[] = [];
   const refused: RefusedRow[] = [];
   for (const planned of plan) {
     if (planned.body) steps.push({ kind: 'upsert-product', body: planned.body, rows: [planned.row], label: planned.externalId ?? '' });
