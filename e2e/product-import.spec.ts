@@ -2,11 +2,13 @@
  * "Import CSV" on the products page (issue 6), against the real server, in a workspace of its own (made through the
  * operator command line) so other specs cannot change its numbers: a 200-row file with 3 bad rows, run twice as a
  * background job (issue 20: created, then updated), its report on the Jobs page, the API's view of the result, the
- * sample CSV, the job paced by the key's budget at a low rate limit, and a key that may not write.
+ * sample CSV, an xlsx workbook and a Windows-1252 CSV read by the imports' shared reader (issue 38 point 4), the
+ * job paced by the key's budget at a low rate limit, and a key that may not write.
  */
 import { readFileSync } from 'node:fs';
 import { type Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
 import { type StartedServer, cli, startService, fetchApi } from './server';
 import { type E2eState, readState } from './state';
 import { checkAccessibility, expect, test } from './fixtures';
@@ -159,6 +161,53 @@ test('the sample CSV linked from the dialog downloads and imports cleanly', asyn
     tags: ['summer', 'linen'],
     customProperties: { material: 'linen', weight: 180 },
   });
+});
+
+/** An xlsx workbook whose first sheet holds `count` products keyed `<prefix><i>`, prices as numbers, a blank row between. */
+async function productsWorkbook(prefix: string, count: number): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Catalogue');
+  sheet.addRow(['External ID', 'Title', 'Price', 'Currency', 'Tags']);
+  for (let i = 0; i < count; i++) {
+    if (i === 2) sheet.addRow([]);
+    sheet.addRow([`${prefix}${i}`, `Workbook item ${i}`, 20 + i / 2, 'NOK', 'xlsx;spec']);
+  }
+  workbook.addWorksheet('Notes').addRow(['not read: the first sheet is the catalogue']);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+test('imports products from an xlsx workbook: its first sheet read in the shared reader, numbers as numbers', async ({ page, state, connect }) => {
+  const prefix = `xlsx-${Date.now()}-`;
+  await connect(ws.key);
+  const dialog = await openImport(page);
+  await dialog.getByLabel('CSV file').setInputFiles({ name: 'katalog.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: await productsWorkbook(prefix, 4) });
+  await expect(dialog.getByText('katalog.xlsx: 4 rows, 5 columns.')).toBeVisible();
+  const preview = dialog.getByRole('table', { name: /Preview of the first 4 rows/ });
+  await expect(preview.locator('tbody tr')).toHaveCount(4);
+  // Row numbers are the sheet's: the blank row (row 4) is skipped and counted.
+  await expect(preview.locator('tbody tr').nth(2)).toContainText(`5${prefix}2`);
+  await expect(preview.locator('tbody tr').first()).toContainText('Workbook item 0');
+  await dialog.getByRole('button', { name: 'Import 4 rows' }).click();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+  await expect((await finishedJob(page, 'Import katalog.xlsx')).getByRole('button', { name: /: 4 created \(CSV\)$/ })).toBeVisible();
+  const listed = await productsWithPrefix(state, prefix);
+  expect(listed.meta.maxResults).toBe(4);
+  expect(listed.items.find((item: { externalId: string }) => item.externalId === `${prefix}3`)).toMatchObject({ title: 'Workbook item 3', price: 21.5, currency: 'NOK', tags: ['xlsx', 'spec'] });
+});
+
+test('reads a CSV saved as Windows-1252 with its letters (the shared reader detects the encoding)', async ({ page, state, connect }) => {
+  const prefix = `cp1252-${Date.now()}-`;
+  const text = `externalId;title;currency\n${prefix}0;Ullgenser Bjørnø;NOK\n${prefix}1;Lue Ærø;NOK\n`;
+  await connect(ws.key);
+  const dialog = await openImport(page);
+  await dialog.getByLabel('CSV file').setInputFiles({ name: 'latin.csv', mimeType: 'text/csv', buffer: Buffer.from(text, 'latin1') });
+  await expect(dialog.getByText('latin.csv: 2 rows, 3 columns.')).toBeVisible();
+  await expect(dialog.getByRole('table', { name: /Preview of the first 2 rows/ })).toContainText('Ullgenser Bjørnø');
+  await dialog.getByRole('button', { name: 'Import 2 rows' }).click();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+  await expect((await finishedJob(page, 'Import latin.csv')).getByRole('button', { name: /: 2 created \(CSV\)$/ })).toBeVisible();
+  const listed = await productsWithPrefix(state, prefix);
+  expect(listed.items.map((item: { title: string }) => item.title).sort()).toEqual(['Lue Ærø', 'Ullgenser Bjørnø']);
 });
 
 test.describe('against a server with a low rate limit', () => {

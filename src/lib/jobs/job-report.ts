@@ -18,7 +18,9 @@
 import Papa from 'papaparse';
 import type { JobStore } from './job-store';
 import { t } from '@/i18n/i18n';
-import type { BatchItem, JobRecord, JobSpec, JobStep, RowNote, StepOutcome, StepRecord } from './job-types';
+import type { JobRecord, JobSpec, RowNote, StepRecord } from './job-types';
+import { type ReportedStep, stepHandler } from './step-kinds';
+import { stepHandlersReady } from './job-names';
 
 export type ReportPart = 'created' | 'updated' | 'tagged' | 'erased' | 'alreadyErased' | 'unchanged' | 'refused' | 'failed' | 'notSent';
 export const REPORT_PARTS: readonly ReportPart[] = ['created', 'updated', 'tagged', 'erased', 'alreadyErased', 'unchanged', 'refused', 'failed', 'notSent'];
@@ -29,34 +31,22 @@ export type JobReport = Record<ReportPart, ReportTable>;
 
 const rowsText = (rows: number[] | undefined) => (rows ?? []).join(' ');
 
-/** The fields that name a step's record in a report: rows, id, and the record's own identifying fields. */
-function describe(step: JobStep): Record<string, string> {
-  if (step.kind === 'create-contact') {
-    const { name, email, phone, tags } = step.body;
-    return { rows: rowsText(step.rows), name: name ?? '', email: email ?? '', phone: phone ?? '', tags: (tags ?? []).join(', ') };
-  }
-  if (step.kind === 'patch-tags') {
-    return { rows: rowsText(step.rows), contact: step.label ?? '', tagsAdded: step.tagsToAdd.join(', '), tagsRemoved: step.tagsToRemove.join(', ') };
-  }
-  if (step.kind === 'tag-contacts') return { filter: step.filter ?? '', ids: (step.ids ?? []).join(' '), tagsAdded: step.tagsToAdd.join(', '), tagsRemoved: step.tagsToRemove.join(', ') };
-  if (step.kind === 'erase-contact' || step.kind === 'create-contacts') return {};
-  return { rows: rowsText(step.rows), externalId: String(step.body.externalId ?? ''), title: String(step.body.title ?? '') };
-}
-
-const createStep = (item: BatchItem): JobStep => ({ kind: 'create-contact', body: item.body, ...(item.rows ? { rows: item.rows } : {}) });
-
-/** The report's parts from a job's steps (in order) and the rows it was handed (`JobSpec.report`). */
+/**
+ * The report's parts from a job's steps (in order) and the rows it was handed (`JobSpec.report`). Each step's kind
+ * says how it reads (step-kinds.ts: `expand` for a step standing for several records, `describe` for the fields that
+ * name its record, `recordId` for its id before an outcome names one); a kind without `describe` shows its rows.
+ * @throws UnknownStepKindError for a step whose kind has no handler registered (`loadReport` waits for them).
+ */
 export function buildReport(steps: Iterable<StepRecord>, handed: NonNullable<JobSpec['report']>): JobReport {
   const parts = Object.fromEntries(REPORT_PARTS.map((part) => [part, [] as Record<string, string>[]])) as Record<ReportPart, Record<string, string>[]>;
-  // A batch of creates reads as its items, each a create step of its own with its item's outcome.
-  const expand = (record: StepRecord): { step: JobStep; outcome?: StepOutcome | undefined }[] => {
-    if (record.step.kind !== 'create-contacts') return [{ step: record.step, outcome: record.outcome }];
-    const results = record.outcome?.kind === 'batch' ? record.outcome.results : [];
-    return record.step.items.map((item, index) => ({ step: createStep(item), outcome: results[index] }));
+  const expand = (record: StepRecord): ReportedStep[] => {
+    const handler = stepHandler(record.step.kind);
+    return handler.expand ? handler.expand(record.step, record.outcome) : [{ step: record.step, outcome: record.outcome }];
   };
   for (const record of [...steps].flatMap(expand)) {
-    const fields = describe(record.step);
-    const id = record.step.kind === 'patch-tags' || record.step.kind === 'erase-contact' ? record.step.contactId : '';
+    const handler = stepHandler(record.step.kind);
+    const fields = handler.describe ? handler.describe(record.step) : { rows: rowsText(record.step.rows) };
+    const id = handler.recordId?.(record.step) ?? '';
     const outcome = record.outcome;
     if (!outcome) parts.notSent.push({ id, ...fields });
     else if (outcome.kind === 'created') parts.created.push({ ...fields, id: outcome.id, ...(outcome.recovered ? { note: t('jobs.noteRecovered') } : {}) });
@@ -98,6 +88,7 @@ function noteWithoutPhone(parts: Record<ReportPart, Record<string, string>[]>, n
 
 /** Reads job `job`'s steps and handed rows from the store and builds its report. */
 export async function loadReport(store: JobStore, job: Pick<JobRecord, 'id'>): Promise<JobReport> {
+  await stepHandlersReady();
   const steps: StepRecord[] = [];
   await store.eachStep(job.id, (step) => steps.push(step));
   return buildReport(steps, await store.getReport(job.id));

@@ -52,7 +52,7 @@ describe('the jobs store', () => {
     const all: StepRecord[] = [];
     await store.eachStep(job.id, (record) => all.push(record));
     expect(all).toHaveLength(total);
-    expect(all.every((record, index) => record.index === index && record.step.kind === 'patch-tags' && (record.step as { contactId: string }).contactId === `contact-${index}`)).toBe(true);
+    expect(all.every((record, index) => record.index === index && record.step.kind === 'patch-tags' && record.step.contactId === `contact-${index}`)).toBe(true);
     expect(all[PLAN_CHUNK + 1]).toEqual({ ...at(PLAN_CHUNK + 1), status: 'settled', outcome: { kind: 'tagged' } });
     expect(all.filter((record) => record.status !== 'pending').map((record) => [record.index, record.status])).toEqual([
       [PLAN_CHUNK - 1, 'sent'],
@@ -98,13 +98,13 @@ describe('the jobs store', () => {
     expect(await store.db.count('steps')).toBe(2); // only the states that were not pending
     const all: StepRecord[] = [];
     await store.eachStep('old', (record) => all.push(record));
-    expect(all.map((record) => [record.index, record.status, (record.step as { contactId: string }).contactId])).toEqual(
+    expect(all.map((record) => [record.index, record.status, record.step.contactId])).toEqual(
       Array.from({ length: total }, (_, index) => [index, statusOf(index), `contact-${index}`]),
     );
     expect(all[1]!.outcome).toEqual({ kind: 'tagged' });
     expect((await store.sentSteps('old')).map((record) => record.index)).toEqual([PLAN_CHUNK + 1]);
     expect((await store.pendingSteps('old', 1, 3)).map((record) => record.index)).toEqual([2, 3, 4]);
-    expect((await store.pendingSteps('other', 0, 10)).map((record) => (record.step as { contactId: string }).contactId)).toEqual(['contact-1000', 'contact-1001']);
+    expect((await store.pendingSteps('other', 0, 10)).map((record) => record.step.contactId)).toEqual(['contact-1000', 'contact-1001']);
   });
 
   it('lets outcomes wait to share one transaction, and commits them at once with a write that may not wait', async () => {

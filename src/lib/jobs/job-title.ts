@@ -11,10 +11,7 @@
  * the jobs page, the header's progress and the runner load.
  */
 import { t } from '@/i18n/i18n';
-import type { JobKind, JobRecord } from './job-types';
-
-/** A title as stored: a `jobs` catalog key and its values; a value may be another title (an undo's original). */
-export type JobTitle = { key: string; values: Record<string, string | number | string[] | JobTitle> };
+import type { JobKind, JobRecord, JobTitle } from './job-types';
 
 const isTitle = (value: unknown): value is JobTitle =>
   typeof value === 'object' && value !== null && typeof (value as JobTitle).key === 'string' && typeof (value as JobTitle).values === 'object' && (value as JobTitle).values !== null;

@@ -1,39 +1,22 @@
 /**
- * The shapes of durable jobs (issue 20 point 4; the interface with the contacts import is
- * /work/wt/briefs/jobs-interface.md): what a caller hands the runner (`JobSpec`), and what the runner keeps in
- * IndexedDB (`JobRecord`, one per job; `StepRecord`, a step with its state, kept as plan chunks and one small state
- * per step the runner touched: job-store.ts), so a job of 100,000 steps never rewrites one large record.
- * Framework-free and type-only.
+ * The shapes of durable jobs (issue 20 point 4; docs/jobs.md): what a caller hands the runner (`JobSpec`), and what
+ * the runner keeps in IndexedDB (`JobRecord`, one per job; `StepRecord`, a step with its state, kept as plan chunks
+ * and one small state per step the runner touched: job-store.ts), so a job of 100,000 steps never rewrites one large
+ * record. The jobs own these types; a step's own fields belong to the feature that owns its kind (a `StepHandler`
+ * registered in step-kinds.ts: issue 38 point 4), so this module names no feature's step. Framework-free and
+ * type-only.
  */
-import type { ContactCreate } from '@/api/contacts';
-import type { ProductUpsert } from '@/api/catalog';
-import type { JobTitle } from './job-title';
 
 /**
- * One write of a job. `rows`: the 1-based data rows of the source file that this step stands for (imports).
- * `label`: how the report names the record (a contact's name, email or phone), optional.
- * A `patch-tags` step should list only the tags that change the contact (a tag it already has is not in
- * `tagsToAdd`, one it lacks not in `tagsToRemove`): its undo is then the exact inverse.
+ * One write of a job: a `kind` with a registered handler (step-kinds.ts) and that kind's fields (the owning
+ * feature's type: the contacts feature's contact-steps.ts, the products feature's product-steps.ts). `rows`: the
+ * 1-based data rows of the source file that the step stands for (imports). `label`: how the report names the record
+ * (a contact's name, email or phone), optional. Stored as it is (structured clone), so a kind's fields are plain data.
  */
-export type JobStep =
-  | { kind: 'create-contact'; body: ContactCreate; rows?: number[]; label?: string }
-  /**
-   * Creates up to 1,000 contacts in one `POST /contacts/batch` (our service's extension `contact-batch`,
-   * docs/decisions.md section 12): one step, one Idempotency-Key, each item with the file's rows it stands for.
-   */
-  | { kind: 'create-contacts'; items: BatchItem[] }
-  /**
-   * Tags every contact a `filter` matches, or up to 1,000 `ids`, in one `POST /contacts/tags` (extension
-   * `contact-batch`, docs/decisions.md section 12); exactly one of `filter` (printed `$filter` text) and `ids`.
-   */
-  | { kind: 'tag-contacts'; filter?: string; ids?: string[]; tagsToAdd: string[]; tagsToRemove: string[] }
-  | { kind: 'patch-tags'; contactId: string; tagsToAdd: string[]; tagsToRemove: string[]; rows?: number[]; label?: string }
-  | { kind: 'upsert-product'; body: ProductUpsert; rows?: number[]; label?: string }
-  /** Erases one contact (`DELETE /contacts/{id}`, docs/decisions.md section 10). Only the id: no name, no email (issue 22 point 7). */
-  | { kind: 'erase-contact'; contactId: string };
+export type JobStep = { kind: string; rows?: number[]; label?: string; [field: string]: unknown };
 
-/** One contact of a `create-contacts` step: the create body and the 1-based data rows of the file it stands for. */
-export type BatchItem = { body: ContactCreate; rows?: number[] };
+/** A title as stored: a `jobs` catalog key and its values; a value may be another title (an undo's original; job-title.ts). */
+export type JobTitle = { key: string; values: Record<string, string | number | string[] | JobTitle> };
 
 export type JobKind = 'contacts-import' | 'bulk-tags' | 'undo-tags' | 'products-import' | 'bulk-erase';
 
@@ -52,7 +35,7 @@ export type UnchangedRecord = { id: string; label: string };
  * import; `unchangedRecords`: records of a bulk tag job; `withoutPhone`: an import's rows sent without the phone they
  * had, which could not be read (issue 34 point 2), each named with its reason on its row in the report (job-report.ts).
  */
-export type JobSpec = {
+export type JobSpec<S extends JobStep = JobStep> = {
   kind: JobKind;
   /**
    * The title as text, e.g. "Import contacts.csv", in the language shown when the job is made: what shows when the
@@ -65,7 +48,7 @@ export type JobSpec = {
    * `enqueueJob` derives it from `kind` and `meta` where it can (`titleFromMeta`).
    */
   titleMessage?: JobTitle;
-  steps: JobStep[];
+  steps: S[];
   report?: { refused?: RefusedRow[]; unchanged?: number[]; unchangedRecords?: UnchangedRecord[]; withoutPhone?: RowNote[] };
   /** E.g. `{ importTag: 'import-2026-11-25', fileName: 'contacts.csv' }`; `undoOf` is set by the runner on an undo. */
   meta?: Record<string, unknown>;
@@ -86,15 +69,15 @@ export type JobState = 'queued' | 'running' | 'paused' | 'cancelled' | 'done';
 export type StepOutcome =
   | { kind: 'created'; id: string; recovered?: boolean }
   | { kind: 'updated'; id: string }
-  /** `matched` and `changed`: the answer of a `tag-contacts` step (the contacts it found, and those it altered). */
+  /** `matched` and `changed`: the answer of a step that tags many records in one request (those it found, and those it altered). */
   | { kind: 'tagged'; matched?: number; changed?: number }
   | { kind: 'erased'; already?: boolean }
   | { kind: 'exists'; id: string | null; reason: string }
   | { kind: 'failed'; reason: string; status: number }
-  /** A `create-contacts` step's answer: one outcome per item, in the items' order (created, exists or failed). */
+  /** The answer of a step that writes many records in one request: one outcome per item, in the items' order (created, exists or failed). */
   | { kind: 'batch'; results: ItemOutcome[] };
 
-/** The outcome of one item of a `create-contacts` step. */
+/** The outcome of one item of a `batch` outcome. */
 export type ItemOutcome = Extract<StepOutcome, { kind: 'created' | 'exists' | 'failed' }>;
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Runs one stored job to its end, or until stopped (issue 20 point 4), framework-free so it is unit-tested in
- * Node against the real service (fake-indexeddb for the store).
+ * Node against the real service (fake-indexeddb for the store). Each step is sent by the handler of its kind
+ * (step-kinds.ts, registered by the feature that owns the kind: issue 38 point 4); this module names no kind.
  *
  * For each step, in order, `concurrency` at a time:
  * 1. the step is stored as `sent` (the transaction committed) before its request leaves, with the pending steps
@@ -12,44 +13,30 @@
  *    step does not wait for that write (the step stays `sent` until it commits), and the write may wait up to
  *    `LAZY_WRITE_MS` (job-store.ts) to share its transaction with other outcomes.
  *
- * A step found `sent` without an outcome (the tab died, the connection dropped, a 5xx) had its answer lost: a
- * create is looked up first (`email eq` or `phone eq`, one `GET /contacts`), since a hosted service may ignore
- * the Idempotency-Key; found, it counts as created (`recovered`), else it is sent again with the same key. Tag
- * patches and product upserts are safe to repeat and are sent again. A `create-contacts` step (up to 1,000 creates
- * in one `POST /contacts/batch`, docs/decisions.md section 12) is one request with the step's Idempotency-Key: lost,
- * it is sent again with the same key and the service replays its first answer; its items' outcomes are stored
- * together as the step's (`batch`), and the job's counts count each item. A `tag-contacts` step (a filter, or up to
- * 1,000 ids, in one `POST /contacts/tags`) is sent again with its key as well; it counts the contacts it `changed`. A contact's erasure (`DELETE`, docs/decisions.md
- * section 10) is safe to repeat and carries no Idempotency-Key (section 9 covers POST and PATCH only); a 404 to it is
- * checked with one look-up by id: not found, the contact is gone and the step counts as erased ("already erased":
- * a repeat whose first answer was lost, or someone else erased it); still listed, the service did not erase it
- * (a service without the route, say) and the step fails. A 409 on a create is "exists" (the contact's
- * id looked up), except the service's "in progress" answer to a repeated Idempotency-Key, which waits and tries
- * again. A 429 waits for its `Retry-After` (else 1 s doubling to 60 s). 401 or 403 stops the job
- * (`KeyRefusedError`): the key is the person's to fix. Any other refusal is the step's `failed` outcome, with
- * the reason as a sentence (src/lib/error-sentence.ts), and the job goes on. A step's reason is stored with its
- * outcome in the language shown when the step ended (issue 23); a stop's reason in English (`stopReasonText`).
+ * A step found `sent` without an outcome (the tab died, the connection dropped, a 5xx) had its answer lost: its
+ * handler is called with `lost` set (a write that is not safe to repeat looks its record up first; see the contacts
+ * feature's contact-steps.ts). The service's "in progress" 409 to a repeated Idempotency-Key waits and tries again.
+ * A 429 waits for its `Retry-After` (else 1 s doubling to 60 s). 401 or 403 stops the job (`KeyRefusedError`): the
+ * key is the person's to fix. A step whose kind has no handler stops the run too (`UnknownStepKindError`, the step
+ * left unsent). Any other refusal is the step's `failed` outcome, with the reason as a sentence
+ * (src/lib/error-sentence.ts), and the job goes on. A step's reason is stored with its outcome in the language
+ * shown when the step ended (issue 23); a stop's reason in English (`stopReasonText`).
  *
  * Stopping (`stop` aborts: pause, cancel, a closing tab) starts no new step, and withdraws a step whose write still
  * waits for the key's budget (it goes back to `pending`: nothing leaves after a cancel); steps already sent finish
  * and are stored, unless `abort` aborts too, which cancels requests in flight (their steps stay `sent`, checked on
  * resume).
  */
-import type { ContactList } from '@/api/client';
-import type { ContactCreate, ContactTagsPatch } from '@/api/contacts';
-import type { ProductUpsert } from '@/api/catalog';
-import { type FilterNode, compare, or } from '@/api/filter/ast';
-import { loadAreaSettled, t } from '@/i18n/i18n';
+import type { ApiClient } from '@/api/client';
+import { t } from '@/i18n/i18n';
 import { errorSentence, loadErrorSentences } from '@/lib/error-sentence';
 import { sleepUnlessAborted } from '@/lib/run-pool';
 import { backoffSeconds } from '@/lib/throttle';
 import type { JobProgressPatch, JobStore } from './job-store';
-import type { ContactBatch, ContactBatchResponse, ContactBulkTags, ContactBulkTagsResponse } from '@/api/stats';
-import { ApiError, isApiError } from '@/api/api-error';
-import type { ItemOutcome, JobCounts, JobKind, JobRecord, JobStep, StepOutcome, StepRecord } from './job-types';
-
-/** Options of every write a job sends (the shape of `CallOptions` in src/api/client.ts). */
-export type JobCallOptions = { signal?: AbortSignal; priority?: 'job'; idempotencyKey?: string; queueSignal?: AbortSignal; headers?: Record<string, string> };
+import { isApiError } from '@/api/api-error';
+import type { JobCounts, JobKind, JobRecord, StepOutcome, StepRecord } from './job-types';
+import { type StepContext, UnknownStepKindError, repeatInProgress, stepHandler } from './step-kinds';
+import { stepHandlersReady } from './job-names';
 
 /**
  * The `Activity-Source` of each kind of job's writes (docs/decisions.md section 11): our service's activity log names
@@ -64,18 +51,11 @@ export const JOB_SOURCES: Record<JobKind, string> = {
   'bulk-erase': 'console/erasure',
 };
 
-/** The part of the typed client a job uses (`ApiClient`, on the key's shared budget: `budgetedClient`). */
-export type JobClient = {
-  createContact(body: ContactCreate, options?: JobCallOptions): Promise<{ id: string }>;
-  patchContactTags(contactId: string, body: ContactTagsPatch, options?: JobCallOptions): Promise<void>;
-  upsertProduct(body: ProductUpsert, options?: JobCallOptions): Promise<{ id: string; created: boolean }>;
-  eraseContact(contactId: string, options?: JobCallOptions): Promise<void>;
-  listContacts(params: { filter?: FilterNode; limit?: number; signal?: AbortSignal; priority?: 'job' }): Promise<ContactList>;
-  /** `POST /contacts/batch` (extension `contact-batch`): needed only by jobs with `create-contacts` steps. */
-  createContactsBatch?(body: ContactBatch, options?: JobCallOptions): Promise<ContactBatchResponse>;
-  /** `POST /contacts/tags` (extension `contact-batch`): needed only by jobs with `tag-contacts` steps. */
-  tagContacts?(body: ContactBulkTags, options?: JobCallOptions): Promise<ContactBulkTagsResponse>;
-};
+/**
+ * The client a job writes through: the typed client (`ApiClient`), on the key's shared budget in the console
+ * (`budgetedClient`). Each kind's handler calls what it needs of it (step-kinds.ts `StepContext`).
+ */
+export type JobClient = ApiClient;
 
 /**
  * The stored reason of a job the service's refusal of its key stopped (`JobRecord.stopReason`): English text, as
@@ -129,18 +109,6 @@ export function stepKey(jobId: string, index: number): string {
   return `${jobId}.${index}`;
 }
 
-/** The `$filter` that finds the contact a create would make: same email, or same phone. Null without either. */
-export function lookupFilter(body: ContactCreate): FilterNode | null {
-  const email = typeof body.email === 'string' && body.email.trim() ? compare('email', 'eq', body.email.trim()) : undefined;
-  const phone = typeof body.phone === 'string' && body.phone.trim() ? compare('phone', 'eq', body.phone.replace(/[\s()-]/g, '')) : undefined;
-  return or(email, phone) ?? null;
-}
-
-/** True for the service's 409 to a repeated Idempotency-Key whose first request is still running (section 9). */
-function inProgress(error: unknown): boolean {
-  return isApiError(error) && error.status === 409 && /idempotency/i.test(error.message);
-}
-
 /** True when the answer may have been lost after the service acted: no answer, or a 5xx. */
 function answerLost(error: unknown): boolean {
   return isApiError(error) && (error.status === 0 || error.status >= 500);
@@ -162,31 +130,6 @@ function countOutcome(counts: JobCounts, outcome: StepOutcome): JobCounts {
 }
 
 /**
- * The outcomes of a `create-contacts` step's items from `POST /contacts/batch`'s `results` (docs/decisions.md
- * section 12): 201 is `created`, 409 `exists` (the contact's id is not looked up: that would cost a request per
- * item), anything else `failed` with the item's error body as a sentence, as a refusal of `POST /contacts` reads.
- * An item the answer leaves out fails with status 0.
- */
-export async function itemOutcomes(answer: ContactBatchResponse, count: number): Promise<ItemOutcome[]> {
-  await loadErrorSentences();
-  const byIndex = new Map(answer.results.map((result) => [result.index, result]));
-  return Array.from({ length: count }, (_, index): ItemOutcome => {
-    const result = byIndex.get(index);
-    if (result?.status === 201 && result.id) return { kind: 'created', id: result.id };
-    const status = result?.status ?? 0;
-    const error = new ApiError({
-      status,
-      message: result?.error?.message ?? `no result for item ${index}`,
-      body: result?.error ?? null,
-      endpoint: 'POST /contacts/batch',
-      url: '/contacts/batch',
-    });
-    if (status === 409) return { kind: 'exists', id: null, reason: errorSentence(error) };
-    return { kind: 'failed', status, reason: errorSentence(error) };
-  });
-}
-
-/**
  * Runs job `jobId` (see the module's comment) from where it stopped. Moves a `queued` job to `running`; a job in
  * another state than `queued` or `running` is left as it is (resolves `stopped`). Resolves `done` after moving
  * the job to `done` once every step is settled. Rejects with `KeyRefusedError`, or the store's error.
@@ -195,13 +138,15 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
   const { store, client, jobId, stop, abort, onProgress, maxLostTries = 8 } = options;
   const sleep = options.sleep ?? ((ms: number) => sleepUnlessAborted(ms, stop));
   const concurrency = typeof options.concurrency === 'function' ? options.concurrency : () => (options.concurrency as number | undefined) ?? 4;
+  await stepHandlersReady();
 
   const started = await store.transition(jobId, ['queued', 'running'], 'running', { runStartedAt: Date.now(), waitingUntil: null, stopReason: null });
   if (!started) return 'stopped';
   let job: JobRecord = { ...started, settledAtRunStart: started.settled };
   await store.writer.patch(jobId, { settledAtRunStart: started.settled });
   let refused: KeyRefusedError | null = null;
-  // The first outcome the store could not write (quota, a closed database): the run stops and rejects with it.
+  // The first outcome the store could not write (quota, a closed database), or a step of an unknown kind: the run
+  // stops and rejects with it.
   let storeError: { error: unknown } | null = null;
   const halted = () => Boolean(stop?.aborted || abort?.aborted || refused || storeError);
 
@@ -221,78 +166,20 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
     if (job.waitingUntil) report({ waitingUntil: null });
   };
 
-  const lookUp = async (body: ContactCreate): Promise<string | null> => {
-    const filter = lookupFilter(body);
-    if (!filter) return null;
-    const found = await client.listContacts({ filter, limit: 1, priority: 'job', ...(abort ? { signal: abort } : {}) });
-    return found.items[0]?.id ?? null;
-  };
-
-  const send = async (record: StepRecord, lost: boolean): Promise<StepOutcome> => {
-    const step: JobStep = record.step;
+  const send = (record: StepRecord, lost: boolean): Promise<StepOutcome> => {
+    const handler = stepHandler(record.step.kind);
     const signals = { ...(abort ? { signal: abort } : {}), ...(stop ? { queueSignal: stop } : {}) };
     // Written out rather than with src/api/activity.ts's `activityHeaders`, whose module carries the log's schemas.
     const headers = { 'Activity-Source': JOB_SOURCES[job.kind], 'Activity-Batch': jobId };
-    const call: JobCallOptions = { priority: 'job', idempotencyKey: stepKey(jobId, record.index), headers, ...signals };
-    if (step.kind === 'create-contact') {
-      if (lost) {
-        const id = await lookUp(step.body);
-        if (id) return { kind: 'created', id, recovered: true };
-      }
-      try {
-        return { kind: 'created', id: (await client.createContact(step.body, call)).id };
-      } catch (error) {
-        if (!(isApiError(error) && error.status === 409) || inProgress(error)) throw error;
-        const id = await lookUp(step.body);
-        await loadErrorSentences();
-        return { kind: 'exists', id, reason: errorSentence(error) };
-      }
-    }
-    if (step.kind === 'create-contacts') {
-      // One request for the whole batch, with the step's own Idempotency-Key: a lost answer is sent again with the
-      // same key and the service answers the first answer again (docs/decisions.md sections 9 and 12), so nothing is
-      // looked up and no contact is created twice.
-      if (!client.createContactsBatch) throw new TypeError('This job creates contacts in batches, which the client cannot send');
-      const answer = await client.createContactsBatch({ items: step.items.map((item) => item.body) }, call);
-      return { kind: 'batch', results: await itemOutcomes(answer, step.items.length) };
-    }
-    if (step.kind === 'tag-contacts') {
-      // One request over a filter or up to 1,000 ids, with the step's Idempotency-Key (a lost answer is replayed).
-      if (!client.tagContacts) throw new TypeError('This job tags contacts in one request, which the client cannot send');
-      const body: ContactBulkTags = {
-        ...(step.filter !== undefined ? { filter: step.filter } : { ids: step.ids ?? [] }),
-        ...(step.tagsToAdd.length ? { tagsToAdd: step.tagsToAdd } : {}),
-        ...(step.tagsToRemove.length ? { tagsToRemove: step.tagsToRemove } : {}),
-      };
-      const answer = await client.tagContacts(body, call);
-      return { kind: 'tagged', matched: answer.matched, changed: answer.changed };
-    }
-    if (step.kind === 'erase-contact') {
-      // No Idempotency-Key: section 9 gives it to POST and PATCH; a DELETE repeated answers 404, checked here.
-      try {
-        await client.eraseContact(step.contactId, { priority: 'job', headers, ...signals });
-        return { kind: 'erased' };
-      } catch (error) {
-        if (!(isApiError(error) && error.status === 404)) throw error;
-        const found = await client.listContacts({ filter: compare('id', 'eq', step.contactId), limit: 1, priority: 'job', ...(abort ? { signal: abort } : {}) });
-        if (found.items.length) {
-          await Promise.all([loadErrorSentences(), loadAreaSettled('jobs')]);
-          // Stored with the outcome, in the language shown when the step ended (as every step's reason).
-          return { kind: 'failed', status: 404, reason: t('jobs.eraseNotDone', { sentence: errorSentence(error) }) };
-        }
-        return { kind: 'erased', already: true };
-      }
-    }
-    if (step.kind === 'patch-tags') {
-      const body: ContactTagsPatch = {
-        ...(step.tagsToAdd.length ? { tagsToAdd: step.tagsToAdd } : {}),
-        ...(step.tagsToRemove.length ? { tagsToRemove: step.tagsToRemove } : {}),
-      };
-      await client.patchContactTags(step.contactId, body, call);
-      return { kind: 'tagged' };
-    }
-    const answer = await client.upsertProduct(step.body, call);
-    return answer.created ? { kind: 'created', id: answer.id } : { kind: 'updated', id: answer.id };
+    const context: StepContext = {
+      client,
+      call: { priority: 'job', idempotencyKey: stepKey(jobId, record.index), headers, ...signals },
+      lookUp: { priority: 'job', ...(abort ? { signal: abort } : {}) },
+      lost,
+      jobId,
+      index: record.index,
+    };
+    return handler.send(record.step, context);
   };
 
   // Steps marked sent before their requests leave. One transaction marks a step and the pending steps queued behind
@@ -343,12 +230,18 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
           refused ??= new KeyRefusedError(error);
           return;
         }
+        if (error instanceof UnknownStepKindError) {
+          // Nothing was sent: the step stays for a run that knows its kind, and this run stops with the error.
+          if (!lost) await store.writer.put({ ...record, status: 'pending' });
+          storeError ??= { error };
+          return;
+        }
         if (isApiError(error) && error.status === 429) {
           await wait((error.retryAfter ?? backoffSeconds(attempt)) * 1000);
           if (halted()) return;
           continue;
         }
-        if (inProgress(error) || (answerLost(error) && ++lostTries < maxLostTries)) {
+        if (repeatInProgress(error) || (answerLost(error) && ++lostTries < maxLostTries)) {
           lost = true;
           await wait(backoffSeconds(Math.min(attempt, 6)) * 1000);
           if (halted()) return;

@@ -20,10 +20,11 @@
 import type { SavedConnection } from '@/lib/connections';
 import { getConnection } from '@/lib/connections';
 import { budgetedClient, rateLimitOf } from '@/lib/budgeted-client';
-import { JOBS_CHANNEL, type JobMessage, runnerLockName } from './job-names';
+import { JOBS_CHANNEL, type JobMessage, runnerLockName, stepHandlersReady } from './job-names';
 import { type JobStore, createStore } from './job-store';
 import type { JobKind, JobRecord, JobSpec, JobStep } from './job-types';
 import { KeyRefusedError, STOPPED_PREFIX, runJob } from './step-runner';
+import { stepHandler } from './step-kinds';
 import { loadAreaSettled } from '@/i18n/i18n';
 import { renderTitle, titleFromMeta, undoTitle } from './job-title';
 
@@ -274,16 +275,18 @@ export async function cancelJob(jobId: string): Promise<void> {
 }
 
 /**
- * The steps that undo job `jobId`'s tag changes: for each `patch-tags` step that succeeded, the inverse patch
- * on that same contact (tags it added are removed, tags it removed are added back). Created contacts and product
- * upserts have no inverse through the interface (there is no delete) and are left out.
+ * The steps that undo job `jobId`: for each settled step, the inverse its kind's handler gives (`StepHandler.undo`,
+ * step-kinds.ts: a tag patch's inverse patch on the same contact). Kinds with no inverse through the interface
+ * (creates, product upserts, erasures) have no `undo` and are left out.
+ * @throws UnknownStepKindError for a settled step whose kind has no handler registered.
  */
 export async function undoSteps(store: JobStore, jobId: string): Promise<JobStep[]> {
+  await stepHandlersReady();
   const steps: JobStep[] = [];
   await store.eachStep(jobId, (record) => {
-    if (record.step.kind !== 'patch-tags' || record.outcome?.kind !== 'tagged') return;
-    const { contactId, tagsToAdd, tagsToRemove, label } = record.step;
-    steps.push({ kind: 'patch-tags', contactId, tagsToAdd: [...tagsToRemove], tagsToRemove: [...tagsToAdd], ...(label ? { label } : {}) });
+    if (!record.outcome) return;
+    const inverse = stepHandler(record.step.kind).undo?.(record.step, record.outcome);
+    if (inverse) steps.push(inverse);
   });
   return steps;
 }

@@ -7,12 +7,17 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeContacts, insertContacts } from '../../../../server/db/seed';
 import { jobHarness } from '../../../../server/test/job-harness';
+import { registerStepHandlers } from '@/lib/jobs/step-kinds';
+import { contactStepHandlers } from '../contact-steps';
 import { compare } from '@/api/filter/ast';
 import { runJob } from '@/lib/jobs/step-runner';
 import { bulkEraseSpec, collectErasureIds, erasureEstimate, typedCountMatches } from './bulk-erase-job';
 
 /** Called before each GET reaches the service (to erase behind the walk's back). */
 let beforeGet: ((url: string) => Promise<void>) | null = null;
+// The contacts feature's step kinds in the engine's table, as src/app/step-kinds.ts registers them in the console.
+registerStepHandlers(...contactStepHandlers);
+
 const h = jobHarness(async (input, init) => {
   if ((init?.method ?? 'GET') === 'GET' && beforeGet) await beforeGet(String(input));
   return fetch(input, init);

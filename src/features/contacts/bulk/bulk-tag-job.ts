@@ -27,7 +27,8 @@ import { printFilter } from '@/api/filter/print';
 import type { OrderByItem } from '@/api/filter/order-by';
 import { paginate } from '@/api/paginate';
 import type { RequestPriority } from '@/api/rate-budget';
-import type { JobSpec, JobStep } from '@/lib/jobs/job-types';
+import type { JobSpec } from '@/lib/jobs/job-types';
+import type { ContactStep } from '../contact-steps';
 import { sleepUnlessAborted } from '@/lib/run-pool';
 import { backoffSeconds } from '@/lib/throttle';
 
@@ -165,8 +166,8 @@ export function isCancelled(error: unknown): boolean {
  * The durable job of a bulk tag change (kind `bulk-tags`): one `patch-tags` step per target the change alters,
  * with only the tags that alter it; the others in `report.unchangedRecords`; `meta` keeps the change as asked.
  */
-export function bulkTagSpec(collected: Collected, change: TagChange): JobSpec {
-  const steps: JobStep[] = [];
+export function bulkTagSpec(collected: Collected, change: TagChange): JobSpec<ContactStep> {
+  const steps: ContactStep[] = [];
   const unchangedRecords: { id: string; label: string }[] = [];
   for (const target of collected.targets) {
     const effective = effectiveChange(target.tags, change);
@@ -192,9 +193,9 @@ export const TAG_REQUEST_IDS = 1000;
  * since its steps are not one per contact; the distinct ids where left out for ids.
  * @throws RangeError from `printFilter` for a tree that cannot be printed.
  */
-export function bulkTagRequestSpec(source: BulkSource, change: TagChange, matched?: number): JobSpec {
+export function bulkTagRequestSpec(source: BulkSource, change: TagChange, matched?: number): JobSpec<ContactStep> {
   const tags = { tagsToAdd: [...change.tagsToAdd], tagsToRemove: [...change.tagsToRemove] };
-  const steps: JobStep[] = [];
+  const steps: ContactStep[] = [];
   let count = matched;
   if ('ids' in source) {
     const ids = [...new Set(source.ids)];

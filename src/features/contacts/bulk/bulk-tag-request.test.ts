@@ -6,11 +6,16 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { jobHarness } from '../../../../server/test/job-harness';
+import { registerStepHandlers } from '@/lib/jobs/step-kinds';
+import { contactStepHandlers } from '../contact-steps';
 import { compare } from '@/api/filter/ast';
 import { runJob, stepKey } from '@/lib/jobs/step-runner';
 import { bulkTagRequestSpec } from './bulk-tag-job';
 
 const writes: { url: string; key: string | null; batch: string | null; body: string }[] = [];
+// The contacts feature's step kinds in the engine's table, as src/app/step-kinds.ts registers them in the console.
+registerStepHandlers(...contactStepHandlers);
+
 const h = jobHarness(async (input, init) => {
   if (init?.method === 'POST') {
     const headers = new Headers(init.headers);

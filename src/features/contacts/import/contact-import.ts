@@ -33,6 +33,8 @@ import { t } from '@/i18n/i18n';
 import { messageSentences } from '@/lib/error-sentence';
 import { type Existing, emailKey } from './existing';
 import { toE164 } from '@/features/contacts/phone-country';
+import type { RefusedRow } from '@/lib/jobs/job-types';
+import type { CreateContactStep, CreateContactsStep, PatchTagsStep } from '../contact-steps';
 
 export { COUNTRY_SAMPLE, chooseCountry, countryOfE164, countryOfNumbers, defaultCountry, toE164 } from '@/features/contacts/phone-country';
 
@@ -367,9 +369,6 @@ export function ownText(text: string): string {
 
 /** A contact to create or find: the merged body and the file rows it stands for (the first is where it was seen first). */
 export type Entry = { rows: number[]; body: ContactCreateParsed };
-/** A refused row: its number, its cells by header (for the refused-rows file) and the reason. */
-export type RefusedRow = { row: number; values: Record<string, string>; reason: string };
-
 /**
  * Folds rows that repeat an earlier row's email (any letter case) or phone into that earlier row: tags united (in
  * order of appearance), fields the earlier row left empty filled from the later one (an email or phone only when no
@@ -579,10 +578,8 @@ export function entryLookups(entries: readonly Entry[]): FilterNode[] {
 }
 
 
-/** One write of the import (the runner's JobStep kinds it uses, docs/jobs.md). */
-export type ImportStep =
-  | { kind: 'create-contact'; body: ContactCreate; rows?: number[] }
-  | { kind: 'patch-tags'; contactId: string; tagsToAdd: string[]; tagsToRemove: string[]; rows?: number[] };
+/** One write of the import: the contacts feature's step kinds it plans (contact-steps.ts, docs/jobs.md). */
+export type ImportStep = CreateContactStep | PatchTagsStep;
 
 /**
  * The plan: the steps (creates and tag additions), the refused rows with reasons, the rows that exist with every
@@ -700,7 +697,7 @@ export function importJobHead(counts: ImportPlan['counts'], meta: ImportMeta) {
 export const IMPORT_BATCH_SIZE = 1000;
 
 /** A plan's steps as the job sends them: the creates in batches of up to `size` where batches are offered. */
-export type JobImportStep = ImportStep | { kind: 'create-contacts'; items: { body: ContactCreate; rows?: number[] }[] };
+export type JobImportStep = ImportStep | CreateContactsStep;
 
 /**
  * The plan's creates in `create-contacts` steps of up to `size` (issue 35 point 7; docs/decisions.md section 12),

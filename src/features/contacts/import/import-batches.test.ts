@@ -11,10 +11,15 @@ import { compare } from '@/api/filter/ast';
 import { batchSteps, importRequests } from './contact-import';
 import { loadReport } from '@/lib/jobs/job-report';
 import type { JobSpec, JobStep } from '@/lib/jobs/job-types';
+import { type CreateContactStep, type PatchTagsStep, contactStepHandlers } from '../contact-steps';
+import { registerStepHandlers } from '@/lib/jobs/step-kinds';
 import { runJob, stepKey } from '@/lib/jobs/step-runner';
 
 const writes: { url: string; key: string | null; batch: string | null; source: string | null }[] = [];
 let dropAnswer: ((url: string) => boolean) | null = null;
+
+// The contacts feature's step kinds in the engine's table, as src/app/step-kinds.ts registers them in the console.
+registerStepHandlers(...contactStepHandlers);
 
 const h = jobHarness(async (input, init) => {
   if (init?.method === 'POST') {
@@ -34,13 +39,13 @@ beforeEach(() => {
 });
 
 const tagOf = () => `b${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const creates = (tag: string, count: number, from = 0): JobStep[] =>
+const creates = (tag: string, count: number, from = 0): CreateContactStep[] =>
   Array.from({ length: count }, (_, index) => ({ kind: 'create-contact', body: { name: `Batch ${from + index}`, email: `${tag}.${from + index}@example.com`, tags: [tag] }, rows: [from + index + 2] }));
 const tagged = async (tag: string) => (await h.api.listContacts({ limit: 1, filter: compare('tags', 'eq', tag) })).meta.maxResults;
 
 describe('batchSteps', () => {
   it('cuts the creates into batches of at most 1,000 in file order and leaves tag steps where they were', () => {
-    const patch: JobStep = { kind: 'patch-tags', contactId: 'c1', tagsToAdd: ['x'], tagsToRemove: [], rows: [9] };
+    const patch: PatchTagsStep = { kind: 'patch-tags', contactId: 'c1', tagsToAdd: ['x'], tagsToRemove: [], rows: [9] };
     const steps = [...creates('t', 2), patch, ...creates('t', 1500, 2)] as Parameters<typeof batchSteps>[0];
     const batched = batchSteps(steps);
     expect(batched.map((step) => (step.kind === 'create-contacts' ? step.items.length : step.kind))).toEqual([1000, 'patch-tags', 502]);
@@ -80,7 +85,7 @@ describe('runJob with create-contacts steps', () => {
 
   it('counts each item’s outcome and reports it against the file’s rows', async () => {
     const tag = tagOf();
-    const items: JobStep[] = [
+    const items: CreateContactStep[] = [
       { kind: 'create-contact', body: { name: 'Fine', email: `${tag}.fine@example.com`, tags: [tag] }, rows: [2] },
       { kind: 'create-contact', body: { name: 'Twice', email: `${tag}.fine@example.com`, tags: [tag] }, rows: [3] },
       { kind: 'create-contact', body: { name: 'Bad', email: 'not an email', tags: [tag] }, rows: [4, 5] },

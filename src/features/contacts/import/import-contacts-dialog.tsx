@@ -2,7 +2,7 @@
  * The "Import contacts" dialog of the contacts page (issue 20 points 1 to 3), a lazy chunk (nothing of it is on the
  * page's first screen). Three steps, nothing written before the last:
  * 1. a CSV (any delimiter, UTF-8 with or without BOM, Windows-1252) or xlsx file, read in a Web Worker
- *    (read-file.ts) for its headers, first rows and row count; an xlsx file's sheet is chosen;
+ *    (src/lib/import/read-file.ts) for its headers, first rows and row count; an xlsx file's sheet is chosen;
  * 2. the columns mapped to contact fields (recognised by contact-import.ts `autoMap`, or the mapping remembered for
  *    the workspace and these headers), a tag for the whole import, the default source (the file name) and the
  *    phones' default country, with a preview of the first rows as they will be sent;
@@ -48,7 +48,8 @@ import type { JobTitles } from '@/lib/jobs/workspace-runner';
 import { compareNames, formatLocale, formatNumber } from '@/i18n/format';
 import { currentLocale, t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
-import { type ReadResult, isReadable, readImportFile } from './read-file';
+import { READABLE_FILES, type ReadResult, isReadable, readImportFile } from '@/lib/import/read-file';
+import { contactReadTexts } from './read-texts';
 
 /** The catalog key of each contact field's plain name (issue 23 point 11); the API's name is the hint. */
 const FIELD_LABELS: Record<string, string> = {
@@ -137,7 +138,7 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
     controller.current = new AbortController();
     setReading({ name: file.name, rows: 0 });
     try {
-      const result = await readImportFile(file, { sheet, preview: PREVIEW_ROWS, signal: controller.current.signal, onRows: (rows) => setReading({ name: file.name, rows }) });
+      const result = await readImportFile(file, { sheet, preview: PREVIEW_ROWS, signal: controller.current.signal, onRows: (rows) => setReading({ name: file.name, rows }), texts: contactReadTexts });
       if (!result.headers.some(Boolean)) throw new Error(translate('contacts-import.noHeader'));
       if (!result.rows && !result.sheets?.length) throw new Error(translate('contacts-import.noRows'));
       const remembered = readLocal<ContactMapping | null>(mappingStorageKey(workspaceId, result.headers), null);
@@ -243,7 +244,7 @@ function FileStep({ error, reading, onFile }: { error: string | null; reading: {
         <input
           id={id}
           type="file"
-          accept=".csv,.tsv,.txt,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+          accept={READABLE_FILES}
           disabled={reading !== null}
           onChange={(event) => onFile(event.currentTarget.files?.[0])}
         />

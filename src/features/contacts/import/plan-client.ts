@@ -16,7 +16,7 @@ import type { JobTitles } from '@/lib/jobs/workspace-runner';
 import { runWorker } from '@/lib/worker-task';
 import type { CleanOptions, ContactMapping, ImportMeta, PlanSummary } from './contact-import';
 import type { PlanMessage, PlanRequest } from './plan-worker';
-import { readFailure } from './read-file';
+import { readFailure } from './read-texts';
 
 export type PlannedImport = {
   plan: PlanSummary;

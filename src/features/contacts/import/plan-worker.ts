@@ -1,6 +1,6 @@
 /**
  * The import's plan in a module Web Worker (issue 20 points 2, 3 and 6): reads the file again as it streams
- * (file-rows.ts), cleans and merges each chunk (`TableCleaner`), cuts the new look-up keys into filters
+ * (src/lib/import/file-rows.ts), cleans and merges each chunk (`TableCleaner`), cuts the new look-up keys into filters
  * (`LookupBatcher`) and hands them as it goes to look-up workers of its own, each ended after 500 look-ups
  * (lookup-workers.ts: what a request leaves behind is freed with the worker; each has its own rate budget on the
  * key's BroadcastChannel, so the tabs count its requests as another tab's), then builds the plan (`buildPlan`). No
@@ -23,7 +23,7 @@ import type { Locale } from '@/i18n/locale';
 import type { JobTitles } from '@/lib/jobs/workspace-runner';
 import { createStore } from '@/lib/jobs/job-store';
 import { type CleanOptions, type ContactMapping, type ImportMeta, type ImportPlan, type PlanSummary, LookupBatcher, TableCleaner, buildPlan, toJobSpec } from './contact-import';
-import { fileFormat, readFileRows } from './file-rows';
+import { fileFormat, readFileRows } from '@/lib/import/file-rows';
 import type { LookupRequest } from './lookup-session';
 import { lookupWorkers } from './lookup-workers';
 

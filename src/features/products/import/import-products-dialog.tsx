@@ -1,6 +1,8 @@
 /**
  * The "Import CSV" dialog of the products page (issues 6 and 20), in two steps:
- * 1. choose a file (read with papaparse, loaded on demand); a sample CSV is linked;
+ * 1. choose a file: a CSV (any delimiter, UTF-8 or Windows-1252) or an xlsx workbook's first sheet, streamed in a
+ *    Web Worker by the imports' shared reader (src/lib/import/read-file.ts, issue 38 point 4; docs/import.md
+ *    section 1), which hands back every row (a catalogue is small); a sample CSV is linked;
  * 2. map columns to product fields (auto-matched by name; externalId required) with a preview of the first
  *    5 rows as they will be sent, and the decimal separator detected for each number column (issue 14 point 6).
  * "Import" hands the rows to the durable job runner (src/lib/jobs/, loaded only then) as one upsert per row keyed
@@ -12,7 +14,6 @@
  * Texts (issue 23): the `catalog-import` catalog area, loaded with this lazy chunk (import-products-button.tsx);
  * numbers through Intl in the language shown (ICU plurals).
  */
-import Papa from 'papaparse';
 import { Alert, Anchor, Button, Group, Modal, NativeSelect, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useId, useMemo, useState } from 'react';
@@ -20,7 +21,8 @@ import { SimpleTable } from '@/components/simple-table';
 import { currentLocale, t } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/workspace-api';
-import type { JobStep, RefusedRow } from '@/lib/jobs/job-types';
+import type { RefusedRow } from '@/lib/jobs/job-types';
+import type { UpsertProductStep } from './product-steps';
 import {
   type ColumnMapping,
   IMPORT_FIELDS,
@@ -34,18 +36,31 @@ import {
   planImport,
   previewText,
 } from './product-csv';
-import { type CsvTable, toTable } from '@/lib/csv-table';
+import type { CsvTable } from '@/lib/csv-table';
+import type { ParseProblem } from '@/lib/import/file-rows';
+import { READABLE_FILES, type ReadTexts, readImportFile } from '@/lib/import/read-file';
 
 const SAMPLE_URL = `${import.meta.env.BASE_URL}samples/products.csv`;
 const PREVIEW_ROWS = 5;
 
 type Loaded = { fileName: string; table: CsvTable; warnings: string[] };
 
-/** Reads a CSV file into a table with papaparse (in this dialog's lazy chunk: no screen's first bundle carries it). */
-async function readCsv(file: File): Promise<Loaded> {
-  const parsed = Papa.parse<string[]>(await file.text(), { skipEmptyLines: false });
-  const warnings = parsed.errors.slice(0, 3).map((error) => t('catalog-import.parseWarning', { row: (error.row ?? 0) + 1, message: error.message }));
-  return { fileName: file.name, table: toTable(parsed.data), warnings };
+/** The shared reader's sentences, from this dialog's `catalog-import` catalog. */
+const readTexts: ReadTexts = {
+  stopped: () => t('catalog-import.readerStopped'),
+  failure: (format, detail) => t(format === 'xlsx' ? 'catalog-import.notWorkbook' : 'catalog-import.fileUnreadable', { detail }),
+  problem: ({ code, row }: ParseProblem) => t('catalog-import.parseProblem', { code, row: row ?? 0, hasRow: row === null ? 'no' : 'yes' }),
+};
+
+/**
+ * Reads a CSV or xlsx file into a table in the shared reader's worker (every row: `preview: Infinity`), rows as
+ * src/lib/csv-table.ts `toTable` makes them (header row first, blank rows skipped, the file's row numbers). A file
+ * not named `.xlsx` is read as CSV, whatever its name, as this dialog always read it. Rejects with the reader's
+ * failure in words (`readTexts`).
+ */
+async function readProducts(file: File): Promise<Loaded> {
+  const read = await readImportFile(file, { preview: Number.POSITIVE_INFINITY, texts: readTexts });
+  return { fileName: file.name, table: { headers: read.headers, rows: read.preview }, warnings: read.warnings };
 }
 
 /**
@@ -56,7 +71,7 @@ function importSpec(loaded: Loaded, mapping: ColumnMapping) {
   const { table } = loaded;
   const plan = planImport(table, mapping, detectNumberStyles(table, mapping));
   const cells = new Map(table.rows.map(({ row, cells: values }) => [row, values]));
-  const steps: JobStep[] = [];
+  const steps: UpsertProductStep[] = [];
   const refused: RefusedRow[] = [];
   for (const planned of plan) {
     if (planned.body) steps.push({ kind: 'upsert-product', body: planned.body, rows: [planned.row], label: planned.externalId ?? '' });
@@ -81,7 +96,7 @@ export function ImportProductsDialog({ onClose }: { onClose: () => void }) {
     setFileError(null);
     if (!file) return;
     try {
-      const next = await readCsv(file);
+      const next = await readProducts(file);
       if (!next.table.headers.some(Boolean)) throw new Error(t('catalog-import.noHeader'));
       if (!next.table.rows.length) throw new Error(t('catalog-import.noRows'));
       setLoaded(next);
@@ -141,7 +156,7 @@ function FileStep({ error, onFile }: { error: string | null; onFile: (file: File
         <Text component="label" htmlFor={id} size="sm" fw={500}>
           {t('catalog-import.fileLabel')}
         </Text>
-        <input id={id} type="file" accept=".csv,text/csv" onChange={(event) => onFile(event.currentTarget.files?.[0])} />
+        <input id={id} type="file" accept={READABLE_FILES} onChange={(event) => onFile(event.currentTarget.files?.[0])} />
       </Stack>
       <Text size="sm">
         <Anchor href={SAMPLE_URL} download="products-sample.csv" underline="always">

@@ -1,4 +1,10 @@
 /**
+ * The contacts feature's step kinds (contact-steps.ts) run by the durable job runner (src/lib/jobs/step-runner.ts)
+ * against the real service. Moved here from the engine's folder (src/lib/jobs) with its assertions unchanged when the
+ * engine's kinds became handlers the features register (issue 38 point 4): src/lib may not import a feature, and
+ * these runs exercise the contacts' kinds; the engine's own test of a kind registered in a test is
+ * src/lib/jobs/step-kinds.test.ts.
+ *
  * The durable job runner against the real service (server/test/harness.ts) through the typed client, with its
  * state in IndexedDB (fake-indexeddb, a fresh database per test): a job runs to exactly the expected records and
  * outcomes with an Idempotency-Key on every write; a stopped job resumes where it stopped; a step whose answer was
@@ -12,10 +18,15 @@ import { type TestServer, startServer } from '../../../server/test/harness';
 import { type ApiClient, createApiClient } from '@/api/client';
 import { compare, or } from '@/api/filter/ast';
 import { createRateBudget } from '@/api/rate-budget';
-import { loadReport, reportTableCsv } from './job-report';
-import { type JobStore, createStore } from './job-store';
-import type { JobSpec, StepRecord } from './job-types';
-import { KeyRefusedError, lookupFilter, runJob, stepKey } from './step-runner';
+import { loadReport, reportTableCsv } from '@/lib/jobs/job-report';
+import { type JobStore, createStore } from '@/lib/jobs/job-store';
+import type { JobSpec, StepRecord } from '@/lib/jobs/job-types';
+import { registerStepHandlers } from '@/lib/jobs/step-kinds';
+import { KeyRefusedError, runJob, stepKey } from '@/lib/jobs/step-runner';
+import { contactStepHandlers, lookupFilter } from './contact-steps';
+
+// The contacts feature's step kinds in the engine's table, as src/app/step-kinds.ts registers them in the console.
+registerStepHandlers(...contactStepHandlers);
 
 let server: TestServer;
 let limited: TestServer;

@@ -1,13 +1,15 @@
 /**
- * The import's first look at a file, a module Web Worker (issue 20 point 1): the file never meets the main thread's
- * parser, and the page gets only what the mapping step shows, not the file's rows (issue 20 point 6: the plan reads
- * the file again in plan-worker.ts). Reading: file-rows.ts.
+ * An import's first look at a file, a module Web Worker (issue 20 point 1; the contacts' and the products' imports,
+ * issue 38 point 4): the file never meets the main thread's parser, and the page gets only the rows it asks for
+ * (`preview`: the contacts import five, its plan reading the file again in its own worker, issue 20 point 6; the
+ * products import every row). Reading: file-rows.ts.
  * Request: `{ file, sheet?, preview }`. Messages out: `{ type: 'meta', encoding?, sheets? }`, `{ type: 'progress',
  * rows }` (data rows so far) per chunk, then `{ type: 'done', headers, preview, rows, problems }` (the first
  * `preview` data rows, the count of data rows, and per column up to 100 cells that look like phone numbers, for the
  * phones' default country: issue 34 point 2) or `{ type: 'error', format, detail }`. No text here is for people:
  * problems are Papa Parse's codes with a 1-based row, and read-file.ts words them and the error in the language shown
- * (issue 23; this worker has no catalogs).
+ * with the caller's texts (issue 23; this worker has no catalogs). The phone-like cells are a cheap sample the
+ * contacts import guesses its phones' country from; other imports ignore them.
  */
 import { type DataRow, type FileMeta, type ParseProblem, fileFormat, readFileRows } from './file-rows';
 

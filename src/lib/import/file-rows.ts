@@ -1,7 +1,9 @@
 /**
- * An import file's rows, streamed chunk by chunk, for the import's workers (issue 20 points 1 and 6): read-worker.ts
- * reads the file once for its headers, first rows and row count; plan-worker.ts reads it again to clean it as it
- * streams, so no table of the whole file is kept anywhere (a 100,000-row file held 33 MB on the page).
+ * An import file's rows, streamed chunk by chunk, for the imports' workers (issue 20 points 1 and 6; shared by the
+ * contacts and the products imports, issue 38 point 4, docs/import.md section 1): read-worker.ts reads the file once
+ * for its headers, first rows and row count; the contacts' plan worker
+ * (src/features/contacts/import/plan-worker.ts) reads it again to clean it as it streams, so no table of a whole
+ * contacts file is kept anywhere (a 100,000-row file held 33 MB on the page).
  * - CSV: the encoding is decided first (valid UTF-8, with or without BOM, is UTF-8; anything else is read as
  *   Windows-1252, the encoding spreadsheet programs on Windows write), then Papa Parse streams the file in chunks,
  *   its delimiter guessed from the first chunk (`,` `;` tab `|` ...), quoted fields per RFC 4180.
