@@ -9,6 +9,8 @@ import { printFilter } from '@/api/filter/print';
 import type { FilterNode } from '@/api/filter/ast';
 import type { CsvTable } from '@/lib/csv-table';
 import { buildReport, reportTableCsv } from '@/lib/jobs/job-report';
+import { registerStepHandlers } from '@/lib/jobs/step-kinds';
+import { contactStepHandlers } from '../contact-steps';
 import type { StepOutcome, StepRecord } from '@/lib/jobs/job-types';
 import {
   type CleanOptions,
@@ -40,6 +42,9 @@ import {
   canonicalTags,
   tagSpellings,
 } from './contact-import';
+
+// The report reads each step through its kind's handler (src/lib/jobs/step-kinds.ts).
+registerStepHandlers(...contactStepHandlers);
 
 const NO: CleanOptions = { country: 'NO' };
 
