@@ -8,7 +8,7 @@
  */
 import { CONTACT_STATES } from '../../src/api/contacts';
 
-/** The kinds counting a tag's contacts, one per contact state (docs/decisions.md section 4's states). */
+/** The kinds counting a tag's contacts, one per contact state (the contact states of docs/decisions.md section 7). */
 export const TAG_KINDS = CONTACT_STATES.map((state) => `tag:${state}` as const);
 
 /**
