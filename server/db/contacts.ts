@@ -601,19 +601,29 @@ export class ContactStore {
    * contact_tags: no contact row read), top 20 by count then name (docs/decisions.md section 12).
    */
   private async tagFigures(workspaceId: string, tag: string): Promise<{ states: { state: string; n: number }[]; top: { tag: string; n: number | string }[] }> {
+    // SQLite looks the tag rows up by contact in the order of the contacts' ids, sorted first: neighbouring look-ups
+    // then read neighbouring index pages (315 against 513 ms, medians of 6 alternated runs, at 1,000,000 contacts
+    // and 100,036 carrying the tag; docs/benchmarks.md, "A tag filter's figures"). PostgreSQL plans its own join.
+    const topTags =
+      this.dialect.name === 'sqlite'
+        ? sql<{ tag: string; n: number }>`with m as materialized (select contact_id from contact_tags where workspace_id = ${workspaceId} and tag = ${tag} order by contact_id)
+            select t2.tag as tag, count(*) as n from m join contact_tags t2 on t2.contact_id = m.contact_id group by t2.tag order by n desc, t2.tag limit 20`
+            .execute(this.db)
+            .then((result) => result.rows)
+        : this.db
+            .selectFrom('contact_tags as t1')
+            .innerJoin('contact_tags as t2', 't2.contact_id', 't1.contact_id')
+            .select((eb) => ['t2.tag as tag', eb.fn.countAll<number | string>().as('n')])
+            .where('t1.workspace_id', '=', workspaceId)
+            .where('t1.tag', '=', tag)
+            .groupBy('t2.tag')
+            .orderBy('n', 'desc')
+            .orderBy('t2.tag')
+            .limit(20)
+            .execute();
     const [kept, top] = await Promise.all([
       this.db.selectFrom('contact_counts').select(['kind', 'n']).where('workspace_id', '=', workspaceId).where('kind', 'in', TAG_KINDS).where('name', '=', tag).execute(),
-      this.db
-        .selectFrom('contact_tags as t1')
-        .innerJoin('contact_tags as t2', 't2.contact_id', 't1.contact_id')
-        .select((eb) => ['t2.tag as tag', eb.fn.countAll<number | string>().as('n')])
-        .where('t1.workspace_id', '=', workspaceId)
-        .where('t1.tag', '=', tag)
-        .groupBy('t2.tag')
-        .orderBy('n', 'desc')
-        .orderBy('t2.tag')
-        .limit(20)
-        .execute(),
+      topTags,
     ]);
     return { states: kept.map((row) => ({ state: row.kind.slice('tag:'.length), n: Number(row.n) })), top };
   }
