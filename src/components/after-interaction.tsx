@@ -51,16 +51,23 @@ function Replay({ wrapper, pending }: { wrapper: React.RefObject<HTMLSpanElement
     const frame = requestAnimationFrame(() => {
       const controls = wrapper.current?.querySelectorAll<HTMLElement>(CONTROL);
       if (!controls) return;
+      // What was typed into the stand-in goes into the input of the control that had the focus.
+      const typeInput = (index: number) => {
+        const control = controls[index];
+        const input = control instanceof HTMLInputElement ? control : control?.querySelector('input');
+        if (text && input && !input.readOnly) typeInto(input, text);
+      };
       if (click !== null) {
         controls[click]?.focus();
         controls[click]?.click();
-        const typed = controls[focus ?? click];
-        const input = typed instanceof HTMLInputElement ? typed : typed?.querySelector('input');
-        if (text && input && !input.readOnly) typeInto(input, text);
+        typeInput(focus ?? click);
         return;
       }
       // The stand-in had the focus when it went away (the focus fell back to the body): its replacement takes it.
-      if (focus !== null && (!document.activeElement || document.activeElement === document.body)) controls[focus]?.focus();
+      if (focus !== null && (!document.activeElement || document.activeElement === document.body)) {
+        controls[focus]?.focus();
+        typeInput(focus);
+      }
     });
     return () => cancelAnimationFrame(frame);
   }, [wrapper, pending]);
