@@ -41,7 +41,7 @@ export const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** The reconnection delay a client is told (`retry:`), in ms. */
 export const RETRY_MS = 3000;
 /**
- * A feed reads and fans out at most once in this many ms (by default twice the coalescing wait): under a sustained
+ * A feed reads and fans out at most once in this many coalescing waits (EVENT_COALESCE_MS; 2 × 250 ms = 500 ms): under a sustained
  * write rate a fan-out to 1,000 streams every 250 ms cost a fifth of the process's writes (docs/benchmarks.md, "Live
  * changes at scale"), and one every 500 ms still sends each change within section 13's 1 second.
  */
