@@ -1,23 +1,37 @@
-// `npm test`: the lint, the type check, the unit tests and the dashboard's build side by side, each one's output
-// printed whole when it ends (never interleaved): the unit tests wait on sockets and databases for a part of their
-// time, and the other three fill it. Then, when all four passed, the browser tests (Chromium made sure of first), their
-// output streamed. Ends with a table of each phase's time and the total; exits with 1 when any phase failed.
-// The table's lines match neither vitest's "Tests N passed" nor Playwright's "N passed (", which .ci/run reads.
+// `npm test`: the lint, the type check, the unit tests and the dashboard's build side by side, and the browser tests
+// as soon as the build has passed (Chromium made sure of first), beside whichever of the other three still run: the
+// unit tests wait on sockets, timers and databases for most of their time (0.7 of a core, docs/benchmarks.md), which
+// the browser tests fill. The first four's outputs are printed whole when each ends, the browser tests' line by line
+// as they come, never one inside another. Ends with a table of each phase's time and the total; exits with 1 when any
+// phase failed. The table's lines match neither vitest's "Tests N passed" nor Playwright's "N passed (", which
+// .ci/run reads.
 import { spawn } from 'node:child_process';
 
 const started = Date.now();
 
-/** Runs `command args` (output captured, or streamed when `stream`); resolves with whether it passed and its time. */
+/**
+ * Runs `command args`, its output captured and printed whole when it ends, or with `stream`, printed line by line as
+ * it comes; resolves with whether it passed and its time in seconds.
+ */
 function run(label, command, args, { stream = false } = {}) {
   return new Promise((resolve) => {
     const start = Date.now();
-    const child = spawn(command, args, { stdio: ['ignore', stream ? 'inherit' : 'pipe', stream ? 'inherit' : 'pipe'] });
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks = [];
-    child.stdout?.on('data', (chunk) => chunks.push(chunk));
-    child.stderr?.on('data', (chunk) => chunks.push(chunk));
+    let partial = '';
+    const take = (chunk) => {
+      if (!stream) return chunks.push(chunk);
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop();
+      if (lines.length) process.stdout.write(`${lines.join('\n')}\n`);
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
     child.on('close', (code) => {
       const seconds = (Date.now() - start) / 1000;
-      if (!stream) {
+      if (stream) {
+        if (partial) process.stdout.write(`${partial}\n`);
+      } else {
         process.stdout.write(`> ${label}: ${code === 0 ? 'ok' : `failed (exit ${code})`} in ${seconds.toFixed(1)} s\n`);
         process.stdout.write(Buffer.concat(chunks));
       }
@@ -28,13 +42,15 @@ function run(label, command, args, { stream = false } = {}) {
 
 const npmRun = (label, script) => run(label, 'npm', ['run', '--silent', script]);
 
-const phases = await Promise.all([npmRun('lint', 'lint'), npmRun('typecheck', 'typecheck'), npmRun('unit', 'test:unit'), npmRun('build', 'build')]);
-const sideBySide = (Date.now() - started) / 1000;
-let browser = null;
-if (phases.every((phase) => phase.ok)) {
+const build = npmRun('build', 'build');
+const browserPhase = build.then(async ({ ok }) => {
+  if (!ok) return null;
   const chromium = await run('chromium', process.execPath, ['scripts/ensure-chromium.mjs'], { stream: true });
-  browser = chromium.ok ? await run('browser', 'npx', ['playwright', 'test'], { stream: true }) : { ...chromium, label: 'browser' };
-}
+  return chromium.ok ? run('browser', 'npx', ['playwright', 'test'], { stream: true }) : { ...chromium, label: 'browser' };
+});
+const phases = await Promise.all([npmRun('lint', 'lint'), npmRun('typecheck', 'typecheck'), npmRun('unit', 'test:unit'), build]);
+const sideBySide = (Date.now() - started) / 1000;
+const browser = await browserPhase;
 
 const clock = (seconds) => {
   const whole = Math.round(seconds);
@@ -44,7 +60,7 @@ const row = (name, seconds, note) => `  ${name.padEnd(28)}${clock(seconds).padSt
 const lines = ['', 'npm test, each phase:'];
 for (const phase of phases) lines.push(row(phase.label, phase.seconds, phase.ok ? 'ok' : 'FAILED'));
 lines.push(row('(those four side by side)', sideBySide, ''));
-lines.push(browser ? row('browser', browser.seconds, browser.ok ? 'ok' : 'FAILED') : `  ${'browser'.padEnd(28)}${'not run'.padStart(13)}  (a phase above failed)`);
+lines.push(browser ? row('browser (from the build on)', browser.seconds, browser.ok ? 'ok' : 'FAILED') : `  ${'browser'.padEnd(28)}${'not run'.padStart(13)}  (the build failed)`);
 lines.push(row('total', (Date.now() - started) / 1000, ''));
 console.log(lines.join('\n'));
 process.exit(phases.every((phase) => phase.ok) && browser?.ok ? 0 : 1);
