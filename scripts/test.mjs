@@ -63,4 +63,5 @@ lines.push(row('(those four side by side)', sideBySide, ''));
 lines.push(browser ? row('browser (from the build on)', browser.seconds, browser.ok ? 'ok' : 'FAILED') : `  ${'browser'.padEnd(28)}${'not run'.padStart(13)}  (the build failed)`);
 lines.push(row('total', (Date.now() - started) / 1000, ''));
 console.log(lines.join('\n'));
-process.exit(phases.every((phase) => phase.ok) && browser?.ok ? 0 : 1);
+// exitCode, not exit(): a pipe's writes may still be queued (the unit output, printed whole just before the table).
+process.exitCode = phases.every((phase) => phase.ok) && browser?.ok ? 0 : 1;
