@@ -28,7 +28,7 @@ import { listPath, useListMemory } from '@/lib/list-memory';
 import { useLiveChanges } from '@/lib/extensions';
 import { allows } from '@/lib/permissions';
 import { useJobWatch } from '@/lib/jobs/job-watch';
-import { provideStepHandlers } from '@/lib/jobs/job-names';
+import { provideKinds } from '@/lib/jobs/job-names';
 import { LanguageChooser } from '@/components/language-chooser';
 import { loadArea } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
@@ -45,9 +45,10 @@ const MAIN_CONTENT_ID = 'main-content';
 // Its texts (the `tools` catalog area, issue 23) load with it.
 // The running jobs' progress (issue 20), in the jobs page's chunk: loaded once the workspace has a job (useJobWatch).
 const JobIndicator = lazy(() => import('@/features/jobs/jobs-page').then((m) => ({ default: m.JobIndicator })));
-// Every feature's step kinds, registered in the job engine's table when a job first runs, reports or undoes
-// (src/lib/jobs/step-kinds.ts): the registering module loads then, not with this screen.
-provideStepHandlers(() => import('./step-kinds'));
+// Every feature's step kinds and job kinds, registered in the job engine's tables when a job first runs, is titled,
+// reports or undoes, or the Jobs page shows its entries (src/lib/jobs/step-kinds.ts, src/lib/jobs/job-kinds.ts): the
+// registering module loads then, not with this screen.
+provideKinds(() => import('./kinds'));
 const HeaderTools = lazy(() => Promise.all([import('./header-tools'), loadArea('tools')]).then(([m]) => ({ default: m.HeaderTools })));
 
 

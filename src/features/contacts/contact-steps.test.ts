@@ -21,12 +21,16 @@ import { createRateBudget } from '@/api/rate-budget';
 import { loadReport, reportTableCsv } from '@/lib/jobs/job-report';
 import { type JobStore, createStore } from '@/lib/jobs/job-store';
 import type { JobSpec, StepRecord } from '@/lib/jobs/job-types';
+import { registerJobKinds } from '@/lib/jobs/job-kinds';
 import { registerStepHandlers } from '@/lib/jobs/step-kinds';
+import { contactJobKinds } from './contact-jobs';
 import { KeyRefusedError, runJob, stepKey } from '@/lib/jobs/step-runner';
 import { contactStepHandlers, lookupFilter } from './contact-steps';
 
-// The contacts feature's step kinds in the engine's table, as src/app/step-kinds.ts registers them in the console.
+// The contacts feature's step kinds and job kinds in the engine's tables, as src/app/kinds.ts registers them in the
+// console.
 registerStepHandlers(...contactStepHandlers);
+registerJobKinds(...contactJobKinds);
 
 let server: TestServer;
 let limited: TestServer;

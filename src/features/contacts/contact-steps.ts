@@ -1,6 +1,6 @@
 /**
  * The contacts feature's step kinds (issue 38 point 4): their shapes and their handlers in the job engine's table
- * (src/lib/jobs/step-kinds.ts), registered by src/app/step-kinds.ts. The import sends `create-contact`,
+ * (src/lib/jobs/step-kinds.ts), registered by src/app/kinds.ts. The import sends `create-contact`,
  * `create-contacts` and `patch-tags` steps, the bulk tag job `patch-tags` or `tag-contacts`, the bulk erasure
  * `erase-contact`, and an undo job the inverse `patch-tags` (docs/jobs.md).
  *

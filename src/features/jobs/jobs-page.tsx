@@ -9,8 +9,11 @@
  * change on exactly the contacts it changed, as a durable job of its own. A bulk erasure's report lists ids only
  * (erased, already erased, failed) and its entry says why it has no undo: erasure is final (issue 22 point 7). An
  * import's entry says which tag its created contacts carry (and `<tag>-updated` for those that existed, issue 34
- * point 1) and links to them. Every text comes
- * from the `jobs` catalog (issue 23, loaded with the page), a job's title in the language shown (job-title.ts).
+ * point 1) and links to them. What differs by kind (its name, its undo, what it says of the records it created, that
+ * it is final) is asked of the kind's spec, registered by the feature that owns the kind (src/lib/jobs/job-kinds.ts,
+ * issue 38 point 4), so this page names no kind; the entries show once the specs are registered (`useKindsReady`).
+ * Every text comes from the `jobs` catalog (issue 23, loaded with the page), a job's title in the language shown
+ * (job-title.ts).
  */
 import { Alert, Anchor, Box, Button, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { Suspense, lazy, useState } from 'react';
@@ -22,9 +25,10 @@ import { useT } from '@/i18n/react';
 import { type ReportPart, loadReport, reportTableCsv } from '@/lib/jobs/job-report';
 import { cancelJob, canUndo, jobStore, pauseJob, resumeJob, undoJob } from '@/lib/jobs/workspace-runner';
 import { jobTitle } from '@/lib/jobs/job-title';
-import { type JobKind, type JobRecord, type JobState, isUnfinished } from '@/lib/jobs/job-types';
+import { findJobKind } from '@/lib/jobs/job-kinds';
+import { type JobRecord, type JobState, isUnfinished } from '@/lib/jobs/job-types';
 import { stopReasonText } from '@/lib/jobs/step-runner';
-import { type JobPace, useJobPace, useJobs, useNow } from '@/lib/jobs/use-jobs';
+import { type JobPace, useJobPace, useJobs, useKindsReady, useNow } from '@/lib/jobs/use-jobs';
 import { useBudgetState, useWorkspaceBudget } from '@/lib/use-rate-budget';
 import { saveFile } from '@/lib/save-file';
 import { useExtensions } from '@/lib/extensions';
@@ -40,13 +44,6 @@ const STATE_KEYS: Record<JobState, string> = {
   paused: 'jobs.statePaused',
   cancelled: 'jobs.stateCancelled',
   done: 'jobs.stateDone',
-};
-const KIND_KEYS: Record<JobKind, string> = {
-  'contacts-import': 'jobs.kindContactsImport',
-  'bulk-tags': 'jobs.kindBulkTags',
-  'undo-tags': 'jobs.kindUndoTags',
-  'products-import': 'jobs.kindProductsImport',
-  'bulk-erase': 'jobs.kindBulkErase',
 };
 
 /**
@@ -129,11 +126,14 @@ function JobEntry({ job, workspaceId, now }: { job: JobRecord; workspaceId: stri
   };
   const pace = useJobPace(job, now);
   const { reserve } = useBudgetState(useWorkspaceBudget()).state;
-  const importTag = typeof job.meta.importTag === 'string' ? job.meta.importTag : null;
+  // The kind's spec (src/lib/jobs/job-kinds.ts); none for a kind no feature registers: its record alone shows.
+  const kind = findJobKind(job.kind);
+  const created = kind?.created && job.counts.created > 0 ? kind.created : null;
+  const createdTag = created?.tag(job.meta) ?? null;
   // Our service's activity log undoes a whole job in one request (issue 33 point 7); elsewhere the inverse tag job.
   const extensions = useExtensions();
   const keepsHistory = extensions.has('activity');
-  const batchUndo = keepsHistory && !isUnfinished(job) && job.kind !== 'bulk-erase' && job.settled > 0;
+  const batchUndo = keepsHistory && !isUnfinished(job) && kind?.final === undefined && job.settled > 0;
   const tagUndo = canUndo(job) && !keepsHistory;
   const headingId = `job-${job.id}`;
   return (
@@ -147,7 +147,7 @@ function JobEntry({ job, workspaceId, now }: { job: JobRecord; workspaceId: stri
           </Title>
           <Group gap="xs" wrap="nowrap">
             <Text size="xs" c="dimmed">
-              {t(KIND_KEYS[job.kind])}
+              {kind ? t(kind.label) : job.kind}
             </Text>
             <Text size="xs" fw={700} data-testid="job-state">
               {t(STATE_KEYS[job.state])}
@@ -184,20 +184,20 @@ function JobEntry({ job, workspaceId, now }: { job: JobRecord; workspaceId: stri
             ))}
           </Group>
         ) : null}
-        {job.kind === 'contacts-import' && job.counts.created > 0 ? (
+        {created ? (
           <Text size="sm">
-            {importTag ? t('jobs.createdWithTag', { tag: importTag }) : t('jobs.createdNoTag')}
-            {keepsHistory ? ` ${t('jobs.createdUndoable')}` : null}{' '}
-            {importTag ? (
-              <Anchor component={Link} underline="always" to={`/w/${workspaceId}/contacts?tags=${encodeURIComponent(importTag)}`}>
-                {t('jobs.showImported', { tag: importTag })}
+            {createdTag ? t(created.texts.withTag, { tag: createdTag }) : t(created.texts.noTag)}
+            {keepsHistory ? ` ${t(created.texts.undoable)}` : null}{' '}
+            {createdTag ? (
+              <Anchor component={Link} underline="always" to={`/w/${workspaceId}/${created.list(createdTag)}`}>
+                {t(created.texts.show, { tag: createdTag })}
               </Anchor>
             ) : null}
           </Text>
         ) : null}
-        {job.kind === 'bulk-erase' ? (
+        {kind?.final ? (
           <Text size="sm" c="dimmed">
-            {t('jobs.erasureFinal')}
+            {t(kind.final)}
           </Text>
         ) : null}
         {job.undoneBy ? (
@@ -256,6 +256,8 @@ export function JobsPage() {
   const t = useT();
   const { workspaceId } = useWorkspaceApi();
   const jobs = useJobs(workspaceId);
+  // Each entry reads its kind's spec as it renders (its name, its undo): shown once the specs are registered.
+  const kindsReady = useKindsReady();
   const now = useNow(Boolean(jobs?.some((job) => job.state === 'running')));
   return (
     <Stack>
@@ -263,7 +265,7 @@ export function JobsPage() {
       <Text size="sm" c="dimmed">
         {t('jobs.intro')}
       </Text>
-      {jobs === null ? null : jobs.length === 0 ? <Text>{t('jobs.none')}</Text> : jobs.map((job) => <JobEntry key={job.id} job={job} workspaceId={workspaceId} now={now} />)}
+      {jobs === null || !kindsReady ? null : jobs.length === 0 ? <Text>{t('jobs.none')}</Text> : jobs.map((job) => <JobEntry key={job.id} job={job} workspaceId={workspaceId} now={now} />)}
     </Stack>
   );
 }

@@ -1,8 +1,9 @@
 /**
  * Names shared by the tiny first-screen check (job-watch.ts) and the runner's store (job-store.ts), so the check
  * needs neither the store nor idb: the IndexedDB database and its stores, the BroadcastChannel, the Web Lock; and
- * where the step kinds' handlers are (`provideStepHandlers`, named by the app's shell, awaited by the engine:
- * step-kinds.ts), kept here so naming it adds nothing to the first screen.
+ * where the step kinds' handlers and the job kinds' specs are registered (`provideKinds`, named by the app's shell,
+ * awaited by the engine and the Jobs page: step-kinds.ts, job-kinds.ts), kept here so naming it adds nothing to the
+ * first screen.
  */
 
 /** The IndexedDB database of durable jobs (issue 20 point 4) and its schema version. */
@@ -29,19 +30,21 @@ let loader: (() => Promise<unknown>) | null = null;
 let loading: Promise<void> | null = null;
 
 /**
- * Names where the step kinds' handlers are registered (step-kinds.ts `registerStepHandlers`): the app's dynamic import of
- * its registering module, loaded on first need.
+ * Names where the step kinds' handlers and the job kinds' specs are registered (step-kinds.ts `registerStepHandlers`,
+ * job-kinds.ts `registerJobKinds`; issue 38 point 4): the app's dynamic import of its registering module, loaded on
+ * first need.
  */
-export function provideStepHandlers(load: () => Promise<unknown>): void {
+export function provideKinds(load: () => Promise<unknown>): void {
   if (loader !== load) loading = null;
   loader = load;
 }
 
 /**
- * Resolves once the handlers `provideStepHandlers` named are registered (at once when none was named: tests register
- * theirs themselves). Rejects with the import's error (a chunk that failed to load); the next call tries again.
+ * Resolves once the handlers and specs `provideKinds` named are registered (at once when none was named: tests
+ * register theirs themselves). Rejects with the import's error (a chunk that failed to load); the next call tries
+ * again.
  */
-export function stepHandlersReady(): Promise<void> {
+export function kindsReady(): Promise<void> {
   if (!loader) return Promise.resolve();
   loading ??= loader().then(
     () => undefined,

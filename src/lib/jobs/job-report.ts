@@ -20,7 +20,7 @@ import type { JobStore } from './job-store';
 import { t } from '@/i18n/i18n';
 import type { JobRecord, JobSpec, RowNote, StepRecord } from './job-types';
 import { type ReportedStep, stepHandler } from './step-kinds';
-import { stepHandlersReady } from './job-names';
+import { kindsReady } from './job-names';
 
 export type ReportPart = 'created' | 'updated' | 'tagged' | 'erased' | 'alreadyErased' | 'unchanged' | 'refused' | 'failed' | 'notSent';
 export const REPORT_PARTS: readonly ReportPart[] = ['created', 'updated', 'tagged', 'erased', 'alreadyErased', 'unchanged', 'refused', 'failed', 'notSent'];
@@ -88,7 +88,7 @@ function noteWithoutPhone(parts: Record<ReportPart, Record<string, string>[]>, n
 
 /** Reads job `job`'s steps and handed rows from the store and builds its report. */
 export async function loadReport(store: JobStore, job: Pick<JobRecord, 'id'>): Promise<JobReport> {
-  await stepHandlersReady();
+  await kindsReady();
   const steps: StepRecord[] = [];
   await store.eachStep(job.id, (step) => steps.push(step));
   return buildReport(steps, await store.getReport(job.id));

@@ -11,31 +11,21 @@
  * the jobs page, the header's progress and the runner load.
  */
 import { t } from '@/i18n/i18n';
+import { findJobKind } from './job-kinds';
 import type { JobKind, JobRecord, JobTitle } from './job-types';
 
 const isTitle = (value: unknown): value is JobTitle =>
   typeof value === 'object' && value !== null && typeof (value as JobTitle).key === 'string' && typeof (value as JobTitle).values === 'object' && (value as JobTitle).values !== null;
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
-
 /**
- * The title of a new job from its kind and `meta` (as the callers set them: `fileName` for imports, `requested` for
- * an erasure, `tagsToAdd`/`tagsToRemove`/`matched` for bulk tags), or null when `meta` lacks what it needs (the
- * job then shows the text it was given). An undo's title is made by `undoTitle`.
+ * The title of a new job of `kind` with `meta` (as its feature sets it) and `steps` steps: its kind's
+ * `JobKindSpec.title` (job-kinds.ts, issue 38 point 4: an import's "Import {fileName}", written by the feature that
+ * owns the kind), or null when `meta` lacks what it needs, the kind has no `title`, or no spec is registered (the
+ * job then shows the text it was given). Called once the kinds are registered (workspace-runner.ts
+ * `enqueueStoredJob` awaits them). An undo's title is made by `undoTitle`.
  */
 export function titleFromMeta(kind: JobKind, meta: Record<string, unknown> | undefined, steps: number): JobTitle | null {
-  const m = meta ?? {};
-  if ((kind === 'contacts-import' || kind === 'products-import') && typeof m.fileName === 'string') return { key: 'jobs.titleImport', values: { fileName: m.fileName } };
-  if (kind === 'bulk-erase') return { key: 'jobs.titleErase', values: { count: typeof m.requested === 'number' ? m.requested : steps } };
-  if (kind === 'bulk-tags') {
-    const added = strings(m.tagsToAdd);
-    const removed = strings(m.tagsToRemove);
-    const count = typeof m.matched === 'number' ? m.matched : steps;
-    if (added.length && removed.length) return { key: 'jobs.titleTagsBoth', values: { added, removed, count } };
-    if (added.length) return { key: 'jobs.titleTagsAdd', values: { added, count } };
-    if (removed.length) return { key: 'jobs.titleTagsRemove', values: { removed, count } };
-  }
-  return null;
+  return findJobKind(kind)?.title?.(meta ?? {}, steps) ?? null;
 }
 
 /** The title of the undo of `job`: "Undo: " and the job's own title (kept as its key, so it follows the language too). */

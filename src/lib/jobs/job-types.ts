@@ -3,8 +3,8 @@
  * the runner keeps in IndexedDB (`JobRecord`, one per job; `StepRecord`, a step with its state, kept as plan chunks
  * and one small state per step the runner touched: job-store.ts), so a job of 100,000 steps never rewrites one large
  * record. The jobs own these types; a step's own fields belong to the feature that owns its kind (a `StepHandler`
- * registered in step-kinds.ts: issue 38 point 4), so this module names no feature's step. Framework-free and
- * type-only.
+ * registered in step-kinds.ts: issue 38 point 4), and what a kind of job means to its feature (a `JobKindSpec`
+ * registered in job-kinds.ts), so this module names no feature's step or job. Framework-free and type-only.
  */
 
 /**
@@ -18,7 +18,13 @@ export type JobStep = { kind: string; rows?: number[]; label?: string; [field: s
 /** A title as stored: a `jobs` catalog key and its values; a value may be another title (an undo's original; job-title.ts). */
 export type JobTitle = { key: string; values: Record<string, string | number | string[] | JobTitle> };
 
-export type JobKind = 'contacts-import' | 'bulk-tags' | 'undo-tags' | 'products-import' | 'bulk-erase';
+/**
+ * A job's kind: the name of a `JobKindSpec` registered in job-kinds.ts by the feature that owns the kind (issue 38
+ * point 4), which says how its writes are logged, which list they change, its title, name and undo. Stored on each
+ * job record in IndexedDB as it is, so a kind's name is a stored format: a record made today is read by its name
+ * tomorrow, and a name is never renamed.
+ */
+export type JobKind = string;
 
 /** A row refused before any write (an import's cleaning, a product row that fails the contract), with its reason. */
 export type RefusedRow = { row: number; values: Record<string, string>; reason: string };

@@ -7,6 +7,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '@/api/client';
+import { registerJobKinds } from './job-kinds';
 import { loadReport } from './job-report';
 import { type JobStore, createStore } from './job-store';
 import type { StepRecord } from './job-types';
@@ -28,6 +29,9 @@ const stampHandler: StepHandler<StampStep> = {
   undo: (step, outcome) => (outcome.kind === 'updated' ? { kind: 'test-stamp', note: step.previous, previous: step.note } : null),
 };
 
+// The job holding the steps: a job kind of this test too (job-kinds.ts; its own test is job-kinds.test.ts).
+registerJobKinds({ kind: 'test-stamps', source: 'console/test-stamps', label: 'jobs.kindTestStamps', undoable: false });
+
 // Never called: the kind sends nothing through the client.
 const client = createApiClient({ baseUrl: 'http://127.0.0.1:9/api', apiKey: 'wsk_unused' });
 let store: JobStore;
@@ -45,12 +49,12 @@ describe('the table of step kinds', () => {
       { kind: 'test-stamp', note: 'a', previous: '', rows: [2] },
       { kind: 'test-stamp', note: 'b', previous: 'a', rows: [3] },
     ];
-    const job = await store.addJob('ws-test', { kind: 'products-import', title: 'Stamp', steps });
+    const job = await store.addJob('ws-test', { kind: 'test-stamps', title: 'Stamp', steps });
     expect(await runJob({ store, client, jobId: job.id, concurrency: 1 })).toBe('done');
 
     expect(seen).toEqual([
-      { note: 'a', key: stepKey(job.id, 0), headers: { 'Activity-Source': 'console/products-import', 'Activity-Batch': job.id }, lost: false },
-      { note: 'b', key: stepKey(job.id, 1), headers: { 'Activity-Source': 'console/products-import', 'Activity-Batch': job.id }, lost: false },
+      { note: 'a', key: stepKey(job.id, 0), headers: { 'Activity-Source': 'console/test-stamps', 'Activity-Batch': job.id }, lost: false },
+      { note: 'b', key: stepKey(job.id, 1), headers: { 'Activity-Source': 'console/test-stamps', 'Activity-Batch': job.id }, lost: false },
     ]);
     expect(await store.getJob(job.id)).toMatchObject({ state: 'done', settled: 2, counts: { updated: 2, failed: 0 } });
     const report = await loadReport(store, job);
@@ -65,7 +69,7 @@ describe('the table of step kinds', () => {
   });
 
   it('stops a run at a step whose kind has no handler, sending nothing and leaving the step pending', async () => {
-    const job = await store.addJob('ws-test', { kind: 'products-import', title: 'Unknown', steps: [{ kind: 'test-nobody-registered', value: 1 }] });
+    const job = await store.addJob('ws-test', { kind: 'test-stamps', title: 'Unknown', steps: [{ kind: 'test-nobody-registered', value: 1 }] });
     await expect(runJob({ store, client, jobId: job.id })).rejects.toBeInstanceOf(UnknownStepKindError);
     const all: StepRecord[] = [];
     await store.eachStep(job.id, (record) => all.push(record));

@@ -2,13 +2,14 @@
  * The table of step kinds (issue 38 point 4; docs/style.md, "One resource, one road": the job engine dispatches
  * step kinds through handlers that features register and names no feature's kinds). Each kind of step a job can hold
  * is one `StepHandler`, registered by the feature that owns the kind (the contacts feature its creates, tag changes
- * and erasures, the products feature its upserts); `src/app/step-kinds.ts` registers them all, so the runner of
+ * and erasures, the products feature its upserts); `src/app/kinds.ts` registers them all, so the runner of
  * any screen knows every kind without a feature importing another. Adding a kind is a handler and one line there:
- * the engine (step-runner.ts, job-report.ts, workspace-runner.ts) does not change.
+ * the engine (step-runner.ts, job-report.ts, workspace-runner.ts) does not change. The kinds of jobs holding these
+ * steps are a table of their own, registered beside it (job-kinds.ts).
  *
  * The handlers are loaded on demand, with the runner, not with the first screen: the app names where they are with
- * job-names.ts `provideStepHandlers(load)` (a dynamic import; that tiny module is already on the first screen), and
- * the engine awaits `stepHandlersReady()` before it runs, reports or undoes a job. Framework-free.
+ * job-names.ts `provideKinds(load)` (a dynamic import; that tiny module is already on the first screen), and
+ * the engine awaits `kindsReady()` before it runs, reports or undoes a job. Framework-free.
  */
 import { isApiError } from '@/api/api-error';
 import type { ApiClient } from '@/api/client';

@@ -1,14 +1,18 @@
 /**
  * Runs one stored job to its end, or until stopped (issue 20 point 4), framework-free so it is unit-tested in
  * Node against the real service (fake-indexeddb for the store). Each step is sent by the handler of its kind
- * (step-kinds.ts, registered by the feature that owns the kind: issue 38 point 4); this module names no kind.
+ * (step-kinds.ts, registered by the feature that owns the kind: issue 38 point 4), with the activity headers of its
+ * job's kind (job-kinds.ts); this module names no kind.
  *
  * For each step, in order, `concurrency` at a time:
  * 1. the step is stored as `sent` (the transaction committed) before its request leaves, with the pending steps
  *    queued behind it in the same transaction, as many as run at once (one write per batch, not per step);
  * 2. the request carries `Idempotency-Key: <jobId>.<index>` (stable per job and step; docs/decisions.md section 9)
  *    and priority `job`, so the key's shared rate budget paces it and keeps a reserve for the person
- *    (src/api/rate-budget.ts);
+ *    (src/api/rate-budget.ts), and the activity headers (docs/decisions.md section 11): `Activity-Source`, the job
+ *    kind's `source` (`JobKindSpec`), so our service's activity log names the console's job, and `Activity-Batch:
+ *    <jobId>`, so the whole job is one batch that the Jobs page can undo in one request (`POST /activity/revert`); a
+ *    service without the log ignores both;
  * 3. the answer is stored as the step's outcome, with the job's counts and position, in the same batch; the next
  *    step does not wait for that write (the step stays `sent` until it commits), and the write may wait up to
  *    `LAZY_WRITE_MS` (job-store.ts) to share its transaction with other outcomes.
@@ -18,7 +22,7 @@
  * feature's contact-steps.ts). The service's "in progress" 409 to a repeated Idempotency-Key waits and tries again.
  * A 429 waits for its `Retry-After` (else 1 s doubling to 60 s). 401 or 403 stops the job (`KeyRefusedError`): the
  * key is the person's to fix. A step whose kind has no handler stops the run too (`UnknownStepKindError`, the step
- * left unsent). Any other refusal is the step's `failed` outcome, with the reason as a sentence
+ * left unsent), as a job whose kind has no spec does before its first step (`UnknownJobKindError`). Any other refusal is the step's `failed` outcome, with the reason as a sentence
  * (src/lib/error-sentence.ts), and the job goes on. A step's reason is stored with its outcome in the language
  * shown when the step ended (issue 23); a stop's reason in English (`stopReasonText`).
  *
@@ -34,22 +38,10 @@ import { sleepUnlessAborted } from '@/lib/run-pool';
 import { backoffSeconds } from '@/lib/throttle';
 import type { JobProgressPatch, JobStore } from './job-store';
 import { isApiError } from '@/api/api-error';
-import type { JobCounts, JobKind, JobRecord, StepOutcome, StepRecord } from './job-types';
+import type { JobCounts, JobRecord, StepOutcome, StepRecord } from './job-types';
 import { type StepContext, UnknownStepKindError, repeatInProgress, stepHandler } from './step-kinds';
-import { stepHandlersReady } from './job-names';
-
-/**
- * The `Activity-Source` of each kind of job's writes (docs/decisions.md section 11): our service's activity log names
- * the console's job, and every write of one job carries `Activity-Batch: <jobId>`, so the whole job is one batch that
- * the Jobs page can undo in one request (`POST /activity/revert`). A service without the log ignores both headers.
- */
-export const JOB_SOURCES: Record<JobKind, string> = {
-  'contacts-import': 'console/import',
-  'bulk-tags': 'console/bulk-tags',
-  'undo-tags': 'console/undo',
-  'products-import': 'console/products-import',
-  'bulk-erase': 'console/erasure',
-};
+import { jobKind } from './job-kinds';
+import { kindsReady } from './job-names';
 
 /**
  * The client a job writes through: the typed client (`ApiClient`), on the key's shared budget in the console
@@ -132,16 +124,19 @@ function countOutcome(counts: JobCounts, outcome: StepOutcome): JobCounts {
 /**
  * Runs job `jobId` (see the module's comment) from where it stopped. Moves a `queued` job to `running`; a job in
  * another state than `queued` or `running` is left as it is (resolves `stopped`). Resolves `done` after moving
- * the job to `done` once every step is settled. Rejects with `KeyRefusedError`, or the store's error.
+ * the job to `done` once every step is settled. Rejects with `KeyRefusedError`, `UnknownJobKindError` (nothing
+ * sent), `UnknownStepKindError`, or the store's error.
  */
 export async function runJob(options: RunJobOptions): Promise<RunEnd> {
   const { store, client, jobId, stop, abort, onProgress, maxLostTries = 8 } = options;
   const sleep = options.sleep ?? ((ms: number) => sleepUnlessAborted(ms, stop));
   const concurrency = typeof options.concurrency === 'function' ? options.concurrency : () => (options.concurrency as number | undefined) ?? 4;
-  await stepHandlersReady();
+  await kindsReady();
 
   const started = await store.transition(jobId, ['queued', 'running'], 'running', { runStartedAt: Date.now(), waitingUntil: null, stopReason: null });
   if (!started) return 'stopped';
+  // Before any write: a job whose kind has no spec sends nothing (its writes would not say what they are).
+  const { source } = jobKind(started.kind);
   let job: JobRecord = { ...started, settledAtRunStart: started.settled };
   await store.writer.patch(jobId, { settledAtRunStart: started.settled });
   let refused: KeyRefusedError | null = null;
@@ -170,7 +165,7 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
     const handler = stepHandler(record.step.kind);
     const signals = { ...(abort ? { signal: abort } : {}), ...(stop ? { queueSignal: stop } : {}) };
     // Written out rather than with src/api/activity.ts's `activityHeaders`, whose module carries the log's schemas.
-    const headers = { 'Activity-Source': JOB_SOURCES[job.kind], 'Activity-Batch': jobId };
+    const headers = { 'Activity-Source': source, 'Activity-Batch': jobId };
     const context: StepContext = {
       client,
       call: { priority: 'job', idempotencyKey: stepKey(jobId, record.index), headers, ...signals },

@@ -3,13 +3,14 @@
  * `useJobs(workspaceId)` reads the jobs from IndexedDB, then follows every tab's `changed` (read again) and
  * `progress` (the running job's record, a few times a second) messages; `useNow` ticks for rates and countdowns;
  * `useJobPace` says a running job's smoothed rate, time left as a range and why it waits (issue 34 point 6,
- * job-estimate.ts).
+ * job-estimate.ts); `useKindsReady` says when the job kinds' specs are registered (job-kinds.ts).
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { BudgetState } from '@/api/rate-budget';
 import { useWorkspaceBudget } from '@/lib/use-rate-budget';
 import { type RateEstimate, type TimeLeft, type WaitReason, observe, samplePeriod, startEstimate, timeLeft, waitReason } from './job-estimate';
 import { jobStore, listen } from './workspace-runner';
+import { kindsReady } from './job-names';
 import type { JobRecord } from './job-types';
 
 /** The workspace's jobs, newest first; null until read. */
@@ -33,6 +34,24 @@ export function useJobs(workspaceId: string): JobRecord[] | null {
     };
   }, [workspaceId]);
   return jobs;
+}
+
+/**
+ * False until the job kinds' specs are registered (job-names.ts `kindsReady`, issue 38 point 4), then true: a view
+ * that reads a kind's spec as it renders (its name, its undo: job-kinds.ts `findJobKind`) waits for it. True too
+ * when their module failed to load: a job whose kind has no spec then shows what its record holds.
+ */
+export function useKindsReady(): boolean {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    let alive = true;
+    const done = () => alive && setReady(true);
+    kindsReady().then(done, done);
+    return () => {
+      alive = false;
+    };
+  }, []);
+  return ready;
 }
 
 /** The epoch ms, refreshed every `ms` while `active`. */

@@ -20,11 +20,12 @@
 import type { SavedConnection } from '@/lib/connections';
 import { getConnection } from '@/lib/connections';
 import { budgetedClient, rateLimitOf } from '@/lib/budgeted-client';
-import { JOBS_CHANNEL, type JobMessage, runnerLockName, stepHandlersReady } from './job-names';
+import { JOBS_CHANNEL, type JobMessage, runnerLockName, kindsReady } from './job-names';
 import { type JobStore, createStore } from './job-store';
-import type { JobKind, JobRecord, JobSpec, JobStep } from './job-types';
+import type { JobRecord, JobSpec, JobStep } from './job-types';
 import { KeyRefusedError, STOPPED_PREFIX, runJob } from './step-runner';
 import { stepHandler } from './step-kinds';
+import { UNDO_KIND, findJobKind } from './job-kinds';
 import { loadAreaSettled } from '@/i18n/i18n';
 import { renderTitle, titleFromMeta, undoTitle } from './job-title';
 
@@ -63,15 +64,30 @@ export function listen(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
-/** The lists a job changes, as React Query key prefixes (docs/style.md: `'ws', workspaceId, <area>`). */
-const CHANGES: Record<JobKind, string> = { 'contacts-import': 'contacts', 'bulk-tags': 'contacts', 'undo-tags': 'contacts', 'products-import': 'products', 'bulk-erase': 'contacts' };
+/**
+ * The list `job` changes, the area of its React Query keys (docs/style.md, "Queries": `'ws', workspaceId, <area>`):
+ * its kind's `changes` (job-kinds.ts, issue 38 point 4), else, for a job made as another's undo (`meta.undoOf`), the
+ * list of the job it undoes, read from `store`; null when neither says (a kind not registered, an undo whose job is
+ * gone).
+ */
+export async function changedList(store: Pick<JobStore, 'getJob'>, job: Pick<JobRecord, 'kind' | 'meta'>): Promise<string | null> {
+  const own = findJobKind(job.kind)?.changes;
+  if (own !== undefined) return own;
+  const undone = typeof job.meta.undoOf === 'string' ? await store.getJob(job.meta.undoOf) : undefined;
+  return undone ? changedList(store, undone) : null;
+}
 
-/** Asks every tab, this one included, to refetch the lists `job` changed (src/lib/data-changed.ts's channel). */
-function announceDataChanged(job: JobRecord) {
+/**
+ * Asks every tab, this one included, to refetch the list `job` changed (`changedList`) on src/lib/data-changed.ts's
+ * channel, as `{ queryKey: ['ws', workspaceId, area] }`; nothing when it changed none. Resolves once posted.
+ */
+export async function announceDataChanged(store: Pick<JobStore, 'getJob'>, job: JobRecord): Promise<void> {
   if (typeof BroadcastChannel !== 'function') return;
+  const area = await changedList(store, job);
+  if (area === null) return;
   // A channel object of its own: data-changed.ts's object in this tab hears it too.
   const data = new BroadcastChannel('workspace-admin.data-changed');
-  data.postMessage({ queryKey: ['ws', job.workspaceId, CHANGES[job.kind]] });
+  data.postMessage({ queryKey: ['ws', job.workspaceId, area] });
   data.close();
 }
 
@@ -163,7 +179,7 @@ async function serve(workspaceId: string, runner: Runner): Promise<never> {
     const after = await store.getJob(job.id);
     if (after) {
       publish({ type: 'progress', workspaceId, job: after });
-      if (after.state !== 'running') announceDataChanged(after);
+      if (after.state !== 'running') await announceDataChanged(store, after).catch(() => undefined);
     }
     publish({ type: 'changed', workspaceId, jobId: job.id });
   }
@@ -211,7 +227,8 @@ export type JobTitles = Pick<JobSpec, 'title' | 'titleMessage'>;
 /**
  * Stores `spec` as a job of `connection`'s workspace and starts it: in this tab, or in the tab that holds the
  * workspace's runner lock. Resolves to its id once stored (the steps are in IndexedDB: a reload resumes it).
- * Rejects with IndexedDB's error when the browser refuses to store it (private mode, quota).
+ * Rejects with IndexedDB's error when the browser refuses to store it (private mode, quota), or as
+ * `enqueueStoredJob` does.
  */
 export async function enqueueJob(connection: Pick<SavedConnection, 'workspaceId'>, spec: JobSpec): Promise<string> {
   return enqueueStoredJob(connection, spec, spec.steps.length, async (titles) => (await (await jobStore()).addJob(connection.workspaceId, { ...spec, ...titles })).id);
@@ -221,7 +238,9 @@ export async function enqueueJob(connection: Pick<SavedConnection, 'workspaceId'
  * `enqueueJob` for a job whose steps are held elsewhere (the contacts import's plan worker stores an import's steps
  * itself, so the page never holds them: issue 20 point 6): `add` stores the job with the titles given (`JobStore.addJob`
  * in its own context) and resolves to its id; then the job starts as `enqueueJob` starts it. `head` and `steps` (how
- * many) are what the title is made of. Rejects with `add`'s error.
+ * many) are what the title is made of, by the kind's spec when `head` has no `titleMessage` (job-title.ts
+ * `titleFromMeta`, once the kinds are registered: job-names.ts `kindsReady`). Rejects with `add`'s error, or with the
+ * kinds' import error (a chunk that failed to load), storing nothing.
  */
 export async function enqueueStoredJob(
   connection: Pick<SavedConnection, 'workspaceId'>,
@@ -229,6 +248,7 @@ export async function enqueueStoredJob(
   steps: number,
   add: (titles: JobTitles) => Promise<string>,
 ): Promise<string> {
+  if (!head.titleMessage) await kindsReady();
   const titleMessage = head.titleMessage ?? titleFromMeta(head.kind, head.meta, steps) ?? undefined;
   let title = head.title;
   if (title === undefined && titleMessage) {
@@ -281,7 +301,7 @@ export async function cancelJob(jobId: string): Promise<void> {
  * @throws UnknownStepKindError for a settled step whose kind has no handler registered.
  */
 export async function undoSteps(store: JobStore, jobId: string): Promise<JobStep[]> {
-  await stepHandlersReady();
+  await kindsReady();
   const steps: JobStep[] = [];
   await store.eachStep(jobId, (record) => {
     if (!record.outcome) return;
@@ -292,25 +312,29 @@ export async function undoSteps(store: JobStore, jobId: string): Promise<JobStep
 }
 
 /**
- * True when job `job` can be undone: finished (done or cancelled), not undone yet, with tag changes made. A bulk
- * erasure never can: erasure is final (docs/decisions.md section 10).
+ * True when job `job` can be undone by a job of inverse steps: finished (done or cancelled), not undone yet, with tag
+ * changes made, and of a kind whose spec says it may be (`JobKindSpec.undoable`, job-kinds.ts: issue 38 point 4; a
+ * bulk erasure never can, erasure being final: docs/decisions.md section 10). False for a kind not registered: the
+ * caller awaits job-names.ts `kindsReady()` first (the Jobs page: use-jobs.ts `useKindsReady`).
  */
 export function canUndo(job: JobRecord): boolean {
-  return (job.state === 'done' || job.state === 'cancelled') && job.undoneBy === null && job.counts.tagged > 0 && job.kind !== 'products-import' && job.kind !== 'bulk-erase';
+  return (job.state === 'done' || job.state === 'cancelled') && job.undoneBy === null && job.counts.tagged > 0 && findJobKind(job.kind)?.undoable === true;
 }
 
 /**
- * Starts the undo of job `jobId` as a durable job of its own (kind `undo-tags`, titled "Undo: " and the job's title:
- * job-title.ts `undoTitle`, in the language shown wherever it is read), and records it on the job so it is undone
- * once. Resolves to the undo job's id; rejects with a `RangeError` when the job cannot be undone (`canUndo`).
+ * Starts the undo of job `jobId` as a durable job of its own (the engine's `UNDO_KIND`, job-kinds.ts: its source
+ * `console/undo`, the list of the job it undoes; titled "Undo: " and the job's title: job-title.ts `undoTitle`, in
+ * the language shown wherever it is read), and records it on the job so it is undone once. Resolves to the undo
+ * job's id; rejects with a `RangeError` when the job cannot be undone (`canUndo`).
  */
 export async function undoJob(jobId: string): Promise<string> {
   const store = await jobStore();
   const job = await store.getJob(jobId);
+  await kindsReady();
   if (!job || !canUndo(job)) throw new RangeError('This job has no tag changes left to undo');
   const steps = await undoSteps(store, jobId);
   const titleMessage = undoTitle(job);
-  const id = await enqueueJob(job, { kind: 'undo-tags', titleMessage, steps, meta: { undoOf: jobId } });
+  const id = await enqueueJob(job, { kind: UNDO_KIND.kind, titleMessage, steps, meta: { undoOf: jobId } });
   await store.annotate(jobId, { undoneBy: id });
   publish({ type: 'changed', workspaceId: job.workspaceId, jobId });
   return id;

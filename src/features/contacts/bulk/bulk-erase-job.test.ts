@@ -7,7 +7,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeContacts, insertContacts } from '../../../../server/db/seed';
 import { jobHarness } from '../../../../server/test/job-harness';
+import { registerJobKinds } from '@/lib/jobs/job-kinds';
 import { registerStepHandlers } from '@/lib/jobs/step-kinds';
+import { contactJobKinds } from '../contact-jobs';
 import { contactStepHandlers } from '../contact-steps';
 import { compare } from '@/api/filter/ast';
 import { runJob } from '@/lib/jobs/step-runner';
@@ -15,8 +17,10 @@ import { bulkEraseSpec, collectErasureIds, erasureEstimate, typedCountMatches } 
 
 /** Called before each GET reaches the service (to erase behind the walk's back). */
 let beforeGet: ((url: string) => Promise<void>) | null = null;
-// The contacts feature's step kinds in the engine's table, as src/app/step-kinds.ts registers them in the console.
+// The contacts feature's step kinds and job kinds in the engine's tables, as src/app/kinds.ts registers them in the
+// console.
 registerStepHandlers(...contactStepHandlers);
+registerJobKinds(...contactJobKinds);
 
 const h = jobHarness(async (input, init) => {
   if ((init?.method ?? 'GET') === 'GET' && beforeGet) await beforeGet(String(input));

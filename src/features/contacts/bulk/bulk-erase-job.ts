@@ -14,6 +14,7 @@
  */
 import type { FilterNode } from '@/api/filter/ast';
 import type { JobSpec } from '@/lib/jobs/job-types';
+import type { ContactJobKind } from '../contact-jobs';
 import type { EraseContactStep } from '../contact-steps';
 import { type CollectOptions, type CollectProgress, collectBulkTargets } from './bulk-tag-job';
 
@@ -44,7 +45,7 @@ export async function collectErasureIds(options: Omit<CollectOptions, 'source'> 
 /** The durable job of an erasure of `ids` (kind `bulk-erase`), titled `title`: ids only (issue 22 point 7). */
 export function bulkEraseSpec(ids: readonly string[], source: 'selection' | 'filter'): JobSpec<EraseContactStep> {
   const unique = [...new Set(ids)];
-  return { kind: 'bulk-erase', steps: unique.map((contactId) => ({ kind: 'erase-contact', contactId })), meta: { source, requested: unique.length } };
+  return { kind: 'bulk-erase' satisfies ContactJobKind, steps: unique.map((contactId) => ({ kind: 'erase-contact', contactId })), meta: { source, requested: unique.length } };
 }
 
 /**

@@ -8,7 +8,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeContacts, insertContacts } from '../../../../server/db/seed';
 import { jobHarness } from '../../../../server/test/job-harness';
+import { registerJobKinds } from '@/lib/jobs/job-kinds';
 import { registerStepHandlers } from '@/lib/jobs/step-kinds';
+import { contactJobKinds } from '../contact-jobs';
 import { contactStepHandlers } from '../contact-steps';
 import { compare, inList } from '@/api/filter/ast';
 import { undoSteps } from '@/lib/jobs/workspace-runner';
@@ -31,8 +33,10 @@ async function seed(count: number, tags: (index: number) => string[]) {
 const countWith = async (tag: string) => (await h.api.listContacts({ limit: 1, filter: compare('tags', 'eq', tag) })).meta.maxResults;
 const tagsOf = async (ids: string[]) => new Map((await h.api.listContacts({ limit: 100, filter: inList('id', ids) })).items.map((c) => [c.id, [...c.tags].sort()]));
 
-// The contacts feature's step kinds in the engine's table, as src/app/step-kinds.ts registers them in the console.
+// The contacts feature's step kinds and job kinds in the engine's tables, as src/app/kinds.ts registers them in the
+// console.
 registerStepHandlers(...contactStepHandlers);
+registerJobKinds(...contactJobKinds);
 
 const h = jobHarness(async (input, init) => {
   if (init?.method === 'PATCH') patches.push(String(input));

@@ -28,6 +28,7 @@ import type { OrderByItem } from '@/api/filter/order-by';
 import { paginate } from '@/api/paginate';
 import type { RequestPriority } from '@/api/rate-budget';
 import type { JobSpec } from '@/lib/jobs/job-types';
+import type { ContactJobKind } from '../contact-jobs';
 import type { ContactStep } from '../contact-steps';
 import { sleepUnlessAborted } from '@/lib/run-pool';
 import { backoffSeconds } from '@/lib/throttle';
@@ -175,7 +176,7 @@ export function bulkTagSpec(collected: Collected, change: TagChange): JobSpec<Co
     else steps.push({ kind: 'patch-tags', contactId: target.id, ...effective, label: target.label });
   }
   return {
-    kind: 'bulk-tags',
+    kind: 'bulk-tags' satisfies ContactJobKind,
     steps,
     report: { unchangedRecords },
     meta: { tagsToAdd: [...change.tagsToAdd], tagsToRemove: [...change.tagsToRemove], matched: collected.targets.length, missing: collected.missing },
@@ -202,5 +203,5 @@ export function bulkTagRequestSpec(source: BulkSource, change: TagChange, matche
     count ??= ids.length;
     for (let start = 0; start < ids.length; start += TAG_REQUEST_IDS) steps.push({ kind: 'tag-contacts', ids: ids.slice(start, start + TAG_REQUEST_IDS), ...tags });
   } else steps.push({ kind: 'tag-contacts', filter: printFilter(source.filter ?? compare('id', 'ne', '')), ...tags });
-  return { kind: 'bulk-tags', steps, meta: { ...tags, inOneRequest: true, ...(count !== undefined ? { matched: count } : {}) } };
+  return { kind: 'bulk-tags' satisfies ContactJobKind, steps, meta: { ...tags, inOneRequest: true, ...(count !== undefined ? { matched: count } : {}) } };
 }

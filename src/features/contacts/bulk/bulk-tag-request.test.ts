@@ -6,15 +6,19 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { jobHarness } from '../../../../server/test/job-harness';
+import { registerJobKinds } from '@/lib/jobs/job-kinds';
 import { registerStepHandlers } from '@/lib/jobs/step-kinds';
+import { contactJobKinds } from '../contact-jobs';
 import { contactStepHandlers } from '../contact-steps';
 import { compare } from '@/api/filter/ast';
 import { runJob, stepKey } from '@/lib/jobs/step-runner';
 import { bulkTagRequestSpec } from './bulk-tag-job';
 
 const writes: { url: string; key: string | null; batch: string | null; body: string }[] = [];
-// The contacts feature's step kinds in the engine's table, as src/app/step-kinds.ts registers them in the console.
+// The contacts feature's step kinds and job kinds in the engine's tables, as src/app/kinds.ts registers them in the
+// console.
 registerStepHandlers(...contactStepHandlers);
+registerJobKinds(...contactJobKinds);
 
 const h = jobHarness(async (input, init) => {
   if (init?.method === 'POST') {

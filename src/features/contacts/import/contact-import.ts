@@ -34,6 +34,7 @@ import { messageSentences } from '@/lib/error-sentence';
 import { type Existing, emailKey } from './existing';
 import { toE164 } from '@/features/contacts/phone-country';
 import type { RefusedRow } from '@/lib/jobs/job-types';
+import type { ContactJobKind } from '../contact-jobs';
 import type { CreateContactStep, CreateContactsStep, PatchTagsStep } from '../contact-steps';
 
 export { COUNTRY_SAMPLE, chooseCountry, countryOfE164, countryOfNumbers, defaultCountry, toE164 } from '@/features/contacts/phone-country';
@@ -690,7 +691,7 @@ export type PlanSummary = Omit<ImportPlan, 'steps'> & { stepCount: number };
 
 /** The kind and `meta` of an import's job (what its title is made of), the plan's counts in `meta`. */
 export function importJobHead(counts: ImportPlan['counts'], meta: ImportMeta) {
-  return { kind: 'contacts-import' as const, meta: { ...meta, counts } };
+  return { kind: 'contacts-import' as const satisfies ContactJobKind, meta: { ...meta, counts } };
 }
 
 /** Creates in one `create-contacts` step: the most `POST /contacts/batch` takes (docs/decisions.md section 12). */

@@ -12,14 +12,18 @@ import { batchSteps, importRequests } from './contact-import';
 import { loadReport } from '@/lib/jobs/job-report';
 import type { JobSpec, JobStep } from '@/lib/jobs/job-types';
 import { type CreateContactStep, type PatchTagsStep, contactStepHandlers } from '../contact-steps';
+import { registerJobKinds } from '@/lib/jobs/job-kinds';
 import { registerStepHandlers } from '@/lib/jobs/step-kinds';
+import { contactJobKinds } from '../contact-jobs';
 import { runJob, stepKey } from '@/lib/jobs/step-runner';
 
 const writes: { url: string; key: string | null; batch: string | null; source: string | null }[] = [];
 let dropAnswer: ((url: string) => boolean) | null = null;
 
-// The contacts feature's step kinds in the engine's table, as src/app/step-kinds.ts registers them in the console.
+// The contacts feature's step kinds and job kinds in the engine's tables, as src/app/kinds.ts registers them in the
+// console.
 registerStepHandlers(...contactStepHandlers);
+registerJobKinds(...contactJobKinds);
 
 const h = jobHarness(async (input, init) => {
   if (init?.method === 'POST') {

@@ -22,6 +22,7 @@ import { currentLocale, t } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/workspace-api';
 import type { RefusedRow } from '@/lib/jobs/job-types';
+import type { ProductJobKind } from './product-jobs';
 import type { UpsertProductStep } from './product-steps';
 import {
   type ColumnMapping,
@@ -80,7 +81,7 @@ function importSpec(loaded: Loaded, mapping: ColumnMapping) {
       refused.push({ row: planned.row, values, reason: planned.reason });
     }
   }
-  return { kind: 'products-import' as const, steps, report: { refused }, meta: { fileName: loaded.fileName } };
+  return { kind: 'products-import' as const satisfies ProductJobKind, steps, report: { refused }, meta: { fileName: loaded.fileName } };
 }
 
 export function ImportProductsDialog({ onClose }: { onClose: () => void }) {

@@ -2,7 +2,7 @@
  * The products feature's step kind (issue 38 point 4): `upsert-product`, one product created or updated by its
  * `externalId` (`POST /products` as an upsert, docs/contract.md section 4), the step a products import sends per row
  * (import-products-dialog.tsx). Its handler goes in the job engine's table (src/lib/jobs/step-kinds.ts), registered
- * by src/app/step-kinds.ts. An upsert is safe to repeat, so a lost answer is simply sent again (with the step's
+ * by src/app/kinds.ts. An upsert is safe to repeat, so a lost answer is simply sent again (with the step's
  * Idempotency-Key, docs/decisions.md section 9); it has no inverse a job could send, so it is never undone by one.
  */
 import type { ProductUpsert } from '@/api/catalog';
