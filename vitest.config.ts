@@ -27,6 +27,15 @@ const maxWorkers = Math.max(2, availableParallelism() - 1);
  * from the start (the parser loaded on demand) starts from `vi.resetModules()`; the files pass in any order
  * (`--sequence.shuffle.files`).
  */
+/**
+ * Server test files whose subject no database changes, run once (on SQLite) rather than again on PostgreSQL (issue
+ * 38 point 2, the suite's time): the HTTP layer below the routes (transport), proxy mode (it forwards to another
+ * service, with no database of its own), the dashboard's serving and headers, the OpenAPI document, the
+ * environment's parsing and the export's quoters. Files that only skip some of their tests on PostgreSQL do that
+ * themselves (`TEST_DATABASE`).
+ */
+const SQLITE_ONLY = ['server/test/transport.test.ts', 'server/test/proxy.test.ts', 'server/test/dashboard.test.ts', 'server/test/openapi.test.ts', 'server/test/config.test.ts', 'server/test/export-encoding.test.ts'];
+
 const shared = { isolate: false, setupFiles: ['src/i18n/test-setup.ts'], environment: 'node' as const, pool: 'forks' as const, testTimeout: 20_000, hookTimeout: 30_000 };
 
 export default defineConfig({
@@ -37,7 +46,7 @@ export default defineConfig({
     projects: [
       { extends: true as const, test: { ...shared, name: 'console', include: ['src/**/*.test.ts'] } },
       { extends: true as const, test: { ...shared, name: 'sqlite', include: ['server/**/*.test.ts'] } },
-      ...(postgres ? [{ extends: true as const, test: { ...shared, name: 'postgres', include: ['server/**/*.test.ts'], env: { TEST_DATABASE: 'postgres' } } }] : []),
+      ...(postgres ? [{ extends: true as const, test: { ...shared, name: 'postgres', include: ['server/**/*.test.ts'], exclude: SQLITE_ONLY, env: { TEST_DATABASE: 'postgres' } } }] : []),
     ],
   },
 });
