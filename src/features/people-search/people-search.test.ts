@@ -57,6 +57,8 @@ describe('everything about a person, as files', () => {
     expect(rows).toHaveLength(3);
     const column = (name: string) => rows[0]!.indexOf(name);
     expect(rows[2]![column('name')]).toBe('\'=HYPERLINK("http://x")');
+    // An international phone number in the phone column stays as it is (docs/decisions.md section 7, revised).
+    expect(rows.slice(1).map((row) => row[column('phone')])).toContain('+4712345678');
     expect(rows[1]![column('tags')]).toBe('["vip","b,c"]');
     expect(rows[1]![column('notificationSettings')]).toBe('{"email":true,"sms":false}');
     expect(rows[1]![column('extra')]).toBe('');

@@ -9,10 +9,12 @@
  *   service answers: tags, notification settings, and fields unknown to the contract, kept by its loose schemas),
  *   and the organizations' workspaces without a key here, named as not searched (`no-key`).
  * - `personJson` and `personCsv`: the download, one record per contact with the workspace named on it; CSV cells
- *   guarded against formula injection (papaparse's `escapeFormulae`: a `'` before a leading `=`, `+`, `-`, `@`,
- *   tab or carriage return, as the import report does).
+ *   guarded against formula injection (a `'` before a leading `=`, `+`, `-`, `@`, tab or carriage return) by the
+ *   service's export rule (docs/decisions.md section 7, revised; src/lib/csv-table.ts `guardCsvCell`): a phone
+ *   number in international form in the `phone` column stays as it is.
  */
 import Papa from 'papaparse';
+import { guardCsvCell } from '@/lib/csv-table';
 import type { ApiClient } from '@/api/client';
 import type { Contact } from '@/api/contacts';
 import type { FilterNode } from '@/api/filter/ast';
@@ -156,6 +158,6 @@ export function personCsv(answers: readonly WorkspaceAnswer[]): string {
   const records = personRecords(answers);
   const fields: string[] = ['workspaceId', 'workspaceName'];
   for (const record of records) for (const field of Object.keys(record)) if (!fields.includes(field)) fields.push(field);
-  const data = records.map((record) => fields.map((field) => cell((record as Record<string, unknown>)[field])));
-  return Papa.unparse({ fields, data }, { newline: '\r\n', escapeFormulae: true });
+  const data = records.map((record) => fields.map((field) => guardCsvCell(cell((record as Record<string, unknown>)[field]), field === 'phone')));
+  return Papa.unparse({ fields: fields.map((field) => guardCsvCell(field)), data }, { newline: '\r\n', escapeFormulae: false });
 }

@@ -13,9 +13,12 @@
  * changed, unchanged, failed or not sent; a row merged with others names each reason, joined with `; `).
  *
  * CSV: a header row, CRLF lines, RFC 4180 quoting, and `'` before a cell a spreadsheet would read as a formula
- * (OWASP "CSV injection", papaparse's `escapeFormulae`), as the products import's report (product-csv.ts).
+ * (OWASP "CSV injection"), by the service's export rule (docs/decisions.md section 7, revised; src/lib/csv-table.ts
+ * `guardCsvCell`): a phone number in international form in the `phone` column stays as it is (`+47 912 34 567`, not
+ * `'+47 912 34 567`).
  */
 import Papa from 'papaparse';
+import { guardCsvCell } from '@/lib/csv-table';
 import type { JobStore } from './job-store';
 import { t } from '@/i18n/i18n';
 import type { JobRecord, JobSpec, RowNote, StepRecord } from './job-types';
@@ -96,7 +99,7 @@ export async function loadReport(store: JobStore, job: Pick<JobRecord, 'id'>): P
 
 /** A report table as CSV text (see the module's comment); a leading BOM so spreadsheets read it as UTF-8. */
 export function reportTableCsv(table: ReportTable): string {
-  const data = table.rows.map((row) => table.columns.map((column) => row[column] ?? ''));
-  const text = Papa.unparse({ fields: table.columns, data }, { newline: '\r\n', escapeFormulae: true });
+  const data = table.rows.map((row) => table.columns.map((column) => guardCsvCell(row[column] ?? '', column === 'phone')));
+  const text = Papa.unparse({ fields: table.columns.map((column) => guardCsvCell(column)), data }, { newline: '\r\n', escapeFormulae: false });
   return `\uFEFF${text.endsWith('\r\n') || !text ? text : `${text}\r\n`}`;
 }

@@ -542,6 +542,8 @@ describe('TableCleaner and buildPlan', () => {
     const records: StepRecord[] = spec.steps.map((step, index) => ({ jobId: 'j', index, step, status: 'settled', outcome: { kind: 'created', id: `c-${index}` } satisfies StepOutcome }));
     const report = buildReport(records, spec.report);
     const created = Papa.parse<Record<string, string>>(reportTableCsv(report.created).replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data;
+    // The phone read from '912 34 567' stays as the number it is (docs/decisions.md section 7, revised), not '+47...
+    expect(created[1]!.phone).toMatch(/^\+47/);
     expect(created.map((row) => [row.email, row.phone === '', row.withoutPhone])).toEqual([
       ['ann@example.com', true, "phone '12' is not a valid phone number (read with default country NO); imported without the phone; phone '34' is not a valid phone number (read with default country NO); imported without the phone"],
       ['bo@example.com', false, ''],
