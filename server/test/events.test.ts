@@ -155,8 +155,14 @@ describe('Last-Event-ID', () => {
     const resumed = await events(server.a.key, position);
     const last = await resumed.next((frame) => frame.event === 'change' && frame.data.action === 'tags');
     expect(resumed.frames.filter((frame) => frame.event === 'reset')).toEqual([]);
-    expect(changes(resumed).map((frame) => frame.data)).toEqual([
-      { resource: 'contact', ids: missed, action: 'create' },
+    const replayed = changes(resumed).map((frame) => frame.data);
+    // Changes less than 250 ms apart may be merged (docs/decisions.md section 13): the two creates come in one frame,
+    // or in two where the machine took longer between them (CI's did, once), their ids in order either way.
+    const creates = replayed.slice(0, -2);
+    expect(creates.length).toBeGreaterThanOrEqual(1);
+    expect(creates.map(({ resource, action }) => ({ resource, action }))).toEqual(creates.map(() => ({ resource: 'contact', action: 'create' })));
+    expect(creates.flatMap((data) => data.ids)).toEqual(missed);
+    expect(replayed.slice(-2)).toEqual([
       { resource: 'product', ids: [product.body.id], action: 'create' },
       { resource: 'contact', ids: [missed[0]], action: 'tags' },
     ]);
