@@ -32,7 +32,8 @@ export default defineConfig({
     launchOptions: {
       // Debian's Chromium as its headless shell (the package chromium-headless-shell: the same Chromium without the
       // browser's own interface, which is what Playwright runs headless by default): 0.71 of the full browser's CPU
-      // for the same tests (docs/benchmarks.md, "Two page loads fewer a test, and the headless shell").
+      // and 0.75 of its time for the same tests (docs/benchmarks.md, "Two page loads fewer a test, and the headless
+      // shell" and "The headless shell, and the browser tests beside the unit tests again").
       // `CHROMIUM_PATH=/usr/bin/chromium` runs them in the full browser.
       executablePath: process.env.CHROMIUM_PATH ?? CHROMIUM_HEADLESS_SHELL,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],

@@ -1,7 +1,7 @@
 // `npm test`: the lint, the type check, the unit tests and the dashboard's build side by side, and the browser tests
 // as soon as the build has passed (Chromium made sure of first), beside whichever of the other three still run: the
-// unit tests wait on sockets, timers and databases for most of their time (0.7 of a core, docs/benchmarks.md), which
-// the browser tests fill. The first four's outputs are printed whole when each ends, the browser tests' line by line
+// unit tests wait on sockets, timers and databases for part of their time (0.7 to 0.9 of a core alone,
+// docs/benchmarks.md), which the browser tests fill. The first four's outputs are printed whole when each ends, the browser tests' line by line
 // as they come, never one inside another. Ends with a table of each phase's time and the total; exits with 1 when any
 // phase failed. The table's lines match neither vitest's "Tests N passed" nor Playwright's "N passed (", which
 // .ci/run reads.
@@ -18,19 +18,20 @@ function run(label, command, args, { stream = false } = {}) {
     const start = Date.now();
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks = [];
-    let partial = '';
-    const take = (chunk) => {
+    // Streamed, each of the child's two outputs keeps its own unfinished line, so a line is never joined to the other's.
+    const partial = { stdout: '', stderr: '' };
+    const take = (name) => (chunk) => {
       if (!stream) return chunks.push(chunk);
-      const lines = (partial + chunk.toString('utf8')).split('\n');
-      partial = lines.pop();
+      const lines = (partial[name] + chunk.toString('utf8')).split('\n');
+      partial[name] = lines.pop();
       if (lines.length) process.stdout.write(`${lines.join('\n')}\n`);
     };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
+    child.stdout.on('data', take('stdout'));
+    child.stderr.on('data', take('stderr'));
     child.on('close', (code) => {
       const seconds = (Date.now() - start) / 1000;
       if (stream) {
-        if (partial) process.stdout.write(`${partial}\n`);
+        for (const rest of [partial.stdout, partial.stderr]) if (rest) process.stdout.write(`${rest}\n`);
       } else {
         process.stdout.write(`> ${label}: ${code === 0 ? 'ok' : `failed (exit ${code})`} in ${seconds.toFixed(1)} s\n`);
         process.stdout.write(Buffer.concat(chunks));
