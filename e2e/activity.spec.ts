@@ -3,7 +3,8 @@
  * Debian's Chromium: a contact's city corrected, seen before and after in its History and reverted (the service holds
  * the old value again); a small import undone from the Jobs page in one request, the contact a colleague changed
  * since kept and named; the consent record of a contact made active through its notification settings, downloaded
- * as JSON; the Activity page filtered to a batch. axe on the new screens in both colour schemes and both languages.
+ * as JSON; the Activity page filtered to a batch; a read-only key's History of a product and a collection (beside
+ * the disabled fields, so it opens). axe on the new screens in both colour schemes and both languages.
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
@@ -137,4 +138,22 @@ test.describe('in bokmål', () => {
     await expect(page.getByRole('status').filter({ hasText: '2 endringer' })).toBeVisible();
     await checkAccessibility(page, 'activity-page-nb');
   });
+});
+
+test("a read-only key opens a product's and a collection's History, with nothing to revert", async ({ page, connect, state }) => {
+  const collection = await api(page, 'POST', '/collections', { title: 'History Shelf' });
+  const product = await api(page, 'POST', '/products', { title: 'History Lamp', price: 10, currency: 'EUR' });
+  await api(page, 'POST', '/products', { id: product.id, title: 'History Lamp', price: 12, currency: 'EUR' });
+  const { key } = cli<{ key: string }>(state.databaseUrl, 'key', 'create', '--workspace', ws.id, '--scope', 'products:read-only');
+  await connect(key);
+  for (const [path, id, name] of [['products', product.id, 'Product'], ['collections', collection.id, 'Collection']] as const) {
+    await page.goto(`/w/${ws.id}/${path}/${id}`);
+    const drawer = page.getByRole('dialog', { name });
+    // The record's fields are a disabled fieldset for this key; its History is beside them, and opens.
+    await expect(drawer.getByRole('textbox', { name: 'Title', exact: true })).toBeDisabled();
+    await drawer.getByRole('button', { name: 'Show history' }).click();
+    const history = drawer.getByRole('list', { name: 'History' });
+    await expect(history.getByText(path === 'products' ? 'Corrected' : 'Created').first()).toBeVisible();
+    await expect(history.getByRole('button', { name: /^Revert/ })).toHaveCount(0);
+  }
 });

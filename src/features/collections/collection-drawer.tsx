@@ -61,7 +61,18 @@ export function CollectionDrawer({ collection, readOnly = false, onClose }: { co
       onSubmit={(event) => void submit(event)}
       onClose={onClose}
       readOnly={readOnly}
-      aside={collection ? <CollectionProducts collection={collection} canWrite={!readOnly} /> : undefined}
+      // Beside the fields, not among them: a read-only key's fields are a disabled fieldset, and its products list and
+      // History work all the same.
+      aside={
+        collection ? (
+          <>
+            <CollectionProducts collection={collection} canWrite={!readOnly} />
+            <Suspense fallback={null}>
+              <RecordHistory resourceId={collection.id} canRevert={!readOnly} />
+            </Suspense>
+          </>
+        ) : undefined
+      }
     >
       {collection ? (
         <DeleteRecordButton
@@ -83,11 +94,6 @@ export function CollectionDrawer({ collection, readOnly = false, onClose }: { co
       </SimpleGrid>
       <DescriptionFields form={form} />
       <CustomPropertiesField form={form} />
-      {collection ? (
-        <Suspense fallback={null}>
-          <RecordHistory resourceId={collection.id} canRevert={!readOnly} />
-        </Suspense>
-      ) : null}
     </UpsertDrawer>
   );
 }

@@ -101,6 +101,14 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
       onSubmit={(event) => void submit(event)}
       onClose={onClose}
       readOnly={readOnly}
+      // Beside the fields, not among them: a read-only key's fields are a disabled fieldset, and its History opens too.
+      aside={
+        product ? (
+          <Suspense fallback={null}>
+            <RecordHistory resourceId={product.id} canRevert={!readOnly} />
+          </Suspense>
+        ) : undefined
+      }
     >
       {product ? (
         <DeleteRecordButton
@@ -188,11 +196,6 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
         )}
       />
       <CustomPropertiesField form={form} />
-      {product ? (
-        <Suspense fallback={null}>
-          <RecordHistory resourceId={product.id} canRevert={!readOnly} />
-        </Suspense>
-      ) : null}
     </UpsertDrawer>
   );
 }
