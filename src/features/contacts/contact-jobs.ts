@@ -14,6 +14,7 @@
  * engine's own kind (`UNDO_KIND`, `undo-tags`), which takes the list of the job it undoes. Texts: the `jobs` catalog.
  */
 import type { JobKindSpec } from '@/lib/jobs/job-kinds';
+import { importTitle } from '@/lib/jobs/job-title';
 import type { JobTitle } from '@/lib/jobs/job-types';
 
 /** The names of this feature's job kinds, for its job specs (`JobSpec.kind`): a misspelt kind fails to compile. */
@@ -30,7 +31,7 @@ export const contactsImportKind: ContactJobKindSpec = {
   source: 'console/import',
   changes: 'contacts',
   label: 'jobs.kindContactsImport',
-  title: (meta) => (typeof meta.fileName === 'string' ? { key: 'jobs.titleImport', values: { fileName: meta.fileName } } : null),
+  title: importTitle,
   undoable: true,
   created: {
     tag: (meta) => (typeof meta.importTag === 'string' ? meta.importTag : null),

@@ -28,6 +28,15 @@ export function titleFromMeta(kind: JobKind, meta: Record<string, unknown> | und
   return findJobKind(kind)?.title?.(meta ?? {}, steps) ?? null;
 }
 
+/**
+ * An import's title from its `meta`: "Import {fileName}" (`meta.fileName`, the file as the person chose it), or null
+ * when `meta` names no file. The `title` of every import's job kind (the contacts' and the products',
+ * `JobKindSpec.title`), so both read alike.
+ */
+export function importTitle(meta: Record<string, unknown>): JobTitle | null {
+  return typeof meta.fileName === 'string' ? { key: 'jobs.titleImport', values: { fileName: meta.fileName } } : null;
+}
+
 /** The title of the undo of `job`: "Undo: " and the job's own title (kept as its key, so it follows the language too). */
 export function undoTitle(job: Pick<JobRecord, 'title' | 'titleMessage'>): JobTitle {
   return { key: 'jobs.titleUndo', values: { title: job.titleMessage ?? job.title } };

@@ -22,8 +22,9 @@
  * feature's contact-steps.ts). The service's "in progress" 409 to a repeated Idempotency-Key waits and tries again.
  * A 429 waits for its `Retry-After` (else 1 s doubling to 60 s). 401 or 403 stops the job (`KeyRefusedError`): the
  * key is the person's to fix. A step whose kind has no handler stops the run too (`UnknownStepKindError`, the step
- * left unsent), as a job whose kind has no spec does before its first step (`UnknownJobKindError`). Any other refusal is the step's `failed` outcome, with the reason as a sentence
- * (src/lib/error-sentence.ts), and the job goes on. A step's reason is stored with its outcome in the language
+ * left unsent), as a job whose kind has no spec does before its first step (`UnknownJobKindError`). Any other
+ * refusal is the step's `failed` outcome, with the reason as a sentence (src/lib/error-sentence.ts), and the job
+ * goes on. A step's reason is stored with its outcome in the language
  * shown when the step ended (issue 23); a stop's reason in English (`stopReasonText`).
  *
  * Stopping (`stop` aborts: pause, cancel, a closing tab) starts no new step, and withdraws a step whose write still

@@ -8,6 +8,7 @@
  * in one request. Texts: the `jobs` catalog.
  */
 import type { JobKindSpec } from '@/lib/jobs/job-kinds';
+import { importTitle } from '@/lib/jobs/job-title';
 
 /** The name of this feature's job kind, for its job spec (`JobSpec.kind`): a misspelt kind fails to compile. */
 export type ProductJobKind = 'products-import';
@@ -18,7 +19,7 @@ export const productsImportKind: JobKindSpec & { readonly kind: ProductJobKind }
   source: 'console/products-import',
   changes: 'products',
   label: 'jobs.kindProductsImport',
-  title: (meta) => (typeof meta.fileName === 'string' ? { key: 'jobs.titleImport', values: { fileName: meta.fileName } } : null),
+  title: importTitle,
   undoable: false,
 };
 
