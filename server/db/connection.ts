@@ -25,6 +25,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
+import { SAFETY_PAGES, holdCheckpoints } from './checkpointer';
 import type { Database } from './schema';
 
 /** The few places where SQL differs between databases. */
@@ -324,6 +325,9 @@ export function openDatabase(url: string): ServiceDatabase {
   const file = sqliteFile(url);
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const main = openSqlite(file);
+  // Checkpoints run in a worker thread (server/db/checkpointer.ts); this connection's own only bound the WAL.
+  const releaseCheckpoints = file === ':memory:' ? async () => {} : holdCheckpoints(file);
+  if (file !== ':memory:') main.pragma(`wal_autocheckpoint = ${SAFETY_PAGES}`);
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(main) }), log: sqlTrace() });
   return {
     db,
@@ -349,6 +353,9 @@ export function openDatabase(url: string): ServiceDatabase {
         if (reader !== main) reader.close();
       }
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await releaseCheckpoints();
+      await db.destroy();
+    },
   };
 }
