@@ -5,7 +5,7 @@
  * (`tags`), with every better-sqlite3 statement's run timed, and prints each round's milliseconds and, for rounds 2
  * to 6, the 15 costliest statements (ms, count, the SQL's start) and the SQL's total:
  *
- *   npx tsx bench/statement-times.ts [batch|tags] [--setup "pragma ...; ..."]
+ *   npx tsx bench/statement-times.ts [batch|tags|revert] [--setup "pragma ...; ..."]
  *
  * `--setup` runs statements on the service's connection first (e.g. `pragma wal_autocheckpoint = 0`). In process, no
  * HTTP; the figures are the store's and the database's alone.
@@ -19,12 +19,17 @@ import { sql } from 'kysely';
 import { contactCreateSchema } from '../src/api/contacts';
 import { openMigratedDatabase } from '../server/database';
 import type { Actor } from '../server/db/activity';
+import { CatalogStore } from '../server/db/catalog';
 import { ContactStore } from '../server/db/contacts';
+import { PostStore } from '../server/db/posts';
+import { Reverter } from '../server/db/revert';
 import { seededFile } from './seeded-file';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { setup: { type: 'string', default: '' } } });
 const mode = positionals[0] ?? 'batch';
 
+/** Whether statements are timed now (`revert` does not time the creates it reverts). */
+let recording = true;
 /** Milliseconds and runs per statement, by the first 90 characters of its SQL. */
 const times = new Map<string, { n: number; ms: number }>();
 type Statement = Record<string, (...args: unknown[]) => unknown>;
@@ -37,6 +42,7 @@ prototype.prepare = function (this: unknown, text: string) {
     const run = statement[method];
     if (!run) continue;
     statement[method] = function (this: unknown, ...args: unknown[]) {
+      if (!recording) return run.apply(this, args);
       const started = performance.now();
       try {
         return run.apply(this, args);
@@ -57,6 +63,7 @@ const database = await openMigratedDatabase(file);
 const { db, dialect } = database;
 for (const statement of values.setup.split(';').filter((part) => part.trim())) await sql.raw(statement).execute(db);
 const store = new ContactStore(db, dialect);
+const reverter = new Reverter(db, dialect, { contacts: store, catalog: new CatalogStore(db, dialect), posts: new PostStore(db, dialect) });
 const actor: Actor = { keyHint: 'abcd', source: 'bench', batchId: null, requestId: null, idempotencyKey: null };
 let made = 0;
 for (let round = 0; round < 6; round++) {
@@ -67,6 +74,16 @@ for (let round = 0; round < 6; round++) {
       contactCreateSchema.parse({ name: `Bench Person ${made}`, email: `statement-times-${made}@example.com`, phone: `+4791${String(made++).padStart(6, '0')}`, city: 'Oslo', tags: ['bench', 'vip'] }),
     );
     await store.createMany(workspaceId, items, { actor });
+  } else if (mode === 'revert') {
+    const batchId = crypto.randomUUID();
+    const items = Array.from({ length: 1000 }, () => contactCreateSchema.parse({ name: `Bench Person ${made}`, email: `statement-times-${made}@example.com`, phone: `+4791${String(made++).padStart(6, '0')}`, city: 'Oslo', tags: ['bench', 'vip'] }));
+    recording = false;
+    await store.createMany(workspaceId, items, { actor: { ...actor, batchId } });
+    recording = true;
+    const created = performance.now();
+    const result = await reverter.revert(workspaceId, ['contacts:read-write'], actor, { batchId });
+    console.log(`revert round ${round + 1}: ${result.reverted} reverted in ${(performance.now() - created).toFixed(1)} ms`);
+    continue;
   } else {
     const ids = (await db.selectFrom('contact_tags').select('contact_id').where('tag', '=', 'vip').limit(10_000).offset(round * 10_000).execute()).map((row) => row.contact_id);
     await store.patchTagsMany(workspaceId, ids, [`statement-times-${round}`], [], { actor, batchId: crypto.randomUUID() });

@@ -47,6 +47,7 @@ import { postRoutes } from './routes/posts';
 import { statsRoutes } from './routes/stats';
 import { catalogRoutes } from './routes/products';
 import { startScheduler } from './scheduler';
+import { SearchIndexUpkeep } from './db/search-upkeep';
 import type { RouteContext } from './routes/context';
 import { workspaceRoutes } from './routes/workspaces';
 import { ViewStore } from './db/views';
@@ -269,8 +270,9 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
 
   const interval = config.schedulerIntervalMs ?? 1000;
   if (interval > 0) {
-    const stop = startScheduler({ posts: context.posts, activity: context.activity, retentionDays: config.activityRetentionDays ?? 400 }, interval, app.log);
-    app.addHook('onClose', async () => stop());
+    const search = dialect.name === 'sqlite' ? new SearchIndexUpkeep(db) : undefined;
+    const stop = startScheduler({ posts: context.posts, activity: context.activity, retentionDays: config.activityRetentionDays ?? 400, search }, interval, app.log);
+    app.addHook('onClose', stop);
   }
 
   await app.register(dashboardPlugin, { root: config.dashboardDir ?? '', demo: config.demo ?? (() => null) });

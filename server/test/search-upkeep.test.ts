@@ -1,0 +1,103 @@
+/**
+ * The contact search index's upkeep on SQLite (server/db/search-upkeep.ts): when it merges, that a merge leaves one
+ * segment and the same search answers, that erasure still erases after it, and that the scheduler runs it. On a real
+ * migrated SQLite file. SQLite only: PostgreSQL has no such index.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contactCreateSchema } from '../../src/api/contacts';
+import { openMigratedDatabase } from '../database';
+import { ActivityStore } from '../db/activity';
+import type { ServiceDatabase } from '../db/connection';
+import { ContactStore } from '../db/contacts';
+import { PostStore } from '../db/posts';
+import { SearchIndexUpkeep, needsMerge, searchSegments } from '../db/search-upkeep';
+import { createOrganization, createWorkspace } from '../db/workspaces';
+import { startScheduler } from '../scheduler';
+import { TEST_DATABASE } from './test-database';
+
+const CITIES = ['Oslo', 'Bergen', 'Trondheim', 'Stavanger', 'Tromsø'];
+
+describe('needsMerge', () => {
+  it('merges when the other segments hold a quarter of the largest or more, above the smallest size worth it', () => {
+    expect(needsMerge([], 0)).toBe(false);
+    expect(needsMerge([5000])).toBe(false);
+    expect(needsMerge([5000, 1000, 249])).toBe(false);
+    expect(needsMerge([5000, 1000, 250])).toBe(true);
+    expect(needsMerge([6709, 4940, 4916, 4916, 4909, 3974, 2066, 2050, 2047, 1169, 634, 631, 630, 628, 175, 108])).toBe(true);
+    expect(needsMerge([400, 300, 200])).toBe(false);
+    expect(needsMerge([400, 300, 200], 0)).toBe(true);
+  });
+});
+
+describe.skipIf(TEST_DATABASE !== 'sqlite')('merging the SQLite contact search index', () => {
+  let dir: string;
+  let file: string;
+  let database: ServiceDatabase;
+  let contacts: ContactStore;
+  let workspaceId: string;
+  const search = async (text: string) =>
+    (await sql<{ rowid: number }>`select rowid from contacts_search where name like ${`%${text}%`} or city like ${`%${text}%`} order by rowid`.execute(database.db)).rows.map((row) => row.rowid);
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'wsa-search-upkeep-'));
+    file = join(dir, 'service.sqlite');
+    database = await openMigratedDatabase(file);
+    contacts = new ContactStore(database.db, database.dialect);
+    const organization = await createOrganization(database.db, 'Upkeep Org');
+    workspaceId = (await createWorkspace(database.db, { organizationId: organization.id, name: 'Upkeep' })).id;
+    // 40 transactions: FTS5 writes a segment for each and merges only some, so several are left.
+    for (let round = 0; round < 40; round++) {
+      const items = Array.from({ length: 25 }, (_, i) => contactCreateSchema.parse({ name: `Person ${round}-${i} Hansen`, email: `upkeep-${round}-${i}@example.com`, city: CITIES[(round + i) % CITIES.length] }));
+      await contacts.createMany(workspaceId, items);
+    }
+  });
+  afterAll(async () => {
+    await database.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('leaves one segment, with the same answers to a search, and a second run has nothing to do', async () => {
+    const before = await searchSegments(database.db);
+    expect(before.length).toBeGreaterThan(1);
+    const answers = { hansen: await search('hansen'), bergen: await search('ergen'), one: await search('son 3-1') };
+    expect(answers.hansen).toHaveLength(1000);
+    const upkeep = new SearchIndexUpkeep(database.db, 0);
+    const run = await upkeep.mergeIfNeeded();
+    expect(run).toMatchObject({ complete: true });
+    expect(await searchSegments(database.db)).toHaveLength(1);
+    expect({ hansen: await search('hansen'), bergen: await search('ergen'), one: await search('son 3-1') }).toEqual(answers);
+    expect(await upkeep.mergeIfNeeded()).toBeNull();
+    const integrity = sql`insert into contacts_search(contacts_search, rank) values ('integrity-check', 1)`;
+    await expect(integrity.execute(database.db)).resolves.toBeDefined();
+  });
+
+  it('an erasure after the merge still leaves nothing of the person in the files', async () => {
+    const [erased] = await contacts.createMany(workspaceId, [contactCreateSchema.parse({ name: 'Quintessa Upkeepdottir', email: 'quintessa.upkeep@example.com', city: 'Kautokeino' })]);
+    if (!erased || !('id' in erased)) throw new Error('create refused');
+    await new SearchIndexUpkeep(database.db, 0).run();
+    await contacts.erase(workspaceId, erased.id);
+    const bytes = Buffer.concat([readFileSync(file), readFileSync(`${file}-wal`, { flag: 'a+' })]);
+    for (const value of ['Upkeepdottir', 'quintessa.upkeep', 'Kautokeino']) expect(bytes.includes(value), value).toBe(false);
+  });
+
+  it('the scheduler merges an index that needs it, and its stop waits for the merge under way', async () => {
+    for (let round = 0; round < 12; round++) {
+      const items = Array.from({ length: 10 }, (_, i) => contactCreateSchema.parse({ name: `Later ${round}-${i}`, email: `later-${round}-${i}@example.com` }));
+      await contacts.createMany(workspaceId, items);
+    }
+    expect((await searchSegments(database.db)).length).toBeGreaterThan(1);
+    const logged: string[] = [];
+    const log = { info: (_: unknown, message: string) => logged.push(message), error: (_: unknown, message: string) => logged.push(message) } as unknown as FastifyBaseLogger;
+    const stop = startScheduler({ posts: new PostStore(database.db, database.dialect), activity: new ActivityStore(database.db, database.dialect), retentionDays: 0, search: new SearchIndexUpkeep(database.db, 0) }, 20, log);
+    const until = Date.now() + 10_000;
+    while (!logged.length && Date.now() < until) await new Promise((done) => setTimeout(done, 20));
+    await stop();
+    expect(logged).toEqual(['merged the contact search index']);
+    expect(await searchSegments(database.db)).toHaveLength(1);
+  });
+});
