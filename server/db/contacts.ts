@@ -1148,11 +1148,21 @@ export class ContactStore {
    * SQLite: writes every committed page into the database file and truncates the WAL to zero bytes
    * (`wal_checkpoint(TRUNCATE)`, waiting up to the busy timeout for readers of older snapshots). Nothing on
    * PostgreSQL. Resolves to whether the WAL was emptied (false when a reader kept it busy).
+   *
+   * A checkpoint that another connection is running (the checkpoint worker of this or another process,
+   * server/db/checkpointer.ts) makes SQLite answer busy at once, without its busy handler: the truncation is then
+   * tried again every 5 ms for up to CHECKPOINT_RETRY_MS, so an erasure does not leave the WAL's stale frames (the
+   * person's old values among them) because a passive checkpoint happened to be under way.
    */
   async checkpoint(): Promise<boolean> {
     if (this.dialect.name !== 'sqlite') return true;
-    const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(truncate)`.execute(this.db);
-    return rows[0]?.busy === 0;
+    const started = performance.now();
+    for (;;) {
+      const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(truncate)`.execute(this.db);
+      if (rows[0]?.busy === 0) return true;
+      if (performance.now() - started >= CHECKPOINT_RETRY_MS) return false;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
   }
 }
 
@@ -1230,6 +1240,9 @@ function duplicateError(row: ContactRow, detail = ''): Error {
 
 /** At most this many creates share one SQLite transaction (`ContactStore.createInBatch`). */
 const MAX_CREATE_BATCH = 64;
+
+/** How long `checkpoint` tries again while another connection's checkpoint keeps it busy, ms. */
+const CHECKPOINT_RETRY_MS = 2000;
 
 /** Rows a multi-row insert of `createMany` or `patchTagsMany` takes at most (SQLite's 32,766 parameters: 23 a contact). */
 const INSERT_ROWS = 500;

@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKPOINT_INTERVAL_MS } from '../db/checkpointer';
 import { type ServiceDatabase, openDatabase } from '../db/connection';
+import { ContactStore } from '../db/contacts';
 import { TEST_DATABASE } from './test-database';
 
 /** Writes about `pages` pages of 4 KiB in one transaction of the service's connection. */
@@ -83,5 +84,29 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('WAL checkpoints in the worker threa
     await other.close();
     rmSync(join(dir, 'other.sqlite'));
     expect(() => statSync(join(dir, 'other.sqlite'))).toThrow();
+  });
+});
+
+describe.skipIf(TEST_DATABASE !== 'sqlite')('an erasure checkpoint while the worker checkpoints', () => {
+  it('waits its turn and empties the WAL, rather than answering busy and leaving stale frames', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wsa-checkpoint-turn-'));
+    const file = join(dir, 'service.sqlite');
+    const database = openDatabase(file);
+    try {
+      await sql`create table filler (id integer primary key, body blob)`.execute(database.db);
+      const store = new ContactStore(database.db, database.dialect);
+      // 12,000 pages (47 MiB, under the connection's own bound): the worker's passive checkpoint copies them for some
+      // 40 ms. Asked at several delays after the commit, SQLite's truncation alone answered busy at once in about half
+      // of them (the worker's checkpoint under way); each must empty the WAL all the same.
+      for (const delay of [20, 40, 60, 80, 100, 120, 140, 160]) {
+        await writePages(database, 12_000);
+        await new Promise((done) => setTimeout(done, delay));
+        expect(await store.checkpoint(), `${delay} ms after the commit`).toBe(true);
+        expect(statSync(`${file}-wal`).size).toBe(0);
+      }
+    } finally {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
