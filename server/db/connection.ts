@@ -328,6 +328,9 @@ export function openDatabase(url: string): ServiceDatabase {
   // Checkpoints run in a worker thread (server/db/checkpointer.ts); this connection's own only bound the WAL.
   const releaseCheckpoints = file === ':memory:' ? async () => {} : holdCheckpoints(file);
   if (file !== ':memory:') main.pragma(`wal_autocheckpoint = ${SAFETY_PAGES}`);
+  // A WAL that grew while readers held old snapshots (checkpoint starvation: long exports) is cut back to 64 MiB when
+  // it restarts, instead of keeping its largest size on disk (and telling the search index's upkeep it is large).
+  if (file !== ':memory:') main.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(main) }), log: sqlTrace() });
   return {
     db,

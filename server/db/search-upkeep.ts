@@ -16,6 +16,7 @@
  * more, so the whole index is rewritten about once for every quarter of it written anew. PostgreSQL's trigram
  * indexes need none of this.
  */
+import { statSync } from 'node:fs';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from './schema';
 import { TimedChunks, yieldToOthers } from './timed-chunks';
@@ -28,6 +29,16 @@ export const MERGE_SHARE = 0.25;
 
 /** Leaf pages at or under which the index is left alone, whatever its segments (a small index merges cheaply anyway). */
 export const MIN_PAGES = 1000;
+
+/**
+ * The WAL size past which a merge does not start its next step, bytes (256 MiB). A merge writes the whole index anew
+ * (about 1.5 GB at 1,000,000 contacts), and while a reader holds an old snapshot (an export reads for minutes) no
+ * checkpoint can restart the WAL, so every page written piles up in it: under a soak's three export loops the WAL
+ * grew 35 MB a second with a merge running, against 5 without (docs/benchmarks.md, "The search index merged"). The
+ * merge waits for a later check instead, once the readers let the WAL restart (the service's connection truncates
+ * it to 64 MiB then: `journal_size_limit`, server/db/connection.ts).
+ */
+export const MERGE_WAL_LIMIT_BYTES = 256 * 1024 * 1024;
 
 /**
  * The leaf pages of each segment of the index, largest first: the rows of each segment in the FTS5 table's `_idx`
@@ -46,7 +57,10 @@ export function needsMerge(segments: readonly number[], minPages = MIN_PAGES): b
   return others.length > 0 && largest + rest > minPages && rest >= MERGE_SHARE * largest;
 }
 
-/** What one run did: the merge steps (transactions) it took and the time, ms; `complete` false when it was stopped. */
+/**
+ * What one run did: the merge steps (transactions) it took and the time, ms; `complete` false when it was stopped
+ * (`stop`) or paused for the WAL's size (MERGE_WAL_LIMIT_BYTES).
+ */
 export type MergeRun = { steps: number; ms: number; complete: boolean };
 
 /** Merges the SQLite contact search index, one short transaction at a time (see the module's comment). */
@@ -54,22 +68,41 @@ export class SearchIndexUpkeep {
   private stopped = false;
   private running: Promise<MergeRun> | null = null;
 
-  /** `minPages`: MIN_PAGES, lowered by tests. */
+  /** `minPages` and `walLimitBytes`: MIN_PAGES and MERGE_WAL_LIMIT_BYTES, lowered by tests. */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly minPages = MIN_PAGES,
+    private readonly walLimitBytes = MERGE_WAL_LIMIT_BYTES,
   ) {}
+
+  private walFile: string | null = null;
+
+  /** The size of the database's WAL file, bytes (0 when there is none: an in-memory database, or no WAL yet). */
+  private async walBytes(): Promise<number> {
+    if (this.walFile === null) {
+      const { rows } = await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(this.db);
+      this.walFile = rows[0]?.file ? `${rows[0].file}-wal` : '';
+    }
+    if (!this.walFile) return 0;
+    try {
+      return statSync(this.walFile).size;
+    } catch {
+      return 0;
+    }
+  }
 
   /** Merges when `needsMerge` says so; resolves to the run, or null when none was needed or one is under way. */
   async mergeIfNeeded(): Promise<MergeRun | null> {
     if (this.running || this.stopped) return null;
+    if ((await this.walBytes()) > this.walLimitBytes) return null;
     if (!needsMerge(await searchSegments(this.db), this.minPages)) return null;
     return this.run();
   }
 
   /**
    * Merges the index into one segment; resolves once a step changed fewer than two rows (merged), or after the step
-   * under way when `stop` was called. One run at a time: a second call answers the first's promise.
+   * under way when `stop` was called or the WAL has grown past `walLimitBytes`. One run at a time: a second call
+   * answers the first's promise.
    */
   run(): Promise<MergeRun> {
     this.running ??= this.merge().finally(() => {
@@ -87,7 +120,7 @@ export class SearchIndexUpkeep {
     const started = performance.now();
     const steps = new TimedChunks(200, STEP_MS, 20, 5000);
     let count = 0;
-    while (!this.stopped) {
+    while (!this.stopped && (await this.walBytes()) <= this.walLimitBytes) {
       const pages = steps.next();
       const began = performance.now();
       const changed = await this.db.transaction().execute(async (trx) => {
