@@ -256,7 +256,14 @@ async function listenPostgres(url: string, channel: string, onNotify: (payload: 
  */
 function openSqlite(file: string, readonly = false): SQLite.Database {
   const database = new SQLite(file, { readonly, fileMustExist: readonly });
-  if (!readonly) database.pragma('journal_mode = WAL');
+  if (!readonly) {
+    database.pragma('journal_mode = WAL');
+    // The checkpoint worker (server/db/checkpointer.ts) does the checkpoints; this connection's own only bound the WAL.
+    database.pragma(`wal_autocheckpoint = ${SAFETY_PAGES}`);
+    // A WAL that grew while readers held old snapshots (checkpoint starvation: long exports) is cut back to 64 MiB when
+    // it restarts, instead of keeping its largest size on disk (and telling the search index's upkeep it is large).
+    database.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
+  }
   database.pragma('foreign_keys = ON');
   // Erased cells and freed pages are overwritten with zeros (docs/decisions.md section 10: erasure that erases).
   if (!readonly) database.pragma('secure_delete = ON');
@@ -325,12 +332,8 @@ export function openDatabase(url: string): ServiceDatabase {
   const file = sqliteFile(url);
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const main = openSqlite(file);
-  // Checkpoints run in a worker thread (server/db/checkpointer.ts); this connection's own only bound the WAL.
+  // Checkpoints run in a worker thread (server/db/checkpointer.ts); an in-memory database has no WAL.
   const releaseCheckpoints = file === ':memory:' ? async () => {} : holdCheckpoints(file);
-  if (file !== ':memory:') main.pragma(`wal_autocheckpoint = ${SAFETY_PAGES}`);
-  // A WAL that grew while readers held old snapshots (checkpoint starvation: long exports) is cut back to 64 MiB when
-  // it restarts, instead of keeping its largest size on disk (and telling the search index's upkeep it is large).
-  if (file !== ':memory:') main.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(main) }), log: sqlTrace() });
   return {
     db,
