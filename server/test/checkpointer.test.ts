@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CHECKPOINT_INTERVAL_MS } from '../db/checkpointer';
 import { type ServiceDatabase, openDatabase } from '../db/connection';
 import { ContactStore } from '../db/contacts';
@@ -20,13 +20,6 @@ async function writePages(database: ServiceDatabase, pages: number) {
   await database.db.transaction().execute(async (trx) => {
     await sql`insert into filler (body) select randomblob(3900) from (with recursive n(i) as (select 1 union all select i + 1 from n where i < ${pages}) select i from n)`.execute(trx);
   });
-}
-
-/** Waits until `check` holds, polling every 20 ms, at most `ms`. */
-async function eventually(check: () => boolean, ms = 5000) {
-  const until = Date.now() + ms;
-  while (!check() && Date.now() < until) await new Promise((done) => setTimeout(done, 20));
-  return check();
 }
 
 describe.skipIf(TEST_DATABASE !== 'sqlite')('WAL checkpoints in the worker thread', () => {
@@ -47,13 +40,13 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('WAL checkpoints in the worker threa
   it('a commit of 2,000 pages leaves the database file as it was; the worker copies the pages in soon after', async () => {
     // A first write, checkpointed, so that the file's size is settled.
     await writePages(database, 100);
-    expect(await eventually(() => statSync(file).size > 100 * 4096)).toBe(true);
+    await vi.waitFor(() => expect(statSync(file).size).toBeGreaterThan(100 * 4096), { timeout: 5000, interval: 20 });
     const before = statSync(file).size;
     await writePages(database, 2000);
     // Read right after the commit: SQLite's own checkpoint (at 1,000 pages) would have grown the file within it.
     const right = statSync(file).size;
     expect(right).toBe(before);
-    expect(await eventually(() => statSync(file).size >= before + 2000 * 4096, 20 * CHECKPOINT_INTERVAL_MS + 2000)).toBe(true);
+    await vi.waitFor(() => expect(statSync(file).size).toBeGreaterThanOrEqual(before + 2000 * 4096), { timeout: 20 * CHECKPOINT_INTERVAL_MS + 2000, interval: 20 });
   });
 
   it('keeps the WAL from growing: 12 commits of 1,000 pages a quarter of a second apart leave a WAL of under half of them', async () => {
@@ -67,11 +60,14 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('WAL checkpoints in the worker threa
       // nothing to copy. And the WAL was restarted after the worker's checkpoints, not grown to 12,000 frames (with no
       // worker, the connection's own bound of SAFETY_PAGES would let it); how many commits one checkpoint spans depends
       // on the disk's speed, hence half.
-      const done = await eventually(() => {
-        const [row] = probe.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
-        return row?.busy === 0 && row.log === row.checkpointed;
-      });
-      expect(done).toBe(true);
+      await vi.waitFor(
+        () => {
+          const [row] = probe.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
+          expect(row?.busy).toBe(0);
+          expect(row?.log).toBe(row?.checkpointed);
+        },
+        { timeout: 5000, interval: 20 },
+      );
       expect(statSync(`${file}-wal`).size).toBeLessThan(6000 * 4096);
     } finally {
       probe.close();

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contactCreateSchema } from '../../src/api/contacts';
 import { openMigratedDatabase } from '../database';
 import { ActivityStore } from '../db/activity';
@@ -126,9 +126,11 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('merging the SQLite contact search i
     const logged: string[] = [];
     const log = { info: (_: unknown, message: string) => logged.push(message), error: (_: unknown, message: string) => logged.push(message) } as unknown as FastifyBaseLogger;
     const stop = startScheduler({ posts: new PostStore(database.db, database.dialect), activity: new ActivityStore(database.db, database.dialect), retentionDays: 0, search: new SearchIndexUpkeep(database.db, 0) }, 20, log);
-    const until = Date.now() + 10_000;
-    while (!logged.length && Date.now() < until) await new Promise((done) => setTimeout(done, 20));
-    await stop();
+    try {
+      await vi.waitFor(() => expect(logged.length).toBeGreaterThan(0), { timeout: 10_000, interval: 20 });
+    } finally {
+      await stop();
+    }
     expect(logged).toEqual(['merged the contact search index']);
     expect(await searchSegments(database.db)).toHaveLength(1);
   });
