@@ -7,11 +7,13 @@
  * bench/server-process.ts), on a fresh database of N seeded contacts (default 200,000), on SQLite, then on
  * PostgreSQL (default `both`). The server's RSS is sampled every 5 s (and its peak every 50 ms, with the kernel's
  * peak mark, by bench/mixed-load.ts). Prints per database: the peak RSS, the RSS at each minute, and the
- * least-squares slope of RSS in MiB a minute over the last half of the run (the last 10 minutes of 20).
+ * least-squares slope of RSS in MiB a minute over the last half of the run (the last 10 minutes of 20), and on
+ * SQLite the largest size of the WAL file (issue 37: exports held it from starting over; server/db/spool.ts).
  * Goals (issue 37): peak RSS under 300 MiB and a slope under 1 MiB a minute over the last 10 minutes, on SQLite
  * and PostgreSQL. Progress goes to stderr, the tables to stdout (docs/benchmarks.md, "Memory soak").
  * Exits 1 on an error, 0 otherwise, even when a goal is missed (the table says so).
  */
+import { existsSync, statSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +44,8 @@ type SoakResult = {
   perMinute: Sample[];
   /** Least-squares slope of RSS over the last half of the run, MiB a minute. */
   slopeMiBPerMinute: number;
+  /** SQLite only: the largest size of the `-wal` file seen (sampled with RSS), and its size at the end, bytes. */
+  wal: { peakBytes: number; endBytes: number } | null;
   loadAverageStart: string;
   loadAverageEnd: string;
 };
@@ -84,8 +88,14 @@ async function soak(kind: DatabaseKind, options: { minutes: number; contacts: nu
     const samples: Sample[] = [];
     const started = performance.now();
     let nextReport = 1;
+    const walFile = kind === 'sqlite' ? `${database.databaseUrl}-wal` : null;
+    const wal = walFile ? { peakBytes: 0, endBytes: 0 } : null;
     const sample = () => {
       const minutes = (performance.now() - started) / 60_000;
+      if (wal && walFile) {
+        wal.endBytes = existsSync(walFile) ? statSync(walFile).size : 0;
+        wal.peakBytes = Math.max(wal.peakBytes, wal.endBytes);
+      }
       const memory = readResidentAndFootprint(pid);
       if (memory === null) return;
       const rssBytes = memory.rss;
@@ -120,6 +130,7 @@ async function soak(kind: DatabaseKind, options: { minutes: number; contacts: nu
       load,
       perMinute,
       slopeMiBPerMinute: leastSquaresSlope(lastHalf),
+      wal,
       loadAverageStart,
       loadAverageEnd: loadAverage(),
     };
@@ -142,7 +153,8 @@ function resultLines(result: SoakResult): string[] {
     '',
     `${int(result.load.requests)} requests (${result.load.requestsPerSecond.toFixed(0)} req/s, p50 ${result.load.p50Ms.toFixed(0)} ms, p99 ${result.load.p99Ms.toFixed(0)} ms, ` +
       `non-2xx ${result.load.non2xx} of which 5xx ${result.load.serverErrors}, autocannon timeouts/errors ${result.load.errors}); ` +
-      `exports read ${result.load.exports.csv} CSV + ${result.load.exports.xlsx} xlsx, refused ${refused}, failed ${result.load.exports.failed}.`,
+      `exports read ${result.load.exports.csv} CSV + ${result.load.exports.xlsx} xlsx, refused ${refused}, failed ${result.load.exports.failed}.` +
+      (result.wal ? ` The WAL file: largest ${mib(result.wal.peakBytes)} MiB, ${mib(result.wal.endBytes)} MiB at the end (sampled every ${SAMPLE_MS / 1000} s).` : ''),
     '',
     '| peak RSS (MiB) | slope over the last half (MiB/min) | goal | result |',
     '|---:|---:|---|---|',

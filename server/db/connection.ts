@@ -26,6 +26,7 @@ import {
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { SAFETY_PAGES, holdCheckpoints } from './checkpointer';
+import { nextTurn, spool, take } from './spool';
 import type { Database } from './schema';
 
 /** The few places where SQL differs between databases. */
@@ -87,12 +88,14 @@ export interface ServiceDatabase {
   db: Kysely<Database>;
   dialect: Dialect;
   /**
-   * The rows of `query` as arrays of column values (in its select order), `chunkSize` rows at a time, read on a
-   * connection of its own so a long read (an export) never holds up the others: SQLite opens a read-only
+   * The rows of `query` as arrays of column values (in its select order), `chunkSize` rows at a time (1,000), read on
+   * a connection of its own so a long read (an export) never holds up the others: SQLite opens a read-only
    * connection with a small page cache, PostgreSQL a server-side cursor on a pooled connection. Stop iterating
-   * (`break`, `return`) to end the read early; the connection is released either way.
+   * (`break`, `return`) to end the read early; the connection is released either way. With `spoolAfterMs`, an
+   * SQLite read still going after that long is read to its end into a temporary file and its snapshot let go
+   * (server/db/spool.ts: a read held for minutes keeps the WAL from starting over); PostgreSQL ignores it.
    */
-  streamRows(query: CompiledQuery, chunkSize?: number): AsyncGenerator<unknown[][]>;
+  streamRows(query: CompiledQuery, options?: { chunkSize?: number; spoolAfterMs?: number }): AsyncGenerator<unknown[][]>;
   /**
    * PostgreSQL only (absent on SQLite): `LISTEN channel` on a connection of its own, outside the pool. Each
    * notification's payload goes to `onNotify`. A lost connection is opened again after `retryMs` (1 s), and
@@ -194,7 +197,7 @@ function openPostgres(url: string): ServiceDatabase {
   return {
     db,
     dialect: postgresDialect,
-    async *streamRows(query, chunkSize = 1000) {
+    async *streamRows(query, { chunkSize = 1000 } = {}) {
       const client = await pool.connect();
       const cursor = client.query(new Cursor(query.sql, [...query.parameters], { rowMode: 'array' }));
       try {
@@ -274,8 +277,6 @@ function openSqlite(file: string, readonly = false): SQLite.Database {
 }
 
 /** Lets pending I/O (the HTTP response being written) run between two chunks of a synchronous read. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
  * `database` as Kysely sees it, with each statement prepared once per SQL text and kept (least recently used
  * out beyond `size`): preparing costs more than running a page query (issue 2 benchmark). A statement still
@@ -338,25 +339,36 @@ export function openDatabase(url: string): ServiceDatabase {
   return {
     db,
     dialect: sqliteDialect,
-    async *streamRows(query, chunkSize = 1000) {
-      // An in-memory database has nothing to open a second connection to.
+    async *streamRows(query, { chunkSize = 1000, spoolAfterMs } = {}) {
+      // An in-memory database has nothing to open a second connection to (nor a WAL to keep short).
       const reader = file === ':memory:' ? main : openSqlite(file, true);
-      const rows = reader.prepare(query.sql).raw().iterate(...query.parameters) as IterableIterator<unknown[]>;
+      const statement = reader.prepare(query.sql).raw();
+      const rows = statement.iterate(...query.parameters) as IterableIterator<unknown[]>;
+      let reading = true;
+      const release = () => {
+        if (!reading) return;
+        reading = false;
+        rows.return?.();
+        if (reader !== main) reader.close();
+      };
       try {
+        const started = performance.now();
         for (;;) {
-          const chunk: unknown[][] = [];
-          while (chunk.length < chunkSize) {
-            const next = rows.next();
-            if (next.done) break;
-            chunk.push(next.value);
+          const chunk = take(rows, chunkSize);
+          if (chunk.length < chunkSize) {
+            if (chunk.length) yield chunk;
+            return;
           }
-          if (chunk.length) yield chunk;
-          if (chunk.length < chunkSize) return;
+          // Spooling starts before this chunk is handed out, so it goes on while the consumer works on it.
+          if (spoolAfterMs !== undefined && reader !== main && performance.now() - started >= spoolAfterMs) {
+            yield* spool(rows, chunkSize, release, chunk);
+            return;
+          }
+          yield chunk;
           await nextTurn();
         }
       } finally {
-        rows.return?.();
-        if (reader !== main) reader.close();
+        release();
       }
     },
     close: async () => {

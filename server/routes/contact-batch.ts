@@ -71,7 +71,7 @@ export function contactBatchRoutes({ database, contacts }: RouteContext): Fastif
           // Streamed on a connection of its own, 1,000 ids at a time (10 to 25 ms of reading each at 1,000,000
           // contacts on a loaded machine), so other requests run in between.
           matchedIds = [];
-          for await (const rows of database.streamRows(contacts.matchingIdsQuery(workspaceId, target.filter), 1000)) for (const [id] of rows) matchedIds.push(id as string);
+          for await (const rows of database.streamRows(contacts.matchingIdsQuery(workspaceId, target.filter), { chunkSize: 1000 })) for (const [id] of rows) matchedIds.push(id as string);
         }
         // In chunks of one short transaction each (ContactStore.patchTagsMany, about 50 ms), so another writer waits
         // for one chunk, never for the whole set; the event loop serves other requests in between.

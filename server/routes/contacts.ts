@@ -19,6 +19,7 @@ import {
 import { contactPatchSchema } from '../../src/api/extensions';
 import { contactFilterFields, contactSortFields } from '../../src/api/filter/fields';
 import { DEFAULT_CONTACT_ORDER, toContactSummary } from '../db/contacts';
+import { SPOOL_AFTER_MS } from '../db/spool';
 import { exportLanguage } from '../export/export-headers';
 import { EXPORT_CONTENT_TYPES, EXPORT_SOURCE_COLUMNS, exportFilename, negotiateExport, writeContactsExport } from '../export/contacts-export';
 import { keyPrincipal } from '../plugins/auth';
@@ -66,8 +67,9 @@ export function contactRoutes({ database, contacts, exportSlots }: RouteContext)
         const out = new PassThrough();
         const aborted = new AbortController();
         request.raw.once('close', () => aborted.abort());
-        // Read on a connection of its own, released when the writer stops reading (done, failed or aborted).
-        const rows = database.streamRows(contacts.selectColumns(workspaceId, query, EXPORT_SOURCE_COLUMNS));
+        // Read on a connection of its own, released when the writer stops reading (done, failed or aborted); after
+        // SPOOL_AFTER_MS the rest is read ahead into a temporary file so the WAL can start over (server/db/spool.ts).
+        const rows = database.streamRows(contacts.selectColumns(workspaceId, query, EXPORT_SOURCE_COLUMNS), { spoolAfterMs: SPOOL_AFTER_MS });
         // 503 with a queue ticket when this process already runs its share of exports (export/export-slots.ts).
         const ticket = request.headers['export-ticket'];
         const release = exportSlots.take(workspaceId, typeof ticket === 'string' ? ticket : undefined);
