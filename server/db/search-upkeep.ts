@@ -9,9 +9,16 @@
  * to 1.6 ms once it is merged into one (docs/benchmarks.md, "The search index merged"). Reverting an import of 1,000
  * contacts (`POST /activity/revert`, each create undone by an erasure) took 10 to 11.9 s, and 1.8 to 2.6 s merged.
  *
- * `SearchIndexUpkeep.run` merges the index into one segment the way FTS5's documentation gives for an incremental
- * `optimize`: `merge` commands with a negative page count, each in a transaction of its own (sized to about
- * `STEP_MS` by `TimedChunks`, so another writer waits for one step at most), until a step changes fewer than two rows.
+ * `SearchIndexUpkeep.run` merges the index into one segment, the incremental `optimize` of FTS5's documentation, in
+ * steps of a transaction each (sized to about `STEP_MS` by `TimedChunks`, so another writer waits for one step at most)
+ * until a step changes fewer than two rows. Only the first step that begins the merge is a `merge` with a negative page
+ * count; the rest are positive. A negative `merge` moves every segment to a new level and starts merging them anew
+ * whenever the index is not one merge's inputs and its output (FTS5's `fts5IndexOptimizeStruct`): after any other
+ * write has added a segment, each negative step dropped the merge under way and began another, leaving one more
+ * segment each time. Under steady writes the segments grew by one a write until FTS5's limit of 2,000, after which
+ * every write failed with SQLITE_FULL, "database or disk is full" (stop 48's soak: 14,938 answers 500; reproduced at
+ * 1,000,000 contacts with a writer beside the merge). A positive `merge` continues the merge under way at the top
+ * level, as FTS5's automerge after each write does too, and the writes' new segments wait on their own level.
  * `needsMerge` says when that is worth it: the segments other than the largest hold a quarter of its leaf pages or
  * more, so the whole index is rewritten about once for every quarter of it written anew. PostgreSQL's trigram
  * indexes need none of this.
@@ -50,6 +57,19 @@ export async function searchSegments(db: Kysely<Database>): Promise<number[]> {
   return rows.map((row) => Number(row.pages));
 }
 
+/**
+ * The leaf pages of the whole index, doclist-only pages included (which `searchSegments` does not see): for each
+ * segment, the span of its leaf pages' rowids in the `_data` shadow table (FTS5 numbers a segment's leaf page `pgno`
+ * as rowid `segid << 37 | pgno`; a merge's inputs lose their first pages as they are consumed). Two index look-ups a
+ * segment.
+ */
+export async function searchLeafPages(db: Kysely<Database>): Promise<number> {
+  const { rows } = await sql<{ pages: number | null }>`
+    select sum((select max(id) - min(id) + 1 from contacts_search_data where id between (segid << 37) + 1 and (segid << 37) + 2147483647)) as pages
+    from (select distinct segid from contacts_search_idx)`.execute(db);
+  return Number(rows[0]?.pages ?? 0);
+}
+
 /** True when the segments (`searchSegments`) are worth merging into one: see MERGE_SHARE and MIN_PAGES. */
 export function needsMerge(segments: readonly number[], minPages = MIN_PAGES): boolean {
   const [largest = 0, ...others] = segments;
@@ -68,11 +88,12 @@ export class SearchIndexUpkeep {
   private stopped = false;
   private running: Promise<MergeRun> | null = null;
 
-  /** `minPages` and `walLimitBytes`: MIN_PAGES and MERGE_WAL_LIMIT_BYTES, lowered by tests. */
+  /** `minPages`, `walLimitBytes` and `maxStepPages` (a step's most pages): MIN_PAGES, MERGE_WAL_LIMIT_BYTES and 5,000, lowered by tests. */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly minPages = MIN_PAGES,
     private readonly walLimitBytes = MERGE_WAL_LIMIT_BYTES,
+    private readonly maxStepPages = 5000,
   ) {}
 
   private walFile: string | null = null;
@@ -118,21 +139,37 @@ export class SearchIndexUpkeep {
 
   private async merge(): Promise<MergeRun> {
     const started = performance.now();
-    const steps = new TimedChunks(200, STEP_MS, 20, 5000);
+    const steps = new TimedChunks(200, STEP_MS, Math.min(20, this.maxStepPages), this.maxStepPages);
     let count = 0;
+    // Positive steps first (a merge left under way by a paused run is continued, not begun anew), then one negative step
+    // to begin the full merge, then positive steps again. Each phase of positive steps ends when a step finds nothing
+    // to do (FTS5's documentation: it changed fewer than two rows of the index) or when its steps have asked for twice
+    // the index's pages, enough for any merge of it: with other writes coming in, FTS5 always finds their new segments
+    // to merge, so "nothing to do" may never come. See the module's comment for why a negative step must not be repeated
+    // while other writes come in between.
+    const twiceTheIndex = async () => 2 * (await searchLeafPages(this.db));
+    let budget = await twiceTheIndex();
+    let begun = false;
+    let pagesSign = 1;
     while (!this.stopped && (await this.walBytes()) <= this.walLimitBytes) {
       const pages = steps.next();
       const began = performance.now();
       const changed = await this.db.transaction().execute(async (trx) => {
         const before = await sql<{ n: number }>`select total_changes() as n`.execute(trx);
-        await sql`insert into contacts_search(contacts_search, rank) values ('merge', ${-pages})`.execute(trx);
+        await sql`insert into contacts_search(contacts_search, rank) values ('merge', ${pagesSign * pages})`.execute(trx);
         const after = await sql<{ n: number }>`select total_changes() as n`.execute(trx);
         return Number(after.rows[0]?.n) - Number(before.rows[0]?.n);
       });
       steps.record(pages, performance.now() - began);
       count++;
-      // FTS5's documentation: merged once a negative 'merge' changes fewer than two rows of the index.
-      if (changed < 2) return { steps: count, ms: performance.now() - started, complete: true };
+      budget -= pages;
+      if (pagesSign < 0) pagesSign = 1;
+      else if (changed < 2 || budget <= 0) {
+        if (begun) return { steps: count, ms: performance.now() - started, complete: true };
+        begun = true;
+        budget = await twiceTheIndex();
+        pagesSign = -1;
+      }
       await yieldToOthers();
     }
     return { steps: count, ms: performance.now() - started, complete: false };

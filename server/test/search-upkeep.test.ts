@@ -16,7 +16,7 @@ import { ActivityStore } from '../db/activity';
 import type { ServiceDatabase } from '../db/connection';
 import { ContactStore } from '../db/contacts';
 import { PostStore } from '../db/posts';
-import { SearchIndexUpkeep, needsMerge, searchSegments } from '../db/search-upkeep';
+import { SearchIndexUpkeep, needsMerge, searchLeafPages, searchSegments } from '../db/search-upkeep';
 import { createOrganization, createWorkspace } from '../db/workspaces';
 import { startScheduler } from '../scheduler';
 import { TEST_DATABASE } from './test-database';
@@ -65,6 +65,8 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('merging the SQLite contact search i
   it('leaves one segment, with the same answers to a search, and a second run has nothing to do', async () => {
     const before = await searchSegments(database.db);
     expect(before.length).toBeGreaterThan(1);
+    // Every leaf page, the doclist-only ones included, which the `_idx` rows do not count.
+    expect(await searchLeafPages(database.db)).toBeGreaterThanOrEqual(before.reduce((sum, pages) => sum + pages, 0));
     const answers = { hansen: await search('hansen'), bergen: await search('ergen'), one: await search('son 3-1') };
     expect(answers.hansen).toHaveLength(1000);
     const upkeep = new SearchIndexUpkeep(database.db, 0);
@@ -73,6 +75,33 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('merging the SQLite contact search i
     expect(await searchSegments(database.db)).toHaveLength(1);
     expect({ hansen: await search('hansen'), bergen: await search('ergen'), one: await search('son 3-1') }).toEqual(answers);
     expect(await upkeep.mergeIfNeeded()).toBeNull();
+    const integrity = sql`insert into contacts_search(contacts_search, rank) values ('integrity-check', 1)`;
+    await expect(integrity.execute(database.db)).resolves.toBeDefined();
+  });
+
+  it('with a write between every two steps, completes the merge without the segments piling up (SQLITE_FULL at 2,000)', async () => {
+    for (let round = 0; round < 40; round++) {
+      const items = Array.from({ length: 25 }, (_, i) => contactCreateSchema.parse({ name: `Steady ${round}-${i}`, email: `steady-${round}-${i}@example.com` }));
+      await contacts.createMany(workspaceId, items);
+    }
+    expect(needsMerge(await searchSegments(database.db), 0)).toBe(true);
+    // Steps of at most 20 pages: a merge of this index takes several, and a create lands between each two.
+    const upkeep = new SearchIndexUpkeep(database.db, 0, undefined, 20);
+    let finished = false;
+    const running = upkeep.run().finally(() => (finished = true));
+    let most = 0;
+    let writes = 0;
+    for (; !finished && writes < 400; writes++) {
+      await contacts.createMany(workspaceId, [contactCreateSchema.parse({ name: `Beside ${writes}`, email: `beside-${writes}@example.com` })]);
+      most = Math.max(most, (await searchSegments(database.db)).length);
+      // As requests arriving from the network would, the next write comes on a later turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // Before: every negative step after a write began the merge anew, one more segment each time, and never ended.
+    expect(finished).toBe(true);
+    expect(await running).toMatchObject({ complete: true });
+    expect(writes).toBeGreaterThan(5);
+    expect(most).toBeLessThan(30);
     const integrity = sql`insert into contacts_search(contacts_search, rank) values ('integrity-check', 1)`;
     await expect(integrity.execute(database.db)).resolves.toBeDefined();
   });
