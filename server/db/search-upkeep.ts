@@ -60,12 +60,16 @@ export async function searchSegments(db: Kysely<Database>): Promise<number[]> {
 /**
  * The leaf pages of the whole index, doclist-only pages included (which `searchSegments` does not see): for each
  * segment, the span of its leaf pages' rowids in the `_data` shadow table (FTS5 numbers a segment's leaf page `pgno`
- * as rowid `segid << 37 | pgno`; a merge's inputs lose their first pages as they are consumed). Two index look-ups a
- * segment.
+ * as rowid `segid << 37 | pgno`; a merge's inputs lose their first pages as they are consumed). Two seeks a segment:
+ * about 2 ms at 1,000,000 contacts.
  */
 export async function searchLeafPages(db: Kysely<Database>): Promise<number> {
+  // max and min in subqueries of their own: each is then one seek (SQLite's min/max optimization), where
+  // `max(id) - min(id)` in one select read every page of the range (0.2 to 0.55 s at 1,000,000 contacts, against 2 ms).
   const { rows } = await sql<{ pages: number | null }>`
-    select sum((select max(id) - min(id) + 1 from contacts_search_data where id between (segid << 37) + 1 and (segid << 37) + 2147483647)) as pages
+    select sum(
+      (select max(id) from contacts_search_data where id between (segid << 37) + 1 and (segid << 37) + 2147483647) -
+      (select min(id) from contacts_search_data where id between (segid << 37) + 1 and (segid << 37) + 2147483647) + 1) as pages
     from (select distinct segid from contacts_search_idx)`.execute(db);
   return Number(rows[0]?.pages ?? 0);
 }
