@@ -26,7 +26,8 @@ import {
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { SAFETY_PAGES, holdCheckpoints } from './checkpointer';
-import { nextTurn, spool, take } from './spool';
+import { spool, take } from './spool';
+import { yieldToOthers } from './timed-chunks';
 import type { Database } from './schema';
 
 /** The few places where SQL differs between databases. */
@@ -276,7 +277,6 @@ function openSqlite(file: string, readonly = false): SQLite.Database {
   return database;
 }
 
-/** Lets pending I/O (the HTTP response being written) run between two chunks of a synchronous read. */
 /**
  * `database` as Kysely sees it, with each statement prepared once per SQL text and kept (least recently used
  * out beyond `size`): preparing costs more than running a page query (issue 2 benchmark). A statement still
@@ -365,7 +365,8 @@ export function openDatabase(url: string): ServiceDatabase {
             return;
           }
           yield chunk;
-          await nextTurn();
+          // Pending I/O (the HTTP response being written) runs between two chunks of the synchronous read.
+          await yieldToOthers();
         }
       } finally {
         release();

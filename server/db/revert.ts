@@ -26,6 +26,7 @@ import type { ContactStore } from './contacts';
 import type { PostStore } from './posts';
 import { IdempotencyStore } from './idempotency';
 import type { Database } from './schema';
+import { yieldToOthers } from './timed-chunks';
 
 /** The scope a revert needs for each resource (docs/decisions.md section 11: read-write on every resource involved). */
 export const REVERT_SCOPES: Partial<Record<string, Scope>> = {
@@ -107,7 +108,7 @@ export class Reverter {
       reverted += chunk.reverted;
       conflicts.push(...chunk.conflicts);
       erased ||= chunk.erased;
-      if (next < entries.length) await new Promise((resolve) => setImmediate(resolve));
+      if (next < entries.length) await yieldToOthers();
     }
     if (erased) await this.stores.contacts.checkpoint();
     return { reverted, conflicts, batchId };

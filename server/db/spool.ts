@@ -1,5 +1,5 @@
 /**
- * A long SQLite read let go of its snapshot (issue 37; docs/deploy.md, "Exports and the WAL").
+ * A long SQLite read let go of its snapshot (issue 37; docs/deploy.md, "The WAL under long exports").
  *
  * An export is read at its client's pace: 1,000,000 contacts as xlsx take half a minute on a quiet machine and
  * minutes under load or on a slow link. A read transaction that long keeps SQLite's WAL from starting over (every
@@ -13,6 +13,7 @@
  */
 import { deserialize, serialize } from 'node:v8';
 import SQLite from 'better-sqlite3';
+import { yieldToOthers } from './timed-chunks';
 
 /**
  * How long (ms) an export is served straight from its snapshot before the rest is spooled. Spooling costs about
@@ -39,9 +40,6 @@ export function take(rows: Iterator<unknown[]>, count: number): unknown[][] {
   }
   return chunk;
 }
-
-/** Resolves on the event loop's next turn (after pending I/O callbacks). */
-export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * `head` (rows already read), then the rest of `rows` (an open raw iterator), `chunkSize` rows at a time, in order.
@@ -82,7 +80,7 @@ export async function* spool(rows: Iterator<unknown[]>, chunkSize: number, relea
           notify();
           if (chunk.length < chunkSize) break;
           if (performance.now() >= turnEnds) {
-            await nextTurn();
+            await yieldToOthers();
             turnEnds = performance.now() + FILL_TURN_MS;
           }
         }

@@ -57,6 +57,13 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('merging the SQLite contact search i
       await contacts.createMany(workspaceId, items);
     }
   });
+  /** `rounds` transactions of 25 contacts named `word` each: FTS5 writes a segment for each and merges only some. */
+  const addSegments = async (rounds: number, word: string) => {
+    for (let round = 0; round < rounds; round++) {
+      const items = Array.from({ length: 25 }, (_, i) => contactCreateSchema.parse({ name: `${word} ${round}-${i}`, email: `${word.toLowerCase()}-${round}-${i}@example.com` }));
+      await contacts.createMany(workspaceId, items);
+    }
+  };
   afterAll(async () => {
     await database.close();
     rmSync(dir, { recursive: true, force: true });
@@ -80,10 +87,7 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('merging the SQLite contact search i
   });
 
   it('with a write between every two steps, completes the merge without the segments piling up (SQLITE_FULL at 2,000)', async () => {
-    for (let round = 0; round < 40; round++) {
-      const items = Array.from({ length: 25 }, (_, i) => contactCreateSchema.parse({ name: `Steady ${round}-${i}`, email: `steady-${round}-${i}@example.com` }));
-      await contacts.createMany(workspaceId, items);
-    }
+    await addSegments(40, 'Steady');
     expect(needsMerge(await searchSegments(database.db), 0)).toBe(true);
     // Steps of at most 20 pages: a merge of this index takes several, and a create lands between each two.
     const upkeep = new SearchIndexUpkeep(database.db, 0, undefined, 20);
@@ -108,10 +112,7 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('merging the SQLite contact search i
 
   it('does not merge while the WAL is past its limit (readers holding old snapshots), and merges once it is not', async () => {
     // A quarter of the index again, in transactions of their own: segments worth a merge.
-    for (let round = 0; round < 30; round++) {
-      const items = Array.from({ length: 25 }, (_, i) => contactCreateSchema.parse({ name: `Walled ${round}-${i}`, email: `walled-${round}-${i}@example.com` }));
-      await contacts.createMany(workspaceId, items);
-    }
+    await addSegments(30, 'Walled');
     const segments = await searchSegments(database.db);
     expect(needsMerge(segments, 0)).toBe(true);
     // A reader on another connection holds its snapshot while the service writes: the WAL cannot restart and grows.
@@ -147,10 +148,7 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('merging the SQLite contact search i
   });
 
   it('the scheduler merges an index that needs it, and its stop waits for the merge under way', async () => {
-    for (let round = 0; round < 40; round++) {
-      const items = Array.from({ length: 25 }, (_, i) => contactCreateSchema.parse({ name: `Later ${round}-${i}`, email: `later-${round}-${i}@example.com` }));
-      await contacts.createMany(workspaceId, items);
-    }
+    await addSegments(40, 'Later');
     expect(needsMerge(await searchSegments(database.db), 0)).toBe(true);
     const logged: string[] = [];
     const log = { info: (_: unknown, message: string) => logged.push(message), error: (_: unknown, message: string) => logged.push(message) } as unknown as FastifyBaseLogger;
