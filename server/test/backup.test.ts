@@ -2,7 +2,7 @@
  * Backups (issue 37 point 1): `cli backup --to FILE` taken while 12 writers create contacts through the real
  * service, then `cli restore --from FILE` into another path: the restored database passes `PRAGMA
  * integrity_check` and holds every contact whose creation was acknowledged (201) before the backup command was
- * started. The commands run as child processes (tsx server/cli.ts), as an operator runs them, so the backup's
+ * started. The commands run as child processes (server/cli.ts compiled, run by Node), as an operator runs them, so the backup's
  * read and the service's writes are two processes, as in production. Also prints the writers' slowest answer
  * while the backup ran (docs/deploy.md, Backups). SQLite only: PostgreSQL is backed up with pg_dump.
  */
@@ -11,13 +11,16 @@ import { join, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, startServer } from './harness';
+import { buildService } from './started-service';
 import { TEST_DATABASE } from './test-database';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-function cli(databaseUrl: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs the compiled operator command line (started-service.ts `buildService`) with `args` on `databaseUrl`. */
+async function cli(databaseUrl: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const compiled = (await buildService()).cli;
   return new Promise((done) =>
-    execFile(join(ROOT, 'node_modules/.bin/tsx'), ['server/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 120_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, [compiled, ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 120_000 }, (error, stdout, stderr) =>
       done({ code: error ? 1 : 0, stdout, stderr }),
     ),
   );

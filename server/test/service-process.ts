@@ -1,12 +1,13 @@
 /**
- * The real service as a separate process for the multi-process tests (issue 8): `node_modules/.bin/tsx
- * server/main.ts` on a free loopback port, in its own process group (tsx runs the server in a child node
- * process: signals go to the group, so SIGKILL reaches the server itself). Ready once `/healthz` answers 200.
+ * The real service as a separate process for the multi-process tests (issue 8): server/main.ts compiled once per
+ * test process (started-service.ts `buildService`) and run by plain Node on a free loopback port, in its own process
+ * group (signals go to the group). Ready once `/healthz` answers 200.
  * Everything the process prints is kept, line by line (its pino JSON log when `LOG_LEVEL` lets it log).
  */
 import getPort from 'get-port';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { buildService } from './started-service';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -33,7 +34,8 @@ export type ServiceProcess = {
 export async function startServiceProcess(databaseUrl: string, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<ServiceProcess> {
   const port = await getPort({ host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${port}`;
-  const child = spawn(`${ROOT}node_modules/.bin/tsx`, ['server/main.ts'], {
+  const { entry } = await buildService();
+  const child = spawn(process.execPath, [entry], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', DEMO_SEED: 'off', LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -33,23 +33,37 @@ export type StartedService = {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
-/** Compiles server/main.ts into a fresh folder; returns the entry file and a function removing the folder. */
-export async function buildService(): Promise<{ entry: string; remove(): void }> {
-  const outdir = join(ROOT, 'node_modules', '.cache', 'wsa-test-service', randomBytes(6).toString('hex'));
-  mkdirSync(outdir, { recursive: true });
-  await build({
-    absWorkingDir: ROOT,
-    entryPoints: ['server/main.ts'],
-    outdir,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
-  });
-  return { entry: join(outdir, 'main.js'), remove: () => rmSync(outdir, { recursive: true, force: true }) };
+let built: Promise<string> | undefined;
+
+/**
+ * Compiles server/main.ts and server/cli.ts once per test process (a vitest worker runs file after file: `isolate: false`) into a
+ * folder of its own, removed when the process exits; returns the entry file. Every test starting the service as a
+ * process shares it: one esbuild run a worker instead of one a file, and plain Node starting the service with about
+ * half the CPU that tsx compiling it on start costs (measured: 1.2 to 1.3 s against 2.6 to 3.0 s to healthy).
+ * `cli` is the compiled operator command line. `remove` is kept for the callers' symmetry and does nothing: the
+ * folder goes with the process.
+ */
+export async function buildService(): Promise<{ entry: string; cli: string; remove(): void }> {
+  built ??= (async () => {
+    const outdir = join(ROOT, 'node_modules', '.cache', 'wsa-test-service', `${process.pid}-${randomBytes(4).toString('hex')}`);
+    mkdirSync(outdir, { recursive: true });
+    process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
+    await build({
+      absWorkingDir: ROOT,
+      entryPoints: ['server/main.ts', 'server/cli.ts'],
+      outdir,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      packages: 'external',
+      logLevel: 'warning',
+    });
+    return outdir;
+  })();
+  const outdir = await built;
+  return { entry: join(outdir, 'main.js'), cli: join(outdir, 'cli.js'), remove: () => {} };
 }
 
 /**
