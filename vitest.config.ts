@@ -46,7 +46,7 @@ export default defineConfig({
     projects: [
       { extends: true as const, test: { ...shared, name: 'console', include: ['src/**/*.test.ts'] } },
       { extends: true as const, test: { ...shared, name: 'sqlite', include: ['server/**/*.test.ts'] } },
-      ...(postgres ? [{ extends: true as const, test: { ...shared, name: 'postgres', include: ['server/**/*.test.ts'], exclude: SQLITE_ONLY, env: { TEST_DATABASE: 'postgres' } } }] : []),
+      ...(postgres ? [{ extends: true as const, test: { ...shared, name: 'postgres', include: ['server/**/*.test.ts'], exclude: SQLITE_ONLY, env: { TEST_DATABASE: 'postgres' }, globalSetup: ['server/test/postgres-global-setup.ts'] } }] : []),
     ],
   },
 });

@@ -17,7 +17,7 @@ import { createApiKey } from '../db/credentials';
 import { createOrganization, createWorkspace } from '../db/workspaces';
 import { type TestServer, call, query, startServer } from './harness';
 import { startServiceProcess } from './service-process';
-import { createTestDatabase } from './test-database';
+import { createMigratedTestDatabase } from './test-database';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -413,7 +413,7 @@ describe('retention', () => {
 describe('several processes on one database', () => {
   it('reverts through one process what another wrote', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wsa-activity-'));
-    const target = await createTestDatabase(dir, 'activity');
+    const target = await createMigratedTestDatabase(dir, 'activity');
     const database = await openMigratedDatabase(target.url);
     const organization = await createOrganization(database.db, 'Activity Organization');
     const workspace = await createWorkspace(database.db, { organizationId: organization.id, name: 'Activity Workspace' });

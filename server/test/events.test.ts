@@ -25,7 +25,7 @@ import { EventHub, changeFrames } from '../events/hub';
 import { changes, openEvents, type OpenStream } from './event-stream';
 import { type TestServer, call, listenOnLoopback, startServer } from './harness';
 import { startServiceProcess } from './service-process';
-import { createTestDatabase } from './test-database';
+import { createMigratedTestDatabase } from './test-database';
 
 let server: TestServer;
 const open: OpenStream[] = [];
@@ -360,7 +360,7 @@ describe('GET /extensions', () => {
 /** Two service processes on one new database (env added to each), a workspace and an all-scope key; `stop` ends all. */
 async function twoProcesses(name: string, env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), `wsa-${name}-`));
-  const target = await createTestDatabase(dir, name);
+  const target = await createMigratedTestDatabase(dir, name);
   const database = await openMigratedDatabase(target.url);
   const organization = await createOrganization(database.db, 'Events Organization');
   const workspace = await createWorkspace(database.db, { organizationId: organization.id, name: 'Events Workspace' });
@@ -429,7 +429,7 @@ describe.runIf(redisServer)('several processes with REDIS_URL (needs redis-serve
 describe('several processes on one database', () => {
   it('a write through one process reaches a stream on the other within 1 s, and the 5 streams of a key count over both', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wsa-events-'));
-    const target = await createTestDatabase(dir, 'events');
+    const target = await createMigratedTestDatabase(dir, 'events');
     const database = await openMigratedDatabase(target.url);
     const organization = await createOrganization(database.db, 'Events Organization');
     const workspace = await createWorkspace(database.db, { organizationId: organization.id, name: 'Events Workspace' });

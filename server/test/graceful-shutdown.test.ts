@@ -25,7 +25,7 @@ import { fakeContacts, insertContacts } from '../db/seed';
 import { createOrganization, createWorkspace } from '../db/workspaces';
 import { openEvents } from './event-stream';
 import { type StartedService, buildService, startService } from './started-service';
-import { type TestDatabase, createTestDatabase } from './test-database';
+import { type TestDatabase, createMigratedTestDatabase } from './test-database';
 
 type Answer = { status: number; headers: IncomingHttpHeaders; body: string };
 
@@ -64,7 +64,7 @@ describe('SIGTERM under load against the service as npm start runs it (issue 37 
   beforeAll(async () => {
     service = await buildService();
     dir = mkdtempSync(join(tmpdir(), 'wsa-shutdown-'));
-    target = await createTestDatabase(dir, 'shutdown');
+    target = await createMigratedTestDatabase(dir, 'shutdown');
     // A workspace whose export is bigger than what the sockets' buffers hold: 40,000 contacts, about 7 MB of CSV.
     const database = await openMigratedDatabase(target.url);
     try {

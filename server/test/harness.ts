@@ -14,7 +14,7 @@ import type { ServiceDatabase } from '../db/connection';
 import { createApiKey, createBasicCredential } from '../db/credentials';
 import { createOrganization, createWorkspace } from '../db/workspaces';
 import type { TransportTimeouts } from '../plugins/transport';
-import { createTestDatabase } from './test-database';
+import { createMigratedTestDatabase } from './test-database';
 
 export type TestWorkspace = { id: string; name: string; key: string; basic: string };
 
@@ -62,7 +62,7 @@ export async function startServer(
   } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'wsa-test-'));
-  const target = await createTestDatabase(dir);
+  const target = await createMigratedTestDatabase(dir);
   const database = await openMigratedDatabase(target.url);
   const org = await createOrganization(database.db, 'Test Organization');
   const a = await testWorkspace(database, org.id, 'Workspace A');

@@ -16,7 +16,7 @@ import { createOrganization, createWorkspace } from '../db/workspaces';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeContacts, insertContacts } from '../db/seed';
 import { type TestServer, call, call as send, query, startServer } from './harness';
-import { TEST_DATABASE, createTestDatabase } from './test-database';
+import { TEST_DATABASE, createMigratedTestDatabase } from './test-database';
 
 let server: TestServer;
 
@@ -212,7 +212,7 @@ describe('kept counts', () => {
   }, 60_000);
 
   it('are exact after the benchmarks’ bulk seeding (bench/seed-contacts.ts), which loads without the triggers on SQLite', async () => {
-    const target = await createTestDatabase(server.dir, 'seeded');
+    const target = await createMigratedTestDatabase(server.dir, 'seeded');
     let database = await openMigratedDatabase(target.url);
     try {
       const organization = await createOrganization(database.db, 'Seeded');

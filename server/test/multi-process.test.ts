@@ -20,7 +20,7 @@ import { createApiKey } from '../db/credentials';
 import { createOrganization, createWorkspace } from '../db/workspaces';
 import { type CallResult, call, query } from './harness';
 import { type ServiceProcess, startServiceProcess } from './service-process';
-import { TEST_DATABASE, type TestDatabase, createTestDatabase } from './test-database';
+import { type TestDatabase, TEST_DATABASE, createMigratedTestDatabase, createTestDatabase } from './test-database';
 import { MIGRATION_NAMES } from '../db/migrations';
 
 const onPostgres = TEST_DATABASE === 'postgres';
@@ -54,7 +54,7 @@ type ProcessPair = { target: TestDatabase; database: ServiceDatabase; key: strin
  */
 async function processPair(name: string, env: Record<string, string>): Promise<ProcessPair> {
   const dir = mkdtempSync(join(tmpdir(), `wsa-${name}-`));
-  const target = await createTestDatabase(dir, name);
+  const target = await createMigratedTestDatabase(dir, name);
   const database = await openMigratedDatabase(target.url);
   const key = await keyIn(database);
   const [one, two] = await Promise.all([startServiceProcess(target.url, env), startServiceProcess(target.url, env)]);
