@@ -12,9 +12,9 @@ import { type Workspace, checkAccessibility, expect, makeWorkspace, test } from 
 import { cli } from './server';
 
 let ws: Workspace;
-test.beforeEach(() => {
+test.beforeEach(async () => {
   // Named to sort after the phone test's workspaces, which it picks from the switcher's first page.
-  ws = makeWorkspace('Spec Activity');
+  ws = await makeWorkspace('Spec Activity');
 });
 
 async function api(page: Page, method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown, headers: Record<string, string> = {}) {

@@ -14,7 +14,7 @@ test.use({ locale: 'nb-NO' });
 const unique = (prefix: string) => `${prefix}${randomUUID().replace(/-/g, '').slice(0, 8)}`;
 
 test('the products page, a new product, the collections page and the import read in bokmål and work by their Norwegian names', async ({ page, connect, request }) => {
-  const ws = makeWorkspace('Katalog');
+  const ws = await makeWorkspace('Katalog');
   // One product made through the API, so the list has a row and a count before ours.
   const first = await request.post('/api/products', { headers: { 'x-api-key': ws.key }, data: { title: unique('Ullsokker '), price: 149, currency: 'NOK', status: 'draft' } });
   expect(first.status()).toBe(201);

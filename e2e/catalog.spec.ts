@@ -50,7 +50,7 @@ const checkDrawerAccessibility = (page: Page, form: string, screenshot: string) 
 const drawerForm = (page: Page, name: string) => page.getByRole('form', { name });
 
 test('creates a collection, creates a product in it, edits its price, and finds it by that collection', async ({ page, connect, request }) => {
-  const ws = makeWorkspace('Catalog');
+  const ws = await makeWorkspace('Catalog');
   await apiProduct(request, ws.key, { title: unique('Unrelated '), price: 1, currency: 'EUR' });
   await connect(ws.key);
 
@@ -117,7 +117,7 @@ test('creates a collection, creates a product in it, edits its price, and finds 
 });
 
 test('a negative price is refused before any request, and a taken handle shows its error on the handle field', async ({ page, connect, request }) => {
-  const ws = makeWorkspace('Catalog errors');
+  const ws = await makeWorkspace('Catalog errors');
   const taken = unique('taken-');
   await apiProduct(request, ws.key, { title: 'First', handle: taken });
   await connect(ws.key);
@@ -153,7 +153,7 @@ test('a negative price is refused before any request, and a taken handle shows i
 });
 
 test('saving the same externalId twice gives one product: created, then updated', async ({ page, connect, request }) => {
-  const ws = makeWorkspace('Catalog upsert');
+  const ws = await makeWorkspace('Catalog upsert');
   await connect(ws.key);
   await page.goto(`/w/${ws.id}/products`);
   await expect(page.getByText('No products yet.')).toBeVisible();
@@ -177,7 +177,7 @@ test('saving the same externalId twice gives one product: created, then updated'
 });
 
 test('a description with a script and an onerror attribute never runs: not in the preview, not after saving, not when edited again', async ({ page, connect, request }) => {
-  const ws = makeWorkspace('Catalog html');
+  const ws = await makeWorkspace('Catalog html');
   const dialogs: string[] = [];
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());
@@ -230,7 +230,7 @@ test('a description with a script and an onerror attribute never runs: not in th
 });
 
 test('a key without products:read-write sees the catalogue but cannot create or edit', async ({ page, connect, request }) => {
-  const ws = makeWorkspace('Catalog read-only');
+  const ws = await makeWorkspace('Catalog read-only');
   const title = unique('Vase ');
   await apiProduct(request, ws.key, { title, price: 3, currency: 'USD' });
   const { key } = cli<{ key: string }>(readState().databaseUrl, 'key', 'create', '--workspace', ws.id, '--scope', 'contacts:read-only,products:read-only');

@@ -46,7 +46,7 @@ const section = (page: Page) => page.getByRole('region', { name: 'Products in th
 const productList = (page: Page) => section(page).getByRole('list', { name: 'Products in this collection' });
 
 test("a collection's drawer lists its products, adds one found by title and removes one, and the products list shows it", async ({ page, connect, request }) => {
-  const ws = makeWorkspace('Collection products');
+  const ws = await makeWorkspace('Collection products');
   const { trail, trailId, gifts, lantern, lanternId } = await catalog(request, ws.key);
   await connect(ws.key);
 
@@ -100,7 +100,7 @@ test("a collection's drawer lists its products, adds one found by title and remo
 });
 
 test("a read-only key sees a collection's products and pages through them, with nothing to add or remove", async ({ page, connect, request }) => {
-  const ws = makeWorkspace('Collection products read-only');
+  const ws = await makeWorkspace('Collection products read-only');
   const { trailId } = await catalog(request, ws.key);
   const { key } = cli<{ key: string }>(readState().databaseUrl, 'key', 'create', '--workspace', ws.id, '--scope', 'contacts:read-only,products:read-only');
   await connect(key);
@@ -118,7 +118,7 @@ test.describe('in bokmål on a 360 px phone', () => {
   test.use({ locale: 'nb-NO', viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
 
   test("a collection's products read in bokmål, and the drawer is no wider than the phone", async ({ page, connect, request }) => {
-    const ws = makeWorkspace('Kolleksjonens produkter');
+    const ws = await makeWorkspace('Kolleksjonens produkter');
     const { trailId, lantern } = await catalog(request, ws.key);
     await connect(ws.key);
     await page.goto(`/w/${ws.id}/collections/${trailId}`);

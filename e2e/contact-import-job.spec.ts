@@ -89,7 +89,7 @@ const MIXED_CSV = [
 
 test('a mixed file is imported to exactly the expected contacts and tags; the report lists them; the undo removes only the tags it added', async ({ page, connect }) => {
   test.setTimeout(300_000);
-  const ws = makeWorkspace('Import job mixed');
+  const ws = await makeWorkspace('Import job mixed');
   for (const contact of SEEDED) await api(ws, 'POST', '/contacts', contact);
   await connect(ws.key);
   const writes: string[] = [];
@@ -164,7 +164,7 @@ test.describe('in the middle of an import', () => {
   for (const how of ['reload', 'close'] as const) {
     test(`a ${how === 'reload' ? 'reload' : 'tab closed and opened again'}: every row created once, none missing`, async ({ page, context }) => {
       test.setTimeout(300_000);
-      const ws = makeWorkspace(`Import job ${how}`);
+      const ws = await makeWorkspace(`Import job ${how}`);
       const count = 150;
       const csv = ['email,name', ...Array.from({ length: count }, (_, i) => `row${i}@${how}.test,Row ${i}`)].join('\n');
       await connectTo(page, paced.baseURL, ws);

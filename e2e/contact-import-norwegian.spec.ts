@@ -32,7 +32,7 @@ test.use({ locale: 'en-US' });
 
 test('an en-US browser imports a Norwegian Mailchimp file whole: +47 phones, split addresses, one vip tag', async ({ page, connect }) => {
   test.setTimeout(180_000);
-  const ws = makeWorkspace('Import Norwegian');
+  const ws = await makeWorkspace('Import Norwegian');
   await api(ws, 'POST', '/contacts', { email: 'kunde@example.no', name: 'Eksisterende', tags: ['vip'] });
   await connect(ws.key);
 

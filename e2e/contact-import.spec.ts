@@ -37,7 +37,7 @@ const SEEDED = [
 
 test.beforeAll(async ({ state }) => {
   baseURL = state.baseURL;
-  ws = makeWorkspace('Contacts Import');
+  ws = await makeWorkspace('Contacts Import');
   for (const contact of SEEDED) await api('POST', '/contacts', contact);
 });
 
@@ -141,7 +141,7 @@ test('plans a mixed CSV: new, existing in another letter case, merged repeats, r
 });
 
 test('a key revoked before the plan: the look-ups fail with the service’s reason, and no plan is shown', async ({ page, connect, state }) => {
-  const own = makeWorkspace('Import Revoked');
+  const own = await makeWorkspace('Import Revoked');
   await connect(own.key);
   const dialog = await openImport(page);
   await dialog.getByLabel('CSV or Excel file').setInputFiles({ name: 'few.csv', mimeType: 'text/csv', buffer: Buffer.from('email,name\nrevoked.one@example.com,One\nrevoked.two@example.com,Two\n') });

@@ -68,7 +68,7 @@ async function addTag(field: import('@playwright/test').Locator, tag: string) {
 test('tags every contact matching a filter over three pages, removing the filter\'s own tag, through a 429 pause', async ({ page, context, request }) => {
   test.setTimeout(120_000);
   await hideExtensions(context, ['contact-batch']);
-  const ws = makeWorkspace('Bulk wave');
+  const ws = await makeWorkspace('Bulk wave');
   await seed(request, ws, 50, (i) => ({ tags: i < 45 ? ['wave'] : ['calm'] }));
   await openLimited(page, ws, 'wave');
   const dialog = await selectAllMatching(page, 45);
@@ -87,7 +87,7 @@ test('tags every contact matching a filter over three pages, removing the filter
 test('cancels a bulk job part-way: what it says it changed is what changed', async ({ page, context, request }) => {
   test.setTimeout(120_000);
   await hideExtensions(context, ['contact-batch']);
-  const ws = makeWorkspace('Bulk halt');
+  const ws = await makeWorkspace('Bulk halt');
   await seed(request, ws, 60, () => ({ tags: ['halt'] }));
   await openLimited(page, ws, 'halt');
   const dialog = await selectAllMatching(page, 60);
@@ -112,7 +112,7 @@ test('cancels a bulk job part-way: what it says it changed is what changed', asy
 });
 
 test('offers the existing tag first when a typed one differs only in case: drawer, bulk dialog, new contact', async ({ page, request, connect }) => {
-  const ws = makeWorkspace('Tag case');
+  const ws = await makeWorkspace('Tag case');
   await seed(request, ws, 3, (i) => ({ tags: i === 0 ? ['vip'] : [] }));
   await connect(ws.key);
   await page.goto(`/w/${ws.id}/contacts?sort=name:asc`);
@@ -148,7 +148,7 @@ test('offers the existing tag first when a typed one differs only in case: drawe
 });
 
 test('the new contact form refuses a blank contact, asks before closing when filled, and focuses the field a server error names', async ({ page, request, connect }) => {
-  const ws = makeWorkspace('Blank form');
+  const ws = await makeWorkspace('Blank form');
   await seed(request, ws, 1, () => ({ email: 'taken@spec.test' }));
   await connect(ws.key);
   await page.goto(`/w/${ws.id}/contacts`);
@@ -203,7 +203,7 @@ test('the new contact form refuses a blank contact, asks before closing when fil
 });
 
 test('a refused change reads as a sentence, with the service\'s words and trace id under Details', async ({ page, request, connect }) => {
-  const ws = makeWorkspace('Error words');
+  const ws = await makeWorkspace('Error words');
   await seed(request, ws, 1, () => ({}));
   await connect(ws.key);
   await page.goto(`/w/${ws.id}/contacts`);
@@ -223,7 +223,7 @@ test('a refused change reads as a sentence, with the service\'s words and trace 
 });
 
 test('the state facet counts each state under the other filters; the tag facet says its counts are workspace-wide', async ({ page, request, connect }) => {
-  const ws = makeWorkspace('State counts');
+  const ws = await makeWorkspace('State counts');
   await seed(request, ws, 9, (i) => ({ city: i < 6 ? 'Oslo' : 'Bergen', addDirectly: i % 3 === 0 }));
   await connect(ws.key);
   await page.goto(`/w/${ws.id}/contacts?city=Oslo`);

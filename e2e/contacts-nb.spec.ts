@@ -14,7 +14,7 @@ async function post(request: APIRequestContext, key: string, data: Record<string
 test.use({ locale: 'nb-NO' });
 
 test('the record, Edit, Erase, the import dialog and the export menu read in bokmål and work by their Norwegian names', async ({ page, request, connect }) => {
-  const ws = makeWorkspace('Kontaktkort');
+  const ws = await makeWorkspace('Kontaktkort');
   const name = `Åse Bø ${randomUUID().slice(0, 6)}`;
   await post(request, ws.key, { name, email: `ase.${randomUUID().slice(0, 6)}@example.com`, city: 'Bergen' });
   await post(request, ws.key, { name: 'Øystein Lie', email: 'oystein@example.com' });

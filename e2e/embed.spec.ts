@@ -23,7 +23,7 @@ test.beforeAll(async ({ playwright }) => {
   test.setTimeout(120_000);
   const { baseURL } = readState();
   const request = await playwright.request.newContext({ baseURL });
-  rich = makeWorkspace('Embed rich');
+  rich = await makeWorkspace('Embed rich');
   await publish(request, rich.key, { header: 'An older note', text: 'Plain text only.' });
   await publish(request, rich.key, {
     header: richHeader,
@@ -35,7 +35,7 @@ test.beforeAll(async ({ playwright }) => {
     author: { name: 'Fair team', imageUrl: `${baseURL}/demo/posts/night.svg` },
   });
   await request.post('/api/post-requests', { headers: { 'x-api-key': rich.key }, data: { action: 'publish', header: 'Members only', recipients: { tags: ['vip'] } } });
-  many = makeWorkspace('Embed many');
+  many = await makeWorkspace('Embed many');
   for (let i = 1; i <= 115; i += 1) await publish(request, many.key, { header: `Entry ${String(i).padStart(3, '0')}` });
   await request.dispose();
 });

@@ -25,8 +25,8 @@ async function contactsMatching(request: APIRequestContext, key: string, filter:
 }
 
 let ws: Workspace;
-test.beforeEach(() => {
-  ws = makeWorkspace('Extensions Spec');
+test.beforeEach(async () => {
+  ws = await makeWorkspace('Extensions Spec');
 });
 
 test('corrects a misspelt email through Edit', async ({ page, request, connect }) => {

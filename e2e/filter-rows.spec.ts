@@ -10,7 +10,7 @@ import { type Workspace, checkAccessibility, expect, makeWorkspace, test } from 
 let ws: Workspace;
 
 test.beforeAll(async () => {
-  ws = makeWorkspace('Filter rows');
+  ws = await makeWorkspace('Filter rows');
   const people = [
     { name: 'Ann Active Oslo', city: 'Oslo', addDirectly: true },
     { name: 'Bob Pending Oslo', city: 'Oslo' },

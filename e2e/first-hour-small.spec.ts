@@ -6,7 +6,7 @@ import { expect, makeWorkspace, test } from './fixtures';
 import { fetchApi } from './server';
 
 test('the time-zone search finds "New York" and "Eastern"', async ({ page, connect }) => {
-  const workspace = makeWorkspace('Zone search');
+  const workspace = await makeWorkspace('Zone search');
   await connect(workspace.key);
   await page.goto(`/w/${workspace.id}/posts/new`);
   await page.getByRole('radio', { name: 'Schedule' }).check();
@@ -23,7 +23,7 @@ test('the time-zone search finds "New York" and "Eastern"', async ({ page, conne
 
 /** A new workspace `name` with two contacts, one tagged `lead` and one `customer`. */
 async function leadAndCustomer(baseURL: string, name: string) {
-  const workspace = makeWorkspace(name);
+  const workspace = await makeWorkspace(name);
   for (const [person, tags] of [['Tagged One', ['lead']], ['Tagged Two', ['customer']]] as const) {
     const body = JSON.stringify({ name: person, email: `${person.replace(' ', '.').toLowerCase()}@example.com`, tags, addDirectly: true });
     const response = await fetchApi(`${baseURL}/api/contacts`, { method: 'POST', headers: { 'x-api-key': workspace.key, 'content-type': 'application/json' }, body });

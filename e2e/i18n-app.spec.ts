@@ -62,7 +62,7 @@ test('the overview and the workspaces page read in bokmål, with numbers and dat
 
 test('the people search and the jobs page with a finished job read in bokmål, and work by their Norwegian names', async ({ page, request, connect }) => {
   test.setTimeout(180_000);
-  const ws = makeWorkspace('Språkjobb');
+  const ws = await makeWorkspace('Språkjobb');
   const tag = randomUUID().slice(0, 8);
   for (const [name, local] of [['Kari', 'kari'], ['Ola', 'ola'], ['Åse', 'aase']] as const) await createContact(request, ws, { name: `${name} Nordmann ${tag}`, email: `${local}.${tag}@example.no` });
   await connect(ws.key);

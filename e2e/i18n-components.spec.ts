@@ -144,7 +144,7 @@ test('a paged list counts in bokmål with Intl numbers, and a record that does n
 
 test('the add-key dialog speaks bokmål and refuses a key of another workspace', async ({ page, state, connect }) => {
   const nordic = state.demo.workspaces[0]!;
-  const keyless = makeWorkspace('Uten nøkkel', 'contacts:read-only');
+  const keyless = await makeWorkspace('Uten nøkkel', 'contacts:read-only');
   await connect(nordic.key);
   await page.getByRole('button', { name: /Switch workspace|Bytt arbeidsområde/ }).click();
   // The switcher's own texts are the workspaces area's: its search box in either language.
@@ -174,7 +174,7 @@ async function localTime(page: Page, seconds: number) {
 }
 
 test('the composer refuses a time that has passed, in bokmål, and sends nothing', async ({ page, connect }) => {
-  const workspace = makeWorkspace('Komponist');
+  const workspace = await makeWorkspace('Komponist');
   await connect(workspace.key);
   await page.goto(`/w/${workspace.id}/posts/new`);
   await expect(page.getByRole('heading', { name: 'Nytt innlegg', level: 1 })).toBeVisible({ timeout: 30_000 });

@@ -9,7 +9,7 @@ test.describe('in a Norwegian browser (nb-NO)', () => {
   test.use({ locale: 'nb-NO' });
 
   test('the connect page, an error sentence, the contacts page and a dialog are Norwegian, and English chosen in the header stays', async ({ page }) => {
-    const workspace = makeWorkspace('Språk');
+    const workspace = await makeWorkspace('Språk');
     await page.goto('/connect');
     await expect(page.locator('html')).toHaveAttribute('lang', 'nb');
     await expect(page.getByRole('heading', { name: 'Koble til et arbeidsområde', level: 1 })).toBeVisible();

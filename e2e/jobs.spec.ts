@@ -129,7 +129,7 @@ function countPatches(page: Page): { count: number; throttled: number; log: stri
 
 test('a bulk tag job runs in the background with its progress in the header; the jobs page reports it and its undo restores the tags exactly', async ({ page, request }) => {
   test.setTimeout(300_000);
-  const ws = makeWorkspace('Jobs undo');
+  const ws = await makeWorkspace('Jobs undo');
   await seed(request, ws, 60, (i) => ({ tags: [['a'], ['a', 'new'], ['b']][i % 3] }));
   const before = await tagsById(request, ws);
   // On the paced server, so that the job still runs when the header is looked at (unlimited, 40 steps take less
@@ -166,7 +166,7 @@ test('a bulk tag job runs in the background with its progress in the header; the
 for (const how of ['reload', 'close'] as const) {
   test(`a ${how === 'reload' ? 'reload' : 'tab closed and opened again'} in the middle of a bulk tag job: every contact tagged once, none missing`, async ({ page, context, request }) => {
     test.setTimeout(300_000);
-    const ws = makeWorkspace(`Jobs ${how}`);
+    const ws = await makeWorkspace(`Jobs ${how}`);
     await seed(request, ws, 150, () => ({ tags: ['mid'] }));
     await connectTo(page, paced.baseURL, ws);
     let patches = countPatches(page);
@@ -203,7 +203,7 @@ for (const how of ['reload', 'close'] as const) {
 
 test('two tabs run one job once: the other tab waits, and takes the job over when the first one closes', async ({ page, context, request }) => {
   test.setTimeout(300_000);
-  const ws = makeWorkspace('Jobs two tabs');
+  const ws = await makeWorkspace('Jobs two tabs');
   await seed(request, ws, 120, () => ({ tags: ['two'] }));
   await connectTo(page, paced.baseURL, ws);
   const second = await context.newPage();
@@ -236,7 +236,7 @@ test('two tabs run one job once: the other tab waits, and takes the job over whe
 
 test('leaving the only tab that runs a job asks first', async ({ page, request }) => {
   test.setTimeout(300_000);
-  const ws = makeWorkspace('Jobs leave');
+  const ws = await makeWorkspace('Jobs leave');
   await seed(request, ws, 100, () => ({ tags: ['leave'] }));
   await connectTo(page, paced.baseURL, ws);
   await bulkTag(page, paced.baseURL, ws, 'leave', 100, { add: 'left' });
@@ -272,7 +272,7 @@ test.describe('at 60 requests a minute, in windows of 10 seconds', () => {
 
   test('a job runs to its end while the person keeps paging, and no request meets a 429', async ({ page, request }) => {
     test.setTimeout(360_000);
-    const ws = makeWorkspace('Jobs paced');
+    const ws = await makeWorkspace('Jobs paced');
     await seed(request, ws, 45, (i) => ({ tags: i < 20 ? ['slow'] : [] }));
     const throttled: string[] = [];
     page.on('response', (response) => {
@@ -300,7 +300,7 @@ test.describe('at 60 requests a minute, in windows of 10 seconds', () => {
 
 test('in the tab running a job the header shows it again at once after a reload; the meter is a button that explains the budget and the job’s share; the jobs page says a range', async ({ page, request }) => {
   test.setTimeout(300_000);
-  const ws = makeWorkspace('Jobs meter');
+  const ws = await makeWorkspace('Jobs meter');
   await seed(request, ws, 600, () => ({ tags: ['meter'] }));
   await connectTo(page, paced.baseURL, ws);
   await bulkTag(page, paced.baseURL, ws, 'meter', 600, { add: 'metered' });

@@ -10,7 +10,7 @@ import { expect, makeWorkspace, test } from './fixtures';
 const stored = (page: Page) => page.evaluate(() => ({ local: localStorage.getItem('workspace-admin.connections'), session: sessionStorage.getItem('workspace-admin.connections') }));
 
 test('a key kept for the session opens a link in a new tab, is never written to localStorage, and stays out of another browser session', async ({ page, context, browser, connect, baseURL }) => {
-  const ws = makeWorkspace('Tabs');
+  const ws = await makeWorkspace('Tabs');
   await connect(ws.key);
   const second = await context.newPage();
   await second.goto(`/w/${ws.id}/products`);
@@ -34,7 +34,7 @@ test('a key kept for the session opens a link in a new tab, is never written to 
 });
 
 test('removing a key in one tab forgets it in every tab', async ({ page, context, connect, state }) => {
-  const ws = makeWorkspace('Tabs forget');
+  const ws = await makeWorkspace('Tabs forget');
   await connect(ws.key);
   await page.getByRole('link', { name: 'Collections' }).click();
   const second = await context.newPage();
@@ -50,7 +50,7 @@ test('removing a key in one tab forgets it in every tab', async ({ page, context
 });
 
 test('a key that expires is forgotten in every tab, each saying so', async ({ page, context, connect, state }) => {
-  const ws = makeWorkspace('Tabs expire');
+  const ws = await makeWorkspace('Tabs expire');
   await connect(ws.key);
   const second = await context.newPage();
   await second.goto(`/w/${ws.id}/posts`);

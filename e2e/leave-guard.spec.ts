@@ -11,7 +11,7 @@ const back = (page: Page) => page.evaluate(() => history.back());
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Sections' });
 
 test('Back from a changed record form asks first: Keep editing stays, Discard changes goes back, and the history is intact', async ({ page, connect, request }) => {
-  const ws = makeWorkspace('Leave guard');
+  const ws = await makeWorkspace('Leave guard');
   const title = `Guarded ${randomUUID().slice(0, 8)}`;
   const created = await request.post('/api/products', { headers: { 'x-api-key': ws.key }, data: { title, price: 3, currency: 'EUR' } });
   expect(created.status()).toBe(201);
@@ -41,7 +41,7 @@ test('Back from a changed record form asks first: Keep editing stays, Discard ch
 });
 
 test('Back from a changed new product form is held until the person confirms', async ({ page, connect }) => {
-  const ws = makeWorkspace('Leave guard new');
+  const ws = await makeWorkspace('Leave guard new');
   await connect(ws.key);
   await nav(page).getByRole('link', { name: 'Products' }).click();
   await page.getByRole('button', { name: 'New product' }).click();
@@ -61,7 +61,7 @@ test('Back from a changed new product form is held until the person confirms', a
 });
 
 test('Back from a changed post composer asks first: Stay keeps it, Leave goes back to the posts', async ({ page, connect }) => {
-  const ws = makeWorkspace('Leave guard composer');
+  const ws = await makeWorkspace('Leave guard composer');
   await connect(ws.key);
   await nav(page).getByRole('link', { name: 'Posts' }).click();
   await page.getByRole('link', { name: 'New post' }).click();

@@ -19,8 +19,8 @@ let ws: Workspace;
 /** A colleague's key of the same workspace (all scopes). */
 let colleague: string;
 
-test.beforeEach(() => {
-  ws = makeWorkspace('Live changes');
+test.beforeEach(async () => {
+  ws = await makeWorkspace('Live changes');
   colleague = cli<{ key: string }>(readState().databaseUrl, 'key', 'create', '--workspace', ws.id, '--scope', 'all').key;
 });
 

@@ -34,7 +34,7 @@ for (const { locale, currency, typed, shown, filter, refused, words } of LOCALES
     test.use({ locale });
 
     test(`a price typed as ${typed} is saved as 199.5, shown as ${shown}, and the price filter reads the locale too`, async ({ page, connect, request }) => {
-      const ws = makeWorkspace(`Locale ${locale}`);
+      const ws = await makeWorkspace(`Locale ${locale}`);
       const seeded = await request.post('/api/products', { headers: { 'x-api-key': ws.key }, data: { title: 'Cheap thing', price: 5, currency } });
       expect(seeded.status()).toBe(201);
       await connect(ws.key);
@@ -71,7 +71,7 @@ test.describe('the CSV import in nb-NO', () => {
   test.use({ locale: 'nb-NO' });
 
   test('detects each number column’s decimal separator from its values: 1,299.00 and 1.299,00 both import as 1299', async ({ page, connect, request }) => {
-    const ws = makeWorkspace('Locale import');
+    const ws = await makeWorkspace('Locale import');
     await connect(ws.key);
     await page.goto(`/w/${ws.id}/products`);
     await page.getByRole('button', { name: 'Importer CSV' }).click();

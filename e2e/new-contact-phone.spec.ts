@@ -15,7 +15,7 @@ async function phonesOf(request: APIRequestContext, key: string, name: string): 
 }
 
 test('a national-format number in a Norwegian workspace is stored in international form', async ({ page, connect, request }) => {
-  const ws = makeWorkspace('National phone');
+  const ws = await makeWorkspace('National phone');
   for (const [name, phone] of [['Kari Nordmann', '+4741234567'], ['Ola Nordmann', '+4790000001'], ['Per Hansen', '+4792345678']]) {
     const response = await request.post('/api/contacts', { headers: { 'x-api-key': ws.key }, data: { name, phone } });
     expect(response.status(), await response.text()).toBe(201);

@@ -23,10 +23,10 @@ async function openSearch(page: Page) {
 test('a person made in two of three workspaces is found in those two, and their export holds both records', async ({ page, request, connect }) => {
   test.setTimeout(300_000); // four workspaces made through the operator command line, four keys connected
   const tag = randomUUID().slice(0, 8);
-  const north = makeWorkspace('Search North');
-  const south = makeWorkspace('Search South');
-  const west = makeWorkspace('Search West');
-  const closed = makeWorkspace('Search Closed', 'posts:read-only');
+  const north = await makeWorkspace('Search North');
+  const south = await makeWorkspace('Search South');
+  const west = await makeWorkspace('Search West');
+  const closed = await makeWorkspace('Search Closed', 'posts:read-only');
   const email = `ingrid.${tag}@example.com`;
   const name = `Ingrid Searchable ${tag}`;
   const northId = await createContact(request, north, { name, email, phone: '+4791234567', tags: ['donor'] });

@@ -65,7 +65,7 @@ test('no screen is wider than a 360 px phone', async ({ page, connect, state }) 
 
 test('the contacts on a phone: search in sight, a card each, e-mails whole, no keyboard hints', async ({ page, connect, baseURL }) => {
   test.setTimeout(120_000);
-  const workspace = makeWorkspace('Narrow phone');
+  const workspace = await makeWorkspace('Narrow phone');
   for (let i = 0; i < 3; i++) {
     const created = await api(baseURL!, workspace.key, 'POST', '/contacts', { name: `Narrow Person ${i}`, email: `narrow.person.number.${i}@a-rather-long-domain-name.example`, city: 'Oslo', tags: ['lead'], addDirectly: true });
     expect(created.status).toBe(201);

@@ -45,7 +45,7 @@ async function goTo(page: Page, section: string) {
 }
 
 test('finds and tags a contact through the menu, on a phone', async ({ page, connect, baseURL }) => {
-  const workspace = makeWorkspace('Phone contacts');
+  const workspace = await makeWorkspace('Phone contacts');
   for (let i = 0; i < 12; i++) {
     const created = await api(baseURL!, workspace.key, 'POST', '/contacts', { name: `Phone Person ${String(i).padStart(2, '0')}`, email: `phone.person.${i}@a-rather-long-domain-name.example`, phone: `+4792${String(i).padStart(6, '0')}`, city: 'Oslo', tags: ['lead'], addDirectly: true });
     expect(created.status).toBe(201);
@@ -111,8 +111,8 @@ async function localTime(page: Page, seconds: number) {
 }
 
 test('composes and schedules a post, and switches workspace, on a phone', async ({ page, connect }) => {
-  const other = makeWorkspace('Phone other');
-  const workspace = makeWorkspace('Phone posts');
+  const other = await makeWorkspace('Phone other');
+  const workspace = await makeWorkspace('Phone posts');
   await connect(other.key);
   await connect(workspace.key);
   await goTo(page, 'Posts');
@@ -215,7 +215,7 @@ test('every list page on a phone: records first, as compact rows or cards, filte
 });
 
 test('imports a CSV on a phone: the dialog, its mapping and its plan fit the screen, and the job creates the contact, reported on the jobs page', async ({ page, connect, baseURL }) => {
-  const workspace = makeWorkspace('Phone import');
+  const workspace = await makeWorkspace('Phone import');
   await connect(workspace.key);
   await page.getByRole('button', { name: 'Import', exact: true }).tap();
   const dialog = page.getByRole('dialog', { name: 'Import contacts' });

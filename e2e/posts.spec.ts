@@ -53,8 +53,8 @@ const history = (page: Page) => page.getByRole('table', { name: 'Requests sent f
 
 test.describe('composer', () => {
   let workspace: Workspace;
-  test.beforeAll(() => {
-    workspace = makeWorkspace('Posts composer');
+  test.beforeAll(async () => {
+    workspace = await makeWorkspace('Posts composer');
   });
 
   test('publishes a post: it appears on the posts page and on the public page opened without any key', async ({ page, connect, browser, baseURL }) => {
@@ -284,7 +284,7 @@ test.describe('published posts page', () => {
   const word = unique('caps');
   test.beforeAll(async ({ playwright }) => {
     test.setTimeout(120_000);
-    workspace = makeWorkspace('Posts list');
+    workspace = await makeWorkspace('Posts list');
     const request = await playwright.request.newContext({ baseURL: readState().baseURL });
     // 115 public posts: more than the caps let one order reach (110 at 10 a page). Every fifth mentions `word`.
     for (let i = 1; i <= 115; i += 1) {
@@ -378,7 +378,7 @@ test.describe('published posts page', () => {
 });
 
 test('New post is disabled with a tooltip naming posts:read-write for a key that cannot write, and the composer explains it', async ({ page, connect }) => {
-  const readOnly = makeWorkspace('Posts read-only', 'posts:read-only,contacts:read-only');
+  const readOnly = await makeWorkspace('Posts read-only', 'posts:read-only,contacts:read-only');
   await connect(readOnly.key);
   await page.goto(`/w/${readOnly.id}/posts`);
   const button = page.getByRole('button', { name: 'New post' });

@@ -22,7 +22,7 @@ test.beforeAll(async () => {
   const state = readState();
   [proxy, hosted] = await Promise.all([startService(NO_DATABASE, { UPSTREAM_API_URL: `${state.baseURL}/api` }), startHostedStandIn()]);
   hostedProxy = await startService(NO_DATABASE, { UPSTREAM_API_URL: hosted.baseUrl });
-  ws = makeWorkspace('Proxy Spec');
+  ws = await makeWorkspace('Proxy Spec');
   for (let i = 0; i < 5; i++) {
     const response = await fetchApi(`${state.baseURL}/api/contacts`, {
       method: 'POST',

@@ -142,7 +142,7 @@ async function sharedAction(page: Page, view: string, action: 'Rename' | 'Delete
 test('a view shared with the workspace in one browser opens in a fresh one, marked shared by its maker; read-write keys rename and delete it, a read-only key cannot', async ({ page, connect, browser }) => {
   // Three browsers, each connecting and loading its first screen, on a shared 2-core machine.
   test.setTimeout(180_000);
-  const ws = makeWorkspace('Shared views');
+  const ws = await makeWorkspace('Shared views');
   const { databaseUrl, baseURL } = readState();
   const colleague = cli<{ key: string }>(databaseUrl, 'key', 'create', '--workspace', ws.id, '--scope', 'all').key;
   const reader = cli<{ key: string }>(databaseUrl, 'key', 'create', '--workspace', ws.id, '--scope', 'contacts:read-only').key;
@@ -240,7 +240,7 @@ test('a view shared with the workspace in one browser opens in a fresh one, mark
 });
 
 test('against a service without shared views, saving offers no sharing, nothing asks for them, and personal views work', async ({ page, context, connect }) => {
-  const ws = makeWorkspace('No shared views');
+  const ws = await makeWorkspace('No shared views');
   const { baseURL } = readState();
   // The service has one, but the console is told the service keeps none.
   expect((await apiCall(baseURL, ws.key, 'POST', '/views', { name: 'Hidden from the console', query: { filter: "state eq 'active'" } })).status).toBe(201);
@@ -273,7 +273,7 @@ test('against a service without shared views, saving offers no sharing, nothing 
 const isViewsGet = (request: Request) => request.method() === 'GET' && new URL(request.url()).pathname === '/api/views';
 
 test('a failed GET /views says so in the saved views row, and Retry loads the shared views once the service answers', async ({ page, connect }) => {
-  const ws = makeWorkspace('Views not loaded');
+  const ws = await makeWorkspace('Views not loaded');
   const { baseURL } = readState();
   expect((await apiCall(baseURL, ws.key, 'POST', '/views', { name: 'Active people', query: { filter: "state eq 'active'" } })).status).toBe(201);
   expect((await apiCall(baseURL, ws.key, 'POST', '/contacts', { addDirectly: true, name: 'Ola Views', email: 'ola@views.test' })).status).toBe(201);
@@ -308,7 +308,7 @@ test('a failed GET /views says so in the saved views row, and Retry loads the sh
 });
 
 test('in Norwegian, the row says the shared views could not be loaded and offers to try again', async ({ browser }) => {
-  const ws = makeWorkspace('Views not loaded nb');
+  const ws = await makeWorkspace('Views not loaded nb');
   const { baseURL } = readState();
   expect((await apiCall(baseURL, ws.key, 'POST', '/contacts', { addDirectly: true, name: 'Kari Visning', email: 'kari@views.test' })).status).toBe(201);
   const context = await browser.newContext({ baseURL, locale: 'nb-NO', reducedMotion: 'reduce' });
@@ -362,7 +362,7 @@ async function watchViewChanges(baseURL: string, key: string): Promise<{ seen: (
 
 test('sharing, renaming and deleting a view each send at most one GET /views from the tab that did it, and another tab follows', async ({ page, context, connect }) => {
   test.setTimeout(120_000);
-  const ws = makeWorkspace('Views requests');
+  const ws = await makeWorkspace('Views requests');
   const { baseURL } = readState();
   expect((await apiCall(baseURL, ws.key, 'POST', '/contacts', { addDirectly: true, name: 'Per Views', email: 'per@views.test' })).status).toBe(201);
   const gets: string[] = [];

@@ -29,8 +29,8 @@ async function otherTab(page: Page, path: string) {
 }
 
 let workspace: Workspace;
-test.beforeEach(() => {
-  workspace = makeWorkspace('Stale lists');
+test.beforeEach(async () => {
+  workspace = await makeWorkspace('Stale lists');
 });
 
 test('a bulk tag ending in one tab refreshes the contacts list open in another', async ({ page, connect }) => {

@@ -56,7 +56,7 @@ test('connecting lands on the overview, its figures in one GET /stats and at mos
 
 test('a 2,500-row file is imported in 3 batches of POST /contacts/batch, none one by one', async ({ page, connect }) => {
   test.setTimeout(180_000);
-  const ws = makeWorkspace('Batches');
+  const ws = await makeWorkspace('Batches');
   await connect(ws.key);
   const rows = Array.from({ length: 2500 }, (_, index) => `Person ${index},person.${index}@example.com`);
   const csv = ['name,email', ...rows].join('\n');
@@ -100,7 +100,7 @@ test('the state facet counts the filtered list from one GET /contacts/stats', as
 });
 
 test('a bulk tag of every contact matching a filter is one POST /contacts/tags, and the dialog says what changed', async ({ page, connect }) => {
-  const ws = makeWorkspace('Bulk in one');
+  const ws = await makeWorkspace('Bulk in one');
   const items = Array.from({ length: 45 }, (_, index) => ({ name: `Surfer ${index}`, email: `surfer.${index}@example.com`, tags: index < 5 ? ['surf', 'waxed'] : ['surf'] }));
   const made = await fetchApi(`${readState().baseURL}/api/contacts/batch`, { method: 'POST', headers: { 'x-api-key': ws.key, 'content-type': 'application/json' }, body: JSON.stringify({ items }) });
   expect(made.status).toBe(200);

@@ -29,7 +29,7 @@ type Box = { x: number; y: number; width: number; height: number };
 const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 test('tag suggestions close on Enter, leaving Apply and the notification switches free; each × is named after its tag', async ({ page, request, connect }) => {
-  const ws = makeWorkspace('Trial tags');
+  const ws = await makeWorkspace('Trial tags');
   await seed(request, ws, ['Kari Nordmann', 'Ola Nordmann'], (i) => ({ tags: i === 0 ? ['lead', 'vip'] : [], phone: `+479100000${i}` }));
   await connect(ws.key);
   await page.goto(`/w/${ws.id}/contacts?sort=name:asc`);
@@ -78,7 +78,7 @@ test.describe('scheduling in a chosen time zone', () => {
   test.use({ timezoneId: 'America/New_York', locale: 'en-US' });
 
   test('schedules 09:00 Oslo time from a New York browser, to the minute: the post request holds that instant, and the zone is remembered', async ({ page, request, connect }) => {
-    const ws = makeWorkspace('Trial schedule');
+    const ws = await makeWorkspace('Trial schedule');
     await connect(ws.key);
     await page.goto(`/w/${ws.id}/posts/new`);
     await page.getByRole('radio', { name: 'Schedule' }).check();
@@ -129,7 +129,7 @@ test.describe('scheduling in a chosen time zone', () => {
 });
 
 test('exports exactly the 2 selected rows, with only the visible columns when chosen', async ({ page, request, connect }) => {
-  const ws = makeWorkspace('Trial export');
+  const ws = await makeWorkspace('Trial export');
   const names = ['Anne Berg', 'Bjørn Dahl', 'Cecilie Eng', 'Dag Foss', 'Eva Grønn'];
   await seed(request, ws, names);
   await connect(ws.key);
@@ -174,7 +174,7 @@ test('exports exactly the 2 selected rows, with only the visible columns when ch
 });
 
 test('the "Product created" notification covers none of the page\'s action buttons; fields with and without hints stand level', async ({ page, connect }) => {
-  const ws = makeWorkspace('Trial toast');
+  const ws = await makeWorkspace('Trial toast');
   await connect(ws.key);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`/w/${ws.id}/products`);

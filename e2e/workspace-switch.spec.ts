@@ -47,7 +47,7 @@ test('switching back restores each list page of the workspace as it was left: fi
 
 test('switching to a workspace without a key opens an add-key dialog in place; a pasted key connects in one click and says what it allows', async ({ page, state, connect }) => {
   const nordic = state.demo.workspaces[0]!;
-  const keyless = makeWorkspace('Add in place', 'contacts:read-only,products:read-write');
+  const keyless = await makeWorkspace('Add in place', 'contacts:read-only,products:read-write');
   await connect(nordic.key);
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Collections' }).click();
   await expect(page.getByRole('heading', { name: 'Collections', level: 1 })).toBeVisible();

@@ -5,7 +5,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { type Scope, SCOPES, isScope } from '../src/api/scopes';
 import { createApiKey, createBasicCredential, revokeApiKey } from './db/credentials';
-import { createOrganization, createWorkspace, findWorkspace } from './db/workspaces';
+import { createOrganization, createWorkspaceWithKey, findWorkspace } from './db/workspaces';
 import { loadConfig } from './config';
 import { backupSqlite, restoreSqlite } from './backup';
 import { isPostgresUrl } from './db/connection';
@@ -64,13 +64,7 @@ program
   .option('--image-url <url>', 'workspace image URL', httpUrl)
   .option('--key-scope <scopes>', 'also create its first API key with these scopes (comma-separated, or all); printed as key', parseScopes)
   .action((options: { org: string; name: string; imageUrl?: string; keyScope?: Scope[] }) =>
-    run((database) =>
-      // One transaction: a key that cannot be made leaves no workspace behind.
-      database.db.transaction().execute(async (trx) => {
-        const workspace = await createWorkspace(trx, { organizationId: options.org, name: options.name, imageUrl: options.imageUrl ?? null });
-        return options.keyScope ? { ...workspace, key: await createApiKey(trx, workspace.id, options.keyScope), scopes: options.keyScope } : workspace;
-      }),
-    ),
+    run((database) => createWorkspaceWithKey(database.db, { organizationId: options.org, name: options.name, imageUrl: options.imageUrl ?? null }, options.keyScope)),
   );
 
 const key = program.command('key').description('API keys');

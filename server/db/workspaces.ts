@@ -6,9 +6,11 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { FilterNode } from '../../src/api/filter/ast';
 import type { OrderByItem } from '../../src/api/filter/order-by';
+import type { Scope } from '../../src/api/scopes';
 import { notFound } from '../errors';
 import { type FieldMap, compileFilter, compileOrderBy } from '../filter/compile';
 import type { Dialect } from './connection';
+import { createApiKey } from './credentials';
 import type { Database, WorkspaceTable } from './schema';
 
 export const WORKSPACE_FIELDS: FieldMap = {
@@ -44,6 +46,19 @@ export async function createWorkspace(db: Kysely<Database>, input: { organizatio
   };
   await db.insertInto('workspaces').values(row).execute();
   return { id: row.id, name: row.name, organizationId: row.organization_id };
+}
+
+/**
+ * Creates a workspace in `input.organizationId` and, with `keyScopes`, its first API key holding them, in one
+ * transaction (a key that cannot be made leaves no workspace behind): the operator command line's `workspace create
+ * [--key-scope]` (docs/deploy.md). Returns the workspace, plus `key` (the plain key, shown once) and `scopes`
+ * when a key was made. Throws 404 `Organization not found` like `createWorkspace`.
+ */
+export function createWorkspaceWithKey(db: Kysely<Database>, input: { organizationId: string; name: string; imageUrl?: string | null }, keyScopes?: Scope[]) {
+  return db.transaction().execute(async (trx) => {
+    const workspace = await createWorkspace(trx, { ...input, imageUrl: input.imageUrl ?? null });
+    return keyScopes ? { ...workspace, key: await createApiKey(trx, workspace.id, keyScopes), scopes: keyScopes } : workspace;
+  });
 }
 
 /** The workspace with `id`, or undefined. */
