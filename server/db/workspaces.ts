@@ -48,13 +48,18 @@ export async function createWorkspace(db: Kysely<Database>, input: { organizatio
   return { id: row.id, name: row.name, organizationId: row.organization_id };
 }
 
+type WorkspaceInput = { organizationId: string; name: string; imageUrl?: string | null };
+type CreatedWorkspace = Awaited<ReturnType<typeof createWorkspace>>;
+
 /**
  * Creates a workspace in `input.organizationId` and, with `keyScopes`, its first API key holding them, in one
  * transaction (a key that cannot be made leaves no workspace behind): the operator command line's `workspace create
  * [--key-scope]` (docs/deploy.md). Returns the workspace, plus `key` (the plain key, shown once) and `scopes`
  * when a key was made. Throws 404 `Organization not found` like `createWorkspace`.
  */
-export function createWorkspaceWithKey(db: Kysely<Database>, input: { organizationId: string; name: string; imageUrl?: string | null }, keyScopes?: Scope[]) {
+export function createWorkspaceWithKey(db: Kysely<Database>, input: WorkspaceInput, keyScopes: Scope[]): Promise<CreatedWorkspace & { key: string; scopes: Scope[] }>;
+export function createWorkspaceWithKey(db: Kysely<Database>, input: WorkspaceInput, keyScopes?: Scope[]): Promise<CreatedWorkspace | (CreatedWorkspace & { key: string; scopes: Scope[] })>;
+export function createWorkspaceWithKey(db: Kysely<Database>, input: WorkspaceInput, keyScopes?: Scope[]) {
   return db.transaction().execute(async (trx) => {
     const workspace = await createWorkspace(trx, { ...input, imageUrl: input.imageUrl ?? null });
     return keyScopes ? { ...workspace, key: await createApiKey(trx, workspace.id, keyScopes), scopes: keyScopes } : workspace;

@@ -47,7 +47,6 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('the started service (npm start)', {
     dir = mkdtempSync(join(tmpdir(), 'wsa-demo-'));
   });
   afterAll(() => {
-    service?.remove();
     rmSync(dir, { recursive: true, force: true });
   });
 

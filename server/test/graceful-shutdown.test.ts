@@ -78,7 +78,6 @@ describe('SIGTERM under load against the service as npm start runs it (issue 37 
   }, 180_000);
   afterAll(async () => {
     await started?.stop();
-    service?.remove();
     await target?.drop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   }, 30_000);

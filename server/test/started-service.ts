@@ -40,10 +40,9 @@ let built: Promise<string> | undefined;
  * folder of its own, removed when the process exits; returns the entry file. Every test starting the service as a
  * process shares it: one esbuild run a worker instead of one a file, and plain Node starting the service with about
  * half the CPU that tsx compiling it on start costs (measured: 1.2 to 1.3 s against 2.6 to 3.0 s to healthy).
- * `cli` is the compiled operator command line. `remove` is kept for the callers' symmetry and does nothing: the
- * folder goes with the process.
+ * `cli` is the compiled operator command line.
  */
-export async function buildService(): Promise<{ entry: string; cli: string; remove(): void }> {
+export async function buildService(): Promise<{ entry: string; cli: string }> {
   built ??= (async () => {
     const outdir = join(ROOT, 'node_modules', '.cache', 'wsa-test-service', `${process.pid}-${randomBytes(4).toString('hex')}`);
     mkdirSync(outdir, { recursive: true });
@@ -63,7 +62,7 @@ export async function buildService(): Promise<{ entry: string; cli: string; remo
     return outdir;
   })();
   const outdir = await built;
-  return { entry: join(outdir, 'main.js'), cli: join(outdir, 'cli.js'), remove: () => {} };
+  return { entry: join(outdir, 'main.js'), cli: join(outdir, 'cli.js') };
 }
 
 /**
@@ -107,7 +106,7 @@ export async function startService(entry: string, env: Record<string, string>, t
 /**
  * For a `describe` block: builds the service and starts it on a fresh SQLite file in a temporary folder named
  * `wsa-<name>-...` (no demo seed, every other setting the shipped default) before its tests, and stops it and
- * removes the build and the folder after them. Returns a getter of the started process (valid inside the tests).
+ * removes the folder after them (the build is the worker's, started-service.ts `buildService`). Returns a getter of the started process (valid inside the tests).
  */
 export function useStartedService(name: string): () => StartedService {
   let service: Awaited<ReturnType<typeof buildService>> | undefined;
@@ -120,7 +119,6 @@ export function useStartedService(name: string): () => StartedService {
   }, 90_000);
   afterAll(async () => {
     await started?.stop();
-    service?.remove();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
   return () => {

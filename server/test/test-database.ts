@@ -37,7 +37,12 @@ export async function createTestDatabase(dir: string, name = 'app'): Promise<Tes
   if (TEST_DATABASE === 'sqlite') return { url: join(dir, `${name}.sqlite`), drop: async () => {} };
   const database = `wsa_test_${randomBytes(6).toString('hex')}`;
   await onPostgresServer(`create database ${database}`);
-  return { url: postgresUrl(database), drop: async () => void (await onPostgresServer(`drop database if exists ${database} with (force)`)) };
+  return postgresTestDatabase(database);
+}
+
+/** Database `name` on the PostgreSQL server of `TEST_POSTGRES_URL`, as a `TestDatabase` whose `drop` drops it. */
+function postgresTestDatabase(name: string): TestDatabase {
+  return { url: postgresUrl(name), drop: async () => void (await onPostgresServer(`drop database if exists ${name} with (force)`)) };
 }
 
 /** The URL of database `name` on the PostgreSQL server of `TEST_POSTGRES_URL`. */
@@ -99,5 +104,5 @@ export async function createMigratedTestDatabase(dir: string, name = 'app'): Pro
   const source = await migratedTemplate();
   const database = `wsa_test_${randomBytes(6).toString('hex')}`;
   await onPostgresServer(`create database ${database} template ${source}`);
-  return { url: postgresUrl(database), drop: async () => void (await onPostgresServer(`drop database if exists ${database} with (force)`)) };
+  return postgresTestDatabase(database);
 }

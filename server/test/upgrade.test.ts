@@ -35,7 +35,6 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('upgrading an SQLite database made b
     dir = mkdtempSync(join(tmpdir(), 'wsa-upgrade-'));
   }, 90_000);
   afterAll(() => {
-    service?.remove();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
