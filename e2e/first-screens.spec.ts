@@ -139,13 +139,16 @@ test('a menu clicked before its code arrives opens once it does, and its code lo
   await connect(state.demo.workspaces[0]!.key, { through: 'connect-page' });
   await (await menuLoaded).finished();
   const columnMenuCode: string[] = [];
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const [held, release] = holdBack();
   await page.route(/\/assets\/column-menu-[^/]*\.js$/, async (route) => {
     columnMenuCode.push(route.request().url());
     await held;
+    await route.continue();
+  });
+  // The workspace switcher's code is held too, for a press that starts on its stand-in and ends on the switcher.
+  const [switcherHeld, releaseSwitcher] = holdBack();
+  await page.route(/\/assets\/workspace-switcher-[^/]*\.js$/, async (route) => {
+    await switcherHeld;
     await route.continue();
   });
   await page.reload();
@@ -162,4 +165,25 @@ test('a menu clicked before its code arrives opens once it does, and its code lo
   const menu = page.getByRole('dialog', { name: 'Columns' });
   await expect(menu).toBeVisible();
   await expect(menu.getByRole('checkbox').first()).toBeVisible();
+  await page.getByRole('button', { name: 'Columns' }).click();
+  await expect(menu).toBeHidden();
+
+  // The press goes down on the switcher's stand-in, its code arrives and replaces it, the press comes up on the
+  // switcher: the browser sends that click to neither (the element pressed is gone), and the switcher opens all the same.
+  const switcher = page.getByRole('button', { name: /Switch workspace$/ });
+  await switcher.hover();
+  await page.mouse.down();
+  releaseSwitcher();
+  await expect(page.locator('header [data-stand-in]')).toHaveCount(0);
+  await page.mouse.up();
+  await expect(page.getByRole('textbox', { name: 'Search workspaces' })).toBeVisible();
 });
+
+/** A promise the test resolves when it wants a held-back request to go on, and its resolver. */
+function holdBack(): [Promise<void>, () => void] {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return [held, release];
+}

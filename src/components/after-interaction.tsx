@@ -7,7 +7,9 @@
  * Nothing the person does on the stand-in is lost: a click on it (or Enter/Space, which click a button) is
  * replayed on the loaded widget's first control, and focus moves there when the stand-in had it, so a menu
  * clicked before its code arrived opens once it does; what was typed into a stand-in's read-only input is typed into
- * the loaded widget's input (a search field's first letters, typed while its code loaded).
+ * the loaded widget's input (a search field's first letters, typed while its code loaded). A press that went down
+ * on the stand-in and comes up on the widget that replaced it meanwhile is a click too: the browser sends that click
+ * to neither (the element pressed is gone), so it is replayed when the press ends on the widget's control.
  */
 import { type ReactNode, Suspense, useEffect, useRef } from 'react';
 import { useFirstInteraction } from '@/lib/first-interaction';
@@ -15,12 +17,12 @@ import { useFirstInteraction } from '@/lib/first-interaction';
 const CONTROL = 'button:not([disabled]), input:not([disabled]):not([type="hidden"]), [role="combobox"], a[href]';
 
 /**
- * Which control of the stand-in was clicked and which had the focus (indexes among its controls), if any, and the
- * text typed into it meanwhile.
+ * Which control of the stand-in was clicked, which is pressed without its click yet, which had the focus (indexes
+ * among its controls), if any, and the text typed into it meanwhile.
  */
-type Pending = { click: number | null; focus: number | null; text: string };
+type Pending = { click: number | null; press: number | null; focus: number | null; text: string };
 
-const NO_PENDING: Pending = { click: null, focus: null, text: '' };
+const NO_PENDING: Pending = { click: null, press: null, focus: null, text: '' };
 
 /**
  * Puts `text` into `input` as typing would: through the native value setter and an `input` event, so React's
@@ -45,8 +47,9 @@ function controlIndex(root: Element | null | undefined, target: EventTarget | nu
  */
 function Replay({ wrapper, pending }: { wrapper: React.RefObject<HTMLSpanElement | null>; pending: React.RefObject<Pending> }) {
   useEffect(() => {
-    const { click, focus, text } = pending.current;
-    pending.current = NO_PENDING;
+    const { click, press, focus, text } = pending.current;
+    // A press still down waits for its end on the widget (AfterInteraction's onPointerUp).
+    pending.current = { ...NO_PENDING, press };
     if (click === null && focus === null) return;
     const frame = requestAnimationFrame(() => {
       const controls = wrapper.current?.querySelectorAll<HTMLElement>(CONTROL);
@@ -82,7 +85,28 @@ export function AfterInteraction({ fallback, children }: { fallback: ReactNode; 
   // Only events on the stand-in are remembered: once the widget is in, they reach it directly.
   const onStandIn = (kind: 'click' | 'focus') => (event: React.SyntheticEvent) => {
     const index = controlIndex(standIn(), event.target);
-    if (index !== null) pending.current = { ...pending.current, [kind]: index };
+    if (index === null) return;
+    // A click ends the press it came from: nothing of that is left to replay.
+    pending.current = kind === 'click' ? { ...pending.current, click: index, press: null } : { ...pending.current, focus: index };
+  };
+  // Every press in the wrapper replaces the last: one on the widget itself (or off any control) leaves none pending, so
+  // a press that once began on the stand-in and ended elsewhere is never replayed later.
+  const onPointerDown = (event: React.PointerEvent) => {
+    pending.current = { ...pending.current, press: controlIndex(standIn(), event.target) };
+  };
+  // The end of a press that began on the stand-in. While the stand-in is there its click follows (onStandIn). Once the
+  // widget replaced it, the press lost its click (the element pressed is gone): when it ends on the widget's control
+  // in the stand-in's place, that control is clicked, once this event and the browser's own click are over.
+  const onPointerUp = (event: React.PointerEvent) => {
+    const { press } = pending.current;
+    if (press === null || standIn()) return;
+    pending.current = { ...pending.current, press: null };
+    const control = wrapper.current?.querySelectorAll<HTMLElement>(CONTROL)[press];
+    if (!control || !(event.target instanceof Node) || !control.contains(event.target)) return;
+    setTimeout(() => {
+      control.focus();
+      control.click();
+    });
   };
   // Letters typed into a read-only input of the stand-in (Backspace takes the last back), for the widget's input.
   const onKeyDown = (event: React.KeyboardEvent) => {
@@ -93,7 +117,7 @@ export function AfterInteraction({ fallback, children }: { fallback: ReactNode; 
     else if (event.key === 'Backspace') pending.current = { ...pending.current, text: text.slice(0, -1) };
   };
   return (
-    <span ref={wrapper} style={{ display: 'contents' }} onClickCapture={onStandIn('click')} onFocusCapture={onStandIn('focus')} onKeyDownCapture={onKeyDown}>
+    <span ref={wrapper} style={{ display: 'contents' }} onPointerDownCapture={onPointerDown} onPointerUpCapture={onPointerUp} onClickCapture={onStandIn('click')} onFocusCapture={onStandIn('focus')} onKeyDownCapture={onKeyDown}>
       {interacted ? (
         <Suspense fallback={<StandIn>{fallback}</StandIn>}>
           {children}
