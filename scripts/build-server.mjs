@@ -10,35 +10,45 @@
 // schemas. CommonJS packages stay external too (an ES module bundle cannot `require` Node's built-ins). Lazily loaded
 // modules (the demo seed and its faker data) stay separate chunks.
 import { build } from 'esbuild';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** Packages bundled into the output instead of imported from node_modules. */
 const INLINED = new Set(['kysely']);
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-await build({
-  absWorkingDir: root,
-  entryPoints: ['server/main.ts', 'server/cli.ts'],
-  outdir: process.argv[2] ?? 'dist-server',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  sourcemap: true,
-  logLevel: 'warning',
-  plugins: [
-    {
-      name: 'node-modules-external',
-      setup(compiler) {
-        // A bare import (a package, not `./x` or the `@/` alias of src/) stays an import, unless its package is inlined.
-        compiler.onResolve({ filter: /^[^./]/ }, (args) => {
-          if (args.path.startsWith('@/')) return undefined;
-          const parts = args.path.split('/');
-          const name = args.path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
-          return INLINED.has(name) ? undefined : { path: args.path, external: true };
-        });
+
+/**
+ * Compiles server/main.ts and server/cli.ts into `outdir` (main.js, cli.js and their shared chunks) as described
+ * above; `sourcemap` (default true) writes their source maps. Resolves when written; rejects with esbuild's errors.
+ * server/test/started-service.ts builds the tests' service and command line with it.
+ */
+export async function buildServer(outdir, { sourcemap = true } = {}) {
+  await build({
+    absWorkingDir: root,
+    entryPoints: ['server/main.ts', 'server/cli.ts'],
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap,
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'node-modules-external',
+        setup(compiler) {
+          // A bare import (a package, not `./x` or the `@/` alias of src/) stays an import, unless its package is inlined.
+          compiler.onResolve({ filter: /^[^./]/ }, (args) => {
+            if (args.path.startsWith('@/')) return undefined;
+            const parts = args.path.split('/');
+            const name = args.path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+            return INLINED.has(name) ? undefined : { path: args.path, external: true };
+          });
+        },
       },
-    },
-  ],
-});
+    ],
+  });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await buildServer(process.argv[2] ?? 'dist-server');

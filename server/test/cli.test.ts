@@ -1,6 +1,7 @@
 /**
  * The operator command line (docs/decisions.md section 8), run as a child process over a temp SQLite file (compiled once
- * by scripts/build-server.mjs, as the service is compiled, so each command starts plain Node): every
+ * a test process by started-service.ts `buildService`, as scripts/build-server.mjs compiles it for `npm start`, so each
+ * command starts plain Node): every
  * command prints exactly one JSON object on stdout and exits 0; every error goes to stderr with a non-zero exit
  * and nothing on stdout. Then a real server over the same file shows that what the commands made works.
  */
@@ -8,7 +9,6 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/api/scopes';
@@ -17,14 +17,11 @@ import { openMigratedDatabase } from '../database';
 import { TEST_DATABASE, type TestDatabase, createTestDatabase } from './test-database';
 import type { ServiceDatabase } from '../db/connection';
 import { call, query } from './harness';
+import { buildService } from './started-service';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-/**
- * The compiled command line (scripts/build-server.mjs, as `npm start` and the browser tests run it): inside the
- * project, so its package imports resolve from node_modules; one folder per process.
- */
-const OUT = join(ROOT, 'node_modules/.cache/wsa-cli-test', `build-${process.pid}`);
-const CLI = join(OUT, 'cli.js');
+/** The compiled command line (`buildService`), set before the first command. */
+let CLI: string;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const API_KEY = /^wsk_[0-9A-Za-z]{40}$/;
 const ACCESS_KEY = /^wsa_[0-9A-Za-z]{24}$/;
@@ -71,7 +68,7 @@ let workspace: Record<string, any>;
 let bare: Record<string, any>;
 
 beforeAll(async () => {
-  await promisify(execFile)(process.execPath, [join(ROOT, 'scripts/build-server.mjs'), OUT], { cwd: ROOT });
+  CLI = (await buildService()).cli;
   dir = mkdtempSync(join(tmpdir(), 'wsa-cli-'));
   target = await createTestDatabase(dir, 'ops');
   file = target.url;
@@ -82,7 +79,6 @@ afterAll(async () => {
   await served?.database.close();
   await target?.drop();
   if (dir) rmSync(dir, { recursive: true, force: true });
-  rmSync(OUT, { recursive: true, force: true });
 });
 
 let served: { app: FastifyInstance; database: ServiceDatabase; baseUrl: string } | undefined;
