@@ -78,6 +78,25 @@ test('answers unknown pages with a 404 page', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
 });
 
+test('for a person who asks for less motion, a looping animation (a loader\'s spin) ends at once; for others it loops', async ({ page }) => {
+  await page.goto('/no/such/page');
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  // A stand-in for Mantine's loader: its own style loops forever, as .mantine-Loader-root::after does.
+  const looping = () =>
+    page.evaluate(() => {
+      const spinner = document.createElement('span');
+      spinner.style.animation = 'spin 1.2s linear infinite';
+      document.body.append(spinner);
+      const { animationIterationCount, transitionDuration } = getComputedStyle(spinner);
+      spinner.remove();
+      return { animationIterationCount, transitionDuration };
+    });
+  // The tests' browser asks for less motion (playwright.config.ts).
+  expect(await looping()).toEqual({ animationIterationCount: '1', transitionDuration: '1e-05s' });
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  expect(await looping()).toEqual({ animationIterationCount: 'infinite', transitionDuration: '0s' });
+});
+
 test('remembers the color scheme', async ({ page, state, connect }) => {
   await connect(state.demo.workspaces[0]!.key);
   await page.getByRole('button', { name: /Switch to (dark|light) mode/ }).click();
