@@ -112,7 +112,8 @@ test.describe('every page has no serious accessibility violations', () => {
   for (const [section, heading] of [['contacts', 'Contacts'], ['products', 'Products'], ['collections', 'Collections'], ['posts', 'Posts'], ['workspaces', 'Workspaces']] as const) {
     test(`the ${section} page`, async ({ page, state, connect }) => {
       await connect(state.demo.workspaces[0]!.key);
-      await page.goto(`/w/${state.demo.workspaces[0]!.id}/${section}`);
+      // Connecting opens Contacts: the other pages are a load away.
+      if (section !== 'contacts') await page.goto(`/w/${state.demo.workspaces[0]!.id}/${section}`);
       await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
       await expect(page.getByRole('table').first()).toBeVisible();
       await checkAccessibility(page, section);
