@@ -12,7 +12,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, type Locator, type Page, test as base, expect } from '@playwright/test';
 import type { Authorization } from '../src/api/authorization';
 import type { SavedConnection } from '../src/lib/connections';
-import { type Scope, SCOPES, isScope } from '../src/api/scopes';
+import { parseScopeList } from '../src/api/scopes';
 import { openDatabase, type ServiceDatabase } from '../server/db/connection';
 import { createWorkspaceWithKey } from '../server/db/workspaces';
 import { type E2eState, readState } from './state';
@@ -139,11 +139,9 @@ let operator: ServiceDatabase | undefined;
 export async function makeWorkspace(label: string, scope = 'all'): Promise<Workspace> {
   const state = readState();
   operator ??= openDatabase(state.databaseUrl);
-  const scopes = scope === 'all' ? [...SCOPES] : scope.split(',');
-  // As the command line refuses them (server/cli.ts parseScopes): a misspelt scope fails here, not as a key that lacks it.
-  const unknown = scopes.filter((name) => !isScope(name));
-  if (unknown.length) throw new Error(`unknown scope ${unknown.join(', ')}; scopes are ${SCOPES.join(', ')} or all`);
-  const made = await createWorkspaceWithKey(operator.db, { organizationId: state.demo.organization.id, name: `${label} ${randomUUID().slice(0, 8)}` }, scopes as Scope[]);
+  // Read as the command line reads `--key-scope`: a misspelt scope fails here, not as a key that lacks it.
+  const scopes = parseScopeList(scope);
+  const made = await createWorkspaceWithKey(operator.db, { organizationId: state.demo.organization.id, name: `${label} ${randomUUID().slice(0, 8)}` }, scopes);
   return { id: made.id, name: made.name, key: made.key };
 }
 

@@ -3,7 +3,7 @@
  * JSON object on stdout; errors go to stderr with exit code 1. Uses `DATABASE_URL` like the server.
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { type Scope, SCOPES, isScope } from '../src/api/scopes';
+import { type Scope, parseScopeList } from '../src/api/scopes';
 import { createApiKey, createBasicCredential, revokeApiKey } from './db/credentials';
 import { createOrganization, createWorkspaceWithKey, findWorkspace } from './db/workspaces';
 import { loadConfig } from './config';
@@ -13,11 +13,11 @@ import { openMigratedDatabase } from './database';
 import { saveDemoCredentials } from './demo-credentials';
 
 function parseScopes(value: string): Scope[] {
-  if (value === 'all') return [...SCOPES];
-  const scopes = value.split(',').map((scope) => scope.trim()).filter(Boolean);
-  const unknown = scopes.filter((scope) => !isScope(scope));
-  if (unknown.length || !scopes.length) throw new InvalidArgumentError(`unknown scope ${unknown.join(', ') || '(none)'}; scopes are ${SCOPES.join(', ')} or all`);
-  return [...new Set(scopes)] as Scope[];
+  try {
+    return parseScopeList(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
 }
 
 function nonEmpty(value: string): string {

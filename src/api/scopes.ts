@@ -15,6 +15,19 @@ export function isScope(scope: string): scope is Scope {
   return (SCOPES as readonly string[]).includes(scope);
 }
 
+/**
+ * The scopes of `value`, comma-separated (spaces around each ignored, repeats dropped) or `all` for the eight, as the
+ * operator command line takes them (`--scope`, `--key-scope`; docs/deploy.md). Throws an `Error` naming the unknown
+ * ones, or `(none)` when the list is empty.
+ */
+export function parseScopeList(value: string): Scope[] {
+  if (value === 'all') return [...SCOPES];
+  const scopes = value.split(',').map((scope) => scope.trim()).filter(Boolean);
+  const unknown = scopes.filter((scope) => !isScope(scope));
+  if (unknown.length || !scopes.length) throw new Error(`unknown scope ${unknown.join(', ') || '(none)'}; scopes are ${SCOPES.join(', ')} or all`);
+  return [...new Set(scopes)] as Scope[];
+}
+
 /** True when the granted scopes satisfy `required` (a read-write scope grants the matching read-only one). */
 export function grants(granted: readonly Scope[], required: Scope): boolean {
   if (granted.includes(required)) return true;
