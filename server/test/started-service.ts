@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import getPort from 'get-port';
 import { afterAll, beforeAll } from 'vitest';
 import { buildServer } from '../../scripts/build-server.mjs';
 import { START_NODE_FLAGS } from '../../scripts/node-flags.mjs';
+import { isRunning } from './test-database';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
@@ -35,18 +36,26 @@ export type StartedService = {
 
 let built: Promise<string> | undefined;
 
+/** Where `buildService` puts each test process's build, in a folder named `<pid>-<hex>`. */
+const BUILDS = join(ROOT, 'node_modules', '.cache', 'wsa-test-service');
+
 /**
- * Compiles server/main.ts and server/cli.ts once per test process (a vitest worker runs file after file: `isolate: false`) into a
- * folder of its own, removed when the process exits, as `npm start` has them (scripts/build-server.mjs: Kysely
- * inlined, which takes a third off each start's CPU: `cli.js --help` 0.3 s against 0.5 s); returns the entry file. Every test starting the service as a
- * process shares it: one esbuild run a worker instead of one a file, and plain Node starting the service with about
- * half the CPU that tsx compiling it on start costs (measured: 1.2 to 1.3 s against 2.6 to 3.0 s to healthy).
- * `cli` is the compiled operator command line.
+ * Compiles server/main.ts and server/cli.ts once per test process (a vitest worker runs file after file:
+ * `isolate: false`) into a folder of its own, as `npm start` has them (scripts/build-server.mjs: Kysely inlined, which
+ * takes a third off each start's CPU: `cli.js --help` 0.3 s against 0.5 s); returns the entry file. The folder is
+ * removed when the process exits, and those of processes killed before that when the next build is made. Every test
+ * starting the service as a process shares it: one esbuild run a worker instead of one a file, and plain Node starting
+ * the service with about half the CPU that tsx compiling it on start costs (measured: 1.2 to 1.3 s against 2.6 to
+ * 3.0 s to healthy). `cli` is the compiled operator command line.
  */
 export async function buildService(): Promise<{ entry: string; cli: string }> {
   built ??= (async () => {
-    const outdir = join(ROOT, 'node_modules', '.cache', 'wsa-test-service', `${process.pid}-${randomBytes(4).toString('hex')}`);
-    mkdirSync(outdir, { recursive: true });
+    mkdirSync(BUILDS, { recursive: true });
+    for (const name of readdirSync(BUILDS)) {
+      if (!isRunning(Number(name.split('-')[0]))) rmSync(join(BUILDS, name), { recursive: true, force: true });
+    }
+    const outdir = join(BUILDS, `${process.pid}-${randomBytes(4).toString('hex')}`);
+    mkdirSync(outdir);
     process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
     await buildServer(outdir, { sourcemap: false });
     return outdir;
@@ -96,7 +105,8 @@ export async function startService(entry: string, env: Record<string, string>, t
 /**
  * For a `describe` block: builds the service and starts it on a fresh SQLite file in a temporary folder named
  * `wsa-<name>-...` (no demo seed, every other setting the shipped default) before its tests, and stops it and
- * removes the folder after them (the build is the worker's, started-service.ts `buildService`). Returns a getter of the started process (valid inside the tests).
+ * removes the folder after them (the build is the worker's, `buildService`). Returns a getter of the started process
+ * (valid inside the tests).
  */
 export function useStartedService(name: string): () => StartedService {
   let service: Awaited<ReturnType<typeof buildService>> | undefined;

@@ -83,7 +83,7 @@ export async function dropStaleTemplates(): Promise<void> {
 }
 
 /** Whether a process with id `pid` runs on this machine. */
-function isRunning(pid: number): boolean {
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
