@@ -5,6 +5,9 @@
 // as they come, never one inside another. Ends with a table of each phase's time and the total; exits with 1 when any
 // phase failed. The table's lines match neither vitest's "Tests N passed" nor Playwright's "N passed (", which
 // .ci/run reads.
+// The type check runs TypeScript 7, the native compiler (the package alias `typescript-7`): 10 s of CPU for the
+// whole tree against 35 to 39 s for TypeScript 5.9, which stays installed as `typescript` for typescript-eslint (its
+// peer range ends below 6.1) and editors; tsconfig.json keeps to what both accept (`paths` without `baseUrl`).
 import { spawn } from 'node:child_process';
 
 const started = Date.now();
