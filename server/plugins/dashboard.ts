@@ -4,14 +4,18 @@
  * - `/app-config.json`: `{ apiBaseUrl, demo, upstream }`, where `demo` lists the demo workspaces' keys only when
  *   the server seeds demo data (`DEMO_SEED=auto`) and they exist; never with `DEMO_SEED=off`, never in proxy
  *   mode; `upstream` is null in direct mode and `{ "apiUrl": UPSTREAM_API_URL }` in proxy mode (issue 15), so
- *   the console can say where `/api` leads.
+ *   the console can say where `/api` leads;
+ * - files under assets/ (content-hashed) are cached a year as immutable, everything else revalidated (`no-cache`).
  */
 import { existsSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DemoSeedResult } from '../db/seed';
+
+/** Cache-Control of a content-hashed file: a year, never revalidated (RFC 8246). */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export type DashboardOptions = {
   /** Folder of the built dashboard (`dist/`); nothing but `/app-config.json` is served when it lacks index.html. */
@@ -35,7 +39,18 @@ export default fp(
     });
 
     if (!options.root || !isAbsolute(options.root) || !existsSync(join(options.root, 'index.html'))) return;
-    await app.register(fastifyStatic, { root: options.root, wildcard: false, index: false });
+    const assets = join(options.root, 'assets', sep);
+    await app.register(fastifyStatic, {
+      root: options.root,
+      wildcard: false,
+      index: false,
+      // Our own Cache-Control (the plugin's would replace what `setHeaders` sets): files under assets/ are named by a hash
+      // of their content (Vite's build), so a browser keeps them a year without asking again, and a page reloaded or
+      // opened anew in the same tab loads its scripts from its cache instead of a request each; every other file (the
+      // HTML, favicon, samples) is asked for again each time, answered 304 while unchanged (ETag, Last-Modified).
+      cacheControl: false,
+      setHeaders: (response, path) => response.setHeader('Cache-Control', path.startsWith(assets) ? IMMUTABLE : 'no-cache'),
+    });
     const hasEmbed = existsSync(join(options.root, 'embed.html'));
 
     app.get('/embed/*', (_request, reply) =>

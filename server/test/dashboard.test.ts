@@ -2,7 +2,7 @@
  * The dashboard's serving and security headers (issue 4): the CSP forbids framing everywhere but `/embed/*`,
  * client-side routes answer the app's HTML, and the API carries the same hardening headers.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -21,6 +21,9 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'wsa-dashboard-'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>app</title>');
   writeFileSync(join(dir, 'embed.html'), '<!doctype html><title>embed</title>');
+  writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'assets', 'index-Bq3xY7za.js'), 'console.log(1);');
   target = await createTestDatabase(dir);
   database = await openMigratedDatabase(target.url);
   app = await buildApp({ database, rateLimitPerMinute: 0, dashboardDir: dir });
@@ -60,6 +63,22 @@ describe('dashboard headers', () => {
     expect(response.status).toBe(401);
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+
+  it('lets the browser keep content-hashed assets a year and asks it to revalidate everything else', async () => {
+    const asset = await fetch(`${origin}/assets/index-Bq3xY7za.js`);
+    expect(asset.status).toBe(200);
+    expect(await asset.text()).toBe('console.log(1);');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    for (const path of ['/w/some-id/contacts', '/', '/embed/x', '/favicon.svg']) {
+      const response = await fetch(`${origin}${path}`);
+      expect([path, response.headers.get('cache-control')]).toEqual([path, 'no-cache']);
+      // Revalidation still answers 304 while the file is unchanged: a browser's revalidation (fetch would add
+      // `Cache-Control: no-cache` to a conditional request of its own, which asks for the file whole).
+      const etag = response.headers.get('etag');
+      expect(etag, path).toBeTruthy();
+      expect((await fetch(`${origin}${path}`, { headers: { 'if-none-match': etag!, 'cache-control': 'max-age=0' } })).status, path).toBe(304);
+    }
   });
 
   it('keeps a missing file a 404', async () => {
