@@ -4,7 +4,7 @@ import type { ApiClient } from '@/api/client';
 import { and, compare, inList } from '@/api/filter/ast';
 import { parseFilter } from '@/api/filter/parse';
 import type { SharedView } from '@/api/live';
-import { isOwnWrite } from './live/live-store';
+import { takeOwnWrite } from './live/live-store';
 import { viewSearch } from './saved-view-store';
 import {
   type ShareSource,
@@ -167,7 +167,9 @@ describe("a tab's own change to the shared views", () => {
 
     await createSharedView(api, queryClient, ws, ' Newest ', QUERY);
     expect(queryClient.getQueryData(options.queryKey)?.map((one) => one.name)).toEqual(['Newest', 'Old']);
-    expect(isOwnWrite(ws, 'new')).toBe(true);
+    // Its event, when it comes back, is this tab's own; a second one is not.
+    expect(takeOwnWrite(ws, 'new')).toBe(true);
+    expect(takeOwnWrite(ws, 'new')).toBe(false);
     await renameSharedView(api, queryClient, ws, view('old', 'Old'), 'Ancient');
     expect(queryClient.getQueryData(options.queryKey)?.map((one) => one.name)).toEqual(['Ancient', 'Newest']);
     await deleteSharedView(api, queryClient, ws, 'new');

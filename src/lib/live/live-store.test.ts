@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OWN_WRITE_MS, clearCreated, createdElsewhere, isOwnWrite, noteChanged, noteCreated, noteOwnWrite } from './live-store';
+import { OWN_WRITE_MS, changedElsewhere, clearCreated, createdElsewhere, noteChanged, noteCreated, noteOwnWrite, takeOwnWrite } from './live-store';
 
 // The store is module state: each test uses a workspace of its own.
 let n = 0;
@@ -8,12 +8,13 @@ const workspace = () => `ws-${(n += 1)}`;
 const created = (workspaceId: string) => createdElsewhere(workspaceId, 'contacts');
 
 describe('live store (issue 36; docs/decisions.md section 13)', () => {
-  it('counts contacts created elsewhere, not the ones this tab created', () => {
+  it('counts the contacts created elsewhere as their events come', () => {
     const ws = workspace();
-    noteOwnWrite(ws, ['mine'], 1000);
-    noteCreated(ws, 'contacts', ['mine', 'a', 'b'], 2000);
+    noteCreated(ws, 'contacts', ['a', 'b'], 2000);
     expect(created(ws)).toBe(2);
     noteCreated(ws, 'contacts', ['c'], 3000);
+    expect(created(ws)).toBe(3);
+    noteCreated(ws, 'contacts', [], 4000);
     expect(created(ws)).toBe(3);
   });
 
@@ -34,19 +35,26 @@ describe('live store (issue 36; docs/decisions.md section 13)', () => {
     expect(created(ws)).toBeUndefined();
   });
 
-  it("takes a change of a record this tab wrote for its own for OWN_WRITE_MS, then for a colleague's", () => {
+  it('takes one event of a record for each write this tab made of it in the last OWN_WRITE_MS', () => {
     const ws = workspace();
     noteOwnWrite(ws, ['x'], 1000);
-    expect(isOwnWrite(ws, 'x', 1000 + OWN_WRITE_MS)).toBe(true);
-    expect(isOwnWrite(ws, 'x', 1001 + OWN_WRITE_MS)).toBe(false);
-    expect(isOwnWrite(ws, 'never', 1000)).toBe(false);
+    expect(takeOwnWrite(ws, 'x', 1000 + OWN_WRITE_MS)).toBe(true);
+    // A colleague's change of the same record, heard right after this tab's own came back, is theirs.
+    expect(takeOwnWrite(ws, 'x', 1001 + OWN_WRITE_MS)).toBe(false);
+    expect(takeOwnWrite(ws, 'never', 1000)).toBe(false);
+    noteOwnWrite(ws, ['y'], 1000);
+    noteOwnWrite(ws, ['y'], 1200);
+    expect([takeOwnWrite(ws, 'y', 1300), takeOwnWrite(ws, 'y', 1400), takeOwnWrite(ws, 'y', 1500)]).toEqual([true, true, false]);
+    // A write whose event never came (it failed, or was merged with another) is forgotten after OWN_WRITE_MS.
+    noteOwnWrite(ws, ['z'], 1000);
+    expect(takeOwnWrite(ws, 'z', 1001 + OWN_WRITE_MS)).toBe(false);
   });
 
-  it('does not count a change of a record this tab just wrote as made elsewhere', () => {
+  it('marks changed elsewhere what it is given, and a write of this tab clears the mark', () => {
     const ws = workspace();
-    noteOwnWrite(ws, ['x'], 1000);
     noteChanged(ws, ['x'], 1500);
-    noteCreated(ws, 'contacts', ['x'], 1500);
-    expect(created(ws)).toBeUndefined();
+    expect(changedElsewhere(ws, 'x')).toBe(1500);
+    noteOwnWrite(ws, ['x'], 2000);
+    expect(changedElsewhere(ws, 'x')).toBeUndefined();
   });
 });

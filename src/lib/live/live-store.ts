@@ -19,9 +19,12 @@ type State = {
 
 let state: State = { created: new Map(), changed: new Map() };
 const listeners = new Set<() => void>();
-/** `${workspaceId} ${id}` -> when this tab last wrote the record: its own change coming back is not "elsewhere". */
-const ownWrites = new Map<string, number>();
-/** How long after this tab wrote a record a change of it is taken for that write's own event, in ms. */
+/**
+ * `${workspaceId} ${id}` -> when each of this tab's writes of the record that the change stream has not brought back
+ * yet was made (ms since the epoch, oldest first): its own change coming back is not "elsewhere".
+ */
+const ownWrites = new Map<string, number[]>();
+/** How long after this tab wrote a record an event of it may still be that write's own, in ms. */
 export const OWN_WRITE_MS = 5000;
 /** Workspaces whose change stream reaches this tab now (live-watch.tsx says so; the stream is shared by the tabs). */
 const liveWorkspaces = new Set<string>();
@@ -48,18 +51,28 @@ function update(next: State) {
   for (const listener of listeners) listener();
 }
 
-/** True when this tab wrote record `id` in the last OWN_WRITE_MS: its `change` event (docs/decisions.md section 13) is this tab's own. */
-export function isOwnWrite(workspaceId: string, id: string, now = Date.now()): boolean {
-  return now - (ownWrites.get(`${workspaceId} ${id}`) ?? Number.NEGATIVE_INFINITY) <= OWN_WRITE_MS;
+/**
+ * True when a change of record `id` heard now is this tab's own: a write of it this tab made in the last
+ * OWN_WRITE_MS that no event has brought back yet. Takes that write, since each write comes back as one event
+ * (docs/decisions.md section 13): a colleague's change of the same record heard after it is theirs, however soon it
+ * follows. Call once per record of an event.
+ */
+export function takeOwnWrite(workspaceId: string, id: string, now = Date.now()): boolean {
+  const key = `${workspaceId} ${id}`;
+  const pending = (ownWrites.get(key) ?? []).filter((at) => now - at <= OWN_WRITE_MS);
+  const own = pending.shift() !== undefined;
+  if (pending.length) ownWrites.set(key, pending);
+  else ownWrites.delete(key);
+  return own;
 }
 
 /**
  * Counts the records `ids` of `resource` as created elsewhere (docs/decisions.md section 13: a `change` event with
- * action `create`), leaving out those this tab created itself in the last OWN_WRITE_MS; `ids` null: an unknown
- * number (an event past 100 ids, or a `reset`).
+ * action `create`, this tab's own writes left out by `takeOwnWrite`); `ids` null: an unknown number (an event past
+ * 100 ids, or a `reset`).
  */
 export function noteCreated(workspaceId: string, resource: string, ids: readonly string[] | null, now = Date.now()): void {
-  const count = ids === null ? null : ids.filter((id) => !isOwnWrite(workspaceId, id, now)).length;
+  const count = ids === null ? null : ids.length;
   if (count === 0) return;
   const key = `${workspaceId} ${resource}`;
   const created = new Map(state.created);
@@ -67,18 +80,17 @@ export function noteCreated(workspaceId: string, resource: string, ids: readonly
   update({ ...state, created });
 }
 
-/** Marks `ids` changed elsewhere now (docs/decisions.md section 13), leaving out this tab's own writes. */
+/** Marks `ids` changed elsewhere now (docs/decisions.md section 13; this tab's own writes left out by `takeOwnWrite`). */
 export function noteChanged(workspaceId: string, ids: readonly string[], now = Date.now()): void {
-  const others = ids.filter((id) => !isOwnWrite(workspaceId, id, now));
-  if (!others.length) return;
+  if (!ids.length) return;
   const changed = new Map(state.changed);
-  for (const id of others) changed.set(`${workspaceId} ${id}`, now);
+  for (const id of ids) changed.set(`${workspaceId} ${id}`, now);
   update({ ...state, changed });
 }
 
 /** Records that this tab wrote `ids` (a save, a tag edit), so that their events (docs/decisions.md section 13) are not shown as a colleague's. */
 export function noteOwnWrite(workspaceId: string, ids: readonly string[], now = Date.now()): void {
-  for (const id of ids) ownWrites.set(`${workspaceId} ${id}`, now);
+  for (const id of ids) ownWrites.set(`${workspaceId} ${id}`, [...(ownWrites.get(`${workspaceId} ${id}`) ?? []), now]);
   if (state.changed.size && ids.some((id) => state.changed.has(`${workspaceId} ${id}`))) {
     const changed = new Map(state.changed);
     for (const id of ids) changed.delete(`${workspaceId} ${id}`);
@@ -132,7 +144,12 @@ export function useCreatedElsewhere(workspaceId: string, resource: string): numb
   return total(batches);
 }
 
+/** What `useChangedElsewhere` gives, read once. */
+export function changedElsewhere(workspaceId: string, id: string | undefined): number | undefined {
+  return id === undefined ? undefined : state.changed.get(`${workspaceId} ${id}`);
+}
+
 /** When record `id` was last changed elsewhere (ms since the epoch; docs/decisions.md section 13), or undefined. */
 export function useChangedElsewhere(workspaceId: string, id: string | undefined): number | undefined {
-  return useSyncExternalStore(subscribe, () => (id === undefined ? undefined : state.changed.get(`${workspaceId} ${id}`)));
+  return useSyncExternalStore(subscribe, () => changedElsewhere(workspaceId, id));
 }

@@ -25,7 +25,7 @@ import { inList } from '@/api/filter/ast';
 import { useWorkspaceApi } from '../workspace-api';
 import { LiveChanges, type LiveState } from './live-changes';
 import { LiveNotice } from './live-notice';
-import { clearCreated, isOwnWrite, noteChanged, noteCreated, setStreamLive } from './live-store';
+import { clearCreated, noteChanged, noteCreated, setStreamLive, takeOwnWrite } from './live-store';
 
 /** The query areas (`['ws', workspaceId, <area>]`) each resource of an event touches. */
 const AREAS: Record<string, readonly string[]> = {
@@ -85,7 +85,7 @@ async function refreshInPlace(api: ApiClient, queryClient: QueryClient, workspac
   const config = IN_PLACE[resource];
   if (!config) return;
   const shown = idsOnScreen(queryClient, workspaceId, config.area);
-  const wanted = ids.filter((id) => shown.has(id) && !isOwnWrite(workspaceId, id));
+  const wanted = ids.filter((id) => shown.has(id));
   for (let at = 0; at < wanted.length; at += IDS_PER_LOAD) {
     const chunk = wanted.slice(at, at + IDS_PER_LOAD);
     try {
@@ -118,14 +118,16 @@ export async function applyLiveEvent(api: ApiClient, queryClient: QueryClient, w
     await Promise.all([...areas].map((area) => (area === 'contacts' ? stale(area) : reload(area))));
     return;
   }
-  const { resource, ids, action } = event.data;
+  const { resource, ids: named, action } = event.data;
+  // This tab's own writes coming back, one event each, are in its cache already (a shared view's,
+  // src/lib/shared-views.ts; a contact's save): what is left is a colleague's.
+  const ids = named === null ? null : named.filter((id) => !takeOwnWrite(workspaceId, id));
   const areas = AREAS[resource] ?? [];
   // The activity log grows with every write; its screens load it when next shown.
   void stale('activity');
   const inPlace = IN_PLACE[resource];
   if (!inPlace) {
-    // This tab's own change (a shared view's, src/lib/shared-views.ts) is in its cache already.
-    if (ids?.every((id) => isOwnWrite(workspaceId, id))) return;
+    if (ids?.length === 0) return;
     await Promise.all(areas.map(reload));
     return;
   }
