@@ -7,9 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, type Locator, type Page, test as base, expect } from '@playwright/test';
+import axe from 'axe-core';
 import type { Authorization } from '../src/api/authorization';
 import type { SavedConnection } from '../src/lib/connections';
 import { parseScopeList } from '../src/api/scopes';
@@ -172,7 +171,7 @@ type AxeCheckRef = string | { id: string };
  */
 const SERIOUS_RULES: string[] = (() => {
   type Audit = { rules: AxeRule[]; data: { checks: Record<string, { impact?: string } | undefined> } };
-  const { _audit: audit } = createRequire(import.meta.url)('axe-core') as { _audit: Audit };
+  const { _audit: audit } = axe as unknown as { _audit: Audit };
   const serious = (impact: string | undefined) => impact === 'serious' || impact === 'critical';
   return audit.rules
     .filter((rule) => rule.enabled !== false && !rule.tags?.includes('experimental'))
@@ -200,18 +199,12 @@ export async function checkAccessibility(page: Page, name: string, options: { in
   if (SCREENSHOTS) mkdirSync('test-results/screenshots', { recursive: true });
   const analyze = async (scheme: 'light' | 'dark') => {
     if (SCREENSHOTS) await page.screenshot({ path: `test-results/screenshots/${name}${scheme === 'dark' ? '-dark' : ''}.png`, fullPage: !options.include });
-    // Legacy mode runs axe.run in the page itself: the default mode's aggregation opens a blank page per call and
-    // loads axe into it again, which was about half of each check's time (measured: 4.2 to 7.3 s against 2.1 to 5.9 s
-    // on the contacts page). What it gives up, frames of another origin, this console has none of.
     // Only violations are read: axe then details one node of each passing or inapplicable rule instead of every
     // node (selectors and HTML of each), which was about a third of a check's time on the contacts page (docs/benchmarks.md).
-    let axe = new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] });
-    if (options.include) axe = axe.include(options.include);
-    if (options.exclude) axe = axe.exclude(options.exclude);
     // Only colors change with the scheme: the dark pass runs the color rules alone, so it costs little.
-    if (scheme === 'dark') axe = axe.withRules(COLOR_RULES);
-    else axe = axe.withRules(options.colors === false ? SERIOUS_RULES.filter((rule) => !COLOR_RULES.includes(rule)) : SERIOUS_RULES);
-    const results = await axe.analyze();
+    const rules = scheme === 'dark' ? COLOR_RULES : options.colors === false ? SERIOUS_RULES.filter((rule) => !COLOR_RULES.includes(rule)) : SERIOUS_RULES;
+    const context: axe.ContextObject = { ...(options.include ? { include: [options.include] } : {}), exclude: options.exclude ? [options.exclude] : [] };
+    const results = await runAxe(page, context, { runOnly: { type: 'rule', values: rules }, resultTypes: ['violations'] });
     return results.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${scheme}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
@@ -226,11 +219,43 @@ export async function checkAccessibility(page: Page, name: string, options: { in
   expect(failures).toEqual([]);
 }
 
-/** Emulates `prefers-color-scheme: media` and sets Mantine's color-scheme attribute (left alone when null); waits a frame. */
+/**
+ * axe-core's `run(context, options)` in the page's own frame, axe's source (0.6 MB) evaluated there once a page load
+ * instead of four times a check (@axe-core/playwright, which this replaced, evaluated it twice a call). Frames are not
+ * entered (`iframes: false`): the console's only frames are sandboxed previews without scripts, which axe cannot enter
+ * (the checks that show one exclude it) and would wait on.
+ */
+async function runAxe(page: Page, context: axe.ContextObject, options: axe.RunOptions): Promise<axe.AxeResults> {
+  type WithAxe = { axe?: typeof axe };
+  if (!(await page.evaluate(() => typeof (window as WithAxe).axe?.run === 'function'))) await page.evaluate(axe.source);
+  await settleColors(page);
+  // Passed as plain data: Playwright's argument types recurse through axe's too deeply for the type checker.
+  const argument: { context: unknown; options: unknown } = { context, options: { ...options, iframes: false } };
+  return page.evaluate(({ context, options }) => (window as WithAxe).axe!.run(context as axe.ContextObject, options as axe.RunOptions), argument);
+}
+
+/**
+ * Resolves once no color transition runs in the page: a transition's colors are read as its start's until the page's
+ * next frame, however short it is (0.01 ms under reduced motion, src/app/global.css), so axe reading colors in the
+ * frame a change was made (a color scheme set, a hover, a re-render the scheme change caused) would judge the old
+ * ones. Waits two frames, then for the transitions then running, again until none starts (at most 20 rounds).
+ */
+async function settleColors(page: Page) {
+  await page.evaluate(async () => {
+    for (let round = 0; round < 20; round += 1) {
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      document.body.getBoundingClientRect();
+      const running = document.getAnimations().filter((animation) => animation instanceof CSSTransition && animation.playState === 'running');
+      if (!running.length) return;
+      await Promise.all(running.map((transition) => transition.finished.catch(() => undefined)));
+    }
+  });
+}
+
+/** Emulates `prefers-color-scheme: media` and sets Mantine's color-scheme attribute (left alone when null). */
 async function setScheme(page: Page, media: 'light' | 'dark', attribute: string | null) {
   await page.emulateMedia({ colorScheme: media });
-  await page.evaluate(async (value) => {
+  await page.evaluate((value) => {
     if (value !== null) document.documentElement.setAttribute('data-mantine-color-scheme', value);
-    await new Promise((resolve) => requestAnimationFrame(() => resolve(null)));
   }, attribute);
 }
