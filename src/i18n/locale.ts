@@ -63,8 +63,27 @@ function browserRegion(): string | null {
   return null;
 }
 
+/**
+ * `intlLocale`'s answers by language and the browser's languages: every date and number the screens format asks for
+ * it (src/i18n/format.ts), and finding the region and whether Intl knows the pair are calls into ICU, which cost a
+ * table of 50 rows several milliseconds a render when made each time. The browser's languages seldom change in a
+ * page's life; when they do, the key does.
+ */
+const intlLocales = new Map<string, string>();
+
 /** The Intl locale for a language: the language with the browser's region when Intl knows the pair (`nb-NO`, `en-GB`), else the language. */
 export function intlLocale(locale: Locale): string {
+  const languages = typeof navigator === 'undefined' ? '' : (navigator.languages ?? [navigator.language]).join(',');
+  const key = `${locale}|${languages}`;
+  let tag = intlLocales.get(key);
+  if (tag === undefined) {
+    tag = resolveIntlLocale(locale);
+    intlLocales.set(key, tag);
+  }
+  return tag;
+}
+
+function resolveIntlLocale(locale: Locale): string {
   const region = browserRegion();
   if (!region) return locale === 'nb' ? 'nb-NO' : 'en-US';
   const tag = `${locale}-${region}`;
