@@ -48,6 +48,10 @@ describe('live store (issue 36; docs/decisions.md section 13)', () => {
     // A write whose event never came (it failed, or was merged with another) is forgotten after OWN_WRITE_MS.
     noteOwnWrite(ws, ['z'], 1000);
     expect(takeOwnWrite(ws, 'z', 1001 + OWN_WRITE_MS)).toBe(false);
+    // Also when the record is written again: the later write's event is its own, and only that one.
+    noteOwnWrite(ws, ['w'], 1000);
+    noteOwnWrite(ws, ['w'], 2000 + OWN_WRITE_MS);
+    expect([takeOwnWrite(ws, 'w', 2100 + OWN_WRITE_MS), takeOwnWrite(ws, 'w', 2200 + OWN_WRITE_MS)]).toEqual([true, false]);
   });
 
   it('marks changed elsewhere what it is given, and a write of this tab clears the mark', () => {

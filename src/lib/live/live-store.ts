@@ -90,7 +90,12 @@ export function noteChanged(workspaceId: string, ids: readonly string[], now = D
 
 /** Records that this tab wrote `ids` (a save, a tag edit), so that their events (docs/decisions.md section 13) are not shown as a colleague's. */
 export function noteOwnWrite(workspaceId: string, ids: readonly string[], now = Date.now()): void {
-  for (const id of ids) ownWrites.set(`${workspaceId} ${id}`, [...(ownWrites.get(`${workspaceId} ${id}`) ?? []), now]);
+  for (const id of ids) {
+    // Writes whose event never came (the stream not live, a write merged with another) are dropped once past
+    // OWN_WRITE_MS, so a record written again and again without a stream keeps one entry, not one a write.
+    const key = `${workspaceId} ${id}`;
+    ownWrites.set(key, [...(ownWrites.get(key) ?? []).filter((at) => now - at <= OWN_WRITE_MS), now]);
+  }
   if (state.changed.size && ids.some((id) => state.changed.has(`${workspaceId} ${id}`))) {
     const changed = new Map(state.changed);
     for (const id of ids) changed.delete(`${workspaceId} ${id}`);
