@@ -89,19 +89,23 @@ const OVERVIEW_SHOWN = `(() => {
 async function requestsPerInteraction(browser: Awaited<ReturnType<typeof chromium.launch>>, origin: string, apiKey: string) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
   const sent: string[] = [];
+  /** An API request's path, or null for the page's own files. */
+  const apiPath = (request: Request) => {
+    const path = new URL(request.url()).pathname;
+    return path.startsWith('/api/') ? path : null;
+  };
   // The change stream (`GET /events`, issue 36) stays open by design: counted when sent, never awaited.
-  const isStream = (url: string) => new URL(url).pathname === '/api/events';
+  const awaited = (request: Request) => ![null, '/api/events'].includes(apiPath(request));
   let inFlight = 0;
   let lastActivity = Date.now();
   context.on('request', (request) => {
-    if (!new URL(request.url()).pathname.startsWith('/api/')) return;
-    sent.push(request.url());
-    if (isStream(request.url())) return;
+    if (apiPath(request)) sent.push(request.url());
+    if (!awaited(request)) return;
     inFlight += 1;
     lastActivity = Date.now();
   });
   const ended = (request: Request) => {
-    if (!new URL(request.url()).pathname.startsWith('/api/') || isStream(request.url())) return;
+    if (!awaited(request)) return;
     inFlight -= 1;
     lastActivity = Date.now();
   };
