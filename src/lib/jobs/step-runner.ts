@@ -89,6 +89,8 @@ export type RunJobOptions = {
   maxLostTries?: number;
   /** For tests: the wait between tries (default: a timer that `stop` ends early). */
   sleep?: (ms: number) => Promise<void>;
+  /** For tests: steps read from the store at a time (default `WINDOW`, 500). */
+  window?: number;
 };
 
 /** How a run ended: every step settled (`done`), stopped with steps left (`stopped`). */
@@ -257,14 +259,15 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
 
   // 1. Steps whose answers were lost when the job last ran.
   const lostSteps = await store.sentSteps(jobId);
-  // 2. Then the pending steps from the position on, read `WINDOW` at a time.
+  // 2. Then the pending steps from the position on, read `WINDOW` (or `options.window`) at a time.
+  const windowSize = options.window ?? WINDOW;
   let queue: { record: StepRecord; lost: boolean }[] = lostSteps.map((record) => ({ record, lost: true }));
   let exhausted = false;
   let readFrom = job.position;
   let reading: Promise<void> | null = null;
   const refill = async () => {
-    const records = await store.pendingSteps(jobId, readFrom, WINDOW);
-    if (records.length < WINDOW) exhausted = true;
+    const records = await store.pendingSteps(jobId, readFrom, windowSize);
+    if (records.length < windowSize) exhausted = true;
     else readFrom = records[records.length - 1]!.index + 1;
     queue = queue.concat(records.map((record) => ({ record, lost: false })));
   };
