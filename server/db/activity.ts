@@ -13,7 +13,6 @@ import type { OrderByItem } from '../../src/api/filter/order-by';
 import { type FieldMap, compileFilter } from '../filter/compile';
 import type { Dialect } from './connection';
 import type { ActivityTable, Database } from './schema';
-import { yieldToOthers } from './timed-chunks';
 
 /**
  * Who wrote and on whose behalf (docs/decisions.md section 11): the key's hint (`…a1b2`, null for keys made before the
@@ -210,7 +209,7 @@ export class ActivityStore {
       const took = performance.now() - started;
       if (took > PRUNE_TRANSACTION_MS) size = Math.max(10, Math.floor(size / 2));
       else if (took < PRUNE_TRANSACTION_MS / 2) size = Math.min(PRUNE_BATCH, size * 2);
-      await yieldToOthers();
+      await this.dialect.betweenChunks();
     }
   }
 }

@@ -29,7 +29,16 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const files = new Map();
-parentPort.on('message', ({ open, close }) => {
+parentPort.on('message', ({ open, close, catchUp, id }) => {
+  if (catchUp) {
+    let done = false;
+    try {
+      const connection = files.get(catchUp);
+      const [result] = connection ? connection.pragma('wal_checkpoint(PASSIVE)') : [];
+      done = Boolean(result) && result.busy === 0 && result.log === result.checkpointed;
+    } catch {}
+    parentPort.postMessage({ caughtUp: id, done });
+  }
   if (open) {
     try {
       const connection = new Database(open, { fileMustExist: true });
@@ -54,17 +63,25 @@ setInterval(() => {
 let worker: Worker | null = null;
 const holders = new Map<string, number>();
 const closing = new Map<string, (() => void)[]>();
+/** `checkpointCaughtUp` calls waiting for the worker's answer, by id. */
+const catchingUp = new Map<number, (done: boolean) => void>();
+let lastCatchUp = 0;
 
 function checkpointWorker(): Worker {
   if (worker) return worker;
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, intervalMs: CHECKPOINT_INTERVAL_MS } });
-  started.on('message', ({ closed }: { closed?: string }) => {
-    if (!closed) return;
-    const waiting = closing.get(closed) ?? [];
-    closing.delete(closed);
-    if (!closing.size) started.unref();
-    for (const done of waiting) done();
+  started.on('message', ({ closed, caughtUp, done }: { closed?: string; caughtUp?: number; done?: boolean }) => {
+    if (caughtUp !== undefined) {
+      catchingUp.get(caughtUp)?.(done === true);
+      catchingUp.delete(caughtUp);
+    }
+    if (closed) {
+      const waiting = closing.get(closed) ?? [];
+      closing.delete(closed);
+      for (const finish of waiting) finish();
+    }
+    if (!closing.size && !catchingUp.size) started.unref();
   });
   // A worker that fails (it should not: every checkpoint's error is caught) leaves the bound of SAFETY_PAGES to the
   // service's connection; everyone waiting for a close is let go, and the next file registered starts a new worker.
@@ -73,6 +90,8 @@ function checkpointWorker(): Worker {
     holders.clear();
     for (const waiting of closing.values()) for (const done of waiting) done();
     closing.clear();
+    for (const answer of catchingUp.values()) answer(false);
+    catchingUp.clear();
   };
   started.on('error', lost);
   started.on('exit', lost);
@@ -109,4 +128,34 @@ export function holdCheckpoints(file: string): () => Promise<void> {
       running.postMessage({ close: file });
     });
   };
+}
+
+/**
+ * Asks the worker to checkpoint `file` now, off the event loop; resolves true when every frame of its WAL is then in
+ * the database file, so that the next write starts the WAL over instead of growing it. False when it is not (a reader
+ * holds an older snapshot, a write came in meanwhile), when `file` is not held, or when no answer came within
+ * `timeoutMs` (1,000).
+ *
+ * What it is for: a long job written in chunks (retention, `POST /contacts/tags`) awaits it between its chunks. Writes
+ * back to back never leave the worker a moment in which its copy reaches the WAL's end, so the WAL grew until
+ * `SAFETY_PAGES` made a commit run SQLite's own checkpoint on the writing connection, 117 to 156 ms of that commit
+ * while another writer waited (docs/benchmarks.md, "A merged seed, and a batch's entries read by their index").
+ */
+export function checkpointCaughtUp(file: string, timeoutMs = 1000): Promise<boolean> {
+  const running = worker;
+  if (!running || !holders.has(file)) return Promise.resolve(false);
+  const id = ++lastCatchUp;
+  return new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => {
+      catchingUp.delete(id);
+      resolve(false);
+    }, timeoutMs);
+    catchingUp.set(id, (done) => {
+      clearTimeout(timer);
+      resolve(done);
+    });
+    // Referenced while an answer is awaited, as for a close.
+    running.ref();
+    running.postMessage({ catchUp: file, id });
+  });
 }

@@ -25,7 +25,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
-import { SAFETY_PAGES, holdCheckpoints } from './checkpointer';
+import { SAFETY_PAGES, checkpointCaughtUp, holdCheckpoints } from './checkpointer';
 import { spool, take } from './spool';
 import { yieldToOthers } from './timed-chunks';
 import type { Database } from './schema';
@@ -74,6 +74,12 @@ export interface Dialect {
    */
   forUpdate<Query extends { forUpdate(): Query }>(query: Query): Query;
   /**
+   * What a long job written in chunks awaits between two of them: the event loop's other work, and on an SQLite file
+   * first the checkpoint worker's copy of the WAL (`checkpointCaughtUp`, server/db/checkpointer.ts), so the next
+   * chunk starts the WAL over and no commit runs SQLite's own checkpoint while other writers wait.
+   */
+  betweenChunks(): Promise<void>;
+  /**
    * A statement that makes the transaction running it wait for, then hold until it ends, the lock named `name`
    * (PostgreSQL: a transaction-level advisory lock on a 64-bit hash of `name`), so transactions taking the same
    * name run one after the other, across processes. Null on SQLite, where transactions already do
@@ -109,6 +115,7 @@ export interface ServiceDatabase {
 
 const sqliteDialect: Dialect = {
   name: 'sqlite',
+  betweenChunks: yieldToOthers,
   ilike: (column, pattern) => sql<SqlBool>`${column} like ${pattern} escape '\\'`,
   bool: (value) => (value ? 1 : 0),
   isUniqueViolation: (error) =>
@@ -133,6 +140,7 @@ const sqliteDialect: Dialect = {
 
 const postgresDialect: Dialect = {
   name: 'postgres',
+  betweenChunks: yieldToOthers,
   ilike: (column, pattern) => sql<SqlBool>`${column} ilike ${pattern} escape '\\'`,
   bool: (value) => (value ? 1 : 0),
   isUniqueViolation: (error) => typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505',
@@ -325,6 +333,23 @@ class ImmediateSqliteDialect extends SqliteDialect {
 }
 
 /**
+ * Chunks of a long job between two waits for the checkpoint worker to catch up (`Dialect.betweenChunks`). The worker
+ * copies the WAL every 100 ms beside the writes, so a wait is for the little it has not copied yet; a wait after
+ * every chunk made `POST /contacts/tags` over 100,036 contacts take 26.3 s instead of 19.2 to 19.8 (waiting for
+ * each chunk's whole copy), and eight chunks (some 400 to 1,500 pages each) stay well under `SAFETY_PAGES`.
+ */
+const CATCH_UP_EVERY = 8;
+
+/** `Dialect.betweenChunks` for the SQLite file `file`: every `every`th call first awaits `checkpointCaughtUp`. */
+function catchingUpEvery(every: number, file: string): () => Promise<void> {
+  let calls = 0;
+  return async () => {
+    if (++calls % every === 0) await checkpointCaughtUp(file);
+    await yieldToOthers();
+  };
+}
+
+/**
  * Opens the database at `url` (an SQLite file is created when missing). Throws for a file it cannot open; a
  * PostgreSQL server that cannot be reached fails the first query.
  */
@@ -338,7 +363,7 @@ export function openDatabase(url: string): ServiceDatabase {
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(main) }), log: sqlTrace() });
   return {
     db,
-    dialect: sqliteDialect,
+    dialect: file === ':memory:' ? sqliteDialect : { ...sqliteDialect, betweenChunks: catchingUpEvery(CATCH_UP_EVERY, file) },
     async *streamRows(query, { chunkSize = 1000, spoolAfterMs } = {}) {
       // An in-memory database has nothing to open a second connection to (nor a WAL to keep short).
       const reader = file === ':memory:' ? main : openSqlite(file, true);

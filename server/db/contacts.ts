@@ -874,7 +874,7 @@ export class ContactStore {
       matched += counts.matched;
       changed += counts.changed;
       start += chunk.length;
-      if (start < ids.length) await yieldToOthers();
+      if (start < ids.length) await this.dialect.betweenChunks();
     }
     return { matched, changed };
   }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CHECKPOINT_INTERVAL_MS } from '../db/checkpointer';
+import { CHECKPOINT_INTERVAL_MS, checkpointCaughtUp } from '../db/checkpointer';
 import { type ServiceDatabase, openDatabase } from '../db/connection';
 import { ContactStore } from '../db/contacts';
 import { TEST_DATABASE } from './test-database';
@@ -72,6 +72,27 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('WAL checkpoints in the worker threa
     } finally {
       probe.close();
     }
+  });
+
+  it('checkpointCaughtUp answers true once the worker has copied every frame, false for a file it does not hold', async () => {
+    await writePages(database, 500);
+    expect(await checkpointCaughtUp(file)).toBe(true);
+    expect(await checkpointCaughtUp(join(dir, 'not-held.sqlite'))).toBe(false);
+  });
+
+  it('a job written in chunks back to back keeps the WAL short when it waits with betweenChunks (it grew to the bound without)', async () => {
+    // 24 chunks of 1,000 pages, nothing between them but `betweenChunks`: the worker's own checkpoints never reach the
+    // WAL's end between two writes, so without the wait for its copy the WAL grows to SAFETY_PAGES (16,384 frames) and
+    // a commit runs SQLite's checkpoint. With it the WAL starts over every CATCH_UP_EVERY chunks.
+    await writePages(database, 10);
+    expect(await checkpointCaughtUp(file)).toBe(true);
+    await writePages(database, 10); // starts the WAL over: its file keeps its size, its frames are new
+    const walBefore = statSync(`${file}-wal`).size;
+    for (let i = 0; i < 24; i++) {
+      await writePages(database, 1000);
+      await database.dialect.betweenChunks();
+    }
+    expect(statSync(`${file}-wal`).size).toBeLessThan(Math.max(walBefore, 12_000 * 4096));
   });
 
   it('close resolves after the worker let the file go, so the file can be removed at once', async () => {
