@@ -67,6 +67,11 @@ const closing = new Map<string, (() => void)[]>();
 const catchingUp = new Map<number, (done: boolean) => void>();
 let lastCatchUp = 0;
 
+/** Lets the process exit around `running` again once no close nor catch-up awaits its answer. */
+function unrefWhenIdle(running: Worker): void {
+  if (!closing.size && !catchingUp.size) running.unref();
+}
+
 function checkpointWorker(): Worker {
   if (worker) return worker;
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
@@ -81,7 +86,7 @@ function checkpointWorker(): Worker {
       closing.delete(closed);
       for (const finish of waiting) finish();
     }
-    if (!closing.size && !catchingUp.size) started.unref();
+    unrefWhenIdle(started);
   });
   // A worker that fails (it should not: every checkpoint's error is caught) leaves the bound of SAFETY_PAGES to the
   // service's connection; everyone waiting for a close is let go, and the next file registered starts a new worker.
@@ -148,6 +153,8 @@ export function checkpointCaughtUp(file: string, timeoutMs = 1000): Promise<bool
   return new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => {
       catchingUp.delete(id);
+      // A worker that never answers must not keep the process alive (the answer would have let it go).
+      unrefWhenIdle(running);
       resolve(false);
     }, timeoutMs);
     catchingUp.set(id, (done) => {
