@@ -114,11 +114,12 @@ export async function recordActivity(trx: Transaction<Database> | Kysely<Databas
 }
 
 /**
- * The erasure of a person reaches the history (docs/decisions.md section 11): every entry about the contact keeps
+ * The erasure of the people `contactIds` reaches the history (docs/decisions.md section 11): every entry about one keeps
  * its ids, time, action and key hint, and loses its `changes`. Runs in the erasure's transaction.
  */
-export async function eraseHistory(trx: Transaction<Database>, workspaceId: string, contactId: string): Promise<void> {
-  await trx.updateTable('activity').set({ changes: null }).where('workspace_id', '=', workspaceId).where('resource_id', '=', contactId).where('resource', '=', 'contact').execute();
+export async function eraseHistory(trx: Transaction<Database>, workspaceId: string, contactIds: readonly string[]): Promise<void> {
+  if (!contactIds.length) return;
+  await trx.updateTable('activity').set({ changes: null }).where('workspace_id', '=', workspaceId).where('resource_id', 'in', contactIds).where('resource', '=', 'contact').execute();
 }
 
 /** `GET /activity` fields over the `activity` table (docs/decisions.md section 11). */

@@ -1113,7 +1113,8 @@ export class ContactStore {
   /**
    * `erase` inside the caller's transaction, without the checkpoint (the caller runs `checkpoint` after its commit):
    * also empties the `changes` of every activity entry about the person and records an `erase` entry (or, for a
-   * reverted create, `revertOf`'s `revert`) holding no value of it (docs/decisions.md section 11).
+   * reverted create, `revertOf`'s `revert`) holding no value of it (docs/decisions.md section 11). 404 `Contact not
+   * found` outside the workspace.
    */
   async eraseIn(
     trx: Transaction<Database>,
@@ -1121,27 +1122,49 @@ export class ContactStore {
     contactId: string,
     write: WriteContext & { revertOf?: string; batchId?: string; erasedIds?: string[] } = {},
   ): Promise<void> {
-    {
-      await findInWorkspace(trx, workspaceId, contactId, this.dialect);
-      await trx.deleteFrom('contact_tags').where('contact_id', '=', contactId).execute();
-      const holds = this.dialect.name === 'postgres' ? sql<SqlBool>`strpos(recipients, ${contactId}) > 0` : sql<SqlBool>`instr(recipients, ${contactId}) > 0`;
-      const posts = await this.dialect
-        .forUpdate(trx.selectFrom('posts').select(['id', 'recipients']).where('workspace_id', '=', workspaceId).where('recipients', 'is not', null).where(holds))
-        .execute();
-      for (const post of posts) {
-        const recipients = recipientsWithout(post.recipients as string, contactId);
-        if (recipients !== null) await trx.updateTable('posts').set({ recipients }).where('id', '=', post.id).execute();
-      }
-      // Many erasures in one transaction (a reverted import) collect their ids for one pass (`eraseHoldingAny`).
-      if (write.erasedIds) write.erasedIds.push(contactId);
-      else await IdempotencyStore.eraseHolding(trx, this.dialect, workspaceId, contactId);
-      await trx.deleteFrom('contacts').where('id', '=', contactId).execute();
-      await bumpVersion(trx, workspaceId);
-      await eraseHistory(trx, workspaceId, contactId);
-      await recordActivity(trx, workspaceId, write.actor, [
-        { resource: 'contact', resourceId: contactId, action: write.revertOf ? 'revert' : 'erase', changes: null, revertOf: write.revertOf, batchId: write.batchId },
-      ]);
+    await this.eraseManyIn(trx, workspaceId, [{ id: contactId, revertOf: write.revertOf }], write);
+  }
+
+  /**
+   * `eraseIn` for several contacts at once (a reverted import, db/revert.ts): each of `targets` erased as `eraseIn`
+   * erases one, with its own activity entry (`revert` of its `revertOf`, or `erase`), by one statement a table for
+   * all of them rather than one a contact. 404 `Contact not found` when any of them is not in the workspace (nothing
+   * is written then). With `write.erasedIds` the ids are collected there for the caller's one pass over the kept
+   * Idempotency-Key answers (`IdempotencyStore.eraseHoldingAny`); without it each is looked for here.
+   */
+  async eraseManyIn(
+    trx: Transaction<Database>,
+    workspaceId: string,
+    targets: readonly { id: string; revertOf?: string }[],
+    write: WriteContext & { batchId?: string; erasedIds?: string[] } = {},
+  ): Promise<void> {
+    const ids = [...new Set(targets.map((target) => target.id))];
+    if (!ids.length) return;
+    // By id alone: SQLite's planner, without statistics, answered `workspace_id = ? and id in (...)` by reading the
+    // workspace's whole name index (about 57 ms a contact at 1,000,000).
+    const found = await this.dialect.forUpdate(trx.selectFrom('contacts').select(['id', 'workspace_id']).where('id', 'in', ids)).execute();
+    if (found.filter((row) => row.workspace_id === workspaceId).length < ids.length) throw notFound('Contact not found');
+    await trx.deleteFrom('contact_tags').where('contact_id', 'in', ids).execute();
+    const holds = (id: string) => (this.dialect.name === 'postgres' ? sql<SqlBool>`strpos(recipients, ${id}) > 0` : sql<SqlBool>`instr(recipients, ${id}) > 0`);
+    const posts = await this.dialect
+      .forUpdate(trx.selectFrom('posts').select(['id', 'recipients']).where('workspace_id', '=', workspaceId).where('recipients', 'is not', null).where((eb) => eb.or(ids.map(holds))))
+      .execute();
+    const erased = new Set(ids);
+    for (const post of posts) {
+      const recipients = recipientsWithout(post.recipients as string, erased);
+      if (recipients !== null) await trx.updateTable('posts').set({ recipients }).where('id', '=', post.id).execute();
     }
+    if (write.erasedIds) write.erasedIds.push(...ids);
+    else for (const id of ids) await IdempotencyStore.eraseHolding(trx, this.dialect, workspaceId, id);
+    await trx.deleteFrom('contacts').where('id', 'in', ids).execute();
+    await bumpVersion(trx, workspaceId);
+    await eraseHistory(trx, workspaceId, ids);
+    await recordActivity(
+      trx,
+      workspaceId,
+      write.actor,
+      targets.map((target) => ({ resource: 'contact', resourceId: target.id, action: target.revertOf ? 'revert' : 'erase', changes: null, revertOf: target.revertOf, batchId: write.batchId })),
+    );
   }
 
   /**
@@ -1203,18 +1226,19 @@ function consentChanges(before: ContactRow, after: ContactRow, action: 'notifica
   return Object.keys(changes).length ? [{ resource: 'contact', resourceId: before.id, action, changes }] : [];
 }
 
-/** `recipients` (stored JSON: a list of ids, or `{ tags?, contactIds? }`) without `contactId`; null when it holds none. */
-export function recipientsWithout(stored: string, contactId: string): string | null {
+/** `recipients` (stored JSON: a list of ids, or `{ tags?, contactIds? }`) without the ids of `erased`; null when it holds none. */
+export function recipientsWithout(stored: string, erased: ReadonlySet<string>): string | null {
   let value: unknown;
   try {
     value = JSON.parse(stored);
   } catch {
     return null;
   }
-  if (Array.isArray(value)) return value.includes(contactId) ? JSON.stringify(value.filter((id) => id !== contactId)) : null;
+  const holds = (ids: unknown[]) => ids.some((id) => erased.has(id as string));
+  if (Array.isArray(value)) return holds(value) ? JSON.stringify(value.filter((id) => !erased.has(id))) : null;
   const ids = value && typeof value === 'object' ? (value as { contactIds?: unknown }).contactIds : undefined;
-  if (!Array.isArray(ids) || !ids.includes(contactId)) return null;
-  return JSON.stringify({ ...(value as object), contactIds: ids.filter((id) => id !== contactId) });
+  if (!Array.isArray(ids) || !holds(ids)) return null;
+  return JSON.stringify({ ...(value as object), contactIds: ids.filter((id) => !erased.has(id)) });
 }
 
 /** Channels on by default: email when there is an email; sms when there is a phone and email is not preferred. */

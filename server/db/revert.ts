@@ -9,9 +9,10 @@
  * - `changed-since`: a later entry of another batch changed one of the same fields of the record (for a create, any
  *   later change of the record; a later change reverted since does not count), or the old value clashes with a
  *   record made since (a unique email or handle).
- * Entries are taken PER_TRANSACTION at a time, so a large batch never holds the write lock for long; a refused entry is
- * found by reads before it writes anything, and a write that fails anyway sends its chunk again with a savepoint an
- * entry, so that it is rolled back alone (`revertChunk`).
+ * Entries are taken in chunks of one transaction each, so a large batch never holds the write lock for long; a refused
+ * entry is found by reads before it writes anything, and a write that fails anyway sends its chunk again with a
+ * savepoint an entry, so that it is rolled back alone (`revertChunk`). A run of contact creates (an import undone) is
+ * checked and erased by a few statements for the whole chunk (`revertCreates`), not a dozen an entry.
  */
 import { randomUUID } from 'node:crypto';
 import { type Kysely, type SqlBool, type Transaction, sql } from 'kysely';
@@ -26,7 +27,7 @@ import type { ContactStore } from './contacts';
 import type { PostStore } from './posts';
 import { IdempotencyStore } from './idempotency';
 import type { Database } from './schema';
-import { yieldToOthers } from './timed-chunks';
+import { TimedChunks, yieldToOthers } from './timed-chunks';
 
 /** The scope a revert needs for each resource (docs/decisions.md section 11: read-write on every resource involved). */
 export const REVERT_SCOPES: Partial<Record<string, Scope>> = {
@@ -42,6 +43,8 @@ export const REVERT_SCOPES: Partial<Record<string, Scope>> = {
  */
 export const PER_TRANSACTION = 100;
 export const TRANSACTION_MS = 40;
+/** Contact creates undone in one transaction by `revertCreates`: sized to about TRANSACTION_MS, at most this many. */
+export const CREATES_PER_TRANSACTION = 500;
 
 const NOT_REVERTIBLE = new Set(['erase', 'delete', 'withdraw', 'revert']);
 /** The table of each revertible resource; a shared view's entries (docs/decisions.md section 13) are not revertible. */
@@ -109,10 +112,14 @@ export class Reverter {
     let reverted = 0;
     let erased = false;
     let next = 0;
+    const sizes = new TimedChunks(20, TRANSACTION_MS, 1, CREATES_PER_TRANSACTION);
     while (next < entries.length) {
+      const creates = contactCreates(entries, next, sizes.next());
+      const started = performance.now();
       let chunk: Chunk;
       try {
-        chunk = await this.revertChunk(workspaceId, entries, next, write, known, false);
+        chunk = creates ? await this.revertCreates(workspaceId, entries, next, creates, write, known) : await this.revertChunk(workspaceId, entries, next, write, known, false);
+        if (creates) sizes.record(creates, performance.now() - started);
       } catch (error) {
         if (!(error instanceof RetryWithSavepoints)) throw error;
         chunk = await this.revertChunk(workspaceId, entries, next, write, known, true);
@@ -128,7 +135,8 @@ export class Reverter {
   }
 
   /**
-   * Undoes entries from `first` on in one transaction (at most PER_TRANSACTION, or TRANSACTION_MS); resolves to what
+   * Undoes entries from `first` on in one transaction (at most PER_TRANSACTION, or TRANSACTION_MS, and in the fast pass
+   * not past the start of a run of contact creates, which `revertCreates` takes); resolves to what
    * it did and the index of the next entry left (`Chunk`). Each entry's conflicts are found by reads before it writes, so a
    * refused entry has written nothing. A write that fails all the same (a unique email met on another process)
    * throws RetryWithSavepoints out of the fast pass (`savepoints` false), whose transaction then rolls back whole,
@@ -149,7 +157,11 @@ export class Reverter {
       await lockWorkspace(trx, workspaceId);
       const started = performance.now();
       const erasedIds: string[] = [];
-      for (let count = 0; count < PER_TRANSACTION && chunk.next < entries.length && (count === 0 || performance.now() - started < TRANSACTION_MS); count++) {
+      for (
+        let count = 0;
+        count < PER_TRANSACTION && chunk.next < entries.length && (count === 0 || (performance.now() - started < TRANSACTION_MS && (savepoints || !contactCreates(entries, chunk.next, 1))));
+        count++
+      ) {
         const entry = entries[chunk.next++]!;
         const erasedBefore = erasedIds.length;
         const entryWrite = { ...write, revertOf: entry.activity_id, erasedIds };
@@ -184,6 +196,57 @@ export class Reverter {
     return chunk;
   }
 
+  /**
+   * Undoes the `count` contact creates from `first` on (`contactCreates`) in one transaction, as `revertChunk` would one
+   * by one, with the same checks in the same order, each read once for them all: their reverts, their contacts and the
+   * contacts' later entries; then erases the contacts it keeps no conflict for by one `eraseManyIn`. Throws
+   * RetryWithSavepoints (the transaction rolled back) when that erasure fails with a conflict's error.
+   */
+  private async revertCreates(
+    workspaceId: string,
+    entries: readonly ActivityRow[],
+    first: number,
+    count: number,
+    write: { actor: Actor; batchId: string },
+    known: Members,
+  ): Promise<Chunk> {
+    const creates = entries.slice(first, first + count);
+    const chunk: Chunk = { next: first + count, reverted: 0, conflicts: [], erased: false };
+    await this.db.transaction().execute(async (trx) => {
+      await lockWorkspace(trx, workspaceId);
+      const ids = creates.map((entry) => entry.resource_id);
+      const revertedAlready = new Set(
+        (await trx.selectFrom('activity').select('revert_of').where('revert_of', 'in', creates.map((entry) => entry.activity_id)).execute()).map((row) => row.revert_of),
+      );
+      // By id alone, as `eraseManyIn` reads them (SQLite's planner would read the workspace's whole name index).
+      const contacts = await trx.selectFrom('contacts').select(['id', 'workspace_id']).where('id', 'in', ids).execute();
+      const existing = new Set(contacts.filter((row) => row.workspace_id === workspaceId).map((row) => row.id));
+      const later = await laterEntries(trx, workspaceId, ids, creates.at(-1)!.seq);
+      const targets: { id: string; revertOf: string }[] = [];
+      for (const entry of creates) {
+        const reason: RevertConflictReason | null = revertedAlready.has(entry.activity_id)
+          ? 'already-reverted'
+          : !existing.has(entry.resource_id) || entry.changes === null
+            ? 'gone'
+            : (await this.changedSince(trx, workspaceId, entry, [], known, later))
+              ? 'changed-since'
+              : null;
+        if (reason) chunk.conflicts.push({ activityId: entry.activity_id, resourceId: entry.resource_id, reason });
+        else targets.push({ id: entry.resource_id, revertOf: entry.activity_id });
+      }
+      const erasedIds: string[] = [];
+      try {
+        await this.stores.contacts.eraseManyIn(trx, workspaceId, targets, { ...write, erasedIds });
+      } catch (error) {
+        throw this.reasonOf(error, creates[0]!) ? new RetryWithSavepoints() : error;
+      }
+      await IdempotencyStore.eraseHoldingAny(trx, workspaceId, erasedIds);
+      chunk.reverted = targets.length;
+      chunk.erased = targets.length > 0;
+    });
+    return chunk;
+  }
+
   /** The conflict reason of an error thrown while undoing `entry`, or null for an error that is not one. */
   private reasonOf(error: unknown, entry: ActivityRow): RevertConflictReason | null {
     if (error instanceof Conflict) return error.reason;
@@ -211,7 +274,8 @@ export class Reverter {
     if (!record || entry.changes === null) throw new Conflict('gone');
     const changes = JSON.parse(entry.changes) as Changes;
     if (resource === 'post-request' && (await this.published(trx, entry.resource_id))) throw new Conflict('published');
-    if (await this.changedSince(trx, workspaceId, entry, Object.keys(changes), known)) throw new Conflict('changed-since');
+    if (await this.changedSince(trx, workspaceId, entry, Object.keys(changes), known, await laterEntries(trx, workspaceId, [entry.resource_id], entry.seq)))
+      throw new Conflict('changed-since');
     return changes;
   }
 
@@ -280,26 +344,17 @@ export class Reverter {
 
   /**
    * True when an entry written after `entry`, not of its batch (nor a revert of an entry of its batch), changed one
-   * of `fields` of the same record; for a create, any later change of the record.
+   * of `fields` of the same record; for a create, any later change of the record. `later` holds at least every entry
+   * of the record written after it (`laterEntries`).
    */
-  private async changedSince(trx: Transaction<Database>, workspaceId: string, entry: ActivityRow, fields: readonly string[], known: Members): Promise<boolean> {
-    // `+seq`: the record's entries by `activity_ws_resource`, then the later ones among them. With a plain `seq > ?`
-    // SQLite's planner took `activity_ws_seq` and read every later entry of the workspace, for each entry reverted: a
-    // batch's own entries came after it, so reverting a batch of n creates read n * n / 2 entries (1.2 ms an entry at
-    // 5,000, docs/benchmarks.md "The search index merged").
-    const later = await trx
-      .selectFrom('activity')
-      .select(['activity_id', 'changes', 'batch_id', 'revert_of'])
-      .where('workspace_id', '=', workspaceId)
-      .where('resource_id', '=', entry.resource_id)
-      .where(sql<SqlBool>`+${sql.ref('seq')} > ${entry.seq}`)
-      .execute();
-    if (!later.length) return false;
+  private async changedSince(trx: Transaction<Database>, workspaceId: string, entry: ActivityRow, fields: readonly string[], known: Members, later: readonly LaterEntry[]): Promise<boolean> {
+    const mine = later.filter((row) => row.resource_id === entry.resource_id && Number(row.seq) > Number(entry.seq));
+    if (!mine.length) return false;
     const inBatch = await this.batchMembers(trx, workspaceId, entry.batch_id, known);
     // A later change that was itself reverted since, and that revert, cancel out: the record is as `entry` left it.
-    const laterIds = new Set(later.map((row) => row.activity_id));
-    const undone = new Set(later.filter((row) => row.revert_of !== null && laterIds.has(row.revert_of)).map((row) => row.revert_of));
-    return later.some((row) => {
+    const laterIds = new Set(mine.map((row) => row.activity_id));
+    const undone = new Set(mine.filter((row) => row.revert_of !== null && laterIds.has(row.revert_of)).map((row) => row.revert_of));
+    return mine.some((row) => {
       if (entry.batch_id !== null && row.batch_id === entry.batch_id) return false;
       if (row.revert_of !== null && inBatch.has(row.revert_of)) return false;
       if (undone.has(row.activity_id) || (row.revert_of !== null && undone.has(row.revert_of))) return false;
@@ -308,4 +363,29 @@ export class Reverter {
       return touched.some((field) => fields.includes(field));
     });
   }
+}
+
+type LaterEntry = Pick<ActivityRow, 'activity_id' | 'resource_id' | 'seq' | 'changes' | 'batch_id' | 'revert_of'>;
+
+/**
+ * The entries of records `resourceIds` written after entry `seq` (by `activity_ws_resource`). `+seq`: with a plain
+ * `seq > ?` SQLite's planner took `activity_ws_seq` and read every later entry of the workspace, for each entry
+ * reverted: a batch's own entries came after it, so reverting a batch of n creates read n * n / 2 entries (1.2 ms an
+ * entry at 5,000, docs/benchmarks.md "The search index merged").
+ */
+function laterEntries(trx: Transaction<Database>, workspaceId: string, resourceIds: readonly string[], seq: number | string): Promise<LaterEntry[]> {
+  return trx
+    .selectFrom('activity')
+    .select(['activity_id', 'resource_id', 'seq', 'changes', 'batch_id', 'revert_of'])
+    .where('workspace_id', '=', workspaceId)
+    .where('resource_id', 'in', resourceIds)
+    .where(sql<SqlBool>`+${sql.ref('seq')} > ${seq}`)
+    .execute();
+}
+
+/** How many of the at most `limit` entries from `first` on are contact creates, one after another (0 when the first is not). */
+function contactCreates(entries: readonly ActivityRow[], first: number, limit: number): number {
+  let count = 0;
+  while (count < limit && first + count < entries.length && entries[first + count]!.resource === 'contact' && entries[first + count]!.action === 'create') count++;
+  return count;
 }
