@@ -549,8 +549,10 @@ export class ContactStore {
    */
   async matchingIds(workspaceId: string, target: { filter?: FilterNode; ids?: readonly string[] }): Promise<string[]> {
     if (target.ids) {
-      const rows = await this.db.selectFrom('contacts').select('id').where('workspace_id', '=', workspaceId).where('id', 'in', [...new Set(target.ids)]).execute();
-      return rows.map((row) => row.id);
+      // By id alone, the workspace checked here: with `workspace_id = ?` beside `id in (...)` SQLite's planner (no
+      // statistics) reads the workspace's whole name index instead of looking the ids up.
+      const rows = await this.db.selectFrom('contacts').select(['id', 'workspace_id']).where('id', 'in', [...new Set(target.ids)]).execute();
+      return rows.filter((row) => row.workspace_id === workspaceId).map((row) => row.id);
     }
     const { rows } = await this.db.executeQuery(this.matchingIdsQuery(workspaceId, target.filter));
     return rows.map((row) => row.id);
@@ -562,6 +564,13 @@ export class ContactStore {
    * every other request waiting; `POST /contacts/tags`, docs/decisions.md section 12).
    */
   matchingIdsQuery(workspaceId: string, filter: FilterNode | undefined): CompiledQuery<{ id: string }> {
+    // A tag alone: its rows' contact ids, which carry the contact's workspace, without a look-up of each contact
+    // (100,036 ids of `tags eq 'vip'` at 1,000,000 contacts: 0.55 s warm, 1.6 s cold through the join; 0.12 s now),
+    // in the order of the ids, so that `patchTagsMany`'s chunks then write neighbouring pages of the indexes keyed by
+    // contact id (its tag rows, its entries' `activity_ws_resource`): 13.2 against 14.1 to 14.3 s for the 100,036
+    // through the service, sorted in JavaScript (which held the event loop 138 ms); SQLite sorts them in 46 ms.
+    const byTag = requiredTag(filter);
+    if (byTag && !byTag.rest) return this.db.selectFrom('contact_tags').select('contact_id as id').where('workspace_id', '=', workspaceId).where('tag', '=', byTag.tag).orderBy('contact_id').compile();
     const match = this.dialect.name === 'sqlite' ? memoSearchMatch(filter) : null;
     const search = match ? { match, drive: 'candidates' as const } : undefined;
     return this.matching(this.db, workspaceId, { filter, orderBy: [] }, { ordered: false, search }).select('contacts.id').compile();

@@ -230,6 +230,17 @@ describe('POST /contacts/tags', () => {
     expect(named.body).toEqual({ matched: 7, changed: 7, batchId: 'undo-1' });
   });
 
+  it('tags every contact of a tag (read from its tag rows alone), and not another workspace\'s contact with the tag', async () => {
+    const tag = unique('only');
+    const items = Array.from({ length: 5 }, () => ({ email: `${unique('o')}@example.com`, tags: [tag] }));
+    expect((await call(server, 'POST', '/contacts/batch', { key: server.a.key, body: { items } })).status).toBe(200);
+    expect((await call(server, 'POST', '/contacts/batch', { key: server.b.key, body: { items: [{ email: `${unique('o')}@example.com`, tags: [tag] }] } })).status).toBe(200);
+    const answer = await call(server, 'POST', '/contacts/tags', { key: server.a.key, body: { filter: `tags eq '${tag}'`, tagsToAdd: ['seen'] } });
+    expect(answer.body).toMatchObject({ matched: 5, changed: 5 });
+    const theirs = await call(server, 'GET', `/contacts${query({ $filter: `tags eq '${tag}'` })}`, { key: server.b.key });
+    expect(theirs.body.items.map((contact: { tags: string[] }) => contact.tags)).toEqual([[tag]]);
+  });
+
   it('tags more contacts than one chunk: matched and changed exact, one entry a changed contact', async () => {
     const city = unique('Big');
     const items = Array.from({ length: 1000 }, (_, i) => ({ email: `${unique('t')}@example.com`, city, tags: i % 4 === 0 ? ['have'] : ['other'] }));
