@@ -564,12 +564,14 @@ export class ContactStore {
    * every other request waiting; `POST /contacts/tags`, docs/decisions.md section 12).
    */
   matchingIdsQuery(workspaceId: string, filter: FilterNode | undefined): CompiledQuery<{ id: string }> {
-    // A tag alone: its rows' contact ids, which carry the contact's workspace, without a look-up of each contact
-    // (100,036 ids of `tags eq 'vip'` at 1,000,000 contacts: 0.55 s warm, 1.6 s cold through the join; 0.12 s now),
-    // in the order of the ids, so that `patchTagsMany`'s chunks then write neighbouring pages of the indexes keyed by
-    // contact id (its tag rows, its entries' `activity_ws_resource`): 13.2 against 14.1 to 14.3 s for the 100,036
-    // through the service, sorted in JavaScript (which held the event loop 138 ms); SQLite sorts them in 46 ms.
-    const byTag = requiredTag(filter);
+    // SQLite, a tag alone: its rows' contact ids, which carry the contact's workspace, without a look-up of each
+    // contact (100,036 ids of `tags eq 'vip'` at 1,000,000 contacts: 0.55 s warm, 1.6 s cold through the join; 0.12 s
+    // now), in the order of the ids, so that `patchTagsMany`'s chunks then write neighbouring pages of the indexes keyed
+    // by contact id (its tag rows, its entries' `activity_ws_resource`): 13.2 against 14.1 to 14.3 s for the 100,036
+    // through the service, sorted in JavaScript (which held the event loop 138 ms); SQLite sorts them in 46 ms. Not on
+    // PostgreSQL, where it measured no better: 40.3 and 43.9 s (the other writer 656 and 412 ms) against 35.3 and
+    // 40.6 s (193 and 296 ms) through the join (docs/benchmarks.md, "`POST /contacts/tags` over a tag").
+    const byTag = this.dialect.name === 'sqlite' ? requiredTag(filter) : null;
     if (byTag && !byTag.rest) return this.db.selectFrom('contact_tags').select('contact_id as id').where('workspace_id', '=', workspaceId).where('tag', '=', byTag.tag).orderBy('contact_id').compile();
     const match = this.dialect.name === 'sqlite' ? memoSearchMatch(filter) : null;
     const search = match ? { match, drive: 'candidates' as const } : undefined;
