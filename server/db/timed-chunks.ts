@@ -1,6 +1,7 @@
 /**
  * Chunk sizes adapted by time, for the writes of docs/decisions.md section 12 that touch many contacts in one request
- * (`POST /contacts/batch`, `POST /contacts/tags`): each chunk is one transaction, holding the database's write lock
+ * (`POST /contacts/batch`, `POST /contacts/tags`), a revert's runs of contact creates (section 11, db/revert.ts) and
+ * the search index's merge steps (db/search-upkeep.ts): each chunk is one transaction, holding the database's write lock
  * (SQLite) or the workspace's row lock (PostgreSQL, `lockWorkspace`) while it runs, so its length is what another
  * writer may wait. The issue's bound is 200 ms (issue 35, "Measure"); chunks aim at `targetMs` (50 ms by default),
  * well under it, whatever the machine's speed or load, instead of a fixed count that is too many on a loaded machine
