@@ -548,14 +548,22 @@ export class ContactStore {
    * left out), in one read: what `POST /contacts/tags` then edits in chunks (docs/decisions.md section 12).
    */
   async matchingIds(workspaceId: string, target: { filter?: FilterNode; ids?: readonly string[] }): Promise<string[]> {
-    if (target.ids) {
-      // By id alone, the workspace checked here: with `workspace_id = ?` beside `id in (...)` SQLite's planner (no
-      // statistics) reads the workspace's whole name index instead of looking the ids up.
-      const rows = await this.db.selectFrom('contacts').select(['id', 'workspace_id']).where('id', 'in', [...new Set(target.ids)]).execute();
-      return rows.filter((row) => row.workspace_id === workspaceId).map((row) => row.id);
-    }
+    if (target.ids) return [...(await this.idsInWorkspace(this.db, workspaceId, [...new Set(target.ids)]))];
     const { rows } = await this.db.executeQuery(this.matchingIdsQuery(workspaceId, target.filter));
     return rows.map((row) => row.id);
+  }
+
+  /**
+   * Which of `ids` are contacts of `workspaceId`, in `db` (a transaction or the store's database); with `lock`, under
+   * their row locks (PostgreSQL's `for update`). Looked up by id alone and the workspace checked here: with
+   * `workspace_id = ?` beside `id in (...)` SQLite's planner, which has no statistics, reads the workspace's whole name
+   * index instead (about 57 ms a contact at 1,000,000, docs/benchmarks.md "A run of creates reverted a chunk at a time").
+   */
+  async idsInWorkspace(db: Kysely<Database>, workspaceId: string, ids: readonly string[], lock = false): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const query = db.selectFrom('contacts').select(['id', 'workspace_id']).where('id', 'in', ids);
+    const rows = await (lock ? this.dialect.forUpdate(query) : query).execute();
+    return new Set(rows.filter((row) => row.workspace_id === workspaceId).map((row) => row.id));
   }
 
   /**
@@ -1151,10 +1159,7 @@ export class ContactStore {
   ): Promise<void> {
     const ids = [...new Set(targets.map((target) => target.id))];
     if (!ids.length) return;
-    // By id alone: SQLite's planner, without statistics, answered `workspace_id = ? and id in (...)` by reading the
-    // workspace's whole name index (about 57 ms a contact at 1,000,000).
-    const found = await this.dialect.forUpdate(trx.selectFrom('contacts').select(['id', 'workspace_id']).where('id', 'in', ids)).execute();
-    if (found.filter((row) => row.workspace_id === workspaceId).length < ids.length) throw notFound('Contact not found');
+    if ((await this.idsInWorkspace(trx, workspaceId, ids, true)).size < ids.length) throw notFound('Contact not found');
     await trx.deleteFrom('contact_tags').where('contact_id', 'in', ids).execute();
     const holds = (id: string) => (this.dialect.name === 'postgres' ? sql<SqlBool>`strpos(recipients, ${id}) > 0` : sql<SqlBool>`instr(recipients, ${id}) > 0`);
     const posts = await this.dialect

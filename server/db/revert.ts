@@ -218,9 +218,7 @@ export class Reverter {
       const revertedAlready = new Set(
         (await trx.selectFrom('activity').select('revert_of').where('revert_of', 'in', creates.map((entry) => entry.activity_id)).execute()).map((row) => row.revert_of),
       );
-      // By id alone, as `eraseManyIn` reads them (SQLite's planner would read the workspace's whole name index).
-      const contacts = await trx.selectFrom('contacts').select(['id', 'workspace_id']).where('id', 'in', ids).execute();
-      const existing = new Set(contacts.filter((row) => row.workspace_id === workspaceId).map((row) => row.id));
+      const existing = await this.stores.contacts.idsInWorkspace(trx, workspaceId, ids);
       const later = await laterEntries(trx, workspaceId, ids, creates.at(-1)!.seq);
       const targets: { id: string; revertOf: string }[] = [];
       for (const entry of creates) {
