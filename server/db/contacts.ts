@@ -10,7 +10,7 @@ import type { ContactPatchParsed } from '../../src/api/extensions';
 import { type FilterNode, and } from '../../src/api/filter/ast';
 import type { OrderByItem } from '../../src/api/filter/order-by';
 import { printFilter } from '../../src/api/filter/print';
-import { HttpError, badRequest, conflict, notFound } from '../errors';
+import { HttpError, badRequest, notFound } from '../errors';
 import { type FieldMap, compileFilter, compileOrderBy } from '../filter/compile';
 import { type Dialect, precompiled } from './connection';
 import { CONTACT_SEARCH_TABLE, type SearchMatch, matchSql, searchMatch } from './contact-search';
@@ -728,13 +728,13 @@ export class ContactStore {
         for (const create of creates) {
           const { row } = create;
           // assertUnique's refusal: the email first, then the phone.
-          if (row.email_key !== null && takenEmails.has(row.email_key)) refusals.push(takenConflict(row, 'email'));
-          else if (row.phone !== null && takenPhones.has(row.phone)) refusals.push(takenConflict(row, 'phone'));
+          if (row.email_key !== null && takenEmails.has(row.email_key)) refusals.push(takenConflict(row, 'email', takenEmails.get(row.email_key)));
+          else if (row.phone !== null && takenPhones.has(row.phone)) refusals.push(takenConflict(row, 'phone', takenPhones.get(row.phone)));
           else {
             refusals.push(null);
             accepted.push(create);
-            if (row.email_key !== null) takenEmails.add(row.email_key);
-            if (row.phone !== null) takenPhones.add(row.phone);
+            if (row.email_key !== null) takenEmails.set(row.email_key, row.id);
+            if (row.phone !== null) takenPhones.set(row.phone, row.id);
           }
         }
         if (!accepted.length) return refusals;
@@ -1347,32 +1347,46 @@ async function insertContact(trx: Transaction<Database>, row: ContactRow, tags: 
 }
 
 async function assertUnique(trx: Transaction<Database>, workspaceId: string, row: ContactRow, exceptId?: string) {
-  let others = trx.selectFrom('contacts').select(['email_key', 'phone']).where('workspace_id', '=', workspaceId);
+  let others = trx.selectFrom('contacts').select(['id', 'email_key', 'phone']).where('workspace_id', '=', workspaceId);
   if (exceptId !== undefined) others = others.where('id', '<>', exceptId);
   const taken = await others
     .where((eb) => eb.or([eb('email_key', '=', row.email_key ?? sql<string>`null`), eb('phone', '=', row.phone ?? sql<string>`null`)]))
     .executeTakeFirst();
   if (!taken) return;
-  throw takenConflict(row, row.email_key !== null && taken.email_key === row.email_key ? 'email' : 'phone');
+  throw takenConflict(row, row.email_key !== null && taken.email_key === row.email_key ? 'email' : 'phone', taken.id);
 }
 
 /** Which of `values` (nulls skipped) the workspace's contacts already have in `column`, read `INSERT_ROWS` at a time. */
-async function takenValues(trx: Transaction<Database>, workspaceId: string, column: 'email_key' | 'phone', values: readonly (string | null)[]): Promise<Set<string>> {
+async function takenValues(trx: Transaction<Database>, workspaceId: string, column: 'email_key' | 'phone', values: readonly (string | null)[]): Promise<Map<string, string>> {
   const wanted = [...new Set(values.filter((value): value is string => value !== null))];
-  const taken = new Set<string>();
+  const taken = new Map<string, string>();
   for (let i = 0; i < wanted.length; i += INSERT_ROWS) {
-    const rows = await trx.selectFrom('contacts').select(column).where('workspace_id', '=', workspaceId).where(column, 'in', wanted.slice(i, i + INSERT_ROWS)).execute();
+    const rows = await trx.selectFrom('contacts').select([column, 'id']).where('workspace_id', '=', workspaceId).where(column, 'in', wanted.slice(i, i + INSERT_ROWS)).execute();
     for (const row of rows) {
       const value = row[column];
-      if (value !== null) taken.add(value);
+      if (value !== null) taken.set(value, row.id);
     }
   }
   return taken;
 }
 
-/** The 409 of a contact whose email (case-insensitive) or phone another contact of the workspace has. */
-function takenConflict(row: { email?: string | null; phone?: string | null }, field: 'email' | 'phone') {
-  return conflict(field === 'email' ? `A contact with email ${row.email} already exists` : `A contact with phone ${row.phone} already exists`);
+/**
+ * A create refused because another contact of the workspace holds its email or phone (409), with that contact's id
+ * when it is known: `POST /contacts/batch` answers it as the item's `id` (docs/decisions.md section 12), so an import
+ * can tag the contacts that existed without looking them up.
+ */
+export class DuplicateContactError extends HttpError {
+  constructor(
+    message: string,
+    readonly existingId?: string,
+  ) {
+    super(409, message);
+  }
+}
+
+/** The 409 of a contact whose email (case-insensitive) or phone another contact of the workspace (`existingId`, when known) has. */
+function takenConflict(row: { email?: string | null; phone?: string | null }, field: 'email' | 'phone', existingId?: string) {
+  return new DuplicateContactError(field === 'email' ? `A contact with email ${row.email} already exists` : `A contact with phone ${row.phone} already exists`, existingId);
 }
 
 /** The most tags a contact has (docs/decisions.md section 7). */

@@ -15,7 +15,7 @@ import { contactCreateSchema } from '../../src/api/contacts';
 import { contactFilterFields, contactSortFields } from '../../src/api/filter/fields';
 import { contactBatchResponseSchema, contactBatchSchema, contactBulkTagsResponseSchema, contactBulkTagsSchema } from '../../src/api/stats';
 import { formatIssues } from '../../src/api/validation-message';
-import { DEFAULT_CONTACT_ORDER } from '../db/contacts';
+import { DEFAULT_CONTACT_ORDER, DuplicateContactError } from '../db/contacts';
 import { HttpError } from '../errors';
 import { keyPrincipal } from '../plugins/auth';
 import { errorBody } from '../plugins/errors';
@@ -47,7 +47,9 @@ export function contactBatchRoutes({ database, contacts }: RouteContext): Fastif
         const results: ItemResult[] = parsed.map((item, index) => (item.success ? { index, status: 0 } : fail(index, 400, formatIssues(item.error.issues, 'body'))));
         valid.forEach(({ index }, i) => {
           const outcome = created[i]!;
-          results[index] = outcome instanceof HttpError ? fail(index, outcome.statusCode, outcome.message) : { index, status: 201, id: outcome.id };
+          // A 409 names the contact that holds the email or phone when it is known (docs/decisions.md section 12).
+          if (outcome instanceof DuplicateContactError && outcome.existingId) results[index] = { ...fail(index, 409, outcome.message), id: outcome.existingId };
+          else results[index] = outcome instanceof HttpError ? fail(index, outcome.statusCode, outcome.message) : { index, status: 201, id: outcome.id };
         });
         return { results };
       },

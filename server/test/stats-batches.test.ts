@@ -112,6 +112,9 @@ describe('POST /contacts/batch', () => {
     expect(results[1]!.error).toMatchObject({ statusCode: 400, path: '/api/contacts/batch', traceId: answer.headers.get('x-trace-id') });
     expect(results[1]!.error!.message).toMatch(/email/);
     expect(results[2]!.error!.message).toBe(`A contact with email ${email.toUpperCase()} already exists`);
+    // A 409 names the contact holding the email (docs/decisions.md section 12); refusals of the schema name none.
+    expect(results[2]!.id).toBe(results[0]!.id);
+    expect(results[1]!.id).toBeUndefined();
     expect(results[3]!.error!.message).toMatch(/unknown/);
     const listed = await call(server, 'GET', `/contacts${query({ $filter: `id eq '${results[0]!.id}'` })}`, { key: server.a.key });
     expect(listed.body.items[0]).toMatchObject({ email, name: 'Ann' });
@@ -120,7 +123,7 @@ describe('POST /contacts/batch', () => {
   it('writes a batch of several chunks in order: refusals mid-batch alone, a repeat across chunks a 409, one entry a contact', async () => {
     const tag = unique('m');
     const taken = `${unique('taken')}@example.com`;
-    await call(server, 'POST', '/contacts', { key: server.a.key, body: { email: taken } });
+    const takenId = (await call(server, 'POST', '/contacts', { key: server.a.key, body: { email: taken } })).body.id as string;
     const batch = unique('batch');
     // 700 items: more than the first chunk (100) and its doubling, so the batch spans several transactions.
     const items: Record<string, unknown>[] = Array.from({ length: 700 }, (_, i) => ({ email: `${tag}${i}@example.com`, tags: [tag] }));
@@ -138,6 +141,9 @@ describe('POST /contacts/batch', () => {
     expect(results[50]!.error!.message).toBe(`A contact with email ${taken.toUpperCase()} already exists`);
     expect(results[302]!.error!.message).toBe('A contact with phone +4791200001 already exists');
     expect(results[650]!.error!.message).toBe(`A contact with email ${tag}10@EXAMPLE.com already exists`);
+    // Each 409 names the contact that holds the value: one stored before, or an earlier item of this batch.
+    expect([results[50]!.id, results[302]!.id, results[650]!.id]).toEqual([takenId, results[301]!.id, results[10]!.id]);
+    expect(takenId).toMatch(/\S/);
     const listed = await call(server, 'GET', `/contacts${query({ $filter: `tags eq '${tag}'`, $limit: 1 })}`, { key: server.a.key });
     expect(listed.body.meta.maxResults).toBe(696);
     const entries = await call(server, 'GET', `/activity${query({ $filter: `batchId eq '${batch}' and action eq 'create'`, $limit: 1 })}`, { key: server.a.key });

@@ -51,7 +51,11 @@ export const contactBatchSchema = z.strictObject({
 });
 export type ContactBatch = { items: z.input<typeof contactCreateSchema>[] };
 
-/** One item's outcome: `status` as `POST /contacts` would answer it; `id` on 201; the error body otherwise. */
+/**
+ * One item's outcome: `status` as `POST /contacts` would answer it; `id` on 201 (the new contact) and, where the
+ * service gives it, on a 409 (the contact holding the email or phone: docs/decisions.md section 12); the error body
+ * on a failure.
+ */
 export const contactBatchResultSchema = z.looseObject({
   index: z.number(),
   status: z.number(),
