@@ -1,6 +1,6 @@
 /**
  * The contacts feature's step kinds (issue 38 point 4): their shapes and their handlers in the job engine's table
- * (src/lib/jobs/step-kinds.ts), registered by src/app/kinds.ts. The import sends `create-contact`,
+ * (src/lib/jobs/step-kinds.ts), registered by src/app/kinds.ts. The import sends `create-contact`, `tag-existing`,
  * `create-contacts` and `patch-tags` steps, the bulk tag job `patch-tags` or `tag-contacts`, the bulk erasure
  * `erase-contact`, and an undo job the inverse `patch-tags` (docs/jobs.md).
  *
@@ -14,6 +14,8 @@
  *   replays its first answer; its items' outcomes are stored together as the step's (`batch`).
  * - `tag-contacts`: a filter, or up to 1,000 ids, in one `POST /contacts/tags` (section 12), sent again with its key
  *   when lost; it counts the contacts it `changed`.
+ * - `tag-existing`: an import's last step in batches, sent once every batch has settled: the contacts the batches
+ *   found existing get the file's tags in a few `POST /contacts/tags` by ids (`tagExistingHandler`).
  * - `patch-tags`: `PATCH /contacts/{id}/tags`, safe to repeat. It should list only the tags that change the contact
  *   (a tag it already has is not in `tagsToAdd`, one it lacks not in `tagsToRemove`): its undo is then the exact
  *   inverse.
@@ -29,24 +31,34 @@ import { type FilterNode, compare, or } from '@/api/filter/ast';
 import type { ContactBatchResponse, ContactBulkTags } from '@/api/stats';
 import { loadAreaSettled, t } from '@/i18n/i18n';
 import { errorSentence, loadErrorSentences } from '@/lib/error-sentence';
-import type { ItemOutcome } from '@/lib/jobs/job-types';
-import { type StepHandler, repeatInProgress } from '@/lib/jobs/step-kinds';
+import type { ItemOutcome, TaggedRecord } from '@/lib/jobs/job-types';
+import { type StepContext, type StepHandler, repeatInProgress } from '@/lib/jobs/step-kinds';
+import { emailKey, updatedTag } from './import/existing';
+import { FILTER_LIMITS, lookupFilters } from './import/lookup-filters';
 
 /** Creates one contact (`POST /contacts`). */
 export type CreateContactStep = { kind: 'create-contact'; body: ContactCreate; rows?: number[]; label?: string };
 /** One contact of a `create-contacts` step: the create body and the 1-based data rows of the file it stands for. */
 export type BatchItem = { body: ContactCreate; rows?: number[] };
-/** Creates up to 1,000 contacts in one `POST /contacts/batch`: one step, one Idempotency-Key. */
-export type CreateContactsStep = { kind: 'create-contacts'; items: BatchItem[] };
+/**
+ * Creates up to 1,000 contacts in one `POST /contacts/batch`: one step, one Idempotency-Key. `tagsAfter`: the job's
+ * `tag-existing` step tags the items found existing, and its report rows name them (this step's leave them out).
+ */
+export type CreateContactsStep = { kind: 'create-contacts'; items: BatchItem[]; tagsAfter?: true };
 /** Tags every contact a `filter` (printed `$filter` text) matches, or up to 1,000 `ids`: exactly one of the two. */
 export type TagContactsStep = { kind: 'tag-contacts'; filter?: string; ids?: string[]; tagsToAdd: string[]; tagsToRemove: string[] };
+/**
+ * The last step of an import sent in batches: adds the file's tags to the contacts its `create-contacts` steps found
+ * existing (409), the import's own tag as `updatedTag(importTag)` (issue 34 point 1). See `tagExistingHandler`.
+ */
+export type TagExistingStep = { kind: 'tag-existing'; importTag?: string };
 /** Adds and removes tags of one contact. */
 export type PatchTagsStep = { kind: 'patch-tags'; contactId: string; tagsToAdd: string[]; tagsToRemove: string[]; rows?: number[]; label?: string };
 /** Erases one contact: only its id. */
 export type EraseContactStep = { kind: 'erase-contact'; contactId: string };
 
 /** Every step the contacts feature puts in a job. */
-export type ContactStep = CreateContactStep | CreateContactsStep | TagContactsStep | PatchTagsStep | EraseContactStep;
+export type ContactStep = CreateContactStep | CreateContactsStep | TagContactsStep | TagExistingStep | PatchTagsStep | EraseContactStep;
 
 /** The `$filter` that finds the contact a create would make: same email, or same phone. Null without either. */
 export function lookupFilter(body: ContactCreate): FilterNode | null {
@@ -57,8 +69,9 @@ export function lookupFilter(body: ContactCreate): FilterNode | null {
 
 /**
  * The outcomes of a `create-contacts` step's items from `POST /contacts/batch`'s `results` (docs/decisions.md
- * section 12): 201 is `created`, 409 `exists` (the contact's id is not looked up: that would cost a request per
- * item), anything else `failed` with the item's error body as a sentence, as a refusal of `POST /contacts` reads.
+ * section 12): 201 is `created`, 409 `exists` with the id of the contact that holds the email or phone where the
+ * service names it (our service does; else null, and `tag-existing` looks it up), anything else `failed` with the
+ * item's error body as a sentence, as a refusal of `POST /contacts` reads.
  * An item the answer leaves out fails with status 0.
  */
 export async function itemOutcomes(answer: ContactBatchResponse, count: number): Promise<ItemOutcome[]> {
@@ -75,7 +88,7 @@ export async function itemOutcomes(answer: ContactBatchResponse, count: number):
       endpoint: 'POST /contacts/batch',
       url: '/contacts/batch',
     });
-    if (status === 409) return { kind: 'exists', id: null, reason: errorSentence(error) };
+    if (status === 409) return { kind: 'exists', id: result?.id ?? null, reason: errorSentence(error) };
     return { kind: 'failed', status, reason: errorSentence(error) };
   });
 }
@@ -129,7 +142,11 @@ export const createContactsHandler: StepHandler<CreateContactsStep> = {
   // A batch of creates reads in the report as its items, each a create step of its own with its item's outcome.
   expand(step, outcome) {
     const results = outcome?.kind === 'batch' ? outcome.results : [];
-    return step.items.map((item, index) => ({ step: { kind: 'create-contact', body: item.body, ...(item.rows ? { rows: item.rows } : {}) }, outcome: results[index] }));
+    return step.items.flatMap((item, index) => {
+      // An item found existing that the last step tags is that step's report row (`tag-existing`).
+      if (step.tagsAfter && results[index]?.kind === 'exists' && item.body.tags?.length) return [];
+      return [{ step: { kind: 'create-contact', body: item.body, ...(item.rows ? { rows: item.rows } : {}) }, outcome: results[index] }];
+    });
   },
 };
 
@@ -141,6 +158,123 @@ export const tagContactsHandler: StepHandler<TagContactsStep> = {
     return { kind: 'tagged', matched: answer.matched, changed: answer.changed };
   },
   describe: (step) => ({ filter: step.filter ?? '', ids: (step.ids ?? []).join(' '), tagsAdded: step.tagsToAdd.join(', '), tagsRemoved: step.tagsToRemove.join(', ') }),
+};
+
+/** A contact an import's batch found existing, the tags its rows want on it, and those rows. */
+type ExistingItem = { id: string | null; body: ContactCreate; tags: string[]; rows?: number[] };
+
+/**
+ * The existing contacts of the job's `create-contacts` steps (409 items), from `earlier`: each with the id the batch
+ * answered (or null) and the tags its rows want, the import's own tag (`importTag`) as `updatedTag(importTag)`.
+ */
+async function existingItems(earlier: StepContext['earlier'], importTag: string | undefined): Promise<ExistingItem[]> {
+  const updated = importTag ? updatedTag(importTag) : undefined;
+  const found: ExistingItem[] = [];
+  await earlier(({ step, outcome }) => {
+    if (step.kind !== 'create-contacts' || outcome?.kind !== 'batch') return;
+    (step as CreateContactsStep).items.forEach((item, index) => {
+      const result = outcome.results[index];
+      if (result?.kind !== 'exists') return;
+      const tags = [...new Set((item.body.tags ?? []).map((tag) => (tag === importTag ? updated! : tag)))];
+      if (tags.length) found.push({ id: result.id, body: item.body, tags, ...(item.rows ? { rows: item.rows } : {}) });
+    });
+  });
+  return found;
+}
+
+/**
+ * Ids for the items the batches answered without one (a service that does not name the contact a 409 met): looked up
+ * by lower-cased email, then by phone, 100 values a `GET /contacts` (`lookupFilters`). An item found by neither
+ * (erased meanwhile) keeps null and is left out.
+ */
+async function lookUpIds(items: ExistingItem[], client: StepContext['client'], lookUp: StepContext['lookUp']): Promise<void> {
+  const missing = items.filter((item) => item.id === null);
+  if (!missing.length) return;
+  const byEmail = new Map<string, string>();
+  const byPhone = new Map<string, string>();
+  const emails = missing.flatMap((item) => (item.body.email ? [emailKey(item.body.email)] : []));
+  const phones = missing.flatMap((item) => (item.body.phone ? [item.body.phone] : []));
+  for (const filter of [...lookupFilters('email', emails), ...lookupFilters('phone', phones)]) {
+    for (const contact of (await client.listContacts({ filter, limit: FILTER_LIMITS.maxValues, ...lookUp })).items) {
+      if (contact.email) byEmail.set(emailKey(contact.email), contact.id);
+      if (contact.phone) byPhone.set(contact.phone, contact.id);
+    }
+  }
+  for (const item of missing) item.id = (item.body.email ? byEmail.get(emailKey(item.body.email)) : undefined) ?? (item.body.phone ? byPhone.get(item.body.phone) : undefined) ?? null;
+}
+
+/**
+ * The `POST /contacts/tags` bodies that add `items`' tags: the contacts grouped by the set of tags they get (a
+ * contact met by several items gets the union), each group in requests of up to 1,000 ids (docs/decisions.md section
+ * 12), groups in the order of their first contact. The same items give the same bodies, so a step sent again after a
+ * lost answer repeats each request under its own Idempotency-Key.
+ */
+export function existingTagRequests(items: readonly { id: string | null; tags: readonly string[] }[]): { ids: string[]; tagsToAdd: string[] }[] {
+  const wanted = new Map<string, Set<string>>();
+  for (const { id, tags } of items) {
+    if (id === null) continue;
+    const set = wanted.get(id) ?? new Set<string>();
+    for (const tag of tags) set.add(tag);
+    wanted.set(id, set);
+  }
+  const groups = new Map<string, { tags: string[]; ids: string[] }>();
+  for (const [id, set] of wanted) {
+    const tags = [...set].sort();
+    const key = JSON.stringify(tags);
+    const group = groups.get(key) ?? { tags, ids: [] };
+    group.ids.push(id);
+    groups.set(key, group);
+  }
+  return [...groups.values()].flatMap(({ tags, ids }) =>
+    Array.from({ length: Math.ceil(ids.length / MAX_TAG_IDS) }, (_, chunk) => ({ ids: ids.slice(chunk * MAX_TAG_IDS, (chunk + 1) * MAX_TAG_IDS), tagsToAdd: tags })),
+  );
+}
+
+/** Ids one `POST /contacts/tags` takes (docs/decisions.md section 12). */
+const MAX_TAG_IDS = 1000;
+
+/**
+ * `tag-existing`: once every batch of the import has settled (`afterEarlier`), the contacts they found existing get
+ * the file's tags in a few `POST /contacts/tags` by ids (`existingTagRequests`: 8,575 existing contacts of a
+ * 100,000-row file are 9 requests where each would be a PATCH), instead of a look-up of every row before the import
+ * and a PATCH a contact. The n-th request carries `<step's Idempotency-Key>.<n>`, so a step sent again after a lost
+ * answer gets the first answers replayed. Its outcome counts the contacts `matched` and those whose tags `changed`;
+ * the batches' 409 items stay in the report as the rows that existed. Undone with the job's activity batch (the
+ * requests carry its `Activity-Batch`); it has no undo step of its own.
+ */
+export const tagExistingHandler: StepHandler<TagExistingStep> = {
+  kind: 'tag-existing',
+  afterEarlier: true,
+  async send(step, { client, call, lookUp, earlier }) {
+    const items = await existingItems(earlier, step.importTag);
+    await lookUpIds(items, client, lookUp);
+    let matched = 0;
+    let changed = 0;
+    // Whether each contact's request changed it: all of its contacts (true), none (false), or some (unknown).
+    const changedOf = new Map<string, boolean | undefined>();
+    for (const [n, body] of existingTagRequests(items).entries()) {
+      const answer = await client.tagContacts(body, call.idempotencyKey ? { ...call, idempotencyKey: `${call.idempotencyKey}.${n}` } : call);
+      matched += answer.matched;
+      changed += answer.changed;
+      const known = answer.changed === 0 ? false : answer.changed === answer.matched && answer.matched === body.ids.length ? true : undefined;
+      for (const id of body.ids) changedOf.set(id, known);
+    }
+    const records = items.map(({ id, rows, tags }): TaggedRecord => {
+      const known = id === null ? undefined : changedOf.get(id);
+      return { id, tagsToAdd: tags, ...(rows ? { rows } : {}), ...(known === undefined ? {} : { changed: known }) };
+    });
+    return { kind: 'tagged', matched, changed, records };
+  },
+  // Each contact it meant to tag reads as the tag PATCH the request-per-contact way sends: tags changed, unchanged
+  // (it had them all), or failed (not found: erased since its batch).
+  expand(step, outcome) {
+    const records = outcome?.kind === 'tagged' ? (outcome.records ?? []) : [];
+    return records.map(({ id, rows, tagsToAdd, changed }) => {
+      const patch: PatchTagsStep = { kind: 'patch-tags', contactId: id ?? '', tagsToAdd, tagsToRemove: [], ...(rows ? { rows } : {}) };
+      if (id === null) return { step: patch, outcome: { kind: 'failed', status: 404, reason: t('jobs.existingNotFound') } };
+      return { step: patch, outcome: changed === false ? { kind: 'exists', id, reason: t('jobs.noteAsAsked') } : { kind: 'tagged' } };
+    });
+  },
 };
 
 export const patchTagsHandler: StepHandler<PatchTagsStep> = {
@@ -184,4 +318,4 @@ export const eraseContactHandler: StepHandler<EraseContactStep> = {
 };
 
 /** The contacts feature's handlers, for the engine's table (`registerStepHandlers`). */
-export const contactStepHandlers = [createContactHandler, createContactsHandler, tagContactsHandler, patchTagsHandler, eraseContactHandler] as const;
+export const contactStepHandlers = [createContactHandler, createContactsHandler, tagContactsHandler, tagExistingHandler, patchTagsHandler, eraseContactHandler] as const;

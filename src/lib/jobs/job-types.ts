@@ -75,13 +75,22 @@ export type JobState = 'queued' | 'running' | 'paused' | 'cancelled' | 'done';
 export type StepOutcome =
   | { kind: 'created'; id: string; recovered?: boolean }
   | { kind: 'updated'; id: string }
-  /** `matched` and `changed`: the answer of a step that tags many records in one request (those it found, and those it altered). */
-  | { kind: 'tagged'; matched?: number; changed?: number }
+  /**
+   * `matched` and `changed`: the answer of a step that tags many records (those it found, and those it altered);
+   * `records`: each record it meant to tag, for its report rows (`TaggedRecord`).
+   */
+  | { kind: 'tagged'; matched?: number; changed?: number; records?: TaggedRecord[] }
   | { kind: 'erased'; already?: boolean }
   | { kind: 'exists'; id: string | null; reason: string }
   | { kind: 'failed'; reason: string; status: number }
   /** The answer of a step that writes many records in one request: one outcome per item, in the items' order (created, exists or failed). */
   | { kind: 'batch'; results: ItemOutcome[] };
+
+/**
+ * One record of a `tagged` outcome that tags many: its id (null: not found), the file rows it stands for, the tags it
+ * was to get, and whether they `changed` it (false: it had them all; absent when its request changed only some).
+ */
+export type TaggedRecord = { id: string | null; rows?: number[]; tagsToAdd: string[]; changed?: boolean };
 
 /** The outcome of one item of a `batch` outcome. */
 export type ItemOutcome = Extract<StepOutcome, { kind: 'created' | 'exists' | 'failed' }>;

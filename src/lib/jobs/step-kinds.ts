@@ -13,7 +13,7 @@
  */
 import { isApiError } from '@/api/api-error';
 import type { ApiClient } from '@/api/client';
-import type { JobStep, StepOutcome } from './job-types';
+import type { JobStep, StepOutcome, StepRecord } from './job-types';
 
 /** Options of every write a job sends (the shape of `CallOptions` in src/api/client.ts). */
 export type JobCallOptions = { signal?: AbortSignal; priority?: 'job'; idempotencyKey?: string; queueSignal?: AbortSignal; headers?: Record<string, string> };
@@ -36,6 +36,11 @@ export type StepContext = {
   lost: boolean;
   jobId: string;
   index: number;
+  /**
+   * Calls `visit` with every earlier step of the job and its outcome, in order (the store's records). For a kind with
+   * `afterEarlier`, every one of them is settled and stored when `send` is called.
+   */
+  earlier(visit: (record: StepRecord) => void): Promise<void>;
 };
 
 /** A step as one row of a job's report, with the outcome it stands for (job-report.ts). */
@@ -53,6 +58,8 @@ export type ReportedStep = { step: JobStep; outcome?: StepOutcome | undefined };
  * - `expand`: a step standing for several records (a batch of creates) as report rows of their own.
  * - `undo`: the step that reverses this one's settled outcome, or null when it has none (the undo job of
  *   workspace-runner.ts `undoSteps`); a kind without it is never undone by a job.
+ * - `afterEarlier`: the step is sent only once every earlier step of its job has settled and been stored, so `send`
+ *   can read their outcomes (`StepContext.earlier`): the import's tags for the contacts its batches found existing.
  */
 export type StepHandler<S extends JobStep = JobStep> = {
   readonly kind: S['kind'];
@@ -61,6 +68,7 @@ export type StepHandler<S extends JobStep = JobStep> = {
   recordId?(step: S): string;
   expand?(step: S, outcome: StepOutcome | undefined): ReportedStep[];
   undo?(step: S, outcome: StepOutcome): JobStep | null;
+  readonly afterEarlier?: boolean;
 };
 
 /**
@@ -84,6 +92,11 @@ const table = new Map<string, StepHandler>();
 /** Registers `handlers` by their kinds; a kind registered again takes the later handler (a module loaded twice). */
 export function registerStepHandlers(...handlers: readonly StepHandler[]): void {
   for (const handler of handlers) table.set(handler.kind, handler);
+}
+
+/** True when `kind`'s handler waits for every earlier step (`StepHandler.afterEarlier`); false for an unknown kind. */
+export function runsAfterEarlier(kind: string): boolean {
+  return table.get(kind)?.afterEarlier === true;
 }
 
 /**

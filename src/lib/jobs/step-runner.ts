@@ -40,7 +40,7 @@ import { backoffSeconds } from '@/lib/throttle';
 import type { JobProgressPatch, JobStore } from './job-store';
 import { isApiError } from '@/api/api-error';
 import type { JobCounts, JobRecord, StepOutcome, StepRecord } from './job-types';
-import { type StepContext, UnknownStepKindError, repeatInProgress, stepHandler } from './step-kinds';
+import { type StepContext, UnknownStepKindError, repeatInProgress, runsAfterEarlier, stepHandler } from './step-kinds';
 import { jobKind } from './job-kinds';
 import { kindsReady } from './job-names';
 
@@ -176,6 +176,7 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
       lost,
       jobId,
       index: record.index,
+      earlier: (visit) => store.eachStep(jobId, (other) => other.index < record.index && visit(other)),
     };
     return handler.send(record.step, context);
   };
@@ -188,7 +189,8 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
   const markSent = (record: StepRecord): Promise<void> => {
     const marked = marks.get(record.index);
     if (marked) return marked;
-    const behind = queue.filter((item) => !item.lost && !marks.has(item.record.index)).slice(0, Math.max(0, concurrency() - 1));
+    // A step that waits for the earlier ones is marked only when it leaves (so one found sent had them all settled).
+    const behind = queue.filter((item) => !item.lost && !marks.has(item.record.index) && !runsAfterEarlier(item.record.step.kind)).slice(0, Math.max(0, concurrency() - 1));
     const batch = [record, ...behind.map((item) => item.record)];
     const committed = store.writer.putMany(batch.map((step) => ({ ...step, status: 'sent' as const })));
     for (const step of batch) marks.set(step.index, committed);
@@ -208,8 +210,33 @@ export async function runJob(options: RunJobOptions): Promise<RunEnd> {
     outcomeWrites.add(write);
   };
 
+  // Each step that ends (settled, or left by a stopped run) wakes the steps waiting for the earlier ones.
+  let wake = () => {};
+  let woken = new Promise<void>((resolve) => (wake = resolve));
+  const stepEnded = () => {
+    wake();
+    woken = new Promise<void>((resolve) => (wake = resolve));
+  };
+  /** Waits until no step before `index` is in flight and every outcome is stored (`StepHandler.afterEarlier`). */
+  const earlierSettled = async (index: number) => {
+    while (!halted() && [...inFlight].some((other) => other < index)) await woken;
+    await Promise.all(outcomeWrites);
+  };
+
   /** Runs one step to an outcome and stores it; leaves it `sent` when the run is stopped or aborted meanwhile. */
   const runStep = async (record: StepRecord, lost: boolean) => {
+    try {
+      await runStepOnce(record, lost);
+    } finally {
+      stepEnded();
+    }
+  };
+  const runStepOnce = async (record: StepRecord, lost: boolean) => {
+    if (runsAfterEarlier(record.step.kind)) {
+      // Every earlier step is taken before this one (the queue is in order, and this one is never marked sent ahead).
+      await earlierSettled(record.index);
+      if (halted()) return;
+    }
     if (!lost) await markSent(record);
     marks.delete(record.index);
     let lostTries = 0;

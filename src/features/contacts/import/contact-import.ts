@@ -24,22 +24,24 @@
 import type { CountryCode } from 'libphonenumber-js/min';
 import type * as z from 'zod/mini';
 import { type ContactCreate, type ContactCreateParsed, contactCreateSchema } from '@/api/contacts';
-import { type FilterNode, inList } from '@/api/filter/ast';
-import { printFilter, printFilterValue } from '@/api/filter/print';
+import type { FilterNode } from '@/api/filter/ast';
 import { formatIssues } from '@/api/validation-message';
 import '@/api/zod-messages';
 import { csvText, normalizeName } from '@/lib/csv-table';
 import { t } from '@/i18n/i18n';
 import { messageSentences } from '@/lib/error-sentence';
-import { type Existing, emailKey } from './existing';
+import { type Existing, emailKey, updatedTag } from './existing';
+import { lookupFilters } from './lookup-filters';
 import { toE164 } from '@/features/contacts/phone-country';
 import type { RefusedRow } from '@/lib/jobs/job-types';
 import type { ContactJobKind } from '../contact-jobs';
-import type { CreateContactStep, CreateContactsStep, PatchTagsStep } from '../contact-steps';
+import type { CreateContactStep, CreateContactsStep, PatchTagsStep, TagExistingStep } from '../contact-steps';
 
 export { COUNTRY_SAMPLE, chooseCountry, countryOfE164, countryOfNumbers, defaultCountry, toE164 } from '@/features/contacts/phone-country';
 
-export { type Existing, emailKey, indexExisting } from './existing';
+export { type Existing, emailKey, indexExisting, updatedTag } from './existing';
+
+export { FILTER_LIMITS, LookupBatcher, lookupFilters } from './lookup-filters';
 
 /** A field of the create request (src/api/contacts.ts `contactCreateSchema`): every one can be mapped. */
 export type ContactFieldKey = keyof ContactCreate;
@@ -511,62 +513,6 @@ export class TableCleaner {
   }
 }
 
-/** docs/decisions.md section 6 limits on one `$filter`. */
-export const FILTER_LIMITS = { maxValues: 100, maxChars: 2000 } as const;
-
-/**
- * `field in (...)` filters covering `values` (duplicates dropped), each within 100 values and 2,000 characters of
- * printed text (docs/decisions.md section 6), printed by the shared printer (src/api/filter/print.ts). A value too long to
- * fit a filter on its own is left out (no valid email or E.164 phone is).
- */
-export function lookupFilters(field: 'email' | 'phone', values: Iterable<string>): FilterNode[] {
-  const filters: FilterNode[] = [];
-  const batcher = new LookupBatcher(field, (filter) => filters.push(filter));
-  for (const value of values) batcher.add(value);
-  batcher.flush();
-  return filters;
-}
-
-/**
- * Cuts the values of one field into `field in (...)` filters as they come (`lookupFilters`' rules: duplicates
- * dropped, 100 values and 2,000 characters at most, a value too long for a filter of its own left out): `add` hands
- * each filter to `emit` once it is full, `flush` the last one. `unique: true` says the caller adds each value once
- * (`RowMerger.takeKeys`), so no set of the values seen is kept (170,000 keys of a 100,000-row file).
- */
-export class LookupBatcher {
-  private batch: string[] = [];
-  private readonly seen: Set<string> | null;
-  /** `email in ()`: the printed filter without its values. */
-  private readonly overhead: number;
-  private length: number;
-
-  constructor(
-    private readonly field: 'email' | 'phone',
-    private readonly emit: (filter: FilterNode) => void,
-    options: { unique?: boolean } = {},
-  ) {
-    this.seen = options.unique ? null : new Set();
-    this.overhead = printFilter(inList(field, [''])).length - 2; // without the empty value's quotes
-    this.length = this.overhead;
-  }
-
-  add(value: string): void {
-    if (this.seen?.has(value)) return;
-    this.seen?.add(value);
-    const printed = printFilterValue(value).length + 2; // the value as the printer writes it, and `, `
-    if (this.overhead + printed > FILTER_LIMITS.maxChars) return;
-    if (this.batch.length && (this.batch.length >= FILTER_LIMITS.maxValues || this.length + printed > FILTER_LIMITS.maxChars)) this.flush();
-    this.batch.push(value);
-    this.length += printed;
-  }
-
-  flush(): void {
-    if (this.batch.length) this.emit(inList(this.field, this.batch));
-    this.batch = [];
-    this.length = this.overhead;
-  }
-}
-
 /** The look-ups of a set of entries: lower-cased emails, then E.164 phones. */
 export function entryLookups(entries: readonly Entry[]): FilterNode[] {
   const emails: string[] = [];
@@ -597,16 +543,6 @@ export type ImportPlan = {
   unchanged: number[];
   counts: { new: number; exists: number; tagged: number; unchanged: number; refused: number; merged: number };
 };
-
-/**
- * The tag an import gives the contacts that existed before it (`import-2026-11-28-updated`), so that the import's own
- * tag holds only the contacts it created and erasing "every contact of the import" cannot erase a customer who was
- * merged (issue 34 point 1). Cut to the contract's 64 characters of a tag.
- */
-export function updatedTag(importTag: string): string {
-  const suffix = '-updated';
-  return importTag.slice(0, 64 - suffix.length) + suffix;
-}
 
 /**
  * Each entry as new (a create step) or existing (same email, any letter case, or same phone: a tag step adding the
@@ -697,8 +633,8 @@ export function importJobHead(counts: ImportPlan['counts'], meta: ImportMeta) {
 /** Creates in one `create-contacts` step: the most `POST /contacts/batch` takes (docs/decisions.md section 12). */
 export const IMPORT_BATCH_SIZE = 1000;
 
-/** A plan's steps as the job sends them: the creates in batches of up to `size` where batches are offered. */
-export type JobImportStep = ImportStep | CreateContactsStep;
+/** A plan's steps as the job sends them: the creates in batches of up to `size` where batches are offered, then the tags of those that existed. */
+export type JobImportStep = ImportStep | CreateContactsStep | TagExistingStep;
 
 /**
  * The plan's creates in `create-contacts` steps of up to `size` (issue 35 point 7; docs/decisions.md section 12),
@@ -727,10 +663,16 @@ export function importRequests(counts: Pick<ImportPlan['counts'], 'new' | 'tagge
 
 /**
  * The `JobSpec` of docs/jobs.md for a plan (kind `contacts-import`): its steps, refused and unchanged rows, the rows
- * sent without their phone (issue 34 point 2: named in the job's report), and `meta`. `batched` (the service names `contact-batch`): the creates go in batches (`batchSteps`); else one request each.
+ * sent without their phone (issue 34 point 2: named in the job's report), and `meta`. `batched` (the service names
+ * `contact-batch`): the creates go in batches (`batchSteps`) and a last `tag-existing` step gives the contacts the
+ * batches found existing the file's tags (the plan looked nothing up); else one request each.
  */
 export function toJobSpec(plan: ImportPlan, meta: ImportMeta, batched = false) {
   // Rows sent without their phone: only the row and the reason (the reason quotes the phone as the file had it).
   const withoutPhone = plan.withoutPhone?.length ? { withoutPhone: plan.withoutPhone.map(({ row, reason }) => ({ row, reason })) } : {};
-  return { ...importJobHead(plan.counts, meta), steps: batched ? batchSteps(plan.steps) : plan.steps, report: { refused: plan.refused, unchanged: plan.unchanged, ...withoutPhone } };
+  const importTag = meta.importTag?.trim();
+  // In batches, the creates' answers say which contacts existed; the last step gives those the file's tags.
+  const batches = batched ? batchSteps(plan.steps).map((step) => (step.kind === 'create-contacts' ? { ...step, tagsAfter: true as const } : step)) : [];
+  const steps = batched ? [...batches, ...(plan.counts.new ? [{ kind: 'tag-existing' as const, ...(importTag ? { importTag } : {}) }] : [])] : plan.steps;
+  return { ...importJobHead(plan.counts, meta), steps, report: { refused: plan.refused, unchanged: plan.unchanged, ...withoutPhone } };
 }

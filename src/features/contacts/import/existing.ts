@@ -26,3 +26,13 @@ export function indexExisting(contacts: Iterable<Pick<Contact, 'id' | 'tags' | '
   }
   return existing;
 }
+
+/**
+ * The tag an import gives the contacts that existed before it (`import-2026-11-28-updated`), so that the import's own
+ * tag holds only the contacts it created and erasing "every contact of the import" cannot erase a customer who was
+ * merged (issue 34 point 1). Cut to the contract's 64 characters of a tag.
+ */
+export function updatedTag(importTag: string): string {
+  const suffix = '-updated';
+  return importTag.slice(0, 64 - suffix.length) + suffix;
+}

@@ -22,6 +22,7 @@ import { memo, startTransition, useCallback, useEffect, useId, useMemo, useRef, 
 import { SimpleTable } from '@/components/simple-table';
 import { useWorkspaceApi } from '@/lib/workspace-api';
 import { useExtensions } from '@/lib/extensions';
+import { rateLimitOf } from '@/lib/budgeted-client';
 import { readLocal, writeLocal } from '@/lib/local-state';
 import { saveFile } from '@/lib/save-file';
 import {
@@ -92,7 +93,8 @@ const SHOWN_REFUSED = 100;
 type Loaded = ReadResult & { file: File; sheet?: string };
 /** `countryFrom`: what chose the phones' default country (`chooseCountry`), until the person chooses it. */
 type Options = { importTag: string; source: string; country: CountryCode | ''; countryFrom?: 'file' | 'workspace' | 'browser' };
-type Planned = PlannedImport & { options: Options; mapping: ContactMapping };
+/** `batched`: the plan was made for a service that takes batches (`contact-batch`): nothing looked up. */
+type Planned = PlannedImport & { options: Options; mapping: ContactMapping; batched: boolean };
 type Work = { label: string; done: number; total: number };
 
 /** Today's date as the import's tag: `import-2026-11-25`. */
@@ -104,6 +106,8 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
   const { api, workspaceId, connection } = useWorkspaceApi();
   const queryClient = useQueryClient();
   const t = useT();
+  // Creates in batches of 1,000 where the service names `contact-batch` (issue 35 point 7); one request each elsewhere.
+  const batched = useExtensions().has('contact-batch');
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [reading, setReading] = useState<{ name: string; rows: number } | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
@@ -182,8 +186,8 @@ export function ImportContactsDialog({ onClose, onStart }: { onClose: () => void
     try {
       setWork({ label: 'clean', done: 0, total: current.rows });
       const source = { file: current.file, rows: current.rows, ...(current.sheet === undefined ? {} : { sheet: current.sheet }) };
-      const made = await planInWorker(source, mapping, clean, connection, { signal: abort.signal, onProgress: progress });
-      startTransition(() => setPlanned({ ...made, options, mapping }));
+      const made = await planInWorker(source, mapping, clean, connection, { signal: abort.signal, onProgress: progress, batched });
+      startTransition(() => setPlanned({ ...made, options, mapping, batched }));
     } catch (error) {
       if (!abort.signal.aborted) setPlanError(error instanceof Error ? error.message : String(error));
     } finally {
@@ -480,14 +484,14 @@ function durationWords(minutes: number): string {
 }
 
 function PlanStep({ loaded, planned, onBack, onStart, onClose }: { loaded: Loaded; planned: Planned; onBack: () => void; onStart?: (job: ImportJob) => Promise<void>; onClose: () => void }) {
-  const { plan, lookups, rateLimit } = planned;
-  const { workspaceId } = useWorkspaceApi();
+  const { plan, lookups, batched } = planned;
+  const { workspaceId, connection } = useWorkspaceApi();
   const t = useT();
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<string | null>(null);
   const captionId = useId();
-  // Creates in batches of 1,000 where the service names `contact-batch` (issue 35 point 7); one request each elsewhere.
-  const batched = useExtensions().has('contact-batch');
+  // Without look-ups (in batches) the limit is the one the page's own requests read.
+  const rateLimit = planned.rateLimit ?? rateLimitOf(connection);
   const requests = importRequests(plan.counts, batched);
   const minutes = minutesAtRate(requests, rateLimit);
   const phoneColumns = new Set(planned.mapping.phone ?? []);
@@ -516,8 +520,14 @@ function PlanStep({ loaded, planned, onBack, onStart, onClose }: { loaded: Loade
         {t('contacts-import.planStep')}
       </Title>
       <Stack gap={2} role="group" aria-label={t('contacts-import.planCounts')}>
-        <Text fw={500}>{t('contacts-import.planNew', { count: plan.counts.new })}</Text>
-        <Text fw={500}>{t('contacts-import.planExists', { count: plan.counts.exists, tagged: plan.counts.tagged })}</Text>
+        {batched ? (
+          <Text fw={500}>{t('contacts-import.planBatched', { count: plan.counts.new })}</Text>
+        ) : (
+          <>
+            <Text fw={500}>{t('contacts-import.planNew', { count: plan.counts.new })}</Text>
+            <Text fw={500}>{t('contacts-import.planExists', { count: plan.counts.exists, tagged: plan.counts.tagged })}</Text>
+          </>
+        )}
         <Text fw={500}>{t('contacts-import.planRefused', { count: plan.counts.refused })}</Text>
         {plan.counts.merged ? <Text size="sm">{t('contacts-import.planMerged', { count: plan.counts.merged })}</Text> : null}
         {plan.retagged?.length ? <Text size="sm">{t('contacts-import.planRetagged', { count: plan.retagged.length, tags: plan.retagged.map(([from, to]) => t('contacts-import.retaggedPair', { from, to })).join(', ') })}</Text> : null}
@@ -530,7 +540,7 @@ function PlanStep({ loaded, planned, onBack, onStart, onClose }: { loaded: Loade
       <Text size="sm">
         {t('contacts-import.planRequests', { count: requests })}{' '}
         {minutes === null ? t('contacts-import.planNoLimit') : t('contacts-import.planTime', { duration: durationWords(minutes), limit: rateLimit! })}{' '}
-        {t('contacts-import.planLookups', { count: lookups })}
+        {batched ? t('contacts-import.planNoLookups') : t('contacts-import.planLookups', { count: lookups })}
       </Text>
       {plan.refused.length ? (
         <>

@@ -5,7 +5,7 @@
  * then stops it; `close` stops it without storing (the person went back or closed the dialog). The worker is also
  * stopped when the plan fails or `signal` aborts (its requests in flight are reads: nothing is lost).
  * `onProgress` follows the cleaning (`clean`: rows cleaned of the file's `rows`), then the look-ups left (`lookup`:
- * done of total). Sets the User Timing marks `import-plan:start`, `cleaned`, `looked-up` and `built`, read by
+ * done of total). `batched` (the service names `contact-batch`): no look-ups, the batches find what exists. Sets the User Timing marks `import-plan:start`, `cleaned`, `looked-up` and `built`, read by
  * `npm run bench:import`.
  * Resolves to the plan, the look-up requests spent and the key's `X-RateLimit-Limit`; rejects with the first failure
  * in words (the file unreadable, a look-up refused), or with the AbortError when `signal` aborts.
@@ -32,9 +32,9 @@ export function planInWorker(
   mapping: ContactMapping,
   options: CleanOptions,
   connection: { baseUrl: string; apiKey: string },
-  progress: { signal?: AbortSignal; onProgress?: (phase: 'clean' | 'lookup', done: number, total: number) => void } = {},
+  progress: { signal?: AbortSignal; onProgress?: (phase: 'clean' | 'lookup', done: number, total: number) => void; batched?: boolean } = {},
 ): Promise<PlannedImport> {
-  const { signal, onProgress } = progress;
+  const { signal, onProgress, batched = false } = progress;
   performance.mark('import-plan:start');
   const worker = new Worker(new URL('./plan-worker.ts', import.meta.url), { type: 'module', name: 'import-planner' });
   const send = (request: PlanRequest) => worker.postMessage(request);
@@ -84,6 +84,6 @@ export function planInWorker(
     },
   });
   const lookupStart = { type: 'start' as const, baseUrl: connection.baseUrl, apiKey: connection.apiKey, channelName: budgetChannelName(connection.baseUrl, connection.apiKey), reserve: savedReserve() };
-  send({ type: 'plan', file: source.file, ...(source.sheet === undefined ? {} : { sheet: source.sheet }), mapping, options, locale: currentLocale(), lookups: lookupStart });
+  send({ type: 'plan', file: source.file, ...(source.sheet === undefined ? {} : { sheet: source.sheet }), mapping, options, locale: currentLocale(), lookups: lookupStart, batched });
   return planning;
 }
