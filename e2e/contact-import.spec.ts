@@ -4,7 +4,9 @@
  * headers: new rows, existing emails in another letter case, a repeated row, invalid emails, phones in local and
  * international form) and an xlsx of two sheets (Brevo's headers) give the counts and reasons expected; the refused
  * rows download as a CSV with a reason column; the mapping is remembered; nothing is written by a plan; the time
- * estimate uses the key's X-RateLimit-Limit. Starting the job is the job runner's (branch `jobs`).
+ * estimate uses the key's X-RateLimit-Limit. These plans are the look-up way, a service without `contact-batch`'s
+ * (`hideExtensions`); on ours nothing is looked up (the last test; docs/import.md, "In batches"). Starting the job is
+ * the job runner's.
  */
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
@@ -67,8 +69,9 @@ async function openImport(page: Page) {
   return dialog;
 }
 
-test('plans a mixed CSV: new, existing in another letter case, merged repeats, refused rows with reasons, downloadable', async ({ page, connect }) => {
+test('plans a mixed CSV: new, existing in another letter case, merged repeats, refused rows with reasons, downloadable', async ({ page, connect, context }) => {
   test.setTimeout(90_000);
+  await hideExtensions(context, ['contact-batch']);
   const before = (await api('GET', '/contacts?%24limit=1')).meta.maxResults;
   await connect(ws.key);
   const dialog = await openImport(page);
@@ -98,9 +101,9 @@ test('plans a mixed CSV: new, existing in another letter case, merged repeats, r
   await expect(counts).toContainText('3 already exist (3 get tags added, nothing else changes)');
   await expect(counts).toContainText('4 refused');
   await expect(counts).toContainText('1 row merged into an earlier row with the same email or phone');
-  // The 2 creates in one POST /contacts/batch (our service names `contact-batch`, issue 35 point 7) and 3 tag
-  // additions; the e2e server announces no rate limit (RATE_LIMIT_PER_MINUTE=0).
-  await expect(dialog.getByText(/The import will send 4 requests\. The service announces no rate limit for this key\. The plan spent 2 look-up requests\./)).toBeVisible();
+  // The 2 creates and 3 tag additions, a request each (the look-up way, without `contact-batch`); the e2e server
+  // announces no rate limit (RATE_LIMIT_PER_MINUTE=0).
+  await expect(dialog.getByText(/The import will send 5 requests\. The service announces no rate limit for this key\. The plan spent 2 look-up requests\./)).toBeVisible();
   const refused = dialog.getByRole('table', { name: 'Refused rows' }).locator('tbody tr');
   await expect(refused).toHaveText([
     "5email 'not-an-email' is not a valid email address",
@@ -108,7 +111,7 @@ test('plans a mixed CSV: new, existing in another letter case, merged repeats, r
     '8no email, phone or name',
     "11email '=cmd|calc!A1' is not a valid email address",
   ]);
-  await expect(dialog.getByRole('button', { name: 'Start import (4 requests)' })).toBeEnabled(); // started in e2e/contact-import-job.spec.ts
+  await expect(dialog.getByRole('button', { name: 'Start import (5 requests)' })).toBeEnabled(); // started in e2e/contact-import-job.spec.ts
   await checkAccessibility(page, 'contact-import-plan');
 
   const downloading = page.waitForEvent('download');
@@ -140,7 +143,8 @@ test('plans a mixed CSV: new, existing in another letter case, merged repeats, r
   await expect(again.getByRole('group', { name: 'Columns joined into name' }).getByRole('checkbox', { name: 'Last Name' })).not.toBeChecked();
 });
 
-test('a key revoked before the plan: the look-ups fail with the service’s reason, and no plan is shown', async ({ page, connect, state }) => {
+test('a key revoked before the plan: the look-ups fail with the service’s reason, and no plan is shown', async ({ page, connect, state, context }) => {
+  await hideExtensions(context, ['contact-batch']);
   const own = await makeWorkspace('Import Revoked');
   await connect(own.key);
   const dialog = await openImport(page);
@@ -173,7 +177,8 @@ async function brevoWorkbook(): Promise<Buffer> {
 test.describe('in a Norwegian browser', () => {
   test.use({ locale: 'nb-NO' });
 
-  test('plans an xlsx after choosing its sheet, with Norway as the phones’ default country, all in bokmål', async ({ page, connect }) => {
+  test('plans an xlsx after choosing its sheet, with Norway as the phones’ default country, all in bokmål', async ({ page, connect, context }) => {
+    await hideExtensions(context, ['contact-batch']);
     await connect(ws.key);
     await page.getByRole('button', { name: 'Importer', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Importer kontakter' });
@@ -227,11 +232,12 @@ test.describe('against a server with a rate limit', () => {
     });
   });
 
-  test('on our service, which names `contact-batch`, the same 150 new rows are one request: about 1 second at the limit', async ({ page }) => {
+  test('on our service, which names `contact-batch`, the same 150 rows are one request and nothing is looked up: about 1 second at the limit', async ({ page }) => {
     const dialog = await planTimedFile(page);
-    await expect(dialog.getByText(/The import will send 1 request\. About 1 second at this key's rate limit of 60 requests a minute\. The plan spent 2 look-up requests\./)).toBeVisible({
+    await expect(dialog.getByText(/The import will send 1 request\. About 1 second at this key's rate limit of 60 requests a minute\. Nothing was looked up:/)).toBeVisible({
       timeout: 30_000,
     });
+    await expect(dialog.getByRole('group', { name: 'Plan' })).toContainText("150 to create, or to give the file's tags where they already exist");
     await expect(dialog.getByRole('button', { name: 'Start import (1 request)' })).toBeEnabled();
   });
 });
