@@ -8,7 +8,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { JOBS_DB } from './job-names';
-import { PLAN_CHUNK, createStore } from './job-store';
+import { PLAN_CHUNK, createStore, planShape } from './job-store';
 import type { JobStep, StepRecord } from './job-types';
 
 beforeEach(() => {
@@ -21,6 +21,30 @@ afterEach(() => {
 const tagStep = (i: number): JobStep => ({ kind: 'patch-tags', contactId: `contact-${i}`, tagsToAdd: [`t${i}`], tagsToRemove: [] });
 
 describe('the jobs store', () => {
+  it('cuts a job of batches into records of 10 batch steps, one a transaction, and reads them back across the boundaries in another tab', async () => {
+    const batch = (i: number): JobStep => ({ kind: 'create-contacts', items: Array.from({ length: 1000 }, (_, n) => ({ body: { name: `p${i}.${n}` } })) });
+    const steps = [...Array.from({ length: 25 }, (_, i) => batch(i)), { kind: 'tag-existing' }];
+    expect(planShape(steps)).toEqual({ chunk: 10, perTransaction: 1 });
+    expect(planShape([tagStep(1)])).toEqual({ chunk: PLAN_CHUNK, perTransaction: 20 });
+    expect(planShape([{ kind: 'create-contacts', items: Array.from({ length: 20_000 }, () => ({})) }])).toEqual({ chunk: 1, perTransaction: 1 });
+    const store = await createStore();
+    const puts = vi.spyOn(IDBObjectStore.prototype, 'put');
+    const job = await store.addJob('ws', { kind: 'contacts-import', title: 'Batches', steps });
+    expect(await store.db.count('plans')).toBe(3);
+    expect(job.planChunk).toBe(10);
+    expect(puts.mock.calls.filter(([value]) => (value as { chunk?: number }).chunk !== undefined)).toHaveLength(3);
+    await store.writer.putMany([9, 10].map((index) => ({ jobId: job.id, index, step: steps[index]!, status: 'sent' as const })));
+    // Another tab's store knows the job's records only from its record.
+    const other = await createStore();
+    expect((await other.sentSteps(job.id)).map((record) => [record.index, (record.step.items as unknown[]).length])).toEqual([[9, 1000], [10, 1000]]);
+    expect((await other.pendingSteps(job.id, 8, 4)).map((record) => record.index)).toEqual([8, 11, 12, 13]);
+    const all: StepRecord[] = [];
+    await other.eachStep(job.id, (record) => all.push(record));
+    expect(all.map((record) => record.index)).toEqual(steps.map((_, index) => index));
+    expect(all[25]!.step).toEqual({ kind: 'tag-existing' });
+    expect((all[19]!.step.items as { body: { name: string } }[])[999]!.body.name).toBe('p19.999');
+  });
+
   it('stores a job as plan chunks with no step records, and merges the states the runner writes across chunk boundaries', async () => {
     const store = await createStore();
     const total = 2 * PLAN_CHUNK + 234;

@@ -2,8 +2,9 @@
  * Where durable jobs live (issue 20 point 4): an IndexedDB database (`JOBS_DB`, through idb, 1 KB of gzip)
  * with four object stores:
  * - `jobs`: one small `JobRecord` per job (state, counts, position), keyed by `id`, indexed by `workspaceId`;
- * - `plans`: the job's steps as planned, `PLAN_CHUNK` to a record keyed by `[jobId, chunk]`, written once when the
- *   job is stored (a 100,000-step job is 200 records, stored in about a second, not 100,000 records);
+ * - `plans`: the job's steps as planned, `PLAN_CHUNK` to a record keyed by `[jobId, chunk]` (fewer for a job of
+ *   batches: `planShape`), written once when the job is stored (a 100,000-step job is 200 records, stored in about a
+ *   second, not 100,000 records);
  * - `steps`: a step's state once the runner has touched it (`StepState`: `sent`, `settled` with its outcome, or
  *   `pending` again after a withdrawal), keyed by `[jobId, index]`, indexed by `[jobId, status]` (the steps sent
  *   whose answer was never stored are found at once on resume). A step without a state is pending;
@@ -38,8 +39,24 @@ interface JobsSchema extends DBSchema {
 
 export type JobsDb = IDBPDatabase<JobsSchema>;
 
-/** `plans` records written per transaction when a job is stored (10,000 steps). */
-const PLANS_PER_TRANSACTION = 20;
+/** The records' worth of steps one transaction writes when a job is stored (20 `plans` records of 500 steps). */
+const TRANSACTION_WEIGHT = 10_000;
+
+/** What a step stands for: the records of a batch (its `items`), else one. */
+const weightOf = (step: JobStep) => (Array.isArray(step.items) ? Math.max(1, step.items.length) : 1);
+
+/**
+ * How a job's steps are cut into `plans` records: `chunk` steps a record (at most `PLAN_CHUNK`), `perTransaction`
+ * records a transaction, so a record and a transaction hold at most `TRANSACTION_WEIGHT` records' worth. Each record
+ * is copied whole (a structured clone) when it is put, and a transaction's copies are held until it commits: a
+ * 100,000-row import in 84 batch steps was one record, one 20 MB copy, and took the tab's footprint past 300 MB while
+ * the job was stored (docs/benchmarks.md, "A 100,000-row file in batches, without look-ups").
+ */
+export function planShape(steps: readonly JobStep[]): { chunk: number; perTransaction: number } {
+  const weight = steps.reduce((most, step) => Math.max(most, weightOf(step)), 1);
+  const chunk = Math.max(1, Math.min(PLAN_CHUNK, Math.floor(TRANSACTION_WEIGHT / weight)));
+  return { chunk, perTransaction: Math.max(1, Math.floor(TRANSACTION_WEIGHT / (chunk * weight))) };
+}
 
 /** Opens (creating or upgrading) the jobs database. */
 export function openJobsDb(): Promise<JobsDb> {
@@ -202,13 +219,23 @@ export type JobStore = {
 export async function createStore(db?: JobsDb): Promise<JobStore> {
   const database = db ?? (await openJobsDb());
   const writer = createWriter(database);
+  // Steps a `plans` record holds, by job (a job's never changes once it is stored).
+  const chunkSizes = new Map<string, number>();
+  const chunkSize = async (jobId: string): Promise<number> => {
+    let size = chunkSizes.get(jobId);
+    if (size === undefined) {
+      size = (await database.get('jobs', jobId))?.planChunk ?? PLAN_CHUNK;
+      chunkSizes.set(jobId, size);
+    }
+    return size;
+  };
   /** The steps of `plans` record `chunk` of `jobId` with their states (pending where none), or null past the last. */
-  const chunkRecords = async (jobId: string, chunk: number): Promise<StepRecord[] | null> => {
+  const chunkRecords = async (jobId: string, chunk: number, size: number): Promise<StepRecord[] | null> => {
     const tx = database.transaction(['plans', 'steps']);
-    const start = chunk * PLAN_CHUNK;
+    const start = chunk * size;
     const [plan, states] = await Promise.all([
       tx.objectStore('plans').get([jobId, chunk]),
-      tx.objectStore('steps').getAll(IDBKeyRange.bound([jobId, start], [jobId, start + PLAN_CHUNK - 1])),
+      tx.objectStore('steps').getAll(IDBKeyRange.bound([jobId, start], [jobId, start + size - 1])),
     ]);
     await tx.done;
     if (!plan) return null;
@@ -224,11 +251,12 @@ export async function createStore(db?: JobsDb): Promise<JobStore> {
 
     async addJob(workspaceId, spec, id = crypto.randomUUID()) {
       const now = Date.now();
-      const chunks = Math.ceil(spec.steps.length / PLAN_CHUNK);
-      for (let first = 0; first < chunks; first += PLANS_PER_TRANSACTION) {
+      const shape = planShape(spec.steps);
+      const chunks = Math.ceil(spec.steps.length / shape.chunk);
+      for (let first = 0; first < chunks; first += shape.perTransaction) {
         const tx = database.transaction('plans', 'readwrite');
-        for (let chunk = first; chunk < Math.min(chunks, first + PLANS_PER_TRANSACTION); chunk++) {
-          void tx.store.put({ jobId: id, chunk, steps: spec.steps.slice(chunk * PLAN_CHUNK, (chunk + 1) * PLAN_CHUNK) });
+        for (let chunk = first; chunk < Math.min(chunks, first + shape.perTransaction); chunk++) {
+          void tx.store.put({ jobId: id, chunk, steps: spec.steps.slice(chunk * shape.chunk, (chunk + 1) * shape.chunk) });
         }
         await tx.done;
       }
@@ -255,7 +283,9 @@ export async function createStore(db?: JobsDb): Promise<JobStore> {
         waitingUntil: null,
         stopReason: null,
         undoneBy: null,
+        ...(shape.chunk === PLAN_CHUNK ? {} : { planChunk: shape.chunk }),
       };
+      chunkSizes.set(id, shape.chunk);
       // The report's rows can be large (every refused row's values): their own record, read only for reports.
       const tx = database.transaction(['jobs', 'reports'], 'readwrite');
       void tx.objectStore('reports').put({ jobId: id, report });
@@ -277,8 +307,9 @@ export async function createStore(db?: JobsDb): Promise<JobStore> {
 
     async pendingSteps(jobId, from, limit) {
       const found: StepRecord[] = [];
-      for (let chunk = Math.floor(from / PLAN_CHUNK); found.length < limit; chunk++) {
-        const records = await chunkRecords(jobId, chunk);
+      const size = await chunkSize(jobId);
+      for (let chunk = Math.floor(from / size); found.length < limit; chunk++) {
+        const records = await chunkRecords(jobId, chunk, size);
         if (!records) break;
         for (const record of records) if (record.index >= from && record.status === 'pending' && found.length < limit) found.push(record);
       }
@@ -287,19 +318,21 @@ export async function createStore(db?: JobsDb): Promise<JobStore> {
 
     async sentSteps(jobId) {
       const states = await database.getAllFromIndex('steps', 'status', [jobId, 'sent']);
+      const size = await chunkSize(jobId);
       const plans = new Map<number, JobStep[]>();
-      for (const chunk of new Set(states.map((state) => Math.floor(state.index / PLAN_CHUNK)))) {
+      for (const chunk of new Set(states.map((state) => Math.floor(state.index / size)))) {
         plans.set(chunk, (await database.get('plans', [jobId, chunk]))?.steps ?? []);
       }
       return states.flatMap((state) => {
-        const step = plans.get(Math.floor(state.index / PLAN_CHUNK))?.[state.index % PLAN_CHUNK];
+        const step = plans.get(Math.floor(state.index / size))?.[state.index % size];
         return step ? [{ ...state, step }] : [];
       });
     },
 
     async eachStep(jobId, visit) {
+      const size = await chunkSize(jobId);
       for (let chunk = 0; ; chunk++) {
-        const records = await chunkRecords(jobId, chunk);
+        const records = await chunkRecords(jobId, chunk, size);
         if (!records) return;
         records.forEach(visit);
       }

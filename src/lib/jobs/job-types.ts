@@ -140,6 +140,8 @@ export type JobRecord = {
   stopReason: string | null;
   /** The id of the undo job made from this one, once made. */
   undoneBy: string | null;
+  /** Steps a `plans` record of this job holds, when not `PLAN_CHUNK` (a job of batches: job-store.ts `planShape`). */
+  planChunk?: number;
 };
 
 export const EMPTY_COUNTS: JobCounts = { created: 0, updated: 0, tagged: 0, exists: 0, failed: 0, erased: 0, alreadyErased: 0 };
