@@ -205,7 +205,7 @@ function openPostgres(url: string): ServiceDatabase {
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }), log: sqlTrace() });
   return {
     db,
-    dialect: postgresDialect,
+    dialect: { ...postgresDialect, betweenChunks: cleaningPendingListsEvery(CLEAN_PENDING_EVERY, db) },
     async *streamRows(query, { chunkSize = 1000 } = {}) {
       const client = await pool.connect();
       const cursor = client.query(new Cursor(query.sql, [...query.parameters], { rowMode: 'array' }));
@@ -218,6 +218,32 @@ function openPostgres(url: string): ServiceDatabase {
     },
     listen: (channel, onNotify, onConnect, retryMs = 1000) => listenPostgres(url, channel, onNotify, onConnect, retryMs),
     close: () => db.destroy(),
+  };
+}
+
+/**
+ * Chunks of a long job between two cleanings of the GIN pending lists of `contacts` (`Dialect.betweenChunks` on
+ * PostgreSQL). Each write into a GIN index (the five trigram indexes of search, issue 13) goes to the index's pending
+ * list, and the write that fills it (4 MB) merges it into the index inside its own statement: in a bulk tag request
+ * that was one chunk in some 70 taking 300 to 380 ms instead of 40, while every other writer waited for it behind the
+ * workspace lock (docs/benchmarks.md, "Why PostgreSQL's tags request is 35 to 44 s, and its spikes"). Merged here,
+ * every fourth chunk and outside any transaction, no chunk meets a full list: bench:batches' other writer's longest
+ * answer 218 -> 131 ms (45 -> 4 over 100 ms) for 100,036 contacts, at 40.1 -> 57.2 s for the request (merging small
+ * lists often costs more than a full one now and then; every eighth chunk: 205 ms, 53.3 s). `gin_clean_pending_list`
+ * needs the index's owner, which the service is (its migrations made them); refused, it is skipped.
+ */
+const CLEAN_PENDING_EVERY = 4;
+
+/** `Dialect.betweenChunks` on PostgreSQL: every `every`th call first merges the pending lists of contacts' GIN indexes. */
+function cleaningPendingListsEvery(every: number, db: Kysely<Database>): () => Promise<void> {
+  let calls = 0;
+  return async () => {
+    if (++calls % every === 0) {
+      await sql`select gin_clean_pending_list(i.indexrelid) from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am a on a.oid = c.relam where a.amname = 'gin' and i.indrelid = 'contacts'::regclass`
+        .execute(db)
+        .catch(() => undefined);
+    }
+    await yieldToOthers();
   };
 }
 

@@ -5,6 +5,7 @@
  * the later item, Idempotency-Key replay, one request against the rate limit) and `POST /contacts/tags`
  * (filter or ids, matched and changed exact, other workspaces untouched).
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastTwelveWeeks } from '../db/stats';
 import { type TestServer, call, query, startServer } from './harness';
@@ -148,6 +149,27 @@ describe('POST /contacts/batch', () => {
     expect(listed.body.meta.maxResults).toBe(696);
     const entries = await call(server, 'GET', `/activity${query({ $filter: `batchId eq '${batch}' and action eq 'create'`, $limit: 1 })}`, { key: server.a.key });
     expect(entries.body.meta.maxResults).toBe(696);
+  });
+
+  it.runIf(TEST_DATABASE === 'postgres')('merges the GIN pending lists of contacts between chunks, every fourth, outside the chunks (server/db/connection.ts)', async () => {
+    const { db } = server.database;
+    const pendingPages = async () => {
+      const rows = await sql<{ pages: string }>`select gin_clean_pending_list(i.indexrelid) as pages from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am a on a.oid = c.relam where a.amname = 'gin' and i.indrelid = 'contacts'::regclass`.execute(db);
+      return rows.rows.reduce((sum, row) => sum + Number(row.pages), 0);
+    };
+    const fill = async () => {
+      const tag = unique('gin');
+      const items = Array.from({ length: 300 }, (_, i) => ({ name: `Pending ${tag} ${i}`, email: `${tag}.${i}@example.com`, city: 'Trondheim', address: `Gate ${i}` }));
+      expect((await call(server, 'POST', '/contacts/batch', { key: server.a.key, body: { items } })).status).toBe(200);
+    };
+    // Writes leave entries in the pending lists: a merge moves their pages.
+    await pendingPages();
+    await fill();
+    expect(await pendingPages()).toBeGreaterThan(0);
+    // Four chunks' turns between chunks: the fourth merges them, so nothing is left for this merge to move.
+    await fill();
+    for (let i = 0; i < 4; i++) await server.database.dialect.betweenChunks();
+    expect(await pendingPages()).toBe(0);
   });
 
   it.runIf(TEST_DATABASE === 'postgres')('refuses alone an item another transaction commits meanwhile (the savepoint pass), the others written in order', async () => {
