@@ -27,7 +27,7 @@ import { type CleanOptions, type ContactMapping, type ImportMeta, type ImportPla
 import { fileFormat, readFileRows } from '@/lib/import/file-rows';
 import type { LookupRequest } from './lookup-session';
 import { lookupWorkers } from './lookup-workers';
-import { emptyExisting } from './existing';
+import { type Existing, emptyExisting } from './existing';
 
 export type PlanRequest =
   | { type: 'plan'; file: File; sheet?: string; mapping: ContactMapping; options: CleanOptions; locale: Locale; lookups: Extract<LookupRequest, { type: 'start' }>; batched?: boolean }
@@ -54,6 +54,31 @@ const post = (message: PlanMessage) => scope.postMessage(message);
 /** The plan made, kept until `store` (or the page terminates this worker). */
 let made: ImportPlan | null = null;
 
+/**
+ * Reads the file again and cleans and merges it chunk by chunk (`TableCleaner`), handing each chunk's new look-up keys
+ * to `onKeys` as it goes; resolves to the cleaner once the last row is cleaned.
+ */
+async function cleanFile(request: Extract<PlanRequest, { type: 'plan' }>, onKeys: (keys: { email: string[]; phone: string[] }) => void): Promise<TableCleaner> {
+  let cleaner: TableCleaner | null = null;
+  await readFileRows(request.file, request.sheet, PLAN_CHUNK_BYTES, {
+    headers: (headers) => (cleaner = new TableCleaner(headers, request.mapping, request.options)),
+    rows(rows) {
+      cleaner!.add(rows);
+      onKeys(cleaner!.takeKeys());
+      post({ type: 'progress', phase: 'clean', done: cleaner!.rows });
+    },
+  });
+  post({ type: 'cleaned' });
+  return cleaner!;
+}
+
+/** Builds the plan (`buildPlan`), keeps it here until `store`, and posts it to the page without its steps. */
+function postPlan(cleaner: TableCleaner, existing: Existing, importTag: string | undefined) {
+  made = buildPlan(cleaner.result(), existing, importTag);
+  const { steps, ...rest } = made;
+  post({ type: 'plan', plan: { ...rest, stepCount: steps.length } });
+}
+
 async function plan(request: Extract<PlanRequest, { type: 'plan' }>) {
   await activateLocale(request.locale, { needed: ['contacts-import', 'sentences'] });
   if (request.batched) return planBatched(request);
@@ -63,10 +88,8 @@ async function plan(request: Extract<PlanRequest, { type: 'plan' }>) {
     else if (message.type === 'error') post({ type: 'failed', message: message.message });
     else {
       post({ type: 'looked-up', requests: message.requests, rateLimit: message.rateLimit });
-      made = buildPlan(cleaner!.result(), message.existing, request.options.importTag);
+      postPlan(cleaner!, message.existing, request.options.importTag);
       cleaner = null;
-      const { steps, ...rest } = made;
-      post({ type: 'plan', plan: { ...rest, stepCount: steps.length } });
     }
   });
   lookUp(request.lookups);
@@ -74,22 +97,15 @@ async function plan(request: Extract<PlanRequest, { type: 'plan' }>) {
   const batch = (field: 'email' | 'phone') => new LookupBatcher(field, (filter) => filters.push(filter), { unique: true });
   const batchers = { email: batch('email'), phone: batch('phone') };
   const lookUpMade = () => filters.length && lookUp({ type: 'filters', filters: filters.splice(0) });
-  await readFileRows(request.file, request.sheet, PLAN_CHUNK_BYTES, {
-    headers: (headers) => (cleaner = new TableCleaner(headers, request.mapping, request.options)),
-    rows(rows) {
-      cleaner!.add(rows);
-      const keys = cleaner!.takeKeys();
-      for (const email of keys.email) batchers.email.add(email);
-      for (const phone of keys.phone) batchers.phone.add(phone);
-      lookUpMade();
-      post({ type: 'progress', phase: 'clean', done: cleaner!.rows });
-    },
+  cleaner = await cleanFile(request, (keys) => {
+    for (const email of keys.email) batchers.email.add(email);
+    for (const phone of keys.phone) batchers.phone.add(phone);
+    lookUpMade();
   });
   batchers.email.flush();
   batchers.phone.flush();
   lookUpMade();
   lookUp({ type: 'end' });
-  post({ type: 'cleaned' });
 }
 
 /**
@@ -99,20 +115,9 @@ async function plan(request: Extract<PlanRequest, { type: 'plan' }>) {
  * at 60 requests a minute, before the first write.
  */
 async function planBatched(request: Extract<PlanRequest, { type: 'plan' }>) {
-  let cleaner: TableCleaner | null = null;
-  await readFileRows(request.file, request.sheet, PLAN_CHUNK_BYTES, {
-    headers: (headers) => (cleaner = new TableCleaner(headers, request.mapping, request.options)),
-    rows(rows) {
-      cleaner!.add(rows);
-      cleaner!.takeKeys();
-      post({ type: 'progress', phase: 'clean', done: cleaner!.rows });
-    },
-  });
-  post({ type: 'cleaned' });
+  const cleaner = await cleanFile(request, () => {});
   post({ type: 'looked-up', requests: 0, rateLimit: null });
-  made = buildPlan(cleaner!.result(), emptyExisting(), request.options.importTag);
-  const { steps, ...rest } = made;
-  post({ type: 'plan', plan: { ...rest, stepCount: steps.length } });
+  postPlan(cleaner, emptyExisting(), request.options.importTag);
 }
 
 /** Stores the plan as the import's job (`toJobSpec`) and lets the plan go. */
