@@ -33,7 +33,7 @@ import { loadAreaSettled, t } from '@/i18n/i18n';
 import { errorSentence, loadErrorSentences } from '@/lib/error-sentence';
 import type { ItemOutcome, TaggedRecord } from '@/lib/jobs/job-types';
 import { type StepContext, type StepHandler, repeatInProgress } from '@/lib/jobs/step-kinds';
-import { emailKey, updatedTag } from './import/existing';
+import { emailKey, emptyExisting, indexExisting, updatedTag } from './import/existing';
 import { FILTER_LIMITS, lookupFilters } from './import/lookup-filters';
 
 /** Creates one contact (`POST /contacts`). */
@@ -190,17 +190,13 @@ async function existingItems(earlier: StepContext['earlier'], importTag: string 
 async function lookUpIds(items: ExistingItem[], client: StepContext['client'], lookUp: StepContext['lookUp']): Promise<void> {
   const missing = items.filter((item) => item.id === null);
   if (!missing.length) return;
-  const byEmail = new Map<string, string>();
-  const byPhone = new Map<string, string>();
+  const found = emptyExisting();
   const emails = missing.flatMap((item) => (item.body.email ? [emailKey(item.body.email)] : []));
   const phones = missing.flatMap((item) => (item.body.phone ? [item.body.phone] : []));
   for (const filter of [...lookupFilters('email', emails), ...lookupFilters('phone', phones)]) {
-    for (const contact of (await client.listContacts({ filter, limit: FILTER_LIMITS.maxValues, ...lookUp })).items) {
-      if (contact.email) byEmail.set(emailKey(contact.email), contact.id);
-      if (contact.phone) byPhone.set(contact.phone, contact.id);
-    }
+    indexExisting((await client.listContacts({ filter, limit: FILTER_LIMITS.maxValues, ...lookUp })).items, found);
   }
-  for (const item of missing) item.id = (item.body.email ? byEmail.get(emailKey(item.body.email)) : undefined) ?? (item.body.phone ? byPhone.get(item.body.phone) : undefined) ?? null;
+  for (const item of missing) item.id = (item.body.email ? found.byEmail.get(emailKey(item.body.email)) : undefined)?.id ?? (item.body.phone ? found.byPhone.get(item.body.phone) : undefined)?.id ?? null;
 }
 
 /**
@@ -238,9 +234,9 @@ const MAX_TAG_IDS = 1000;
  * the file's tags in a few `POST /contacts/tags` by ids (`existingTagRequests`: 8,575 existing contacts of a
  * 100,000-row file are 9 requests where each would be a PATCH), instead of a look-up of every row before the import
  * and a PATCH a contact. The n-th request carries `<step's Idempotency-Key>.<n>`, so a step sent again after a lost
- * answer gets the first answers replayed. Its outcome counts the contacts `matched` and those whose tags `changed`;
- * the batches' 409 items stay in the report as the rows that existed. Undone with the job's activity batch (the
- * requests carry its `Activity-Batch`); it has no undo step of its own.
+ * answer gets the first answers replayed. Its outcome counts the contacts `matched` and those whose tags `changed`,
+ * and keeps a record per existing contact, which the report shows in place of the batches' 409 items (`tagsAfter`).
+ * Undone with the job's activity batch (the requests carry its `Activity-Batch`); it has no undo step of its own.
  */
 export const tagExistingHandler: StepHandler<TagExistingStep> = {
   kind: 'tag-existing',

@@ -639,9 +639,10 @@ export type JobImportStep = ImportStep | CreateContactsStep | TagExistingStep;
 /**
  * The plan's creates in `create-contacts` steps of up to `size` (issue 35 point 7; docs/decisions.md section 12),
  * in the file's order, each batch where its first create was; tag steps stay one per contact, where they were.
+ * `tagsAfter`: the job ends with a `tag-existing` step, which reports the items found existing (`CreateContactsStep`).
  * @throws RangeError for a `size` that is not a whole number from 1 to 1,000.
  */
-export function batchSteps(steps: readonly ImportStep[], size = IMPORT_BATCH_SIZE): JobImportStep[] {
+export function batchSteps(steps: readonly ImportStep[], size = IMPORT_BATCH_SIZE, tagsAfter = false): JobImportStep[] {
   if (!Number.isInteger(size) || size < 1 || size > IMPORT_BATCH_SIZE) throw new RangeError(`size must be a whole number from 1 to ${IMPORT_BATCH_SIZE}, not ${size}`);
   const out: JobImportStep[] = [];
   let open: Extract<JobImportStep, { kind: 'create-contacts' }> | null = null;
@@ -650,7 +651,7 @@ export function batchSteps(steps: readonly ImportStep[], size = IMPORT_BATCH_SIZ
       out.push(step);
       continue;
     }
-    if (!open || open.items.length >= size) out.push((open = { kind: 'create-contacts', items: [] }));
+    if (!open || open.items.length >= size) out.push((open = { kind: 'create-contacts', items: [], ...(tagsAfter ? { tagsAfter: true as const } : {}) }));
     open.items.push({ body: step.body, ...(step.rows ? { rows: step.rows } : {}) });
   }
   return out;
@@ -672,7 +673,6 @@ export function toJobSpec(plan: ImportPlan, meta: ImportMeta, batched = false) {
   const withoutPhone = plan.withoutPhone?.length ? { withoutPhone: plan.withoutPhone.map(({ row, reason }) => ({ row, reason })) } : {};
   const importTag = meta.importTag?.trim();
   // In batches, the creates' answers say which contacts existed; the last step gives those the file's tags.
-  const batches = batched ? batchSteps(plan.steps).map((step) => (step.kind === 'create-contacts' ? { ...step, tagsAfter: true as const } : step)) : [];
-  const steps = batched ? [...batches, ...(plan.counts.new ? [{ kind: 'tag-existing' as const, ...(importTag ? { importTag } : {}) }] : [])] : plan.steps;
+  const steps = batched ? [...batchSteps(plan.steps, IMPORT_BATCH_SIZE, true), ...(plan.counts.new ? [{ kind: 'tag-existing' as const, ...(importTag ? { importTag } : {}) }] : [])] : plan.steps;
   return { ...importJobHead(plan.counts, meta), steps, report: { refused: plan.refused, unchanged: plan.unchanged, ...withoutPhone } };
 }

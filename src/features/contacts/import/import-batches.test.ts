@@ -148,7 +148,7 @@ describe('the contacts that existed, tagged by the import’s last step (tag-exi
     const spec = toJobSpec(plan(tag, 40, 25), { fileName: 'mixed.csv', importTag: tag }, true);
     expect(spec.steps.at(-1)).toEqual({ kind: 'tag-existing', importTag: tag });
     // Batches of 10 (7 of them) so that several are in flight when the last step is reached.
-    const steps = [...batchSteps(plan(tag, 40, 25).steps, 10).map((step) => ({ ...step, tagsAfter: true })), spec.steps.at(-1)!] as JobStep[];
+    const steps = [...batchSteps(plan(tag, 40, 25).steps, 10, true), spec.steps.at(-1)!] as JobStep[];
     const job = await h.store.addJob('ws', { ...spec, steps });
     expect(await runJob({ store: h.store, client: h.api, jobId: job.id, concurrency: 4 })).toBe('done');
     const tagWrites = writes.filter((write) => write.url.endsWith('/contacts/tags'));
