@@ -238,13 +238,19 @@ const CLEAN_PENDING_EVERY = 4;
 function cleaningPendingListsEvery(every: number, db: Kysely<Database>): () => Promise<void> {
   let calls = 0;
   return async () => {
-    if (++calls % every === 0) {
-      await sql`select gin_clean_pending_list(i.indexrelid) from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am a on a.oid = c.relam where a.amname = 'gin' and i.indrelid = 'contacts'::regclass`
-        .execute(db)
-        .catch(() => undefined);
-    }
+    if (++calls % every === 0) await mergePendingLists(db).catch(() => undefined);
     await yieldToOthers();
   };
+}
+
+/**
+ * Merges the pending lists of every GIN index of `contacts` into their indexes (PostgreSQL's `gin_clean_pending_list`);
+ * resolves to the pending-list pages it moved, 0 when they were empty. Rejects with PostgreSQL's error for a role that
+ * does not own the indexes.
+ */
+export async function mergePendingLists(db: Kysely<Database>): Promise<number> {
+  const { rows } = await sql<{ pages: string | number }>`select gin_clean_pending_list(i.indexrelid) as pages from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am a on a.oid = c.relam where a.amname = 'gin' and i.indrelid = 'contacts'::regclass`.execute(db);
+  return rows.reduce((sum, row) => sum + Number(row.pages), 0);
 }
 
 /**

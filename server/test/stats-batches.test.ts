@@ -5,8 +5,8 @@
  * the later item, Idempotency-Key replay, one request against the rate limit) and `POST /contacts/tags`
  * (filter or ids, matched and changed exact, other workspaces untouched).
  */
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mergePendingLists } from '../db/connection';
 import { lastTwelveWeeks } from '../db/stats';
 import { type TestServer, call, query, startServer } from './harness';
 import { TEST_DATABASE } from './test-database';
@@ -152,11 +152,7 @@ describe('POST /contacts/batch', () => {
   });
 
   it.runIf(TEST_DATABASE === 'postgres')('merges the GIN pending lists of contacts between chunks, every fourth, outside the chunks (server/db/connection.ts)', async () => {
-    const { db } = server.database;
-    const pendingPages = async () => {
-      const rows = await sql<{ pages: string }>`select gin_clean_pending_list(i.indexrelid) as pages from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am a on a.oid = c.relam where a.amname = 'gin' and i.indrelid = 'contacts'::regclass`.execute(db);
-      return rows.rows.reduce((sum, row) => sum + Number(row.pages), 0);
-    };
+    const pendingPages = () => mergePendingLists(server.database.db);
     const fill = async () => {
       const tag = unique('gin');
       const items = Array.from({ length: 300 }, (_, i) => ({ name: `Pending ${tag} ${i}`, email: `${tag}.${i}@example.com`, city: 'Trondheim', address: `Gate ${i}` }));
