@@ -15,18 +15,10 @@
  * Keywords are case-insensitive, field names exact and never keywords.
  */
 import { COMPARISON_OPERATORS, FILTER_KEYWORDS, type ComparisonOperator, type FilterNode, type FilterValue } from './ast';
+import { FILTER_LIMITS } from './limits';
 
-/** Size limits of a filter (docs/decisions.md section 6). Lengths count UTF-16 code units (`string.length`). */
-export const FILTER_LIMITS = {
-  /** Longest accepted filter text. */
-  maxLength: 2000,
-  /** Most comparisons; each `compare`, `in` and `between` counts one. */
-  maxComparisons: 50,
-  /** Deepest nesting; every open `(` and every `not` adds one level. */
-  maxDepth: 10,
-  /** Most values in one `in (...)` list. */
-  maxInValues: 100,
-} as const;
+/** Size limits of a filter (docs/decisions.md section 6), from limits.ts. */
+export { FILTER_LIMITS };
 
 /**
  * What is wrong with a `$filter` text, as data (docs/decisions.md section 6): `FilterSyntaxError.message` is its English

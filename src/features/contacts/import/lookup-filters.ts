@@ -5,10 +5,11 @@
  * without naming them.
  */
 import { type FilterNode, inList } from '@/api/filter/ast';
+import { FILTER_LIMITS as CONTRACT_LIMITS } from '@/api/filter/limits';
 import { printFilter, printFilterValue } from '@/api/filter/print';
 
-/** docs/decisions.md section 6 limits on one `$filter`. */
-export const FILTER_LIMITS = { maxValues: 100, maxChars: 2000 } as const;
+/** docs/decisions.md section 6 limits on one `$filter` that a look-up meets: values in its `in`, characters of its text. */
+export const FILTER_LIMITS = { maxValues: CONTRACT_LIMITS.maxInValues, maxChars: CONTRACT_LIMITS.maxLength } as const;
 
 /**
  * `field in (...)` filters covering `values` (duplicates dropped), each within 100 values and 2,000 characters of
