@@ -5,7 +5,7 @@
  * (`tags`), with every better-sqlite3 statement's run timed, and prints each round's milliseconds and, for rounds 2
  * to 6, the 15 costliest statements (ms, count, the SQL's start) and the SQL's total:
  *
- *   npx tsx bench/statement-times.ts [batch|tags|revert] [--setup "pragma ...; ..."]
+ *   npx tsx bench/statement-times.ts [batch|tags|revert] [--setup "pragma ...; ..."] [--order id|updated|rowid]
  *
  * `--setup` runs statements on the service's connection first (e.g. `pragma wal_autocheckpoint = 0`). In process, no
  * HTTP; the figures are the store's and the database's alone.
@@ -25,7 +25,7 @@ import { PostStore } from '../server/db/posts';
 import { Reverter } from '../server/db/revert';
 import { seededFile } from './seeded-file';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { setup: { type: 'string', default: '' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { setup: { type: 'string', default: '' }, order: { type: 'string', default: 'id' } } });
 const mode = positionals[0] ?? 'batch';
 
 /** Whether statements are timed now (`revert` does not time the creates it reverts). */
@@ -85,7 +85,13 @@ for (let round = 0; round < 6; round++) {
     console.log(`revert round ${round + 1}: ${result.reverted} reverted in ${(performance.now() - created).toFixed(1)} ms`);
     continue;
   } else {
-    const ids = (await db.selectFrom('contact_tags').select('contact_id').where('tag', '=', 'vip').limit(10_000).offset(round * 10_000).execute()).map((row) => row.contact_id);
+    // The ids in the order `POST /contacts/tags` gives them (`--order id`, ContactStore.matchingIdsQuery), or in the
+    // order of the contacts' `updated` (`--order updated`) or rowid (`--order rowid`).
+    const order = { id: sql`t.contact_id`, updated: sql`c.updated desc, c.id`, rowid: sql`c.rowid` }[values.order as 'id' | 'updated' | 'rowid'];
+    if (!order) throw new Error(`--order is id, updated or rowid, not ${values.order}`);
+    const ids = (
+      await sql<{ id: string }>`select t.contact_id as id from contact_tags t join contacts c on c.id = t.contact_id where t.workspace_id = ${workspaceId} and t.tag = 'vip' order by ${order} limit 10000 offset ${round * 10_000}`.execute(db)
+    ).rows.map((row) => row.id);
     await store.patchTagsMany(workspaceId, ids, [`statement-times-${round}`], [], { actor, batchId: crypto.randomUUID() });
   }
   console.log(`${mode} round ${round + 1}: ${(performance.now() - started).toFixed(1)} ms`);
