@@ -62,6 +62,10 @@ const LOAD_CASES: LoadCase[] = [
 /** The last page of `contacts` (`$offset=999950` for 1,000,000): read from the other end since issue 13. */
 const lastPage = (contacts: number): LoadCase => ({ name: `last page: offset ${contacts - PAGE}`, params: { $limit: PAGE, $offset: Math.max(0, contacts - PAGE) } });
 
+/** The middle page of a workspace larger than 1,000,000 (`$offset=5000000` for 10,000,000; issue 39 point 1). */
+const middlePages = (contacts: number): LoadCase[] =>
+  contacts > 1_000_000 ? [{ name: `deep page: offset ${Math.floor(contacts / 2)}`, params: { $limit: PAGE, $offset: Math.floor(contacts / 2) } }] : [];
+
 /** The cases compared with the floor (issue 16): goal ours/floor >= 0.85 in req/s. */
 const FLOOR_CASES = ['no filter', 'state eq (indexed)', 'tags eq (indexed)', 'sorted: name asc', 'name like (contains)'];
 const FLOOR_GOAL = 0.85;
@@ -295,7 +299,7 @@ async function main() {
       for (const cold of colds) log(`  ${cold.group} ${cold.label}: ${ms(cold.ms)} ms (CPU ${cold.cpuMs === null ? 'n/a' : ms(cold.cpuMs)} ms), maxResults ${int(cold.maxResults)}`);
     }
     const loads: { test: LoadCase; query: string; result: LoadResult; databaseCores: number | null }[] = [];
-    for (const test of values['skip-load'] ? [] : [...LOAD_CASES, lastPage(contacts)]) {
+    for (const test of values['skip-load'] ? [] : [...LOAD_CASES, ...middlePages(contacts), lastPage(contacts)]) {
       const query = queryString(test.params);
       log(`load: ${test.name} (${query}), ${durationSeconds} s x ${connections} connections...`);
       const running = server;
