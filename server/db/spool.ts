@@ -42,13 +42,16 @@ export function take(rows: Iterator<unknown[]>, count: number): unknown[][] {
 }
 
 /**
- * `head` (rows already read), then the rest of `rows` (an open raw iterator), `chunkSize` rows at a time, in order.
- * The rest is read ahead into a temporary database in chunks of `chunkSize` (as many as fit in FILL_TURN_MS per
- * event-loop turn); once `rows` is exhausted (or the consumer stops, or reading fails) `release` is called, which must
- * end the read (return the iterator, close its connection) and may be called more than once. A read error is thrown
- * to the consumer after the rows before it. Stopping the iteration early stops the read-ahead and deletes the file.
+ * `head` (chunks already read and mapped), then the rest of `rows` (an open raw iterator), `chunkSize` rows at a time,
+ * each chunk handed out as `map(chunk)`, in order. The rest is read ahead into a temporary database in chunks of
+ * `chunkSize` (as many as fit in FILL_TURN_MS per event-loop turn), each mapped as it is read: a chunk mapped to a
+ * string is stored as that text, anything else as a V8 serialization (which costs more: a CSV export spools its
+ * records' text, not its rows). Once `rows` is exhausted (or the consumer stops, or reading fails) `release` is called,
+ * which must end the read (return the iterator, close its connection) and may be called more than once. A read error
+ * (or `map`'s) is thrown to the consumer after the chunks before it. Stopping the iteration early stops the read-ahead
+ * and deletes the file.
  */
-export async function* spool(rows: Iterator<unknown[]>, chunkSize: number, release: () => void, head: unknown[][] = []): AsyncGenerator<unknown[][]> {
+export async function* spool<T>(rows: Iterator<unknown[]>, chunkSize: number, release: () => void, map: (rows: unknown[][]) => T, head: T[] = []): AsyncGenerator<T> {
   const file = new SQLite('');
   let stopped = false;
   let filling: Promise<void> = Promise.resolve();
@@ -56,9 +59,9 @@ export async function* spool(rows: Iterator<unknown[]>, chunkSize: number, relea
     file.pragma('journal_mode = OFF');
     file.pragma('synchronous = OFF');
     file.pragma('cache_size = -2048');
-    // One row per chunk (rowid 1, 2, ...), its rows serialized as V8 values: a row of the spool per row read doubled
-    // the read's cost (6.4 s more for 1,000,000 contacts' export columns).
-    file.exec('create table spool (chunk blob not null)');
+    // One row per chunk (rowid 1, 2, ...): its text, or its rows serialized as V8 values (a BLOB). A row of the spool
+    // per row read doubled the read's cost (6.4 s more for 1,000,000 contacts' export columns).
+    file.exec('create table spool (chunk not null)');
     const insert = file.prepare('insert into spool (chunk) values (?)');
     const read = file.prepare('select chunk from spool where rowid = ?').pluck();
     let written = 0;
@@ -74,7 +77,8 @@ export async function* spool(rows: Iterator<unknown[]>, chunkSize: number, relea
         for (let turnEnds = performance.now() + FILL_TURN_MS; !stopped; ) {
           const chunk = take(rows, chunkSize);
           if (chunk.length) {
-            insert.run(serialize(chunk));
+            const mapped = map(chunk);
+            insert.run(typeof mapped === 'string' ? mapped : serialize(mapped));
             written++;
           }
           notify();
@@ -92,11 +96,12 @@ export async function* spool(rows: Iterator<unknown[]>, chunkSize: number, relea
         notify();
       }
     })();
-    if (head.length) yield head;
+    yield* head;
     for (let handed = 0; ; ) {
       if (handed < written) {
         handed++;
-        yield deserialize(read.get(handed) as Buffer) as unknown[][];
+        const stored = read.get(handed) as string | Buffer;
+        yield (typeof stored === 'string' ? stored : deserialize(stored)) as T;
       } else if (failure) throw (failure as { error: unknown }).error;
       else if (filled) return;
       else await new Promise<void>((resolve) => (wake = resolve));

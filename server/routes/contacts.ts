@@ -21,7 +21,7 @@ import { contactFilterFields, contactSortFields } from '../../src/api/filter/fie
 import { DEFAULT_CONTACT_ORDER, toContactSummary } from '../db/contacts';
 import { SPOOL_AFTER_MS } from '../db/spool';
 import { exportLanguage } from '../export/export-headers';
-import { EXPORT_CONTENT_TYPES, EXPORT_SOURCE_COLUMNS, exportFilename, negotiateExport, writeContactsExport } from '../export/contacts-export';
+import { EXPORT_CONTENT_TYPES, EXPORT_SOURCE_COLUMNS, type ExportRead, exportFilename, negotiateExport, writeContactsExport } from '../export/contacts-export';
 import { keyPrincipal } from '../plugins/auth';
 import { writeOf } from './actor';
 import type { RouteContext } from './context';
@@ -69,12 +69,13 @@ export function contactRoutes({ database, contacts, exportSlots }: RouteContext)
         request.raw.once('close', () => aborted.abort());
         // Read on a connection of its own, released when the writer stops reading (done, failed or aborted); after
         // SPOOL_AFTER_MS the rest is read ahead into a temporary file so the WAL can start over (server/db/spool.ts).
-        const rows = database.streamRows(contacts.selectColumns(workspaceId, query, EXPORT_SOURCE_COLUMNS), { spoolAfterMs: SPOOL_AFTER_MS });
+        const source = contacts.selectColumns(workspaceId, query, EXPORT_SOURCE_COLUMNS);
+        const read: ExportRead = (map) => database.streamRows(source, { spoolAfterMs: SPOOL_AFTER_MS, map });
         // 503 with a queue ticket when this process already runs its share of exports (export/export-slots.ts).
         const ticket = request.headers['export-ticket'];
         const release = exportSlots.take(workspaceId, typeof ticket === 'string' ? ticket : undefined);
         // `Export-Language` asks for the xlsx in people's words (issue 34 point 10; docs/exports.md).
-        writeContactsExport(format, rows, out, aborted.signal, exportLanguage(request.headers['export-language'])).then(
+        writeContactsExport(format, read, out, aborted.signal, exportLanguage(request.headers['export-language'])).then(
           () => release(!aborted.signal.aborted),
           (error: unknown) => {
             release(false);

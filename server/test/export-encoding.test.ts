@@ -38,10 +38,10 @@ async function exportedBytes(format: 'csv' | 'xlsx', batches: unknown[][][]): Pr
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (chunk: Buffer) => chunks.push(chunk));
-  async function* rows() {
-    yield* batches;
+  async function* read<T>(map: (rows: unknown[][]) => T) {
+    for (const batch of batches) yield map(batch);
   }
-  await writeContactsExport(format, rows(), out, new AbortController().signal);
+  await writeContactsExport(format, read, out, new AbortController().signal);
   return Buffer.concat(chunks);
 }
 const exported = async (batches: unknown[][][]) => (await exportedBytes('csv', batches)).toString('utf8');

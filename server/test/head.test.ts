@@ -110,10 +110,10 @@ describe('HEAD of a spreadsheet export', () => {
   ])('$extension: the download headers, no body, and no export run', async ({ accept, type, extension }) => {
     const streamRows = server.database.streamRows;
     let reads = 0;
-    server.database.streamRows = (...args) => {
+    server.database.streamRows = ((...args: Parameters<typeof streamRows>) => {
       reads++;
       return streamRows.apply(server.database, args);
-    };
+    }) as typeof streamRows;
     try {
       const head = await raw('HEAD', '/api/contacts', { 'x-api-key': server.a.key, accept });
       expect(head.status).toBe(200);
