@@ -139,10 +139,10 @@ function drainOrStop(stream: Writable, signal: AbortSignal): Promise<void> {
 
 /**
  * Opens the export's read (stored values of EXPORT_SOURCE_COLUMNS, a chunk of rows at a time, in order) with `map`
- * applied to each chunk as it is read: `ServiceDatabase.streamRows` with its `map`. The writers below map each chunk to
- * its text (CSV records, sheet XML), so a read spooled to a temporary file holds that text, not the rows: at
- * 10,000,000 contacts a spooled CSV export took 120.7 s against a floor of 82.7 s with the rows spooled
- * (docs/benchmarks.md, "Ten million contacts on SQLite, a second run").
+ * applied to each chunk as it is read: `ServiceDatabase.streamRows` with its `map`. The CSV writer maps each chunk to
+ * its records' text, so a read spooled to a temporary file holds that text, not the rows: a CSV export of 10,000,000
+ * contacts took 120.7 s with its rows spooled, 89.6 s now, against a floor of 82.7 s (docs/benchmarks.md, "Ten
+ * million contacts on SQLite, a second run"). The xlsx writers read rows (see there why).
  */
 export type ExportRead = <T>(map: (rows: unknown[][]) => T) => AsyncIterable<T>;
 
@@ -183,26 +183,18 @@ export async function writeContactsExport(format: ExportFormat, read: ExportRead
   const sheet = workbook.addWorksheet('Contacts');
   sheet.addRow([...CONTACT_EXPORT_COLUMNS]).commit(); // exceljs writes the sheet's start and the header row
   const sheetXml = sheetStream(sheet);
-  if (sheetXml) {
-    let number = 1;
-    const rowsXml = (rows: unknown[][]) => {
+  let number = 1;
+  // The rows themselves are read (and spooled): their sheet XML, two to three times the CSV's size, spooled instead
+  // took a 10,000,000-contact export's peak RSS from 233 to 297 MB in the same 200 s.
+  for await (const batch of read(sameRows)) {
+    if (signal.aborted) break;
+    if (sheetXml) {
       let xml = '';
-      for (const row of rows) xml += xlsxRowXml(exportRow(row), ++number);
-      return xml;
-    };
-    for await (const xml of read(rowsXml)) {
-      if (signal.aborted) break;
+      for (const row of batch) xml += xlsxRowXml(exportRow(row), ++number);
       sheetXml.write(xml);
-      await sheetDrained(sheet, signal);
-      if (out.writableNeedDrain) await drainOrStop(out, signal);
-    }
-  } else {
-    for await (const batch of read(sameRows)) {
-      if (signal.aborted) break;
-      for (const row of batch) sheet.addRow(exportRow(row)).commit();
-      await sheetDrained(sheet, signal);
-      if (out.writableNeedDrain) await drainOrStop(out, signal);
-    }
+    } else for (const row of batch) sheet.addRow(exportRow(row)).commit();
+    await sheetDrained(sheet, signal);
+    if (out.writableNeedDrain) await drainOrStop(out, signal);
   }
   if (signal.aborted) return;
   sheet.commit();

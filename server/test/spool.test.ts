@@ -44,7 +44,7 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('a long read spooled to a temporary 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const direct = () => other.prepare(query.sql).raw().all(...query.parameters);
+  const direct = () => other.prepare(query.sql).raw().all(...query.parameters) as unknown[][];
   const truncate = () => other.pragma('wal_checkpoint(TRUNCATE)') as [{ busy: number }];
 
   it('lets the WAL start over while the consumer is still reading, and hands out the snapshot it began with', async () => {
