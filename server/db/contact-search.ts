@@ -64,17 +64,18 @@ export function parseLikePattern(pattern: string): LikeToken[] {
 /** ASCII letters lower-cased, every other character kept: SQLite's `lower()` and LIKE folding. */
 export const asciiLower = (text: string) => text.replace(/[A-Z]/g, (char) => char.toLowerCase());
 
-/** A piece of a MATCH expression: query text, or the code of the request's workspace or of a state. */
-export type MatchPart = string | { workspace: true } | { state: string };
+/** A piece of a MATCH expression: query text, or the code of a state. */
+export type MatchPart = string | { state: string };
 
 /**
- * What the index can do for a filter: `parts` make the FTS5 query (without the workspace: `matchSql` adds it);
+ * What the index can do for a filter: `parts` make the FTS5 query (without the workspace: `matchSql` adds it where needed);
  * `exact` when it matches exactly the contacts the filter does, else it is a superset; `residual` is what must
  * still be checked row by row (undefined when nothing is: then `exact`).
  */
 export type SearchMatch = { parts: MatchPart[]; exact: boolean; residual: FilterNode | undefined };
 
-type NodeMatch = { parts: MatchPart[]; exact: boolean; selective: boolean };
+/** `column`: the match is one phrase in one column (`name : "ann"`), which an OR can gather into a column filter. */
+type NodeMatch = { parts: MatchPart[]; exact: boolean; selective: boolean; column?: { field: string; phrase: string } };
 
 const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
 const length = (text: string) => Array.from(text).length;
@@ -89,7 +90,8 @@ function likeMatch(field: string, value: string): NodeMatch | null {
   if (!runs.length) return null;
   const contains = tokens.length === 3 && tokens[0]!.kind === 'any' && tokens[1]!.kind === 'literal' && tokens[2]!.kind === 'any';
   const text = runs.map((run) => `${field} : ${phrase(run)}`).join(' AND ');
-  return { parts: [runs.length > 1 ? `(${text})` : text], exact: contains, selective: true };
+  const column = runs.length === 1 ? { field, phrase: phrase(runs[0]!) } : undefined;
+  return { parts: [runs.length > 1 ? `(${text})` : text], exact: contains, selective: true, column };
 }
 
 /** `state eq` / `state in` of known states: exact, but never on its own (it matches too many to drive a query). */
@@ -121,7 +123,17 @@ function nodeMatch(node: FilterNode): NodeMatch | null {
       const served = node.operands.map(nodeMatch);
       if (served.some((match) => match === null)) return null;
       const found = served as NodeMatch[];
-      return { parts: joinMatches(found, 'OR'), exact: found.every((m) => m.exact), selective: found.every((m) => m.selective) };
+      const exact = found.every((m) => m.exact);
+      // One phrase in several columns (the search box: name, email or phone) as one column filter, `{name email phone}
+      // : "ann"`: the same rows as the OR of the three, read in one pass of the phrase's entries instead of three
+      // (at 10,000,000 contacts a count 7 to 12 ms against 16 to 32 ms; docs/benchmarks.md, "Ten million contacts on
+      // SQLite, a second run").
+      const phrases = new Set(found.map((m) => m.column?.phrase));
+      if (found.length > 1 && phrases.size === 1 && found.every((m) => m.column)) {
+        const fields = [...new Set(found.map((m) => m.column!.field))];
+        return { parts: [`{${fields.join(' ')}} : ${found[0]!.column!.phrase}`], exact, selective: true };
+      }
+      return { parts: joinMatches(found, 'OR'), exact, selective: found.every((m) => m.selective) };
     }
     default:
       return null;
@@ -147,15 +159,22 @@ export function searchMatch(filter: FilterNode | undefined): SearchMatch | null 
  * The MATCH operand for `match` in `workspaceId`, as SQL: the codes of the workspace and of the states are read
  * from the views the migration made, so this is one statement with no round trip of its own. Every piece of text
  * is a bound parameter.
+ *
+ * The workspace's term (`workspace : "<code>" AND (...)`) is left out when no other workspace has a contact: the
+ * kept counts (`contact_counts`, migration 0010, kept in each write's transaction, a row only while its count is
+ * over 0) hold no row of another workspace, read by two seeks of their primary key in the same statement, so in the
+ * same snapshot as the match. The term's entries list every contact of the workspace, and ANDing them cost a count
+ * at 10,000,000 contacts some 50 to 70 ms of its 60 to 90 (docs/benchmarks.md, "Ten million contacts on SQLite, a
+ * second run"); with one workspace in the database it excludes nothing.
  */
 export function matchSql(workspaceId: string, match: SearchMatch): RawBuilder<string> {
-  const parts: MatchPart[] = ['workspace : "', { workspace: true }, '" AND (', ...match.parts, ')'];
-  const pieces = parts
+  const pieces = ['(', ...match.parts, ')']
     .filter((part) => part !== '')
     .map((part) => {
       if (typeof part === 'string') return sql`${part}`;
-      if ('workspace' in part) return sql`(select code from contact_search_workspaces where id = ${workspaceId})`;
       return sql`(select code from contact_search_states where state = ${part.state})`;
     });
-  return sql<string>`(${sql.join(pieces, sql` || `)})`;
+  const others = sql`exists (select 1 from contact_counts where workspace_id < ${workspaceId}) or exists (select 1 from contact_counts where workspace_id > ${workspaceId})`;
+  const workspace = sql`case when ${others} then 'workspace : "' || (select code from contact_search_workspaces where id = ${workspaceId}) || '" AND ' else '' end`;
+  return sql<string>`(${workspace} || ${sql.join(pieces, sql` || `)})`;
 }

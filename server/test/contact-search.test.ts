@@ -13,7 +13,7 @@ import { type FilterNode, and, compare, or } from '../../src/api/filter/ast';
 import { parseFilter } from '../../src/api/filter/parse';
 import { printFilter } from '../../src/api/filter/print';
 import { contactSearchSchema, facetFilter } from '../../src/features/contacts/list/contact-search';
-import { CONTACT_SEARCH_TABLE, parseLikePattern, searchMatch } from '../db/contact-search';
+import { CONTACT_SEARCH_TABLE, matchSql, parseLikePattern, searchMatch } from '../db/contact-search';
 import { CONTACT_FIELDS, ContactStore, DEFAULT_CONTACT_ORDER, searchDrive } from '../db/contacts';
 import { compileFilter } from '../filter/compile';
 import { fakeContacts, insertContacts } from '../db/seed';
@@ -231,6 +231,50 @@ describe('the index follows every write', () => {
     await bumpVersion();
     expect((await bothPaths(like('name', 'frobish'))).meta.maxResults).toBe(0);
     await expectIndexIntact();
+  });
+});
+
+describe.runIf(TEST_DATABASE === 'sqlite')('on SQLite, a workspace alone in its database', () => {
+  let alone: TestServer;
+  beforeAll(async () => {
+    alone = await startServer();
+    faker.seed(31);
+    const rows = fakeContacts(alone.a.id, 120);
+    ['Ann Berg', 'anna.lind@example.com', 'Joanna Olsen', 'Hanne Annesdatter'].forEach((name, i) => (rows[i * 7]!.name = name));
+    await insertContacts(alone.database.db, rows);
+  });
+  afterAll(() => alone.close());
+
+  /** The MATCH text `matchSql` makes for `filter` in workspace A, evaluated by the database. */
+  const matchText = async (filter: string) =>
+    (await sql<{ text: string }>`select ${matchSql(alone.a.id, searchMatch(parseFilter(filter))!)} as text`.execute(alone.database.db)).rows[0]!.text;
+  const totals = async (filter: string, key: string) => {
+    const [indexed, scanned] = await Promise.all(
+      [filter, SCAN(filter)].map(async ($filter) => (await call(alone, 'GET', `/contacts${query({ $filter, $limit: 5 })}`, { key })).body.meta.maxResults as number),
+    );
+    expect(indexed, filter).toBe(scanned);
+    return indexed;
+  };
+
+  it('matches without the workspace\'s term, in one column filter for the search box, until another workspace has a contact', async () => {
+    const box = searchBox('ann');
+    expect(await matchText(box)).toBe('({name email} : "ann")');
+    expect(await matchText(like('city', 'osl'))).toBe('(city : "osl")');
+    const inA = await totals(box, alone.a.key);
+    expect(inA).toBeGreaterThanOrEqual(3);
+
+    // A contact in workspace B: A's searches take its term again, and count only A's contacts.
+    const made = await call(alone, 'POST', '/contacts', { key: alone.b.key, body: { name: 'Annika Utenfor' } });
+    expect(made.status, made.text).toBe(201);
+    expect(await matchText(box)).toMatch(/^workspace : ".+" AND \(\{name email\} : "ann"\)$/);
+    expect(await totals(box, alone.a.key)).toBe(inA);
+    expect(await totals(box, alone.b.key)).toBe(1);
+
+    // Erased again (its kept counts gone with it): alone once more.
+    expect((await call(alone, 'DELETE', `/contacts/${made.body.id}`, { key: alone.b.key })).status).toBe(204);
+    expect(await matchText(box)).toBe('({name email} : "ann")');
+    expect(await totals(box, alone.a.key)).toBe(inA);
+    expect(await totals(box, alone.b.key)).toBe(0);
   });
 });
 
