@@ -10,7 +10,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { type Scope, parseScopeList } from '../src/api/scopes';
 import { createApiKey, createBasicCredential, revokeApiKey } from './db/credentials';
 import { createOrganization, createWorkspaceWithKey, findWorkspace } from './db/workspaces';
-import { loadConfig } from './config';
+import { type Config, loadConfig } from './config';
 import { backupSqlite, restoreSqlite } from './backup';
 import { isPostgresUrl } from './db/connection';
 import { openMigratedDatabase } from './database';
@@ -45,15 +45,24 @@ async function requireWorkspace(database: Awaited<ReturnType<typeof openMigrated
 
 /** Runs one command (`args` without `node` and the script) and resolves to its exit code, 0 or 1. */
 export async function runCli(args: readonly string[], io: CliIo = processIo()): Promise<number> {
-  /** Runs `action` against the migrated database and prints its result as one JSON object. */
-  async function run(action: (db: Awaited<ReturnType<typeof openMigratedDatabase>>) => Promise<unknown>): Promise<void> {
+  const print = (result: unknown) => io.stdout(`${JSON.stringify(result)}\n`);
+
+  /** Runs `action` against the migrated database of the configuration and prints its result as one JSON object. */
+  async function run(action: (db: Awaited<ReturnType<typeof openMigratedDatabase>>, config: Config) => Promise<unknown>): Promise<void> {
     const config = loadConfig(io.env);
     const database = await openMigratedDatabase(config.databaseUrl);
     try {
-      io.stdout(`${JSON.stringify(await action(database))}\n`);
+      print(await action(database, config));
     } finally {
       await database.close();
     }
+  }
+
+  /** Runs `action` on the SQLite file of `DATABASE_URL` and prints its result; a PostgreSQL URL throws `refusal`. */
+  function onSqliteFile(refusal: string, action: (file: string) => unknown): void {
+    const { databaseUrl } = loadConfig(io.env);
+    if (isPostgresUrl(databaseUrl)) throw new Error(refusal);
+    print(action(databaseUrl));
   }
 
   const program = new Command('cli').description('Workspace Admin operator command line').exitOverride().showHelpAfterError(false);
@@ -116,8 +125,7 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
     .description('demo data')
     .command('seed')
     .action(() =>
-      run(async (database) => {
-        const config = loadConfig(io.env);
+      run(async (database, config) => {
         // Loaded for this command only: the seed brings faker and its locales, a second of start-up for every other command.
         const { seedDemo } = await import('./db/seed');
         const result = await seedDemo(database.db, database.dialect, config.publicUrl ?? `http://${config.host}:${config.port}`);
@@ -130,21 +138,17 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
     .command('backup')
     .description('a consistent copy of the live SQLite database (VACUUM INTO; for PostgreSQL use pg_dump, docs/deploy.md)')
     .requiredOption('--to <file>', 'the new file to write')
-    .action((options: { to: string }) => {
-      const { databaseUrl } = loadConfig(io.env);
-      if (isPostgresUrl(databaseUrl)) throw new Error('DATABASE_URL is PostgreSQL: back it up with pg_dump (docs/deploy.md, Backups)');
-      io.stdout(`${JSON.stringify(backupSqlite(databaseUrl, options.to))}\n`);
-    });
+    .action((options: { to: string }) =>
+      onSqliteFile('DATABASE_URL is PostgreSQL: back it up with pg_dump (docs/deploy.md, Backups)', (file) => backupSqlite(file, options.to)),
+    );
 
   program
     .command('restore')
     .description('puts an SQLite backup in place of the database, after an integrity check; stop the service first')
     .requiredOption('--from <file>', 'the backup to restore')
-    .action((options: { from: string }) => {
-      const { databaseUrl } = loadConfig(io.env);
-      if (isPostgresUrl(databaseUrl)) throw new Error('DATABASE_URL is PostgreSQL: restore it with pg_restore or psql (docs/deploy.md, Backups)');
-      io.stdout(`${JSON.stringify(restoreSqlite(options.from, databaseUrl))}\n`);
-    });
+    .action((options: { from: string }) =>
+      onSqliteFile('DATABASE_URL is PostgreSQL: restore it with pg_restore or psql (docs/deploy.md, Backups)', (file) => restoreSqlite(options.from, file)),
+    );
 
   try {
     await program.parseAsync([...args], { from: 'user' });
