@@ -115,6 +115,8 @@ function Composer() {
   const timeZone = savedZone && isTimeZone(savedZone) ? savedZone : BROWSER_ZONE;
   const zoneRef = useRef(timeZone);
   zoneRef.current = timeZone;
+  // Today in the chosen zone: the first day one can pick and the month the calendar opens at (not the browser's).
+  const zoneToday = utcToZoned(Date.now(), timeZone).slice(0, 10);
   const [resolver] = useState(() => {
     const make = (zone: string) => withSentences(zodResolver(composerSchemaFor(zone), { error: composerErrorMap }));
     const byZone = new Map<string, ReturnType<typeof make>>();
@@ -296,7 +298,8 @@ function Composer() {
                             description={t('posts.publishAtHint', { zone: timeZone })}
                             clearable
                             valueFormat="D MMM YYYY, HH:mm"
-                            minDate={utcToZoned(Date.now(), timeZone).slice(0, 10)}
+                            minDate={zoneToday}
+                            defaultDate={field.value || zoneToday}
                             value={field.value || null}
                             onChange={(next) => field.onChange(next ?? '')}
                             onBlur={field.onBlur}
