@@ -10,7 +10,10 @@ test('the header links to the API reference, which lists the operations with sum
   const [docs] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: /API reference/ }).click()]);
   await expect(docs).toHaveURL(/\/api\/docs/);
   const contactsList = docs.locator('.opblock').filter({ has: docs.getByText('/api/contacts', { exact: true }) }).filter({ hasText: 'List contacts' });
-  await expect(contactsList).toBeVisible();
+  // Swagger UI parses its 1.5 MB bundle and renders the 179 KB document before the first operation shows: 4 to 5 s
+  // in Chromium on a quiet 2-core machine, 10.5 s at a 4x CPU slowdown, 20 s at 8x (measured stop 58); CI failed
+  // here twice at the default 10 s on a loaded machine. What is asserted stays the same.
+  await expect(contactsList).toBeVisible({ timeout: 30_000 });
   for (const summary of ['Check a key', 'Create a contact', 'List products', 'Publish, schedule or suggest a post', 'List the workspaces of the organization']) {
     await expect(docs.getByText(summary, { exact: true })).toBeVisible();
   }
