@@ -225,3 +225,24 @@ test('deletes products over a selection, after a confirmation', async ({ page, r
   await expect(table).not.toContainText(title);
   await expect(table).toContainText('Keeps selling');
 });
+
+test('deletes a collection from its drawer, after a confirmation: the drawer closes and the list no longer shows it', async ({ page, request, connect }) => {
+  const title = unique('Retired range ');
+  const { id } = (await post(request, ws.key, '/collections', { title })) as { id: string };
+  await post(request, ws.key, '/collections', { title: 'Still on sale' });
+  await connect(ws.key);
+  await page.goto(`/w/${ws.id}/collections/${id}`);
+  const edit = page.getByRole('form', { name: 'Edit collection' });
+  await edit.getByRole('button', { name: 'Delete collection…' }).click();
+  const confirm = page.getByRole('dialog', { name: `Delete “${title}”?` });
+  await expect(confirm).toContainText('cannot be restored');
+  await confirm.getByRole('button', { name: 'Delete collection' }).click();
+  await expect(page.getByText('Deleted the collection.')).toBeVisible();
+  await expect(edit).toBeHidden();
+  const table = page.getByRole('table', { name: 'Collections' });
+  await expect(table).toContainText('Still on sale');
+  await expect(table).not.toContainText(title);
+  const gone = await request.get(`/api/collections?%24filter=${encodeURIComponent(`id eq '${id}'`)}`, { headers: { 'x-api-key': ws.key } });
+  expect(gone.status()).toBe(200);
+  expect(((await gone.json()) as { items: unknown[] }).items).toHaveLength(0);
+});

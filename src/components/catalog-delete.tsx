@@ -4,12 +4,15 @@
  * confirmation (DeleteDialog). Offered only where the service has `catalog-delete` (src/lib/extensions.ts); in a
  * record's drawer a service without it gets one line saying so. Texts (issue 23): the `forms` catalog area, waited
  * for here (`useArea`: callers render these under a `Suspense` boundary), each worded by `kind` (an ICU `select`,
- * since bokmål declines the noun: «Slett produktet», «Slett 3 kolleksjoner»).
+ * since bokmål declines the noun: «Slett produktet», «Slett 3 kolleksjoner»). After a delete both refetch the
+ * workspace's queries (`['ws', workspaceId]`: lists, counts, the overview) before their `onDeleted`.
  */
 import { Button, Group, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useArea, useT } from '@/i18n/react';
 import { useExtensions } from '@/lib/extensions';
+import { useWorkspaceApi } from '@/lib/workspace-api';
 import { DeleteDialog } from './delete-dialog';
 import { showSaved } from './upsert-drawer';
 
@@ -19,15 +22,28 @@ export type CatalogKind = 'product' | 'collection';
 type Common = {
   kind: CatalogKind;
   remove: (id: string) => Promise<void>;
-  /** Called with the ids deleted (after a refusal part-way, those before it). */
+  /** Called with the ids deleted (after a refusal part-way, those before it), once the workspace's queries refetch. */
   onDeleted: (ids: string[]) => void;
 };
 
-/** A record's "Delete …" with its confirmation; the one-line note where the service cannot delete. */
-export function DeleteRecordButton({ id, name, canWrite, kind, remove, onDeleted }: Common & { id: string; name: string; canWrite: boolean }) {
+/** What a confirmed delete does after the dialog: says how many went, refetches the workspace's queries, then `onDeleted`. */
+function useDeleted(kind: CatalogKind, onDeleted: (ids: string[]) => void): (ids: string[]) => void {
+  const t = useT();
+  const queryClient = useQueryClient();
+  const { workspaceId } = useWorkspaceApi();
+  return (ids) => {
+    showSaved(t('forms.deleted', { kind, count: ids.length }));
+    void queryClient.invalidateQueries({ queryKey: ['ws', workspaceId] });
+    onDeleted(ids);
+  };
+}
+
+/** A record's "Delete …" with its confirmation (`name`: its title, else its id); the one-line note where the service cannot delete. */
+export function DeleteRecordButton({ record, canWrite, kind, remove, onDeleted }: Common & { record: { id: string; title?: string | null }; canWrite: boolean }) {
   useArea('forms');
   const t = useT();
   const extensions = useExtensions();
+  const deleted = useDeleted(kind, onDeleted);
   const [confirming, setConfirming] = useState(false);
   if (!extensions.known) return null;
   if (!extensions.has('catalog-delete')) {
@@ -45,16 +61,15 @@ export function DeleteRecordButton({ id, name, canWrite, kind, remove, onDeleted
       </Button>
       {confirming ? (
         <DeleteDialog
-          title={t('forms.deleteTitleNamed', { name })}
+          title={t('forms.deleteTitleNamed', { name: record.title ?? record.id })}
           text={t('forms.deleteText', { kind, count: 1 })}
           confirmLabel={t('forms.deleteConfirm', { kind, count: 1 })}
-          ids={[id]}
+          ids={[record.id]}
           remove={remove}
           onCancel={() => setConfirming(false)}
           onDone={(ids) => {
             setConfirming(false);
-            showSaved(t('forms.deleted', { kind, count: ids.length }));
-            onDeleted(ids);
+            deleted(ids);
           }}
         />
       ) : null}
@@ -66,6 +81,7 @@ export function DeleteRecordButton({ id, name, canWrite, kind, remove, onDeleted
 export function DeleteSelectionBar({ ids, kind, remove, onDeleted, onClear }: Common & { ids: string[]; onClear: () => void }) {
   useArea('forms');
   const t = useT();
+  const deleted = useDeleted(kind, onDeleted);
   const [confirming, setConfirming] = useState(false);
   return (
     <Group gap="xs" role="region" aria-label={t('forms.selectionRegion')}>
@@ -84,10 +100,9 @@ export function DeleteSelectionBar({ ids, kind, remove, onDeleted, onClear }: Co
           ids={ids}
           remove={remove}
           onCancel={() => setConfirming(false)}
-          onDone={(deleted) => {
+          onDone={(ids) => {
             setConfirming(false);
-            showSaved(t('forms.deleted', { kind, count: deleted.length }));
-            onDeleted(deleted);
+            deleted(ids);
           }}
         />
       ) : null}

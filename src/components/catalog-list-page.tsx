@@ -9,7 +9,6 @@
  * size, filters) lives in the address, read by the feature (src/lib/list-search.ts).
  */
 import { Button } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import type { RowSelectionState } from '@tanstack/react-table';
 import { type ReactNode, Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import type { ApiClient } from '@/api/client';
@@ -73,7 +72,6 @@ export function CatalogListPage<Row extends { id: string; title?: string | null 
   const [creating, setCreating] = useState(false);
   const records = useRecordRoute(resource);
   // Delete over a selection (issue 22 point 9), where the service has catalog-delete and the key may write.
-  const queryClient = useQueryClient();
   const deletable = useExtensions().has('catalog-delete') && canWrite;
   const [selection, setSelection] = useState<RowSelectionState>({});
   useEffect(() => setSelection({}), [workspaceId, params]);
@@ -116,10 +114,7 @@ export function CatalogListPage<Row extends { id: string; title?: string | null 
                 kind={noun}
                 remove={(id) => props.remove(api, id)}
                 onClear={() => setSelection({})}
-                onDeleted={() => {
-                  setSelection({});
-                  void queryClient.invalidateQueries({ queryKey: ['ws', workspaceId] });
-                }}
+                onDeleted={() => setSelection({})}
               />
             </Suspense>
           ) : null

@@ -11,7 +11,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { SimpleGrid, TextInput } from '@mantine/core';
 import { Suspense, lazy, useMemo } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import type { Collection } from '@/api/catalog';
 import { CustomPropertiesField, DescriptionFields, TitleHandleFields } from '@/components/catalog-fields';
@@ -30,8 +29,7 @@ const RecordHistory = lazy(() => import('@/components/record-history').then((m) 
 export function CollectionDrawer({ collection, readOnly = false, onClose }: { collection: Collection | null; readOnly?: boolean; onClose: () => void }) {
   const t = useT();
   const upsert = useUpsertCollection();
-  const { api, workspaceId } = useWorkspaceApi();
-  const queryClient = useQueryClient();
+  const { api } = useWorkspaceApi();
   const schema = useMemo(() => collectionFormSchema(collection), [collection]);
   const form = useForm<CollectionFormValues, unknown, CollectionFormOutput>({ resolver: withSentences(zodResolver(schema)), defaultValues: collectionFormValues(collection) });
   const { errors, isDirty, isSubmitting, isSubmitSuccessful } = form.formState;
@@ -75,17 +73,7 @@ export function CollectionDrawer({ collection, readOnly = false, onClose }: { co
       }
     >
       {collection ? (
-        <DeleteRecordButton
-          id={collection.id}
-          name={collection.title ?? collection.id}
-          canWrite={!readOnly}
-          kind="collection"
-          remove={(id) => api.deleteCollection(id)}
-          onDeleted={() => {
-            void queryClient.invalidateQueries({ queryKey: ['ws', workspaceId] });
-            onClose();
-          }}
-        />
+        <DeleteRecordButton record={collection} canWrite={!readOnly} kind="collection" remove={(id) => api.deleteCollection(id)} onDeleted={onClose} />
       ) : null}
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TitleHandleFields form={form} editing={Boolean(collection)} />

@@ -12,7 +12,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Checkbox, MultiSelect, NativeSelect, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { pillRenderer } from '@/components/removable-pill';
 import { TagsField, removeValueName } from '@/components/tags-field';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { PRODUCT_STATUSES, type Product } from '@/api/catalog';
@@ -46,7 +46,6 @@ const removableCollection = pillRenderer((option) => removeValueName(option.labe
 export function ProductDrawer({ product, defaultCurrency, readOnly = false, onClose }: { product: Product | null; defaultCurrency?: string | undefined; readOnly?: boolean; onClose: () => void }) {
   const t = useT();
   const { api, workspaceId } = useWorkspaceApi();
-  const queryClient = useQueryClient();
   const collections = useQuery(productQueries.collectionChoices(api, workspaceId));
   const upsert = useUpsertProduct();
   const schema = useMemo(() => productFormSchema(product), [product]);
@@ -111,17 +110,7 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
       }
     >
       {product ? (
-        <DeleteRecordButton
-          id={product.id}
-          name={product.title ?? product.id}
-          canWrite={!readOnly}
-          kind="product"
-          remove={(id) => api.deleteProduct(id)}
-          onDeleted={() => {
-            void queryClient.invalidateQueries({ queryKey: ['ws', workspaceId] });
-            onClose();
-          }}
-        />
+        <DeleteRecordButton record={product} canWrite={!readOnly} kind="product" remove={(id) => api.deleteProduct(id)} onDeleted={onClose} />
       ) : null}
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TitleHandleFields form={form} editing={Boolean(product)} />
