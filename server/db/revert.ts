@@ -112,7 +112,7 @@ export class Reverter {
     let reverted = 0;
     let erased = false;
     let next = 0;
-    const sizes = new TimedChunks(20, TRANSACTION_MS, 1, CREATES_PER_TRANSACTION);
+    const sizes = new TimedChunks(20, TRANSACTION_MS, 20, CREATES_PER_TRANSACTION);
     while (next < entries.length) {
       const creates = contactCreates(entries, next, sizes.next());
       const started = performance.now();
