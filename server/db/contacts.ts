@@ -313,7 +313,12 @@ export class ContactStore {
    * search index answers exactly is counted in the index alone; one it narrows is counted over its candidates.
    */
   async count(workspaceId: string, filter: FilterNode | undefined): Promise<number> {
-    const key = `${await this.versionKey(workspaceId)}:${filterText(filter)}`;
+    return this.countAt(await this.versionKey(workspaceId), workspaceId, filter);
+  }
+
+  /** `count` at the data version `version` (a `versionKey` already read), so that the reads of one page share one. */
+  private async countAt(version: string, workspaceId: string, filter: FilterNode | undefined): Promise<number> {
+    const key = `${version}:${filterText(filter)}`;
     return this.counts.get(key, async () => {
       const kept = this.options.keptCounts === false ? null : keptCountOf(filter);
       if (kept) return sumOf(await this.keptCounts(workspaceId, kept.kind, kept.names));
@@ -373,7 +378,10 @@ export class ContactStore {
       ]);
       return { items, maxResults };
     }
-    const maxResults = await this.count(workspaceId, query.filter);
+    // One read of the data version for the count, the search's candidates and the anchor: a round trip less a
+    // page past the first than reading it for each (on PostgreSQL a statement is most of a cached page's cost).
+    const version = await this.versionKey(workspaceId);
+    const maxResults = await this.countAt(version, workspaceId, query.filter);
     if (query.offset >= maxResults) return { items: [], maxResults };
     const fromEnd = Math.max(0, maxResults - query.offset - query.limit);
     const reverse = fromEnd < query.offset;
@@ -382,7 +390,7 @@ export class ContactStore {
     if (match) {
       // PostgreSQL's GIN recheck leaves no more candidates than matches: the count is both.
       const sqlite = this.dialect.name === 'sqlite';
-      const candidates = match.exact || !sqlite ? maxResults : await this.candidates(workspaceId, query.filter!, match);
+      const candidates = match.exact || !sqlite ? maxResults : await this.candidates(version, workspaceId, query.filter!, match);
       const [rows] = (await this.db.executeQuery(this.rowsQuery())).rows;
       const orderIndexed = INDEXED_ORDER_FIELDS.includes(query.orderBy[0]?.field ?? '');
       let drive = this.options.searchDrive ?? searchDrive(candidates, maxResults, Number(rows?.n ?? 0), window.offset + window.limit, orderIndexed, sqlite);
@@ -393,7 +401,7 @@ export class ContactStore {
     // is read and sorted (SQLite builds the selected JSON of each row before sorting).
     const idsFirst = window.offset > 0 || reverse || search?.drive === 'candidates';
     // A deep page of an indexed read is a seek from its anchor plus a short OFFSET (deep-pages.ts, issue 39).
-    const seek = !match && !keyLookup(query.filter) && this.anchors && window.offset >= this.anchors.every ? await this.anchor(workspaceId, query, window.offset, reverse) : null;
+    const seek = !match && !keyLookup(query.filter) && this.anchors && window.offset >= this.anchors.every ? await this.anchor(version, workspaceId, query, window.offset, reverse) : null;
     const shape = `${workspaceId}:${window.offset}:${window.limit}:${reverse}:${search?.drive ?? ''}${seek ? `:${seek.key}@${seek.at}` : ''}`;
     const items = await build((json) =>
       this.run(query, `${shape}:${variant(json)}`, () => {
@@ -434,13 +442,14 @@ export class ContactStore {
   }
 
   /**
-   * The anchor at or before `offset` (a multiple of the spacing) of `query`'s read in the direction `reverse`,
-   * found from the nearest known one and remembered when missing: `{ at, from, terms, key }` to seek from, or
-   * null when no row is there (a write since the count: the page is then read with a plain OFFSET).
+   * The anchor at or before `offset` (a multiple of the spacing) of `query`'s read in the direction `reverse`, at
+   * the data version `version` (`versionKey`), found from the nearest known one and remembered when missing:
+   * `{ at, from, terms, key }` to seek from, or null when no row is there (a write since the count: the page is
+   * then read with a plain OFFSET).
    */
-  private async anchor(workspaceId: string, query: OrderedParams, offset: number, reverse: boolean) {
+  private async anchor(version: string, workspaceId: string, query: OrderedParams, offset: number, reverse: boolean) {
     const anchors = this.anchors!;
-    const key = `${await this.versionKey(workspaceId)}:${filterText(query.filter)}:${query.orderBy.map((item) => `${item.field} ${item.direction}`).join(',')}:${reverse}`;
+    const key = `${version}:${filterText(query.filter)}:${query.orderBy.map((item) => `${item.field} ${item.direction}`).join(',')}:${reverse}`;
     const terms = this.sortTerms(query, reverse);
     const at = offset - (offset % anchors.every);
     const near = await anchors.nearest(key, offset);
@@ -470,9 +479,9 @@ export class ContactStore {
     return (await this.db.executeQuery(query as CompiledQuery<{ json: string }>)).rows;
   }
 
-  /** The search index's candidates for an inexact `match` of `filter`, cached like counts. */
-  private async candidates(workspaceId: string, filter: FilterNode, match: SearchMatch): Promise<number> {
-    return this.counts.get(`${await this.versionKey(workspaceId)}:candidates:${filterText(filter)}`, () => this.countCandidates(workspaceId, match));
+  /** The search index's candidates for an inexact `match` of `filter` at the data version `version`, cached like counts. */
+  private async candidates(version: string, workspaceId: string, filter: FilterNode, match: SearchMatch): Promise<number> {
+    return this.counts.get(`${version}:candidates:${filterText(filter)}`, () => this.countCandidates(workspaceId, match));
   }
 
   /** `[{ name, count }]` sorted by name: contacts per tag in the workspace, cached like counts. */

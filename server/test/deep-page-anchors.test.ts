@@ -83,3 +83,26 @@ describe('a deep page read from anchors', () => {
     expect(statements.join('\n')).toMatch(/"contacts"\."created" <= /);
   });
 });
+
+describe('the statements of a deep page', () => {
+  it('reads the data version once for the count, the anchor and the page, and no more statements than a first page and its count', async () => {
+    const db = server.database.db;
+    const statements: string[] = [];
+    // The store's reads go through `executeQuery` (compiled once) or the query builders' `execute`, which call it too.
+    const counting = new Proxy(db, {
+      get(target, property) {
+        if (property === 'executeQuery') return (query: { sql: string }) => (statements.push(query.sql), target.executeQuery(query as never));
+        const value = Reflect.get(target, property, target) as unknown;
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const store = new ContactStore(counting, server.database.dialect, { anchorEvery: 3 });
+    // The second workspace's 10 contacts, which the writes above leave alone: a page at 4 of 10 is read forward.
+    const query = { orderBy: orderOf('name asc'), limit: 2 };
+    await store.list(server.b.id, { ...query, offset: 3 }); // lays the anchor at 3 down
+    statements.length = 0;
+    await store.list(server.b.id, { ...query, offset: 4 });
+    expect(statements.filter((text) => text.includes('contacts_version'))).toHaveLength(1);
+    expect(statements).toHaveLength(2); // the data version (the count and the anchor then come from memory) and the page
+  });
+});
