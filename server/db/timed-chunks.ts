@@ -25,7 +25,10 @@ export class TimedChunks {
    * weighing DECAY times the next): w, Σx, Σy, Σx², Σxy with x the count and y the ms.
    */
   private readonly sums = { w: 0, x: 0, y: 0, xx: 0, xy: 0 };
-  /** Whether the next size is nudged up (else down), so that chunks differ in size and the fit can tell the parts apart. */
+  /**
+   * Whether the next chunk takes the whole fitted size (else 80% of it): chunks differ in size by turns, so that the fit
+   * can tell the parts apart, and none is sized past the target.
+   */
   private up = false;
   /** The time an item took counting the whole chunk's time, averaged (the last chunk weighing a third): before any fit. */
   private perItemMs: number | null = null;
@@ -82,7 +85,7 @@ export class TimedChunks {
     else if (fit.perItemMs <= 0) size = count; // the items' cost lost in the noise: the size stays, nudged as always
     else size = Math.max(this.targetMs - fit.fixedMs, this.targetMs / 2) / fit.perItemMs;
     this.up = !this.up;
-    this.size = Math.max(this.min, Math.min(this.max, 2 * count, Math.floor(size * (this.up ? 1.15 : 0.85))));
+    this.size = Math.max(this.min, Math.min(this.max, 2 * count, Math.floor(size * (this.up ? 1 : 0.8))));
   }
 
   /**
