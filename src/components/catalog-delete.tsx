@@ -4,8 +4,8 @@
  * confirmation (DeleteDialog). Offered only where the service has `catalog-delete` (src/lib/extensions.ts); in a
  * record's drawer a service without it gets one line saying so. Texts (issue 23): the `forms` catalog area, waited
  * for here (`useArea`: callers render these under a `Suspense` boundary), each worded by `kind` (an ICU `select`,
- * since bokmål declines the noun: «Slett produktet», «Slett 3 kolleksjoner»). After a delete both refetch the
- * workspace's queries (`['ws', workspaceId]`: lists, counts, the overview) before their `onDeleted`.
+ * since bokmål declines the noun: «Slett produktet», «Slett 3 kolleksjoner»). After a delete both start the refetch
+ * of the workspace's queries (`['ws', workspaceId]`: lists, counts, the overview), then call their `onDeleted`.
  */
 import { Button, Group, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
@@ -22,11 +22,11 @@ export type CatalogKind = 'product' | 'collection';
 type Common = {
   kind: CatalogKind;
   remove: (id: string) => Promise<void>;
-  /** Called with the ids deleted (after a refusal part-way, those before it), once the workspace's queries refetch. */
+  /** Called with the ids deleted (after a refusal part-way, those before it), once the workspace's refetch has started. */
   onDeleted: (ids: string[]) => void;
 };
 
-/** What a confirmed delete does after the dialog: says how many went, refetches the workspace's queries, then `onDeleted`. */
+/** What a confirmed delete does after the dialog: says how many went, starts the workspace's refetch, then `onDeleted`. */
 function useDeleted(kind: CatalogKind, onDeleted: (ids: string[]) => void): (ids: string[]) => void {
   const t = useT();
   const queryClient = useQueryClient();
@@ -38,7 +38,7 @@ function useDeleted(kind: CatalogKind, onDeleted: (ids: string[]) => void): (ids
   };
 }
 
-/** A record's "Delete …" with its confirmation (`name`: its title, else its id); the one-line note where the service cannot delete. */
+/** A record's "Delete …" with its confirmation (naming `record` by its title, else its id); the one-line note where the service cannot delete. */
 export function DeleteRecordButton({ record, canWrite, kind, remove, onDeleted }: Common & { record: { id: string; title?: string | null }; canWrite: boolean }) {
   useArea('forms');
   const t = useT();
