@@ -74,8 +74,8 @@ async function compare(name: string, aName: string, a: () => Promise<unknown>, b
 async function measure(database: ServiceDatabase, workspaceId: string): Promise<Row[]> {
   const { db, dialect } = database;
   const rows: Row[] = [];
-  const fresh = () => new ContactStore(db, dialect, { anchorEvery: 0 });
-  const scanning = () => new ContactStore(db, dialect, { anchorEvery: 0, keptCounts: false });
+  const fresh = () => new ContactStore(db, dialect, { anchorsFrom: 0 });
+  const scanning = () => new ContactStore(db, dialect, { anchorsFrom: 0, keptCounts: false });
   for (const filter of ["tags eq 'vip'", "state eq 'active'"]) {
     rows.push(await compare(`count of ${filter}`, 'kept', () => fresh().count(workspaceId, parseFilter(filter)), 'scan', () => scanning().count(workspaceId, parseFilter(filter))));
   }

@@ -208,7 +208,7 @@ export class ContactStore {
   private readonly figures = new VersionedCache<ContactFigures>(500);
   /** `createdPerDay`'s answers, by version and first day. */
   private readonly days = new VersionedCache<Map<string, number>>(100);
-  /** Deep pages' anchors (deep-pages.ts, issue 39): null when `options.anchorEvery` is 0. */
+  /** Deep pages' anchors (deep-pages.ts, issue 39): null when `options.anchorsFrom` is 0. */
   private readonly anchors: AnchorCache | null;
   /**
    * The projection compiled to SQL text once (it has no parameters): building and compiling its 23 fields on
@@ -219,16 +219,16 @@ export class ContactStore {
   private readonly safeJson: RawBuilder<string>;
   /**
    * `searchDrive`: always read a served search's pages that way (tests), instead of the cheapest way.
-   * `anchorEvery`: the deep pages' anchor spacing in rows (deep-pages.ts; default `ANCHOR_EVERY`, 0 reads every
-   * page with a plain OFFSET: the tests' reference). `keptCounts` false: `count` always counts the matching rows, as
+   * `anchorsFrom`: how deep (in rows) a page is read from an anchor (deep-pages.ts; default `ANCHORS_FROM`, 0 reads
+   * every page with a plain OFFSET: the tests' reference). `keptCounts` false: `count` always counts the matching rows, as
    * before migration 0010 (bench/kept-counts.ts' reference).
    */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
-    private readonly options: { searchDrive?: SearchDrive; anchorEvery?: number; keptCounts?: boolean } = {},
+    private readonly options: { searchDrive?: SearchDrive; anchorsFrom?: number; keptCounts?: boolean } = {},
   ) {
-    this.anchors = options.anchorEvery === 0 ? null : new AnchorCache(options.anchorEvery);
+    this.anchors = options.anchorsFrom === 0 ? null : new AnchorCache(options.anchorsFrom);
     this.json = sql.raw<string>(contactJson(dialect).compile(db).sql);
     this.safeJson = sql.raw<string>(contactJson(dialect, true).compile(db).sql);
     this.versionQuery = precompiled(db.selectFrom('workspaces').select('contacts_version').where('id', '=', ''));
@@ -397,16 +397,19 @@ export class ContactStore {
       if (!sqlite && drive === 'order') drive = 'scan';
       if (drive !== 'scan') search = { match, drive };
     }
+    // A deep page of an indexed read is a seek from its own anchor (deep-pages.ts, issue 39).
+    const seek = !match && !keyLookup(query.filter) && this.anchors && window.offset >= this.anchors.from ? await this.anchor(version, workspaceId, query, window.offset, reverse) : null;
     // Ids first, then the JSON of the page's rows only: past the first page (see above), and when every candidate
-    // is read and sorted (SQLite builds the selected JSON of each row before sorting).
-    const idsFirst = window.offset > 0 || reverse || search?.drive === 'candidates';
-    // A deep page of an indexed read is a seek from its anchor plus a short OFFSET (deep-pages.ts, issue 39).
-    const seek = !match && !keyLookup(query.filter) && this.anchors && window.offset >= this.anchors.every ? await this.anchor(version, workspaceId, query, window.offset, reverse) : null;
-    const shape = `${workspaceId}:${window.offset}:${window.limit}:${reverse}:${search?.drive ?? ''}${seek ? `:${seek.key}@${seek.at}` : ''}`;
+    // is read and sorted (SQLite builds the selected JSON of each row before sorting). Not for a page seeking from
+    // its own anchor in an order an index serves: it reads only its rows, as a first page does (and in the reverse
+    // order, put back here), without the outer query's second look-up of each row (issue 39 point 2).
+    const direct = seek !== null && query.orderBy.length === 1 && INDEXED_ORDER_FIELDS.includes(query.orderBy[0]!.field);
+    const idsFirst = !direct && (window.offset > 0 || reverse || search?.drive === 'candidates');
+    const shape = `${workspaceId}:${window.offset}:${window.limit}:${reverse}:${search?.drive ?? ''}${seek ? `:${seek.key}` : ''}`;
     const items = await build((json) =>
       this.run(query, `${shape}:${variant(json)}`, () => {
         const page = seek
-          ? this.matching(this.db, workspaceId, { ...query, offset: window.offset - seek.at, limit: window.limit }, { reverse }).where(seekFrom(seek.terms, seek.from))
+          ? this.matching(this.db, workspaceId, { ...query, offset: 0, limit: window.limit }, { reverse }).where(seekFrom(seek.terms, seek.from))
           : this.matching(this.db, workspaceId, { ...query, ...window }, { reverse, search });
         return idsFirst
           ? this.db
@@ -417,6 +420,7 @@ export class ContactStore {
           : page.select(json.as('json'));
       }),
     );
+    if (direct && reverse) items.reverse();
     return { items, maxResults };
   }
 
@@ -442,25 +446,24 @@ export class ContactStore {
   }
 
   /**
-   * The anchor at or before `offset` (a multiple of the spacing) of `query`'s read in the direction `reverse`, at
-   * the data version `version` (`versionKey`), found from the nearest known one and remembered when missing:
-   * `{ at, from, terms, key }` to seek from, or null when no row is there (a write since the count: the page is
-   * then read with a plain OFFSET).
+   * The anchor of the row at `offset` of `query`'s read in the direction `reverse`, at the data version `version`
+   * (`versionKey`): the one remembered there, else found by walking from the nearest one before it (or the start)
+   * and remembered (while the key has room: the page still seeks from it this time). `{ from, terms, key }` to
+   * seek from, or null when no row is there (a write since the count: the page is then read with a plain OFFSET).
    */
   private async anchor(version: string, workspaceId: string, query: OrderedParams, offset: number, reverse: boolean) {
     const anchors = this.anchors!;
     const key = `${version}:${filterText(query.filter)}:${query.orderBy.map((item) => `${item.field} ${item.direction}`).join(',')}:${reverse}`;
     const terms = this.sortTerms(query, reverse);
-    const at = offset - (offset % anchors.every);
     const near = await anchors.nearest(key, offset);
-    if (near.at === at) return { at, from: near.from!, terms, key };
-    let select = this.matching(this.db, workspaceId, { filter: query.filter, orderBy: query.orderBy, offset: at - near.at, limit: 1 }, { reverse });
+    if (near.at === offset && near.from) return { from: near.from, terms, key };
+    let select = this.matching(this.db, workspaceId, { filter: query.filter, orderBy: query.orderBy, offset: offset - near.at, limit: 1 }, { reverse });
     if (near.from) select = select.where(seekFrom(terms, near.from));
     const row = await select.select(terms.map((term, i) => term.expression.as(`k${i}`))).executeTakeFirst();
     if (!row) return null;
     const from: AnchorValues = terms.map((_, i) => (row as Record<string, unknown>)[`k${i}`]);
-    anchors.remember(near.anchors, at, from);
-    return { at, from, terms, key };
+    anchors.remember(near.anchors, offset, from);
+    return { from, terms, key };
   }
 
   /**

@@ -1,11 +1,11 @@
 /**
  * Anchors for deep pages (issue 39 point 1): a page at any `$offset` costs about what the first page costs. For
- * each workspace, data version, filter, order and reading direction, the sort key and id of the row at every
- * `every`-th position (an anchor) are remembered as deep pages are read; a page at `offset` is then read as a
- * seek from the nearest anchor at or before it (`seekFrom`: the rows at or after the anchor in the order, which
- * the order's index starts at directly) plus a short OFFSET of less than `every` rows. A missing anchor is found
- * the same way from the nearest one before it (or from the start), once per data version: the first deep page of
- * a version pays the walk, the next ones do not. The page is exactly the page OFFSET gives (tests:
+ * each workspace, data version, filter, order and reading direction, the sort key and id of the first row of every
+ * deep page read (an anchor at that page's position) are remembered; a page at `offset` is then read as a seek from
+ * its anchor (`seekFrom`: the rows at or after the anchor in the order, which the order's index starts at directly)
+ * with no OFFSET at all. A missing anchor is found from the nearest known one before it (or from the start), so the
+ * first read of a page pays a walk of the rows between the two, once per data version; the next reads of that page,
+ * and of the pages after it, do not walk far. The page is exactly the page OFFSET gives (tests:
  * server/test/deep-page-anchors.test.ts), because the seek keeps every row from the anchor on, in the same order
  * (docs/decisions.md section 6: nulls first ascending, last descending, `id` ascending as the tie-breaker).
  */
@@ -21,8 +21,11 @@ export type SortTerm = { expression: RawBuilder<unknown>; direction: 'asc' | 'de
 /** The values of an anchor row, one per `SortTerm` (the id last), as the database returned them. */
 export type AnchorValues = readonly unknown[];
 
-/** Default anchor spacing: a page then skips at most 999 index entries (about 0.1 ms on SQLite, issue 39). */
-export const ANCHOR_EVERY = 1000;
+/**
+ * How deep a page is read from an anchor: pages starting this many rows or more into their reading direction. A
+ * shallower page's OFFSET skips fewer index entries than finding its anchor would cost (about 0.1 ms on SQLite).
+ */
+export const ANCHORS_FROM = 1000;
 
 /**
  * SQL true for the rows at or after `anchor` in the order `terms` (the last term is the unique id, so the anchor
@@ -52,15 +55,19 @@ export function seekFrom(terms: readonly SortTerm[], anchor: AnchorValues): RawB
   return bound ? sql<SqlBool>`(${bound} and ${at(0)})` : at(0);
 }
 
+/** The anchors of one key: positions ascending, and each position's values. */
+type Anchors = { positions: number[]; values: Map<number, AnchorValues> };
+
 /**
- * The anchors known per `<workspace>:<data version>:<filter>:<order>:<direction>` key: position (a multiple of
- * `every`) to anchor values. Bounded: the least recently used keys are dropped past `maxKeys`, and each key holds
- * at most `maxAnchors` positions (10,000,000 rows at the default spacing).
+ * The anchors known per `<workspace>:<data version>:<filter>:<order>:<direction>` key: row position (0-based, in the
+ * key's reading direction) to anchor values. Bounded: the least recently used keys are dropped past `maxKeys`, and
+ * each key holds at most `maxAnchors` positions, past which no more are remembered (a page then seeks from the
+ * nearest one it has, with an OFFSET).
  */
 export class AnchorCache {
-  private readonly keys: VersionedCache<Map<number, AnchorValues>>;
+  private readonly keys: VersionedCache<Anchors>;
   constructor(
-    readonly every = ANCHOR_EVERY,
+    readonly from = ANCHORS_FROM,
     maxKeys = 200,
     private readonly maxAnchors = 10_000,
   ) {
@@ -69,19 +76,32 @@ export class AnchorCache {
 
   /**
    * Where to read the row at `offset` from: the nearest known anchor at or before it (`from`, or null for the
-   * start of the order, `at` then 0) and the anchors map of `key` to add found anchors to.
+   * start of the order, `at` then 0) and the anchors of `key` to add found ones to (`remember`).
    */
-  async nearest(key: string, offset: number): Promise<{ at: number; from: AnchorValues | null; anchors: Map<number, AnchorValues> }> {
-    const anchors = await this.keys.get(key, async () => new Map());
-    for (let at = offset - (offset % this.every); at > 0; at -= this.every) {
-      const from = anchors.get(at);
-      if (from) return { at, from, anchors };
-    }
-    return { at: 0, from: null, anchors };
+  async nearest(key: string, offset: number): Promise<{ at: number; from: AnchorValues | null; anchors: Anchors }> {
+    const anchors = await this.keys.get(key, async () => ({ positions: [], values: new Map() }));
+    const i = lastAtOrBefore(anchors.positions, offset);
+    if (i < 0) return { at: 0, from: null, anchors };
+    const at = anchors.positions[i]!;
+    return { at, from: anchors.values.get(at)!, anchors };
   }
 
-  /** Remembers `values` as the anchor at `position` of `anchors` (a map `nearest` gave). */
-  remember(anchors: Map<number, AnchorValues>, position: number, values: AnchorValues): void {
-    if (anchors.size < this.maxAnchors) anchors.set(position, values);
+  /** Remembers `values` as the anchor at `position` of `anchors` (which `nearest` gave), unless they are full. */
+  remember(anchors: Anchors, position: number, values: AnchorValues): void {
+    if (anchors.values.has(position) || anchors.values.size >= this.maxAnchors) return;
+    anchors.positions.splice(lastAtOrBefore(anchors.positions, position) + 1, 0, position);
+    anchors.values.set(position, values);
   }
+}
+
+/** The index of the last of the ascending `positions` at or before `offset`, -1 when none is. */
+function lastAtOrBefore(positions: readonly number[], offset: number): number {
+  let low = 0;
+  let high = positions.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (positions[middle]! <= offset) low = middle + 1;
+    else high = middle;
+  }
+  return low - 1;
 }

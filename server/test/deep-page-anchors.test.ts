@@ -1,11 +1,12 @@
 /**
  * Deep pages read from anchors (issue 39 point 1, server/db/deep-pages.ts): on random filters, orders, offsets
  * and page sizes, with contact writes (creations with ties and nulls, tag edits, erasures) interleaved, every page
- * a store with anchors every 3 rows gives equals the page of a store reading every page with a plain OFFSET
- * (`anchorEvery: 0`, the reference checked by deep-pages.test.ts), byte for byte, and so does its total.
+ * a store reading pages 3 or more rows deep from anchors gives equals the page of a store reading every page with a plain OFFSET
+ * (`anchorsFrom: 0`, the reference checked by deep-pages.test.ts), byte for byte, and so does its total.
  */
 import { faker } from '@faker-js/faker';
 import fc from 'fast-check';
+import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OrderByItem, parseOrderBy } from '../../src/api/filter/order-by';
 import { parseFilter } from '../../src/api/filter/parse';
@@ -45,8 +46,8 @@ const write: fc.Arbitrary<Write> = fc.oneof(
 
 describe('a deep page read from anchors', () => {
   it('equals the plain OFFSET page on random filters, orders, offsets and interleaved writes', async () => {
-    const anchored = new ContactStore(server.database.db, server.database.dialect, { anchorEvery: 3 });
-    const plain = new ContactStore(server.database.db, server.database.dialect, { anchorEvery: 0 });
+    const anchored = new ContactStore(server.database.db, server.database.dialect, { anchorsFrom: 3 });
+    const plain = new ContactStore(server.database.db, server.database.dialect, { anchorsFrom: 0 });
     const writer = new ContactStore(server.database.db, server.database.dialect);
     const ids = async () => (await server.database.db.selectFrom('contacts').select('id').where('workspace_id', '=', server.a.id).orderBy('id').execute()).map((row) => row.id);
     await fc.assert(
@@ -78,31 +79,53 @@ describe('a deep page read from anchors', () => {
       },
       transformResult: async (args) => args.result,
     });
-    const store = new ContactStore(db, server.database.dialect, { anchorEvery: 3 });
+    const store = new ContactStore(db, server.database.dialect, { anchorsFrom: 3 });
     await store.list(server.a.id, { orderBy: DEFAULT_CONTACT_ORDER, offset: 7, limit: 2 });
     expect(statements.join('\n')).toMatch(/"contacts"\."created" <= /);
   });
 });
 
+/**
+ * The database of the tests, as a Kysely whose every statement (compiled by the store or run by a query builder) is
+ * pushed onto the returned list with its parameters.
+ */
+function traced() {
+  const statements: { sql: string; parameters: readonly unknown[] }[] = [];
+  const db = server.database.db.withoutPlugins();
+  const executor = db.getExecutor();
+  const executeQuery = executor.executeQuery.bind(executor) as (query: CompiledQuery) => Promise<unknown>;
+  executor.executeQuery = ((query: CompiledQuery) => (statements.push({ sql: query.sql, parameters: query.parameters }), executeQuery(query))) as typeof executor.executeQuery;
+  return { db, statements };
+}
+
 describe('the statements of a deep page', () => {
   it('reads the data version once for the count, the anchor and the page, and no more statements than a first page and its count', async () => {
-    const db = server.database.db;
-    const statements: string[] = [];
-    // The store's reads go through `executeQuery` (compiled once) or the query builders' `execute`, which call it too.
-    const counting = new Proxy(db, {
-      get(target, property) {
-        if (property === 'executeQuery') return (query: { sql: string }) => (statements.push(query.sql), target.executeQuery(query as never));
-        const value = Reflect.get(target, property, target) as unknown;
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      },
-    });
-    const store = new ContactStore(counting, server.database.dialect, { anchorEvery: 3 });
+    const { db, statements } = traced();
+    const store = new ContactStore(db, server.database.dialect, { anchorsFrom: 3 });
     // The second workspace's 10 contacts, which the writes above leave alone: a page at 4 of 10 is read forward.
     const query = { orderBy: orderOf('name asc'), limit: 2 };
-    await store.list(server.b.id, { ...query, offset: 3 }); // lays the anchor at 3 down
+    const first = await store.list(server.b.id, { ...query, offset: 4 }); // lays the page's anchor down
+    expect(statements).toHaveLength(4); // the data version, the count, the walk to the page's first row (its anchor), the page
     statements.length = 0;
-    await store.list(server.b.id, { ...query, offset: 4 });
-    expect(statements.filter((text) => text.includes('contacts_version'))).toHaveLength(1);
+    expect(await store.list(server.b.id, { ...query, offset: 4 })).toEqual(first);
+    expect(statements.filter((statement) => statement.sql.includes('contacts_version'))).toHaveLength(1);
     expect(statements).toHaveLength(2); // the data version (the count and the anchor then come from memory) and the page
+    // Read as a first page is: its own rows only, not the ids first and each row looked up again.
+    expect(statements[1]!.sql).not.toMatch(/"contacts"\."id" in \(select/);
+  });
+
+  it("finds a new page's anchor from the nearest one before it, walking only the rows between", async () => {
+    const { db, statements } = traced();
+    const store = new ContactStore(db, server.database.dialect, { anchorsFrom: 3 });
+    const plain = new ContactStore(server.database.db, server.database.dialect, { anchorsFrom: 0 });
+    const query = { orderBy: orderOf('name desc'), limit: 1 };
+    await store.list(server.b.id, { ...query, offset: 3 });
+    statements.length = 0;
+    // Both read forward (the page at 4 of 10 ends before the middle): the same key's anchors.
+    expect(await store.list(server.b.id, { ...query, offset: 4 })).toEqual(await plain.list(server.b.id, { ...query, offset: 4 }));
+    // The version, the walk from the anchor at 3 (an OFFSET of 1; from the start it would be 4), the page.
+    expect(statements).toHaveLength(3);
+    expect(statements[1]!.sql).toMatch(/ offset (\?|\$\d+)$/i);
+    expect(statements[1]!.parameters.at(-1)).toBe(1);
   });
 });
