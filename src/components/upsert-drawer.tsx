@@ -18,6 +18,7 @@
 import { Alert, Button, Drawer, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import type { FieldValues, FormState } from 'react-hook-form';
 import { useArea, useT } from '@/i18n/react';
 import { useBlocker } from '@/lib/navigation-guard';
 import { ErrorDetails } from './error-message';
@@ -52,6 +53,17 @@ export type UpsertDrawerProps = {
   aside?: ReactNode;
   children: ReactNode;
 };
+
+/**
+ * The `UpsertDrawer` props that follow from a react-hook-form form's state and the request that saves it: `dirty`,
+ * `submitting`, `saved`, `error` (the message no field owns, `errors.root`) and `failure` (`requestError`, the
+ * mutation's error, when that message came from the service: `applyServerErrors` sets it with `type: 'server'`).
+ * Every drawer spreads them: `<UpsertDrawer {...formFrame(form.formState, upsert.error)} ...>`.
+ */
+export function formFrame<Values extends FieldValues>(state: FormState<Values>, requestError: unknown): Pick<UpsertDrawerProps, 'dirty' | 'submitting' | 'saved' | 'error' | 'failure'> {
+  const root = state.errors.root;
+  return { dirty: state.isDirty, submitting: state.isSubmitting, saved: state.isSubmitSuccessful, error: root?.message, failure: root?.type === 'server' ? requestError : undefined };
+}
 
 /** The notice after a save (`Product created`), green. */
 export function showSaved(message: string) {

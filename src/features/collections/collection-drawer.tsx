@@ -14,7 +14,7 @@ import { Suspense, lazy, useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import type { Collection } from '@/api/catalog';
 import { CustomPropertiesField, DescriptionFields, TitleHandleFields } from '@/components/catalog-fields';
-import { UpsertDrawer, showSaved } from '@/components/upsert-drawer';
+import { UpsertDrawer, formFrame, showSaved } from '@/components/upsert-drawer';
 import { DeleteRecordButton } from '@/components/catalog-delete';
 import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/workspace-api';
@@ -32,7 +32,7 @@ export function CollectionDrawer({ collection, readOnly = false, onClose }: { co
   const { api } = useWorkspaceApi();
   const schema = useMemo(() => collectionFormSchema(collection), [collection]);
   const form = useForm<CollectionFormValues, unknown, CollectionFormOutput>({ resolver: withSentences(zodResolver(schema)), defaultValues: collectionFormValues(collection) });
-  const { errors, isDirty, isSubmitting, isSubmitSuccessful } = form.formState;
+  const { errors } = form.formState;
 
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -50,12 +50,8 @@ export function CollectionDrawer({ collection, readOnly = false, onClose }: { co
   return (
     <UpsertDrawer
       title={collection ? (readOnly ? t('collections.view') : t('collections.edit')) : t('collections.new')}
-      dirty={isDirty}
-      submitting={isSubmitting}
-      saved={isSubmitSuccessful}
+      {...formFrame(form.formState, upsert.error)}
       submitLabel={collection ? t('collections.save') : t('collections.create')}
-      error={errors.root?.message}
-      failure={errors.root?.type === 'server' ? upsert.error : undefined}
       onSubmit={(event) => void submit(event)}
       onClose={onClose}
       readOnly={readOnly}

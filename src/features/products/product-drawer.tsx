@@ -17,7 +17,7 @@ import { Suspense, lazy, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { PRODUCT_STATUSES, type Product } from '@/api/catalog';
 import { CustomPropertiesField, DescriptionFields, TitleHandleFields } from '@/components/catalog-fields';
-import { UpsertDrawer, showSaved } from '@/components/upsert-drawer';
+import { UpsertDrawer, formFrame, showSaved } from '@/components/upsert-drawer';
 import { DeleteRecordButton } from '@/components/catalog-delete';
 import { useT } from '@/i18n/react';
 import { useWorkspaceApi } from '@/lib/workspace-api';
@@ -50,7 +50,7 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
   const upsert = useUpsertProduct();
   const schema = useMemo(() => productFormSchema(product), [product]);
   const form = useForm<ProductFormValues, unknown, ProductFormOutput>({ resolver: withSentences(zodResolver(schema)), defaultValues: productFormValues(product, { currency: defaultCurrency }) });
-  const { errors, isDirty, isSubmitting, isSubmitSuccessful } = form.formState;
+  const { errors } = form.formState;
   const imageUrl = useWatch({ control: form.control, name: 'imageUrl' });
   const currencies = useMemo(() => currencyOptions([product?.currency ?? '', defaultCurrency ?? '']), [product, defaultCurrency]);
   // The product's own collections stay choosable by title while the full list loads (or when it is capped).
@@ -91,12 +91,8 @@ export function ProductDrawer({ product, defaultCurrency, readOnly = false, onCl
   return (
     <UpsertDrawer
       title={product ? (readOnly ? t('products.view') : t('products.edit')) : t('products.new')}
-      dirty={isDirty}
-      submitting={isSubmitting}
-      saved={isSubmitSuccessful}
+      {...formFrame(form.formState, upsert.error)}
       submitLabel={product ? t('products.save') : t('products.create')}
-      error={errors.root?.message}
-      failure={errors.root?.type === 'server' ? upsert.error : undefined}
       onSubmit={(event) => void submit(event)}
       onClose={onClose}
       readOnly={readOnly}

@@ -14,7 +14,7 @@ import * as z from 'zod/mini';
 import { contactCreateSchema, type Contact } from '@/api/contacts';
 import type { ContactPatch } from '@/api/extensions';
 import { KeyValueEditor } from '@/components/key-value-editor';
-import { UpsertDrawer, showSaved } from '@/components/upsert-drawer';
+import { UpsertDrawer, formFrame, showSaved } from '@/components/upsert-drawer';
 import { applyServerErrors, withSentences } from '@/lib/form-errors';
 import { keyValueField, optionalText } from '@/lib/form-fields';
 import { type KeyValueRow, rowsOf } from '@/lib/key-value';
@@ -70,7 +70,7 @@ export function EditContactDrawer({ contact, onClose }: { contact: Contact; onCl
     resolver: withSentences(zodResolver(editContactSchema(contact))) as never,
     defaultValues: editContactValues(contact),
   });
-  const { errors, isDirty, isSubmitting, isSubmitSuccessful, dirtyFields } = form.formState;
+  const { errors, dirtyFields } = form.formState;
   // Issue 36 point 6: the contact as the form opened on it. A save after someone else saved it (its `updated` moved,
   // the change stream having loaded the new version) asks first, keeping the person's input either way.
   const openedAt = useRef(contact.updated);
@@ -119,12 +119,8 @@ export function EditContactDrawer({ contact, onClose }: { contact: Contact; onCl
   return (
     <UpsertDrawer
       title={t('contact-record.editTitle')}
-      dirty={isDirty}
-      submitting={isSubmitting}
-      saved={isSubmitSuccessful}
+      {...formFrame(form.formState, update.error)}
       submitLabel={t('contact-record.saveChanges')}
-      error={errors.root?.message}
-      failure={errors.root?.type === 'server' ? update.error : undefined}
       onSubmit={(event) => void submit(event)}
       onClose={onClose}
     >

@@ -27,7 +27,7 @@ import { t as translate } from '@/i18n/i18n';
 import { useT } from '@/i18n/react';
 import { KeyValueEditor } from '@/components/key-value-editor';
 import { TagsField } from '@/components/tags-field';
-import { UpsertDrawer } from '@/components/upsert-drawer';
+import { UpsertDrawer, formFrame } from '@/components/upsert-drawer';
 import { useWorkspaceApi } from '@/lib/workspace-api';
 import { applyServerErrors, withSentences } from '@/lib/form-errors';
 import { keyValueField } from '@/lib/form-fields';
@@ -101,7 +101,7 @@ export function NewContactDrawer({ onClose }: { onClose: () => void }) {
   const schema = useMemo(() => contactFormSchema(country), [country]);
   const create = useCreateContact();
   const form = useForm<FormInput, unknown, z.output<typeof newContactSchema>>({ resolver: withSentences(zodResolver(schema)), defaultValues: DEFAULTS });
-  const { errors, isDirty, isSubmitting } = form.formState;
+  const { errors } = form.formState;
   const t = useT();
   const image = String(useWatch({ control: form.control, name: 'image' }) ?? '');
 
@@ -143,11 +143,8 @@ export function NewContactDrawer({ onClose }: { onClose: () => void }) {
   return (
     <UpsertDrawer
       title={t('contact-record.newTitle')}
-      dirty={isDirty}
-      submitting={isSubmitting}
+      {...formFrame(form.formState, create.error)}
       submitLabel={t('contact-record.create')}
-      error={errors.root?.message}
-      failure={errors.root?.type === 'server' ? create.error : undefined}
       onSubmit={(event) => void submit(event)}
       onClose={onClose}
     >
