@@ -353,9 +353,9 @@ export class ContactStore {
    * costs what the first does. That needs the total first (cached per filter; a write between the two reads can
    * shift such a page by the rows it added, as any write shifts offsets). A search the trigram indexes serve
    * counts first too, to choose how to read the page (`searchDrive`).
-   * A deep page of any other read (1000 rows or more into its reading direction) is a seek from the nearest
-   * anchor plus a short OFFSET (`anchor`, deep-pages.ts, issue 39 point 1): the same rows, at the first page's cost
-   * once the anchor of the data version is known.
+   * A deep page of any other read (1000 rows or more into its reading direction) is a seek from its own anchor,
+   * the page's first row, found by walking from the nearest one before it the first time (`anchor`, deep-pages.ts,
+   * issue 39 point 1): the same rows, at the first page's cost once that anchor of the data version is known.
    * A page the database cannot build because a row holds a value it cannot read as JSON is built again with
    * the safe projection, which lists such values as null (issue 12): no stored value can fail a page, and pages
    * of good rows pay nothing for it.
