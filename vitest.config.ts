@@ -35,7 +35,7 @@ const maxWorkers = Math.max(2, availableParallelism() - 1);
  * environment's parsing, the export's quoters and the chunk sizing. Files that only skip some of their tests on
  * PostgreSQL do that themselves (`TEST_DATABASE`).
  */
-const SQLITE_ONLY = ['server/test/transport.test.ts', 'server/test/timed-chunks.test.ts', 'server/test/proxy.test.ts', 'server/test/dashboard.test.ts', 'server/test/openapi.test.ts', 'server/test/config.test.ts', 'server/test/export-encoding.test.ts'];
+const SQLITE_ONLY = ['server/test/transport.test.ts', 'server/test/timed-chunks.test.ts', 'server/test/anchor-cache.test.ts', 'server/test/proxy.test.ts', 'server/test/dashboard.test.ts', 'server/test/openapi.test.ts', 'server/test/config.test.ts', 'server/test/export-encoding.test.ts'];
 
 /**
  * Server test files that spend most of their time waiting on timers (a socket left idle until the service closes it,

@@ -56,13 +56,12 @@ export function seekFrom(terms: readonly SortTerm[], anchor: AnchorValues): RawB
 }
 
 /** The anchors of one key: positions ascending, and each position's values. */
-type Anchors = { positions: number[]; values: Map<number, AnchorValues> };
+type Anchors = { readonly positions: number[]; readonly values: Map<number, AnchorValues> };
 
 /**
  * The anchors known per `<workspace>:<data version>:<filter>:<order>:<direction>` key: row position (0-based, in the
  * key's reading direction) to anchor values. Bounded: the least recently used keys are dropped past `maxKeys`, and
- * each key holds at most `maxAnchors` positions, past which no more are remembered (a page then seeks from the
- * nearest one it has, with an OFFSET).
+ * each key holds at most `maxAnchors` positions (`remember` thins them when full).
  */
 export class AnchorCache {
   private readonly keys: VersionedCache<Anchors>;
@@ -72,6 +71,8 @@ export class AnchorCache {
     private readonly maxAnchors = 10_000,
   ) {
     this.keys = new VersionedCache(maxKeys);
+    // `remember` drops an anchor between two others.
+    this.maxAnchors = Math.max(3, maxAnchors);
   }
 
   /**
@@ -86,10 +87,22 @@ export class AnchorCache {
     return { at, from: anchors.values.get(at)!, anchors };
   }
 
-  /** Remembers `values` as the anchor at `position` of `anchors` (which `nearest` gave), unless they are full. */
+  /**
+   * Remembers `values` as the anchor at `position` of `anchors` (which `nearest` gave). When they are full, the anchor
+   * whose two neighbours are closest together is dropped first (never the first or the last): the rest spread over
+   * every position read so far, and a reader paging on through millions of rows keeps walking one page from the last
+   * (a cap that refused new anchors made every page past the last one remembered walk from there).
+   */
   remember(anchors: Anchors, position: number, values: AnchorValues): void {
-    if (anchors.values.has(position) || anchors.values.size >= this.maxAnchors) return;
-    anchors.positions.splice(lastAtOrBefore(anchors.positions, position) + 1, 0, position);
+    if (anchors.values.has(position)) return;
+    const at = anchors.positions;
+    if (at.length >= this.maxAnchors) {
+      let drop = 1;
+      for (let i = 2; i < at.length - 1; i++) if (at[i + 1]! - at[i - 1]! < at[drop + 1]! - at[drop - 1]!) drop = i;
+      anchors.values.delete(at[drop]!);
+      at.splice(drop, 1);
+    }
+    at.splice(lastAtOrBefore(at, position) + 1, 0, position);
     anchors.values.set(position, values);
   }
 }
