@@ -1,8 +1,8 @@
 /**
  * Deep pages read from anchors (issue 39 point 1, server/db/deep-pages.ts): on random filters, orders, offsets
  * and page sizes, with contact writes (creations with ties and nulls, tag edits, erasures) interleaved, every page
- * a store reading pages 3 or more rows deep from anchors gives equals the page of a store reading every page with a plain OFFSET
- * (`anchorsFrom: 0`, the reference checked by deep-pages.test.ts), byte for byte, and so does its total.
+ * a store reading pages 3 or more rows deep from anchors gives equals the page of a store reading every page with a
+ * plain OFFSET (`anchorsFrom: 0`, the reference checked by deep-pages.test.ts), byte for byte, and so does its total.
  */
 import { faker } from '@faker-js/faker';
 import fc from 'fast-check';
@@ -71,17 +71,10 @@ describe('a deep page read from anchors', () => {
   }, 120_000);
 
   it('reads a deep page by seeking from its anchor', async () => {
-    const statements: string[] = [];
-    const db = server.database.db.withPlugin({
-      transformQuery: (args) => {
-        statements.push(server.database.db.getExecutor().compileQuery(args.node, args.queryId).sql);
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    });
+    const { db, statements } = traced();
     const store = new ContactStore(db, server.database.dialect, { anchorsFrom: 3 });
     await store.list(server.a.id, { orderBy: DEFAULT_CONTACT_ORDER, offset: 7, limit: 2 });
-    expect(statements.join('\n')).toMatch(/"contacts"\."created" <= /);
+    expect(statements.map((statement) => statement.sql).join('\n')).toMatch(/"contacts"\."created" <= /);
   });
 });
 
