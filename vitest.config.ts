@@ -32,8 +32,8 @@ const maxWorkers = Math.max(2, availableParallelism() - 1);
  * Server test files whose subject no database changes, run once (on SQLite) rather than again on PostgreSQL (issue
  * 38 point 2, the suite's time): the HTTP layer below the routes (transport), proxy mode (it forwards to another
  * service, with no database of its own), the dashboard's serving and headers, the OpenAPI document, the
- * environment's parsing, the export's quoters and the chunk sizing. Files that only skip some of their tests on
- * PostgreSQL do that themselves (`TEST_DATABASE`).
+ * environment's parsing, the export's quoters, the chunk sizing and the deep pages' anchor cache. Files that only
+ * skip some of their tests on PostgreSQL do that themselves (`TEST_DATABASE`).
  */
 const SQLITE_ONLY = ['server/test/transport.test.ts', 'server/test/timed-chunks.test.ts', 'server/test/anchor-cache.test.ts', 'server/test/proxy.test.ts', 'server/test/dashboard.test.ts', 'server/test/openapi.test.ts', 'server/test/config.test.ts', 'server/test/export-encoding.test.ts'];
 

@@ -65,13 +65,10 @@ type Anchors = { readonly positions: number[]; readonly values: Map<number, Anch
  */
 export class AnchorCache {
   private readonly keys: VersionedCache<Anchors>;
-  constructor(
-    readonly from = ANCHORS_FROM,
-    maxKeys = 200,
-    private readonly maxAnchors = 10_000,
-  ) {
+  /** At least 3: `remember` drops an anchor between two others. */
+  private readonly maxAnchors: number;
+  constructor(readonly from = ANCHORS_FROM, maxKeys = 200, maxAnchors = 10_000) {
     this.keys = new VersionedCache(maxKeys);
-    // `remember` drops an anchor between two others.
     this.maxAnchors = Math.max(3, maxAnchors);
   }
 
