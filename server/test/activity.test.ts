@@ -17,7 +17,7 @@ import { ActivityStore, PRUNE_BATCH } from '../db/activity';
 import { createApiKey } from '../db/credentials';
 import { entriesToRevert } from '../db/revert';
 import { createOrganization, createWorkspace } from '../db/workspaces';
-import { type TestServer, call, query, startServer } from './harness';
+import { type TestServer, call, query, startServer, unique } from './harness';
 import { startServiceProcess } from './service-process';
 import { TEST_DATABASE, createMigratedTestDatabase } from './test-database';
 
@@ -26,9 +26,6 @@ beforeAll(async () => {
   server = await startServer();
 });
 afterAll(() => server.close());
-
-let serial = 0;
-const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(serial++).toString(36)}`;
 
 async function newContact(body: Record<string, unknown> = {}, headers: Record<string, string> = {}, key = server.a.key): Promise<string> {
   const created = await call(server, 'POST', '/contacts', { key, headers, body: { name: 'Kari Nordmann', email: `${unique('k')}@example.com`, ...body } });

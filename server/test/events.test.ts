@@ -23,7 +23,7 @@ import { createApiKey, findApiKey } from '../db/credentials';
 import { createOrganization, createWorkspace } from '../db/workspaces';
 import { EventHub, changeFrames } from '../events/hub';
 import { changes, openEvents, type OpenStream } from './event-stream';
-import { type TestServer, call, listenOnLoopback, startServer } from './harness';
+import { type TestServer, call, listenOnLoopback, startServer, unique } from './harness';
 import { startServiceProcess } from './service-process';
 import { createMigratedTestDatabase } from './test-database';
 
@@ -36,9 +36,6 @@ afterAll(async () => {
   for (const stream of open) stream.close();
   await server.close();
 });
-
-let serial = 0;
-const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(serial++).toString(36)}`;
 
 async function events(key = server.a.key, lastEventId?: string, target: { baseUrl: string } = server): Promise<OpenStream> {
   const stream = await openEvents(target.baseUrl, key, lastEventId);

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { PostStore } from '../db/posts';
-import { type TestServer, call, query, startServer } from './harness';
+import { type TestServer, call, query, startServer, unique } from './harness';
 import { TEST_DATABASE } from './test-database';
 
 let server: TestServer;
@@ -16,9 +16,6 @@ beforeAll(async () => {
   server = await startServer();
 });
 afterAll(() => server.close());
-
-let serial = 0;
-const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(serial++).toString(36)}`;
 
 async function newContact(body: Record<string, unknown> = {}, key = server.a.key): Promise<string> {
   const created = await call(server, 'POST', '/contacts', { key, body: { name: 'Kari Nordmann', email: `${unique('k')}@example.com`, ...body } });

@@ -113,6 +113,16 @@ export async function call(server: { baseUrl: string }, method: string, path: st
   return { status: response.status, headers: response.headers, body: json, text };
 }
 
+let uniqueSerial = 0;
+
+/**
+ * `prefix` followed by the time and a counter in base 36: a name, email or tag no other test of the run (nor an
+ * earlier run on the same PostgreSQL database) has used.
+ */
+export function unique(prefix: string): string {
+  return `${prefix}${Date.now().toString(36)}${(uniqueSerial++).toString(36)}`;
+}
+
 /** `?$filter=...&$limit=...` with every value percent-encoded. */
 export function query(params: Record<string, string | number | undefined>): string {
   const parts = Object.entries(params)

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergePendingLists } from '../db/connection';
 import { lastTwelveWeeks } from '../db/stats';
-import { type TestServer, call, query, startServer } from './harness';
+import { type TestServer, call, query, startServer, unique } from './harness';
 import { TEST_DATABASE } from './test-database';
 
 let server: TestServer;
@@ -16,9 +16,6 @@ beforeAll(async () => {
   server = await startServer();
 });
 afterAll(() => server.close());
-
-let serial = 0;
-const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(serial++).toString(36)}`;
 
 describe('lastTwelveWeeks', () => {
   it('gives the 12 Mondays ending with the current week, oldest first', () => {

@@ -8,16 +8,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_VIEWS_PER_WORKSPACE } from '../../src/api/live';
 import { openEvents } from './event-stream';
-import { type TestServer, call, query, startServer } from './harness';
+import { type TestServer, call, query, startServer, unique } from './harness';
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer();
 });
 afterAll(() => server.close());
-
-let serial = 0;
-const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${(serial++).toString(36)}`;
 
 const oslo = { filter: "city eq 'Oslo' and tags eq 'lead'", orderBy: 'created desc', columns: ['name', 'email', 'city'], pageSize: 50 };
 
