@@ -170,6 +170,7 @@ test('a save over a newer version warns first and keeps what was typed', async (
   await form.getByRole('button', { name: 'Save changes' }).click();
   const saveOver = form.getByRole('button', { name: 'Save over it' });
   await expect(saveOver).toBeVisible();
+  await checkAccessibility(page, 'stale-form-warning');
   await expect(form.getByLabel('Name')).toHaveValue('Nils Mine');
   // Nothing was sent yet.
   const before = await apiCall(readState().baseURL, ws.key, 'GET', `/contacts?%24filter=${encodeURIComponent(`id eq '${id}'`)}`);

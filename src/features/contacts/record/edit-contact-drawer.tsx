@@ -130,7 +130,7 @@ export function EditContactDrawer({ contact, onClose }: { contact: Contact; onCl
             <Text size="sm">{t('contact-record.staleFormText')}</Text>
             {confirming ? (
               <Group gap="xs">
-                <Button size="xs" color="yellow" onClick={() => void submit()}>
+                <Button size="xs" color="yellow" autoContrast onClick={() => void submit()}>
                   {t('contact-record.saveAnyway')}
                 </Button>
                 <Button size="xs" variant="default" onClick={() => setConfirming(false)}>
