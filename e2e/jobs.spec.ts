@@ -163,6 +163,38 @@ test('a bulk tag job runs in the background with its progress in the header; the
   expect(await tagsById(request, ws)).toEqual(before);
 });
 
+test('against a service without the activity log, the undo of a bulk tag job is a job of its own that puts every contact’s tags back', async ({ page, context, request }) => {
+  test.setTimeout(180_000);
+  await hideExtensions(context, ['contact-batch', 'activity']);
+  const ws = await makeWorkspace('Jobs undo by a job');
+  await seed(request, ws, 30, (i) => ({ tags: [['a'], ['a', 'new'], ['b']][i % 3] }));
+  const before = await tagsById(request, ws);
+  const base = readState().baseURL;
+  await connectTo(page, base, ws);
+  await bulkTag(page, base, ws, 'a', 20, { add: 'new', remove: 'a' });
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Jobs' }).click();
+  const entry = jobEntry(page, 'Add new, remove a on 20 contacts');
+  await expect(entry.getByTestId('job-state')).toHaveText('Finished', { timeout: 60_000 });
+  expect(await countTagged(request, ws, 'a')).toBe(0);
+  await expect(entry.getByRole('button', { name: 'Undo this job' })).toHaveCount(0);
+
+  // Asked first, inline under the job; Cancel leaves everything as it is.
+  await entry.getByRole('button', { name: 'Undo the tag changes' }).click();
+  const confirm = entry.getByRole('alertdialog', { name: 'Undo the tag changes' });
+  await expect(confirm).toContainText('Undo the tag changes on 20 contacts? This runs as a job of its own.');
+  await checkAccessibility(page, 'jobs-undo-by-a-job');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  await entry.getByRole('button', { name: 'Undo the tag changes' }).click();
+  await confirm.getByRole('button', { name: 'Undo the tag changes' }).click();
+
+  const undo = jobEntry(page, 'Undo: Add new, remove a on 20 contacts');
+  await expect(undo.getByTestId('job-state')).toHaveText('Finished', { timeout: 60_000 });
+  expect(await tagsById(request, ws)).toEqual(before);
+  // A job is undone once.
+  await expect(entry.getByRole('button', { name: 'Undo the tag changes' })).toHaveCount(0);
+});
+
 for (const how of ['reload', 'close'] as const) {
   test(`a ${how === 'reload' ? 'reload' : 'tab closed and opened again'} in the middle of a bulk tag job: every contact tagged once, none missing`, async ({ page, context, request }) => {
     test.setTimeout(300_000);

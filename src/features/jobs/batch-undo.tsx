@@ -16,6 +16,7 @@ import { useArea, useT } from '@/i18n/react';
 import { conflictsCsv } from '@/lib/activity';
 import type { JobRecord } from '@/lib/jobs/job-types';
 import { saveFile } from '@/lib/save-file';
+import { InlineConfirm } from './inline-confirm';
 
 export function BatchUndo({ job, workspaceId }: { job: JobRecord; workspaceId: string }) {
   useArea('activity');
@@ -37,19 +38,14 @@ export function BatchUndo({ job, workspaceId }: { job: JobRecord; workspaceId: s
         </Anchor>
       </Group>
       {confirming && !revert.data ? (
-        <Alert color="yellow" p="xs" role="alertdialog" aria-label={t('activity.undoBatch')}>
-          <Stack gap="xs">
-            <Text size="sm">{t('activity.undoBatchConfirm')}</Text>
-            <Group gap="xs">
-              <Button size="xs" color="yellow" loading={revert.isPending} onClick={() => revert.mutate({ batchId: job.id }, { onSettled: () => setConfirming(false) })}>
-                {t('activity.undoBatchRun')}
-              </Button>
-              <Button size="xs" variant="default" onClick={() => setConfirming(false)}>
-                {t('jobs.cancel')}
-              </Button>
-            </Group>
-          </Stack>
-        </Alert>
+        <InlineConfirm
+          label={t('activity.undoBatch')}
+          message={t('activity.undoBatchConfirm')}
+          confirmLabel={t('activity.undoBatchRun')}
+          busy={revert.isPending}
+          onConfirm={() => revert.mutate({ batchId: job.id }, { onSettled: () => setConfirming(false) })}
+          onCancel={() => setConfirming(false)}
+        />
       ) : null}
       {result ? (
         <>

@@ -32,6 +32,7 @@ import { type JobPace, useJobPace, useJobs, useKindsReady, useNow } from '@/lib/
 import { useBudgetState, useWorkspaceBudget } from '@/lib/use-rate-budget';
 import { saveFile } from '@/lib/save-file';
 import { useExtensions } from '@/lib/extensions';
+import { InlineConfirm } from './inline-confirm';
 
 /** A job's undo in one request (issue 33), loaded where the service keeps an activity log. */
 const BatchUndo = lazy(() => import('./batch-undo').then((m) => ({ default: m.BatchUndo })));
@@ -233,19 +234,14 @@ function JobEntry({ job, workspaceId, now }: { job: JobRecord; workspaceId: stri
           </Suspense>
         ) : null}
         {tagUndo && confirming ? (
-          <Alert color="yellow" p="xs" role="alertdialog" aria-label={t('jobs.undo')}>
-            <Stack gap="xs">
-              <Text size="sm">{t('jobs.undoConfirm', { count: job.counts.tagged })}</Text>
-              <Group gap="xs">
-                <Button size="xs" color="yellow" loading={busy} onClick={() => act(() => undoJob(job.id).then(() => setConfirming(false)))}>
-                  {t('jobs.undo')}
-                </Button>
-                <Button size="xs" variant="default" onClick={() => setConfirming(false)}>
-                  {t('jobs.cancel')}
-                </Button>
-              </Group>
-            </Stack>
-          </Alert>
+          <InlineConfirm
+            label={t('jobs.undo')}
+            message={t('jobs.undoConfirm', { count: job.counts.tagged })}
+            confirmLabel={t('jobs.undo')}
+            busy={busy}
+            onConfirm={() => act(() => undoJob(job.id).then(() => setConfirming(false)))}
+            onCancel={() => setConfirming(false)}
+          />
         ) : null}
       </Stack>
     </Box>
