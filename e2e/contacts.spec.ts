@@ -227,6 +227,7 @@ test('bulk-tags 25 selected contacts in the background, all tagged', async ({ pa
   // (The request-per-contact job, for a service without it, is e2e/stats-batches.spec.ts's fallback journey.)
   // A job step, paced by the key's budget (shared by this file's tests): it may wait for the window first.
   await expect(dialog.getByRole('status')).toHaveText('25 contacts matched; the tags of 25 contacts changed. Undo it on the Jobs page.', { timeout: 45_000 });
+  await checkAccessibility(page, 'bulk-tags-outcome', { include: '[role="dialog"]' });
   await dialog.getByRole('button', { name: 'Close bulk tags' }).last().click();
   await expect(dialog).toBeHidden();
   await expect

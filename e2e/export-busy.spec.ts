@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedContacts } from '../bench/seed-contacts';
-import { expect, test } from './fixtures';
+import { checkAccessibility, expect, test } from './fixtures';
 import { type StartedServer, cli, startService } from './server';
 
 const CONTACTS = 60_000; // a CSV of about 13 MB: more than a loopback socket's buffers hold (about 4.5 MB for 20,000 let a held export finish on CI)
@@ -69,6 +69,7 @@ test('waits out a busy export service with a countdown and its place in the queu
   // First in the queue; cancelled while waiting: no error, no download.
   await exportCsv();
   await expect(dialog.getByText(/^Your export is next in line; trying again in \d+ s$/)).toBeVisible();
+  await checkAccessibility(page, 'export-queued', { include: '[role="dialog"]' });
   await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
   await expect(page.getByText('Export cancelled.')).toBeVisible();
   await expect(dialog).toBeHidden();

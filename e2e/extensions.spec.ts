@@ -202,6 +202,7 @@ test('withdraws a scheduled post, which the month calendar showed', async ({ pag
   await row.getByRole('button', { name: `Withdraw “${header}”` }).click();
   const confirm = page.getByRole('dialog', { name: 'Withdraw this post?' });
   await expect(confirm).toContainText('will not be published');
+  await checkAccessibility(page, 'withdraw-post-dialog', { include: '[role="dialog"]' });
   await confirm.getByRole('button', { name: 'Withdraw post' }).click();
   await expect(page.getByText(`Withdrew “${header}”.`)).toBeVisible();
   await expect(table.getByRole('row').filter({ hasText: header }).filter({ hasText: 'Scheduled' })).toHaveCount(0);
@@ -219,6 +220,7 @@ test('deletes products over a selection, after a confirmation', async ({ page, r
   await page.getByRole('region', { name: 'Selection' }).getByRole('button', { name: 'Delete 2 products…' }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete 2 products?' });
   await expect(confirm).toContainText('cannot be restored');
+  await checkAccessibility(page, 'delete-products-dialog', { include: '[role="dialog"]' });
   await confirm.getByRole('button', { name: 'Delete 2 products' }).click();
   await expect(page.getByText('Deleted 2 products.')).toBeVisible();
   const table = page.getByRole('table', { name: 'Products' });

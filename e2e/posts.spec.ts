@@ -87,6 +87,7 @@ test.describe('composer', () => {
     await page.getByRole('button', { name: 'Publish post' }).click();
     const dialog = page.getByRole('dialog', { name: 'Publish to everyone?' });
     await expect(dialog).toContainText('no recipients');
+    await checkAccessibility(page, 'publish-to-everyone', { include: '[role="dialog"]' });
     await dialog.getByRole('button', { name: 'Publish to everyone' }).click();
     await expect(outcome(page)).toContainText('published');
     const requestId = (await outcome(page).getByRole('code').or(outcome(page).locator('code')).first().innerText()).trim();
@@ -201,6 +202,7 @@ test.describe('composer', () => {
     // Leaving asks first; staying keeps everything, leaving keeps the draft for later.
     await page.getByRole('link', { name: 'Back to posts' }).click();
     const leave = page.getByRole('dialog', { name: 'Leave the composer?' });
+    await checkAccessibility(page, 'leave-the-composer', { include: '[role="dialog"]', colors: false });
     await leave.getByRole('button', { name: 'Stay' }).click();
     await expect(page).toHaveURL(/\/posts\/new$/);
     await page.getByRole('link', { name: 'Back to posts' }).click();

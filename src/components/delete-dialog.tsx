@@ -48,7 +48,7 @@ export function DeleteDialog({ title, text, confirmLabel, ids, remove, onCancel,
     onDone(deleted);
   };
   return (
-    <Modal opened onClose={running ? () => undefined : close} title={title} centered>
+    <Modal opened onClose={running ? () => undefined : close} title={title} closeButtonProps={{ 'aria-label': t('forms.close') }} centered>
       <Stack gap="sm">
         <Text size="sm">{text}</Text>
         {running && ids.length > 1 ? (

@@ -467,7 +467,7 @@ function Composer() {
 
       <RequestHistory workspaceId={workspaceId} />
 
-      <Modal opened={confirming !== null} onClose={() => setConfirming(null)} title={confirming?.request.action === 'schedule' ? t('posts.scheduleEveryoneTitle') : t('posts.publishEveryoneTitle')} centered>
+      <Modal opened={confirming !== null} onClose={() => setConfirming(null)} title={confirming?.request.action === 'schedule' ? t('posts.scheduleEveryoneTitle') : t('posts.publishEveryoneTitle')} closeButtonProps={{ 'aria-label': t('posts.closeDialog') }} centered>
         <Stack>
           <Text size="sm">
             {confirming?.request.action === 'schedule' && confirming.request.publishDate
@@ -491,7 +491,7 @@ function Composer() {
         </Stack>
       </Modal>
 
-      <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title={t('posts.leaveTitle')} centered>
+      <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title={t('posts.leaveTitle')} closeButtonProps={{ 'aria-label': t('posts.closeDialog') }} centered>
         <Stack>
           <Text size="sm">{t('posts.leaveText')}</Text>
           <Group justify="flex-end">

@@ -54,7 +54,7 @@ function WithdrawDialog({ item, onClose }: { item: PostRequestItem; onClose: () 
     },
   });
   return (
-    <Modal opened onClose={onClose} title={t('posts.withdrawTitle')} centered>
+    <Modal opened onClose={onClose} title={t('posts.withdrawTitle')} closeButtonProps={{ 'aria-label': t('posts.closeDialog') }} centered>
       <Stack gap="sm">
         <Text size="sm">{t('posts.withdrawText', { title: titleOf(item) })}</Text>
         {withdraw.isError ? (
