@@ -3,7 +3,8 @@
  * no key for, instead of a detour to /connect. Pasting a key and pressing "Connect" is one click: the key is checked
  * with `GET /authorization` against the same API as the workspace on screen, must belong to the chosen workspace
  * (otherwise nothing is saved and the dialog says whose key it is), is saved (for the session, or on this device),
- * and the workspace opens, its shell saying what the key allows (lib/key-announcement.ts). Its texts are in the
+ * and the workspace opens, its shell saying what the key allows (lib/key-announcement.ts). It links the workspace's
+ * public page (`/embed/:id`, which needs no key). Its texts are in the
  * `tools` catalog area, fetched when the dialog opens (nothing shows until then).
  */
 import { Alert, Anchor, Button, Checkbox, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
@@ -74,6 +75,9 @@ function Dialog({ workspace, baseUrl, returnTo, onClose, onConnected }: AddKeyDi
       >
         <Stack>
           <Text size="sm">{t('tools.noKeyYet', { workspace: workspace.name })}</Text>
+          <Anchor href={`/embed/${encodeURIComponent(workspace.id)}`} target="_blank" rel="noreferrer" size="sm">
+            {t('tools.publicPageOf', { workspace: workspace.name })}
+          </Anchor>
           <PasswordInput label={t('tools.apiKey')} autoComplete="off" value={apiKey} onChange={(event) => setApiKey(event.currentTarget.value)} data-autofocus />
           <Checkbox label={t('tools.rememberDevice')} checked={remember} onChange={(event) => setRemember(event.currentTarget.checked)} />
           {failure ? (

@@ -3,7 +3,8 @@
  * paged 50 at a time), marking those with a saved key. Choosing one with a key switches to it at the same section,
  * its list as it was last shown there (filters, sort, page: lib/list-memory.ts; issue 14 point 4); choosing one
  * without a key opens the add-key dialog in place (components/add-key-dialog.tsx), and once its key is saved that
- * workspace opens at the same section. Each keyless one also links its public page.
+ * workspace opens at the same section (the dialog links the workspace's public page). An option holds no link or
+ * button of its own: a control inside an option is one no keyboard or screen reader reaches (axe: nested-interactive).
  * Without feeds:read-only it lists the saved keys only.
  */
 import { Badge, Button, Combobox, Group, Loader, Text, useCombobox } from '@mantine/core';
@@ -94,22 +95,9 @@ export function WorkspaceSwitcher() {
                             {t('workspaces.switcherKeySaved')}
                           </Badge>
                         ) : (
-                          <Group gap={4} wrap="nowrap">
-                            <Badge size="xs" variant="outline" color="gray">
-                              {t('workspaces.addKey')}
-                            </Badge>
-                            <Text
-                              component="a"
-                              size="xs"
-                              href={`/embed/${option.id}`}
-                              target="_blank"
-                              rel="noreferrer"
-                              onClick={(event) => event.stopPropagation()}
-                              aria-label={t('workspaces.publicPageOf', { name: option.name })}
-                            >
-                              {t('workspaces.switcherPublicPage')}
-                            </Text>
-                          </Group>
+                          <Badge size="xs" variant="outline" color="gray">
+                            {t('workspaces.addKey')}
+                          </Badge>
                         )}
                       </Group>
                     </Combobox.Option>
