@@ -38,6 +38,7 @@ test('saves the filters, sort and columns of the contacts list as a named view, 
   await expect(page.getByText(/matching contacts/)).toBeVisible();
   await page.getByRole('button', { name: 'Columns' }).click();
   await page.getByRole('checkbox', { name: 'City' }).uncheck();
+  await checkAccessibility(page, 'column-menu', { include: '[role="dialog"]' });
   await page.keyboard.press('Escape');
   await expect(table.getByRole('columnheader', { name: 'City' })).toHaveCount(0);
 
@@ -92,6 +93,9 @@ test('saves the filters, sort and columns of the contacts list as a named view, 
   await expect(views(page).getByRole('link')).toHaveCount(0);
 
   await page.goto(`/w/${nordic!.id}/contacts`);
+  await views(page).getByRole('button', { name: 'Options of the view Active A to Z' }).click();
+  await checkAccessibility(page, 'saved-view-menu', { include: '[role="menu"]' });
+  await page.keyboard.press('Escape');
   await viewAction(page, 'Active A to Z', 'Delete');
   await expect(views(page).getByRole('link')).toHaveCount(0);
   expect(await page.evaluate((id) => localStorage.getItem(`workspace-admin.views.${id}.contacts`), nordic!.id)).toBeNull();
@@ -215,6 +219,7 @@ test('a view shared with the workspace in one browser opens in a fresh one, mark
   await expect(third.getByRole('menuitem', { name: 'Delete' })).toBeDisabled();
   await expect(third.getByRole('menuitem', { name: 'Copy link' })).toBeEnabled();
   await expect(third.getByRole('menu').getByText(why)).toBeVisible();
+  await checkAccessibility(third, 'shared-view-menu-read-only', { include: '[role="menu"]' });
   await third.keyboard.press('Escape');
   await views(third).getByRole('button', { name: 'Save view' }).click();
   const readerDialog = third.getByRole('dialog', { name: 'Save the current view' });
