@@ -3,7 +3,7 @@
  * and setting a filter never moves a filter bar onto a second row.
  */
 import type { Locator } from '@playwright/test';
-import { expect, isUncovered, test } from './fixtures';
+import { checkAccessibility, expect, isUncovered, test } from './fixtures';
 
 test('a notification shown over an open drawer leaves its close button free', async ({ page, state, connect }) => {
   const workspace = state.demo.workspaces[0]!;
@@ -15,6 +15,7 @@ test('a notification shown over an open drawer leaves its close button free', as
   await tags.press('Enter');
   const notice = page.getByRole('alert').filter({ hasText: 'Tags not changed' });
   await expect(notice).toBeVisible();
+  await checkAccessibility(page, 'error-notification');
   const close = drawer.getByRole('button', { name: 'Close contact' });
   expect(await isUncovered(close)).toBe(true);
   await close.click({ timeout: 5000 });

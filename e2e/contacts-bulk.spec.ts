@@ -11,7 +11,7 @@
  * tag case test here, and e2e/stats-batches.spec.ts).
  */
 import type { APIRequestContext, Page } from '@playwright/test';
-import { type Workspace, expect, hideExtensions, makeWorkspace, test } from './fixtures';
+import { type Workspace, checkAccessibility, expect, hideExtensions, makeWorkspace, test } from './fixtures';
 import { type StartedServer, startService } from './server';
 
 let limited: StartedServer;
@@ -122,6 +122,7 @@ test('offers the existing tag first when a typed one differs only in case: drawe
   await tags.fill('VIP');
   await expect(page.getByRole('listbox').getByRole('option').first()).toHaveText('vip');
   await expect(drawer.getByText('“VIP” is the existing tag “vip”: Enter uses “vip”.')).toBeVisible();
+  await checkAccessibility(page, 'tag-picker-options');
   await tags.press('Enter');
   await expect.poll(() => countTagged(request, ws, 'vip')).toBe(2);
   expect(await countTagged(request, ws, 'VIP')).toBe(0);

@@ -16,7 +16,8 @@ import { AppRouter } from './router';
 const NotificationsHost = lazy(() => import('@/components/notifications-host').then((m) => ({ default: m.NotificationsHost })));
 
 // Shade 8 keeps white-on-primary and primary-on-white text above WCAG AA's 4.5:1 contrast. Every notification's
-// close button gets a name (axe's button-name rule), in the language shown. A field's hint sits under its input, not
+// close button gets a name (axe's button-name rule), in the language shown, and its text under a title the text's
+// color (Mantine's gray 6 on white is about 3.3:1, under AA; axe's color-contrast). A field's hint sits under its input, not
 // between label and input, so the inputs of a row stand level whether or not they have a hint (issue 23 point 12).
 // A person whose system asks for reduced motion gets drawers, menus and dialogs without their transitions (WCAG 2.3.3).
 const themeFor = (closeLabel: string) =>
@@ -26,7 +27,7 @@ const themeFor = (closeLabel: string) =>
     primaryShade: { light: 8, dark: 8 },
     defaultRadius: 'md',
     components: {
-      Notification: { defaultProps: { closeButtonProps: { 'aria-label': closeLabel } } },
+      Notification: { defaultProps: { closeButtonProps: { 'aria-label': closeLabel } }, styles: { description: { color: 'var(--mantine-color-text)' } } },
       InputWrapper: { defaultProps: { inputWrapperOrder: ['label', 'input', 'description', 'error'] } },
     },
   });
