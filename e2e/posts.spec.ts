@@ -278,6 +278,10 @@ test.describe('composer', () => {
     await page.getByLabel('Button URL', { exact: true }).fill('https://example.com/');
     await expect(page.getByTestId('post-preview').getByRole('heading', { name: 'Accessible header' })).toBeVisible();
     await checkAccessibility(page, 'posts-composer');
+    // The date and time picker, open.
+    await page.getByLabel('Publish at').click();
+    await expect(page.getByRole('spinbutton', { name: 'Hours' })).toBeVisible();
+    await checkAccessibility(page, 'posts-composer-picker', { include: '[role="dialog"]' });
   });
 });
 

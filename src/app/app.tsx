@@ -34,12 +34,17 @@ const themeFor = (closeLabel: string) =>
 
 /**
  * Light variants (badges, light buttons) get darker text in the light scheme: Mantine's shade 6 on its own
- * tint is about 3:1, and even shade 9 of some colors stays under WCAG AA's 4.5:1.
+ * tint is about 3:1, and even shade 9 of some colors stays under WCAG AA's 4.5:1. Placeholders too (WCAG 1.4.3
+ * counts them as text): Mantine's gray 5 on white is about 2:1 and its dark 3 on a dark input about 2.5:1; these
+ * mixes are about 4.9:1 and 5.5:1, still lighter than a value (the date picker's placeholder is text axe checks).
  */
 const cssVariablesResolver: CSSVariablesResolver = (current) => ({
   variables: {},
-  light: Object.fromEntries(Object.keys(current.colors).map((color) => [`--mantine-color-${color}-light-color`, `color-mix(in srgb, var(--mantine-color-${color}-9), black 30%)`])),
-  dark: {},
+  light: {
+    ...Object.fromEntries(Object.keys(current.colors).map((color) => [`--mantine-color-${color}-light-color`, `color-mix(in srgb, var(--mantine-color-${color}-9), black 30%)`])),
+    '--mantine-color-placeholder': 'color-mix(in srgb, var(--mantine-color-gray-6), black 20%)',
+  },
+  dark: { '--mantine-color-placeholder': 'color-mix(in srgb, var(--mantine-color-dark-2), white 25%)' },
 });
 
 /**
