@@ -106,6 +106,7 @@ test('cancels a bulk job part-way: what it says it changed is what changed', asy
   expect(changed).toBeGreaterThan(0);
   expect(changed).toBeLessThan(60);
   await expect(entry.getByRole('button', { name: /not sent/ })).toHaveText(`${60 - changed} not sent`);
+  await checkAccessibility(page, 'jobs-cancelled', { include: 'article' });
   await expect.poll(() => countTagged(request, ws, 'halted')).toBe(changed);
   await page.waitForTimeout(1500);
   expect(await countTagged(request, ws, 'halted')).toBe(changed);

@@ -286,6 +286,7 @@ test('leaving the only tab that runs a job asks first', async ({ page, request }
   await expect(entry.getByTestId('job-state')).toHaveText('Paused');
   await page.waitForTimeout(1000);
   const paused = await countTagged(request, ws, 'left');
+  await checkAccessibility(page, 'jobs-paused', { include: 'article' });
   await page.waitForTimeout(2000);
   expect(await countTagged(request, ws, 'left')).toBe(paused);
   await entry.getByRole('button', { name: 'Resume' }).click();
