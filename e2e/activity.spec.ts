@@ -95,6 +95,7 @@ test('the consent record of a contact made active through its notification setti
   await expect(record.getByRole('listitem').nth(1)).toContainText('State: pending → active');
   await expect(record.getByRole('listitem').nth(1)).toContainText('Notifications: email on, SMS on → email off, SMS on');
   await expect(record.getByRole('listitem').nth(1)).toContainText(`…${accessKey.slice(-4)} · signup-form`);
+  await checkAccessibility(page, 'consent-record', { include: '[role="dialog"]' });
   const download = page.waitForEvent('download');
   await drawer.getByRole('button', { name: 'Download consent record (JSON)' }).click();
   const proof = JSON.parse(readFileSync(await (await download).path(), 'utf8')) as { contactId: string; entries: { action: string; keyHint: string; source: string; when: string }[] };

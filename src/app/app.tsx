@@ -16,8 +16,7 @@ import { AppRouter } from './router';
 const NotificationsHost = lazy(() => import('@/components/notifications-host').then((m) => ({ default: m.NotificationsHost })));
 
 // Shade 8 keeps white-on-primary and primary-on-white text above WCAG AA's 4.5:1 contrast. Every notification's
-// close button gets a name (axe's button-name rule), in the language shown, and its text under a title the text's
-// color (Mantine's gray 6 on white is about 3.3:1, under AA; axe's color-contrast). A field's hint sits under its input, not
+// close button gets a name (axe's button-name rule), in the language shown. A field's hint sits under its input, not
 // between label and input, so the inputs of a row stand level whether or not they have a hint (issue 23 point 12).
 // A person whose system asks for reduced motion gets drawers, menus and dialogs without their transitions (WCAG 2.3.3).
 const themeFor = (closeLabel: string) =>
@@ -27,24 +26,19 @@ const themeFor = (closeLabel: string) =>
     primaryShade: { light: 8, dark: 8 },
     defaultRadius: 'md',
     components: {
-      Notification: { defaultProps: { closeButtonProps: { 'aria-label': closeLabel } }, styles: { description: { color: 'var(--mantine-color-text)' } } },
+      Notification: { defaultProps: { closeButtonProps: { 'aria-label': closeLabel } } },
       InputWrapper: { defaultProps: { inputWrapperOrder: ['label', 'input', 'description', 'error'] } },
     },
   });
 
 /**
  * Light variants (badges, light buttons) get darker text in the light scheme: Mantine's shade 6 on its own
- * tint is about 3:1, and even shade 9 of some colors stays under WCAG AA's 4.5:1. Placeholders too (WCAG 1.4.3
- * counts them as text): Mantine's gray 5 on white is about 2:1 and its dark 3 on a dark input about 2.5:1; these
- * mixes are about 4.9:1 and 5.5:1, still lighter than a value (the date picker's placeholder is text axe checks).
+ * tint is about 3:1, and even shade 9 of some colors stays under WCAG AA's 4.5:1. (Other colors: global.css.)
  */
 const cssVariablesResolver: CSSVariablesResolver = (current) => ({
   variables: {},
-  light: {
-    ...Object.fromEntries(Object.keys(current.colors).map((color) => [`--mantine-color-${color}-light-color`, `color-mix(in srgb, var(--mantine-color-${color}-9), black 30%)`])),
-    '--mantine-color-placeholder': 'color-mix(in srgb, var(--mantine-color-gray-6), black 20%)',
-  },
-  dark: { '--mantine-color-placeholder': 'color-mix(in srgb, var(--mantine-color-dark-2), white 25%)' },
+  light: Object.fromEntries(Object.keys(current.colors).map((color) => [`--mantine-color-${color}-light-color`, `color-mix(in srgb, var(--mantine-color-${color}-9), black 30%)`])),
+  dark: {},
 });
 
 /**
