@@ -74,7 +74,7 @@ export default defineConfig({
   },
   // Module workers (the contacts import's reader, planner and look-ups, issue 20), so a worker can load a chunk when it
   // needs it; the catalogs' plugin too, so the planner words a refused row in the language shown.
-  worker: { format: 'es', plugins: () => [catalogs()] },
+  worker: { format: 'es', plugins: () => [catalogs({ emit: false })] },
   build: {
     outDir: 'dist',
     sourcemap: true,

@@ -2,13 +2,14 @@
  * Translations (issue 23), on Lingui's core (`@lingui/core`, 2.3 KB of gzip; docs/bundle.md says why it and not
  * i18next or Paraglide). Messages are ICU MessageFormat strings (plurals: `{count, plural, one {# kontakt} other
  * {# kontakter}}`) kept by key in `src/i18n/catalogs/<locale>/<area>.json`, compiled at build time
- * (vite-catalogs.ts), one chunk per language and area: a screen fetches only its areas in the language shown, and
+ * (vite-catalogs.ts), one file per language and area: a screen fetches only its areas in the language shown, and
  * a change of language fetches the areas already shown in the new one before switching.
  *
  * Keys are literal strings in the code (`t('contacts.title')`), so src/i18n/catalogs.test.ts can check that every
  * key used is in both catalogs and every catalog key is used. A key a catalog lacks shows as the key itself.
  */
-import { type Messages, i18n } from '@lingui/core';
+import { i18n } from '@lingui/core';
+import { importCatalog } from 'virtual:catalogs';
 import { type Locale, intlLocale, preferredLocale, rememberLocale } from './locale';
 
 export { i18n };
@@ -56,8 +57,6 @@ export type Area =
   | 'lists'
   | 'activity';
 
-const catalogs = import.meta.glob<Messages>('./catalogs/*/*.json', { query: '?catalog', import: 'default' });
-
 const loaded = new Set<string>();
 /** Each catalog's load by `<locale>/<area>`, kept so every caller (and React's `use`) waits on the same promise. */
 const loading = new Map<string, Promise<void>>();
@@ -68,13 +67,10 @@ function loadOne(locale: Locale, area: Area): Promise<void> {
   const key = `${locale}/${area}`;
   let promise = loading.get(key);
   if (!promise) {
-    const importer = catalogs[`./catalogs/${key}.json`];
-    promise = importer
-      ? importer().then((messages) => {
-          i18n.load(locale, messages);
-          loaded.add(key);
-        })
-      : Promise.reject(new Error(`No catalog ${key}`));
+    promise = importCatalog(key).then((messages) => {
+      i18n.load(locale, messages);
+      loaded.add(key);
+    });
     loading.set(key, promise);
     // A failed fetch (offline) is tried again by the next caller.
     promise.catch(() => loading.delete(key));
