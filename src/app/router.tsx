@@ -36,7 +36,7 @@ const COMPOSER: Section = {
   label: 'Post composer',
   labelKey: 'shell.sectionComposer',
   scope: 'posts:read-write',
-  Page: lazy(() => Promise.all([import('@/features/posts/composer-page'), loadArea('posts'), loadArea('embed')]).then(([m]) => ({ default: m.ComposerPage }))),
+  Page: lazy(() => Promise.all([import('@/features/posts/composer-page'), loadArea('posts'), loadArea('embed'), loadArea('lists')]).then(([m]) => ({ default: m.ComposerPage }))),
 };
 
 const routes: RouteObject[] = [

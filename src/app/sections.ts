@@ -24,11 +24,11 @@ const withTexts = <M>(areas: Area | Area[], module: Promise<M>) =>
   Promise.all([module, ...[areas].flat().map((area) => loadArea(area))]).then(([loaded]) => loaded);
 
 export const SECTIONS: Section[] = [
-  { path: 'contacts', label: 'Contacts', labelKey: 'shell.sectionContacts', scope: 'contacts:read-only', Page: lazy(() => withTexts('contacts', import('@/features/contacts/list/contacts-page')).then((m) => ({ default: m.ContactsPage }))), records: true },
+  { path: 'contacts', label: 'Contacts', labelKey: 'shell.sectionContacts', scope: 'contacts:read-only', Page: lazy(() => withTexts(['contacts', 'lists'], import('@/features/contacts/list/contacts-page')).then((m) => ({ default: m.ContactsPage }))), records: true },
   { path: 'products', label: 'Products', labelKey: 'shell.sectionProducts', scope: 'products:read-only', Page: lazy(() => withTexts(['products', 'lists'], import('@/features/products/products-page')).then((m) => ({ default: m.ProductsPage }))), records: true },
   { path: 'collections', label: 'Collections', labelKey: 'shell.sectionCollections', scope: 'products:read-only', Page: lazy(() => withTexts(['collections', 'lists'], import('@/features/collections/collections-page')).then((m) => ({ default: m.CollectionsPage }))), records: true },
-  { path: 'posts', label: 'Posts', labelKey: 'shell.sectionPosts', scope: 'posts:read-only', Page: lazy(() => withTexts(['posts', 'embed'], import('@/features/posts/posts-page')).then((m) => ({ default: m.PostsPage }))) },
+  { path: 'posts', label: 'Posts', labelKey: 'shell.sectionPosts', scope: 'posts:read-only', Page: lazy(() => withTexts(['posts', 'embed', 'lists'], import('@/features/posts/posts-page')).then((m) => ({ default: m.PostsPage }))) },
   { path: 'jobs', label: 'Jobs', labelKey: 'shell.sectionJobs', scope: null, Page: lazy(() => withTexts(['jobs', 'tools'], import('@/features/jobs/jobs-page')).then((m) => ({ default: m.JobsPage }))) },
   { path: 'activity', label: 'Activity', labelKey: 'shell.sectionActivity', scope: null, Page: lazy(() => withTexts(['activity', 'jobs', 'tools'], import('@/features/jobs/jobs-page')).then((m) => ({ default: m.ActivityPage }))) },
-  { path: 'workspaces', label: 'Workspaces', labelKey: 'shell.sectionWorkspaces', scope: 'feeds:read-only', Page: lazy(() => withTexts('workspaces', import('@/features/workspaces/workspaces-page')).then((m) => ({ default: m.WorkspacesPage }))) },
+  { path: 'workspaces', label: 'Workspaces', labelKey: 'shell.sectionWorkspaces', scope: 'feeds:read-only', Page: lazy(() => withTexts(['workspaces', 'lists'], import('@/features/workspaces/workspaces-page')).then((m) => ({ default: m.WorkspacesPage }))) },
 ];

@@ -11,7 +11,7 @@ export function ColumnMenu({ columns, hidden, onChange }: { columns: ColumnChoic
     <Popover position="bottom-end" shadow="md">
       <Popover.Target>
         <Button variant="default" size="xs">
-          {t('shell.columns')}
+          {t('lists.columns')}
         </Button>
       </Popover.Target>
       {/* Named by its button ("Columns"): Mantine labels the pop-up by its target. */}

@@ -76,12 +76,12 @@ function RowCheckbox({ label, checked, indeterminate = false, disabled, onChange
 
 /** The caption of a sortable table: the current order in words, then how to change it. */
 function sortCaption(sorting: SortingState, labelOf: (id: string) => string): ReactNode {
-  const order = sorting.map((sort, index) => t(sort.desc ? 'shell.sortDescending' : 'shell.sortAscending', { column: labelOf(sort.id), then: index ? 'then' : 'first' })).join(', ');
+  const order = sorting.map((sort, index) => t(sort.desc ? 'lists.sortDescending' : 'lists.sortAscending', { column: labelOf(sort.id), then: index ? 'then' : 'first' })).join(', ');
   // The keyboard's part (Shift+click, Shift+Enter) is left out on a touch screen (issue 34 point 8: global.css).
   return (
     <>
-      {order ? `${t('shell.sortedBy', { order })} ` : ''}
-      <span className="key-hint">{t('shell.sortHelp')}</span>
+      {order ? `${t('lists.sortedBy', { order })} ` : ''}
+      <span className="key-hint">{t('lists.sortHelp')}</span>
     </>
   );
 }
@@ -128,7 +128,7 @@ export function DataTable<Row extends RowData>(props: DataTableProps<Row>) {
               {selectable ? (
                 <th scope="col" className={classes.select}>
                   <RowCheckbox
-                    label={t('shell.selectAllRows')}
+                    label={t('lists.selectAllRows')}
                     checked={rows !== undefined && rows.length > 0 && table.getIsAllPageRowsSelected()}
                     indeterminate={table.getIsSomePageRowsSelected()}
                     onChange={table.getToggleAllPageRowsSelectedHandler()}
@@ -198,7 +198,7 @@ export function DataTable<Row extends RowData>(props: DataTableProps<Row>) {
             >
               {selectable ? (
                 <td className={classes.select}>
-                  <RowCheckbox label={t('shell.selectRow', { row: rowLabel ? rowLabel(row.original) : row.id })} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
+                  <RowCheckbox label={t('lists.selectRow', { row: rowLabel ? rowLabel(row.original) : row.id })} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
                 </td>
               ) : null}
               {row.getVisibleCells().map((cell) => (

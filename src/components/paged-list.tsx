@@ -99,7 +99,7 @@ export function PagedList<Row extends RowData>(props: PagedListProps<Row>) {
               <Stack align="center" gap="xs">
                 <Text>{texts.noMatch}</Text>
                 <Button variant="light" size="xs" onClick={onClearFilters}>
-                  {t('shell.clearFilters')}
+                  {t('lists.clearFilters')}
                 </Button>
               </Stack>
             ) : (

@@ -39,26 +39,26 @@ export function PaginationBar({ page, pageSize, total, pageSizes, onPageChange, 
   return (
     <Group justify="space-between" gap="sm" wrap="wrap">
       <Text size="sm" aria-live="polite">
-        {total === undefined ? t('shell.loadingEllipsis') : total === 0 ? t('shell.noResults') : t('shell.range', { first: formatNumber(first), last: formatNumber(last), total: formatNumber(total) })}
+        {total === undefined ? t('shell.loadingEllipsis') : total === 0 ? t('lists.noResults') : t('lists.range', { first: formatNumber(first), last: formatNumber(last), total: formatNumber(total) })}
         {capNote && totalPages > lastPage ? ` · ${capNote}` : ''}
-        {pendingPage !== undefined && pendingPage !== page ? ` · ${t('shell.loadingPage', { page: formatNumber(pendingPage) })}` : ''}
+        {pendingPage !== undefined && pendingPage !== page ? ` · ${t('lists.loadingPage', { page: formatNumber(pendingPage) })}` : ''}
       </Text>
       <Group gap="xs" wrap="nowrap">
         <NativeSelect
-          aria-label={t('shell.rowsPerPage')}
+          aria-label={t('lists.rowsPerPage')}
           size="xs"
           value={String(pageSize)}
-          data={pageSizes.map((size) => ({ value: String(size), label: t('shell.perPage', { size }) }))}
+          data={pageSizes.map((size) => ({ value: String(size), label: t('lists.perPage', { size }) }))}
           onChange={(event) => onPageSizeChange(Number(event.currentTarget.value))}
         />
-        <ActionIcon className="roomy-only" variant="default" aria-label={t('shell.firstPage')} onClick={() => go(1)} disabled={page <= 1}>
+        <ActionIcon className="roomy-only" variant="default" aria-label={t('lists.firstPage')} onClick={() => go(1)} disabled={page <= 1}>
           «
         </ActionIcon>
-        <ActionIcon variant="default" aria-label={t('shell.previousPage')} onClick={() => go(page - 1)} disabled={page <= 1}>
+        <ActionIcon variant="default" aria-label={t('lists.previousPage')} onClick={() => go(page - 1)} disabled={page <= 1}>
           ‹
         </ActionIcon>
         <TextInput
-          aria-label={t('shell.pageNumber')}
+          aria-label={t('lists.pageNumber')}
           size="xs"
           w={72}
           inputMode="numeric"
@@ -70,12 +70,12 @@ export function PaginationBar({ page, pageSize, total, pageSizes, onPageChange, 
           }}
         />
         <Text size="sm" aria-hidden="true">
-          {t('shell.ofPages', { pages: formatNumber(lastPage) })}
+          {t('lists.ofPages', { pages: formatNumber(lastPage) })}
         </Text>
-        <ActionIcon variant="default" aria-label={t('shell.nextPage')} onClick={() => go(page + 1)} disabled={page >= lastPage}>
+        <ActionIcon variant="default" aria-label={t('lists.nextPage')} onClick={() => go(page + 1)} disabled={page >= lastPage}>
           ›
         </ActionIcon>
-        <ActionIcon className="roomy-only" variant="default" aria-label={t('shell.lastPage')} onClick={() => go(lastPage)} disabled={page >= lastPage}>
+        <ActionIcon className="roomy-only" variant="default" aria-label={t('lists.lastPage')} onClick={() => go(lastPage)} disabled={page >= lastPage}>
           »
         </ActionIcon>
       </Group>

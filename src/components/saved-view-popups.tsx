@@ -49,7 +49,7 @@ export function ViewMenu({ view, list, link, onRename }: { view: SavedView; list
   return (
     <Menu position="bottom-end" shadow="md" withInitialFocusPlaceholder={false}>
       <Menu.Target>
-        <ActionIcon variant="subtle" size="md" aria-label={t('shell.viewOptions', { name: view.name })}>
+        <ActionIcon variant="subtle" size="md" aria-label={t('lists.viewOptions', { name: view.name })}>
           <span aria-hidden="true">⋯</span>
         </ActionIcon>
       </Menu.Target>

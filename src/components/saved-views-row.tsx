@@ -101,9 +101,9 @@ export function SavedViews({ list, hidden = [], onHiddenChange, shared }: SavedV
   const pathOf = (view: Pick<SavedView, 'search'>) => `/w/${workspaceId}/${list}${view.search ? `?${view.search}` : ''}`;
 
   return (
-    <Group gap="xs" wrap="wrap" role="group" aria-label={t('shell.savedViews')}>
+    <Group gap="xs" wrap="wrap" role="group" aria-label={t('lists.savedViews')}>
       <Text size="sm" c="dimmed" component="span">
-        {t('shell.views')}
+        {t('lists.views')}
       </Text>
       {views.map((view) => {
         const isCurrent = view.search === current;
@@ -114,7 +114,7 @@ export function SavedViews({ list, hidden = [], onHiddenChange, shared }: SavedV
             </Button>
             <AfterInteraction
               fallback={
-                <ActionIcon variant="subtle" size="md" aria-label={t('shell.viewOptions', { name: view.name })}>
+                <ActionIcon variant="subtle" size="md" aria-label={t('lists.viewOptions', { name: view.name })}>
                   <span aria-hidden="true">⋯</span>
                 </ActionIcon>
               }
@@ -161,7 +161,7 @@ export function SavedViews({ list, hidden = [], onHiddenChange, shared }: SavedV
         />
       ) : null}
       <Button size="xs" variant="subtle" onClick={() => setNaming({ mode: 'save' })}>
-        {t('shell.saveView')}
+        {t('lists.saveView')}
       </Button>
       {naming ? (
         <Suspense fallback={null}>

@@ -20,12 +20,12 @@ export function savedViewsNeeded(workspaceId: string, list: string, params: URLS
 export function SavedViewsStandIn() {
   const t = useT();
   return (
-    <Group gap="xs" wrap="wrap" role="group" aria-label={t('shell.savedViews')}>
+    <Group gap="xs" wrap="wrap" role="group" aria-label={t('lists.savedViews')}>
       <Text size="sm" c="dimmed" component="span">
-        {t('shell.views')}
+        {t('lists.views')}
       </Text>
       <Button size="xs" variant="subtle">
-        {t('shell.saveView')}
+        {t('lists.saveView')}
       </Button>
     </Group>
   );

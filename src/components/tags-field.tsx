@@ -28,9 +28,9 @@ export type TagsFieldProps = Omit<TagsInputProps, 'data' | 'value' | 'onChange' 
 
 const NO_TAGS: readonly string[] = [];
 /** The × of a tag: "Remove tag vip" ("Fjern merkelappen vip"). */
-export const removeTagName = (tag: string) => t('shell.removeTag', { tag });
+export const removeTagName = (tag: string) => t('lists.removeTag', { tag });
 /** The × of any other chosen value, by its label (a collection, a contact): "Remove Summer" ("Fjern Summer"). */
-export const removeValueName = (label: string) => t('shell.removeValue', { label });
+export const removeValueName = (label: string) => t('lists.removeValue', { label });
 
 export function TagsField({ value, onChange, existing = NO_TAGS, description, onKeyDown, onDropdownOpen, onDropdownClose, removeName = removeTagName, ...props }: TagsFieldProps) {
   useT();
@@ -54,7 +54,7 @@ export function TagsField({ value, onChange, existing = NO_TAGS, description, on
       }}
       renderPill={renderPill}
       selectFirstOptionOnChange={match !== null}
-      description={match ? t('shell.existingTag', { typed: search.trim(), existing: match }) : description}
+      description={match ? t('lists.existingTag', { typed: search.trim(), existing: match }) : description}
     />
   );
 }

@@ -16,7 +16,7 @@ export { i18n };
 
 /**
  * The catalogs' areas: what a screen needs loaded before it renders. `common`: what every page may show, /connect
- * included; `shell`: the workspace's header, navigation, tables and lists, loaded with the workspace layout; `bulk`:
+ * included; `shell`: the workspace's header, navigation and request budget, loaded with the workspace layout; `bulk`:
  * the contacts' selection bar and bulk tags dialog, loaded with them; `sentences`: what is shown when something goes
  * wrong (the error sentences of src/lib/error-sentence.ts, the throttling notice, a missing scope), loaded only when
  * shown, so the first screens do not carry them. `forms`: the shared create-or-edit drawer (UpsertDrawer), the
@@ -28,8 +28,10 @@ export { i18n };
  * `jobs`: the jobs page, the header's job progress and the titles and reports of durable jobs, loaded with the page,
  * with the progress, and by the runner; `tools`: the shared pop-ups loaded when first opened (the header's key menu
  * and connected notice, a saved view's menu and naming dialog, the shared views' marks and their confirmation, the add-key dialog, a record drawer's loading and
- * not-found states, the `$filter` editor), each loading it with its own code; `lists`: the server-paged list pages
- * (products, collections: counts, empty states, their forms' missing title), loaded with those sections.
+ * not-found states, the `$filter` editor), each loading it with its own code; `lists`: the tables,
+ * pagination, filters, tag fields and saved views of the list pages (contacts, products, collections, posts and the
+ * composer, workspaces), and the catalog's counts, empty states and forms' missing title, loaded with those sections,
+ * so the overview does not carry them (issue 38 point 3).
  * `activity`: a record's history and consent record, the Activity page and a job's undo in one request (our service's
  * activity log, docs/decisions.md section 11), loaded with each of them.
  */

@@ -31,7 +31,7 @@ export function CollectionFilters({ search, update }: Props) {
         ))}
         {/* Always laid out, hidden while nothing is filtered, so setting a filter never moves the bar onto two rows (issue 14). */}
         <Button variant="default" onClick={() => update(CLEAR_COLLECTION_FILTERS)} style={{ visibility: isCollectionFiltered(search) ? undefined : 'hidden' }}>
-          {t('shell.clearFilters')}
+          {t('lists.clearFilters')}
         </Button>
       </Group>
     </div>

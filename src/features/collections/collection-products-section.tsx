@@ -114,7 +114,7 @@ export function CollectionProducts({ collection, canWrite }: { collection: Colle
             {total !== undefined && total > COLLECTION_PRODUCTS_PAGE ? (
               <Group gap="xs" justify="flex-end">
                 <Text size="xs" c="dimmed">
-                  {t('shell.range', { first: formatNumber(first), last: formatNumber(last), total: formatNumber(total) })}
+                  {t('lists.range', { first: formatNumber(first), last: formatNumber(last), total: formatNumber(total) })}
                 </Text>
                 <Button size="compact-xs" variant="default" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - COLLECTION_PRODUCTS_PAGE))}>
                   {t('collections.productsPrevious')}

@@ -280,7 +280,7 @@ function PublishedPosts({ search, update }: { search: PostsSearch; update: Updat
                     revealTop(tableTop.current);
                   }}
                   getItemProps={(p) => ({ 'aria-label': t('posts.page', { page: formatNumber(p) }) })}
-                  getControlProps={(control) => ({ 'aria-label': { first: t('shell.firstPage'), previous: t('shell.previousPage'), next: t('shell.nextPage'), last: t('shell.lastPage') }[control] })}
+                  getControlProps={(control) => ({ 'aria-label': { first: t('lists.firstPage'), previous: t('lists.previousPage'), next: t('lists.nextPage'), last: t('lists.lastPage') }[control] })}
                 />
               </nav>
             ) : null}

@@ -64,7 +64,7 @@ export function ProductFilters({ search, update }: Props) {
         <TagsField label={t('products.tags')} placeholder={search.tags.length ? undefined : t('products.any')} value={search.tags} onChange={(tags) => update({ tags })} clearable miw={180} maw={320} />
         {/* Always laid out, hidden while nothing is filtered, so setting a filter never moves the bar onto two rows (issue 14). */}
         <Button variant="default" onClick={() => update(CLEAR_PRODUCT_FILTERS)} style={{ visibility: isProductFiltered(search) ? undefined : 'hidden' }}>
-          {t('shell.clearFilters')}
+          {t('lists.clearFilters')}
         </Button>
       </Group>
     </div>

@@ -227,7 +227,7 @@ export function WorkspacesPage() {
                     revealTop(tableTop.current);
                   }}
                   getItemProps={(page) => ({ 'aria-label': t('workspaces.page', { page }) })}
-                  getControlProps={(control) => ({ 'aria-label': { first: t('shell.firstPage'), previous: t('shell.previousPage'), next: t('shell.nextPage'), last: t('shell.lastPage') }[control] })}
+                  getControlProps={(control) => ({ 'aria-label': { first: t('lists.firstPage'), previous: t('lists.previousPage'), next: t('lists.nextPage'), last: t('lists.lastPage') }[control] })}
                 />
               </nav>
             ) : null}

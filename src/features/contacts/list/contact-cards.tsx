@@ -49,7 +49,7 @@ export function ContactCards({ label, rows, pageSize, fetching, selection, onSel
               <input
                 type="checkbox"
                 className={classes.checkbox}
-                aria-label={t('shell.selectRow', { row: contact.name ?? contact.email ?? contact.id })}
+                aria-label={t('lists.selectRow', { row: contact.name ?? contact.email ?? contact.id })}
                 checked={Boolean(selection[contact.id])}
                 onChange={(event) => {
                   const next = { ...selection };

@@ -57,11 +57,11 @@ export function ContactFilters({ search, update }: Props) {
           }}
           aria-expanded={advanced}
         >
-          {t('shell.advanced')}
+          {t('lists.advanced')}
         </Button>
         {/* Always laid out, hidden while nothing is filtered, so setting a filter never moves the bar onto two rows (issue 14). */}
         <Button variant="default" onClick={() => update(CLEAR_FILTERS)} style={{ visibility: isFiltered(search) ? undefined : 'hidden' }}>
-          {t('shell.clearFilters')}
+          {t('lists.clearFilters')}
         </Button>
       </Group>
       {advanced ? (

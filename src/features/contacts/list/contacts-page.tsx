@@ -123,7 +123,7 @@ export function ContactsPage() {
     <Stack align="center" gap="xs">
       <Text>{t('contacts.noMatch')}</Text>
       <Button variant="light" size="xs" onClick={() => update(CLEAR_FILTERS)}>
-        {t('shell.clearFilters')}
+        {t('lists.clearFilters')}
       </Button>
     </Stack>
   ) : (
@@ -164,7 +164,7 @@ export function ContactsPage() {
           </AfterInteraction>
           {/* A phone shows the primary columns only (PHONE_COLUMNS): the column choice is for wider screens. */}
           <div className="wide-only">
-            <AfterInteraction fallback={<Button variant="default" size="xs">{t('shell.columns')}</Button>}>
+            <AfterInteraction fallback={<Button variant="default" size="xs">{t('lists.columns')}</Button>}>
               <ColumnMenu columns={HIDEABLE_COLUMNS} hidden={hidden} onChange={setHidden} />
             </AfterInteraction>
           </div>

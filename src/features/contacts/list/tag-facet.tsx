@@ -14,7 +14,7 @@ import { useWorkspaceApi } from '@/lib/workspace-api';
 import { contactQueries } from '../queries';
 
 /** The × of a chosen tag is named by the tag, not by its label with the count (issue 23 point 8). */
-const removableTag = pillRenderer((option) => translate('shell.removeTag', { tag: option.value }));
+const removableTag = pillRenderer((option) => translate('lists.removeTag', { tag: option.value }));
 
 export function TagFacet({ value, onChange }: { value: string[]; onChange: (tags: string[]) => void }) {
   const { api, workspaceId } = useWorkspaceApi();
