@@ -37,8 +37,7 @@ async function copyLink(name: string, link: string) {
 
 /**
  * A destructive item's text: the red of light variants, which app.tsx darkens in the light scheme (Mantine's red 6
- * on a white menu is about 3.5:1, under WCAG AA's 4.5:1; axe: color-contrast). The menus have no focus placeholder:
- * Mantine's is a focusable `role="presentation"` child, which a menu may not hold (axe: aria-required-children).
+ * on a white menu is about 3.5:1, under WCAG AA's 4.5:1; axe: color-contrast).
  */
 const DANGER_TEXT = 'var(--mantine-color-red-light-color)';
 
@@ -47,7 +46,7 @@ export function ViewMenu({ view, list, link, onRename }: { view: SavedView; list
   const t = useT();
   const { workspaceId } = useWorkspaceApi();
   return (
-    <Menu position="bottom-end" shadow="md" withInitialFocusPlaceholder={false}>
+    <Menu position="bottom-end" shadow="md">
       <Menu.Target>
         <ActionIcon variant="subtle" size="md" aria-label={t('lists.viewOptions', { name: view.name })}>
           <span aria-hidden="true">⋯</span>
@@ -73,7 +72,7 @@ export function ViewMenu({ view, list, link, onRename }: { view: SavedView; list
 export function SharedViewMenu({ name, link, canWrite, onRename, onDelete }: { name: string; link: string; canWrite: boolean; onRename: () => void; onDelete: () => void }) {
   const t = useT();
   return (
-    <Menu position="bottom-end" shadow="md" withInitialFocusPlaceholder={false}>
+    <Menu position="bottom-end" shadow="md">
       <Menu.Target>
         <ActionIcon variant="subtle" size="md" aria-label={t('tools.sharedViewOptions', { name })}>
           <span aria-hidden="true">⋯</span>

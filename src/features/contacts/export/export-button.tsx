@@ -144,8 +144,7 @@ export function ExportButton({ filter, orderBy, total, selectedIds = NONE, table
   const count = exportSelection ? selectedIds.length : (total ?? 0);
   return (
     <>
-      {/* No focus placeholder: Mantine's is a focusable role="presentation" child, which a menu may not hold (axe). */}
-      <Menu position="bottom-end" withInitialFocusPlaceholder={false}>
+      <Menu position="bottom-end">
         <Menu.Target>
           <Button variant="default" disabled={!total && !selecting}>
             {t('contacts.export')}
