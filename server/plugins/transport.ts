@@ -9,8 +9,9 @@
  *   whole request within `requestMs`, else 408 and the connection is closed, so sockets that never send a byte
  *   are closed too (without a 408: they sent no request, and a client that never reads would never see the
  *   close behind unread bytes, issue 37); a kept-alive connection idle for `keepAliveMs` after an answer is closed; a connection
- *   with no bytes either way for `idleMs` (a client that stopped reading an export) is destroyed, except while a
- *   handler works on a request it has whole (issue 33: a long write is answered, not cut).
+ *   with no bytes either way for `idleMs` (a client that stopped reading an export) is destroyed, except while the
+ *   service works on a request, from its headers to the answer's first byte, its body's arrival excepted (issue 33:
+ *   a long write, or a slow credential check, is answered, not cut).
  * - Body limit: 2 MB on every request, keyed or not, whatever the route: a `Content-Length` above it is a 413
  *   before anything else runs (authentication included), and a parsed body that grows past it is cut at 2 MB
  *   (Fastify's `bodyLimit`, also 413).
@@ -27,7 +28,8 @@
  *   no body (issue 21 point 5).
  * - While the server shuts down (after `app.close()`, docs/deploy.md "Stopping"), a request still arriving on an
  *   open connection answers 503 `Service Unavailable: the server is shutting down` with the error body of
- *   docs/decisions.md section 3 (Fastify's own 503 has another shape) and `Connection: close`. A kept-alive
+ *   docs/decisions.md section 3 (Fastify's own 503 has another shape) and `Connection: close`; so does an answer
+ *   finished during the close (none is pipelined behind it), so its client opens another connection. A kept-alive
  *   connection between two requests, or one whose answer finished during the close, is closed once it has been
  *   quiet for `QUIET_MS` (issue 37 point 3), so a client that sent its next request as the close began is answered
  *   503 instead of reset, and no kept-alive connection holds the close until its keep-alive timeout. Requests in
@@ -38,7 +40,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
-import type { ConnectionError, FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { ConnectionError, FastifyInstance, FastifyRequest, FastifyServerOptions, preParsingHookHandler, preValidationHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_VERSION, type ErrorBody } from '../../src/api/common';
 import { HttpError } from '../errors';
@@ -277,8 +279,35 @@ export default fp(
       for (const socket of sockets) if (!inFlight.has(socket)) closeWhenQuiet(socket);
     };
 
+    // The idle timeout is for a client that stops sending or reading, not for a server still working on a request:
+    // it is suspended from the request's headers to the answer's first byte, so a write that takes longer than
+    // `idleMs` (a batch of 1,000 contacts, the revert of a 10,000-contact import, issue 33) is answered instead of
+    // its connection being destroyed under it, and so is a request that waits on a busy process before its key is
+    // checked (a batch cut with `ECONNRESET` on a loaded machine, server/test/activity.test.ts). It is back while a
+    // body is still arriving (`preParsing` of the routes that take one; `requestMs` bounds that too) and before an
+    // answer's body is written, so an answer streamed to a client that stops reading is still cut.
+    const idleMs = app.initialConfig.connectionTimeout ?? 0;
+    const suspendIdle = (request: FastifyRequest) => request.raw.socket?.setTimeout?.(0); // `app.inject`'s has no socket
+    if (idleMs > 0) {
+      app.addHook('onRoute', (route) => {
+        const methods = [route.method].flat();
+        if (methods.every((method) => method === 'GET' || method === 'HEAD' || method === 'OPTIONS')) return;
+        const waitForBody: preParsingHookHandler = (request, _reply, payload, done) => {
+          if (!request.raw.complete) request.raw.socket?.setTimeout?.(idleMs);
+          done(null, payload);
+        };
+        const whole: preValidationHookHandler = (request, _reply, done) => {
+          suspendIdle(request);
+          done();
+        };
+        route.preParsing = [waitForBody, ...[route.preParsing ?? []].flat()];
+        route.preValidation = [whole, ...[route.preValidation ?? []].flat()];
+      });
+    }
+
     app.addHook('onRequest', (request, reply, done) => {
       const socket = request.raw.socket as Socket | undefined; // `app.inject`'s request has no real socket
+      if (idleMs > 0) suspendIdle(request);
       if (socket) {
         inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
         reply.raw.once('close', () => {
@@ -308,17 +337,7 @@ export default fp(
       done();
     });
 
-    // The idle timeout is for a client that stops sending or reading, not for a server still working on a request
-    // it has whole: it is suspended from the handler's start to the answer's first byte, so a write that takes
-    // longer than `idleMs` (a batch of 1,000 contacts, the revert of a 10,000-contact import, issue 33) is answered
-    // instead of its connection being destroyed under it. An answer streamed to a client that stops reading is
-    // still cut (the timeout is back before the body is written).
-    const idleMs = app.initialConfig.connectionTimeout ?? 0;
     if (idleMs > 0) {
-      app.addHook('preHandler', (request, _reply, done) => {
-        request.raw.socket?.setTimeout?.(0); // `app.inject`'s request has no real socket
-        done();
-      });
       app.addHook('onSend', (request, _reply, _payload, done) => {
         const { socket } = request.raw;
         if (socket && !socket.destroyed) socket.setTimeout?.(idleMs);
@@ -332,6 +351,12 @@ export default fp(
     });
 
     app.addHook('onSend', (request, reply, _payload, done) => {
+      // An answer finished while the server closes ends its connection (`Connection: close`), so a client that
+      // reads it opens another for its next request (refused once the listener is closed) instead of sending it
+      // where the close may cut it unread: a client slower than `QUIET_MS` to send its next request saw
+      // `ECONNRESET` (4 of 20 writers, server/test/graceful-shutdown.test.ts on a loaded machine). Not when a
+      // request already sent behind it is in (pipelined): that one is answered 503 with the close.
+      if (closing && (inFlight.get(request.raw.socket) ?? 0) <= 1) reply.header('Connection', 'close');
       if (request.raw.complete) return done();
       // An answer given on the headers can come before Node has parsed a body that arrived with them: one turn
       // of the event loop lets it finish the bytes it holds. Whatever is still missing after that is not read:

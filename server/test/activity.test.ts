@@ -296,7 +296,8 @@ describe('POST /activity/revert', () => {
   });
 
   it('answers a batch revert that runs longer than the idle timeout (the connection is not closed under it)', async () => {
-    const patient = await startServer({ timeouts: { headersMs: 400, requestMs: 800, keepAliveMs: 400, idleMs: 150 } });
+    // Only the idle timeout is short; a keep-alive timeout under a second also keeps fetch from reusing a connection.
+    const patient = await startServer({ timeouts: { headersMs: 5000, requestMs: 10_000, keepAliveMs: 400, idleMs: 150 } });
     try {
       const batch = unique('long-');
       // 2,000 creates: a revert undoes a run of creates a chunk at a time, 0.2 ms a contact on PostgreSQL.

@@ -268,6 +268,26 @@ describe('errors below the routes carry the error body (issue 12 point 11)', () 
     expect(refused!.headers.connection).toBe('close');
     await closed;
   });
+
+  it('ends the connection of an answer finished during shutdown with Connection: close, so a client slow to send its next request opens another', async () => {
+    const closing = await startServer();
+    const connection = new RawConnection(closing);
+    const body = JSON.stringify({ name: 'Answered during shutdown' });
+    await connection.write(`POST /api/contacts HTTP/1.1\r\nHost: test\r\nx-api-key: ${closing.a.key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    await sleep(100);
+    const closed = closing.close();
+    await sleep(100);
+    await connection.write(body.slice(5));
+    await expect.poll(() => connection.answers().length).toBe(1);
+    const [created] = connection.answers();
+    expect(created?.status, created?.text).toBe(201);
+    // Before, the answer said nothing of the close: the connection stayed open for QUIET_MS, then was destroyed
+    // under whatever the client sent next (ECONNRESET in server/test/graceful-shutdown.test.ts under load).
+    expect(created!.headers.connection).toBe('close');
+    await connection.closed;
+    expect(connection.answers()).toHaveLength(1);
+    await closed;
+  });
 });
 
 describe('connection timeouts (issue 12 point 9)', () => {
@@ -313,5 +333,26 @@ describe('connection timeouts (issue 12 point 9)', () => {
     await connection.closed;
     expect(connection.closedAt! - answered).toBeLessThan(2000);
     expect(connection.answers()).toHaveLength(1);
+  });
+
+  it('does not cut a request under the idle timeout while the service checks its credentials (scrypt, longer than the timeout)', async () => {
+    const busy = await startServer({ timeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 10_000, idleMs: 5 } });
+    try {
+      const creating = new RawConnection(busy);
+      const person = JSON.stringify({ name: 'Checked slowly' });
+      await creating.write(`POST /api/contacts HTTP/1.1\r\nHost: test\r\nx-api-key: ${busy.a.key}\r\nContent-Type: application/json\r\nContent-Length: ${person.length}\r\n\r\n${person}`);
+      const created = await creating.answer();
+      expect(created.status, created.text).toBe(201);
+      const { id } = created.body as { id: string };
+      // A Basic credential is checked with scrypt (tens of ms), before the body is read: the client has sent all.
+      const connection = new RawConnection(busy);
+      const body = JSON.stringify({ sms: false });
+      const started = Date.now();
+      await connection.write(`PATCH /api/contacts/${id}/notification-settings HTTP/1.1\r\nHost: test\r\nAuthorization: ${busy.a.basic}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      const answer = await Promise.race([connection.answer(), connection.closed.then(() => null)]);
+      expect(answer?.status, `answered after ${Date.now() - started} ms; the connection closed unanswered when null`).toBe(200);
+    } finally {
+      await busy.close();
+    }
   });
 });
