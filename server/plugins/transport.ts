@@ -28,8 +28,7 @@
  *   no body (issue 21 point 5).
  * - While the server shuts down (after `app.close()`, docs/deploy.md "Stopping"), a request still arriving on an
  *   open connection answers 503 `Service Unavailable: the server is shutting down` with the error body of
- *   docs/decisions.md section 3 (Fastify's own 503 has another shape) and `Connection: close`; so does an answer
- *   finished during the close (none is pipelined behind it), so its client opens another connection. A kept-alive
+ *   docs/decisions.md section 3 (Fastify's own 503 has another shape) and `Connection: close`. A kept-alive
  *   connection between two requests, or one whose answer finished during the close, is closed once it has been
  *   quiet for `QUIET_MS` (issue 37 point 3), so a client that sent its next request as the close began is answered
  *   503 instead of reset, and no kept-alive connection holds the close until its keep-alive timeout. Requests in
@@ -351,12 +350,6 @@ export default fp(
     });
 
     app.addHook('onSend', (request, reply, _payload, done) => {
-      // An answer finished while the server closes ends its connection (`Connection: close`), so a client that
-      // reads it opens another for its next request (refused once the listener is closed) instead of sending it
-      // where the close may cut it unread: a client slower than `QUIET_MS` to send its next request saw
-      // `ECONNRESET` (4 of 20 writers, server/test/graceful-shutdown.test.ts on a loaded machine). Not when a
-      // request already sent behind it is in (pipelined): that one is answered 503 with the close.
-      if (closing && (inFlight.get(request.raw.socket) ?? 0) <= 1) reply.header('Connection', 'close');
       if (request.raw.complete) return done();
       // An answer given on the headers can come before Node has parsed a body that arrived with them: one turn
       // of the event loop lets it finish the bytes it holds. Whatever is still missing after that is not read:

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/api/scopes';
 import { openMigratedDatabase } from '../database';
+import { QUIET_MS } from '../plugins/transport';
 import { createApiKey } from '../db/credentials';
 import { fakeContacts, insertContacts } from '../db/seed';
 import { createOrganization, createWorkspace } from '../db/workspaces';
@@ -139,18 +140,30 @@ describe('SIGTERM under load against the service as npm start runs it (issue 37 
     let answeredOnce = 0;
     let allAnswered!: () => void;
     const allAnsweredOnce = new Promise<void>((resolve) => (allAnswered = resolve));
+    // Requests sent after the signal on a connection quiet for `QUIET_MS` since its answer (the writer's process was
+    // that slow to send again, on a loaded machine): the service closes such a connection, and a request sent on it
+    // then races the close, as one sent as the keep-alive timeout ends would (docs/deploy.md, "Stopping").
+    let late = 0;
     const writer = async () => {
       let counted = false;
+      let answeredAt = Date.now();
       for (;;) {
         const email = `w${n++}@${DOMAIN}`;
         const sentAfterSignal = signalled;
+        const quietFor = Date.now() - answeredAt;
         let answer: Answer;
         try {
           answer = await send(origin, 'POST', '/api/contacts', key, { name: `Writer ${email}`, email }, agent);
+          answeredAt = Date.now();
         } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
           // A new connection after the listener closed is refused: that request never reached the service.
-          if (sentAfterSignal && (error as NodeJS.ErrnoException).code === 'ECONNREFUSED') return;
-          failures.push(`${email}: ${String((error as NodeJS.ErrnoException).code ?? error)}`);
+          if (sentAfterSignal && code === 'ECONNREFUSED') return;
+          if (signalled && code === 'ECONNRESET' && quietFor >= QUIET_MS) {
+            late++;
+            return;
+          }
+          failures.push(`${email}: ${String(code ?? error)} (sent ${quietFor} ms after its connection's last answer)`);
           return;
         }
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
@@ -192,7 +205,7 @@ describe('SIGTERM under load against the service as npm start runs it (issue 37 
     const exported = await Promise.race([exportEnded, after(5000, null)]);
     events.close();
 
-    const summary = `answers ${JSON.stringify([...statuses])}, failures ${JSON.stringify(failures.slice(0, 5))} (${failures.length}), ${afterSignal} answered 201 after the signal; stderr: ${started.stderr().slice(-2000)}`;
+    const summary = `answers ${JSON.stringify([...statuses])}, failures ${JSON.stringify(failures.slice(0, 5))} (${failures.length}), ${afterSignal} answered 201 after the signal, ${late} reset after ${QUIET_MS} ms quiet; stderr: ${started.stderr().slice(-2000)}`;
     if (process.env.SHUTDOWN_TEST_VERBOSE) console.info(`exit ${exit ? exit.at - signalledAt : null} ms, ${summary.slice(0, 300)}`);
     expect(exit, `the process had not exited 15 s after SIGTERM; ${summary}`).not.toBeNull();
     expect(exit!.at - signalledAt, 'the process exited within 10 s of SIGTERM').toBeLessThan(10_000);
