@@ -52,12 +52,18 @@ async function catalogKeys(): Promise<string[]> {
  */
 export function catalogs({ emit = true }: { emit?: boolean } = {}): Plugin {
   let build = false;
-  let version: Promise<string> | undefined;
-  const compiledVersion = () =>
-    (version ??= catalogKeys().then(async (keys) => {
+  /** This build's catalogs compiled once (`<locale>/<area>` to module source) and their version; reset per build. */
+  let compiled: Promise<{ version: string; sources: Map<string, string> }> | undefined;
+  const compileAll = () =>
+    (compiled ??= catalogKeys().then(async (keys) => {
+      const sources = new Map<string, string>();
       const hash = createHash('sha256');
-      for (const key of keys) hash.update(`${key}\0${await compileCatalog(`${CATALOGS_DIR}${key}.json`)}\0`);
-      return hash.digest('hex').slice(0, 10);
+      for (const key of keys) {
+        const source = await compileCatalog(`${CATALOGS_DIR}${key}.json`);
+        sources.set(key, source);
+        hash.update(`${key}\0${source}\0`);
+      }
+      return { version: hash.digest('hex').slice(0, 10), sources };
     }));
 
   return {
@@ -65,6 +71,9 @@ export function catalogs({ emit = true }: { emit?: boolean } = {}): Plugin {
     enforce: 'pre',
     configResolved(config) {
       build = config.command === 'build';
+    },
+    buildStart() {
+      compiled = undefined;
     },
     async resolveId(source, importer) {
       if (source === VIRTUAL) return RESOLVED_VIRTUAL;
@@ -75,10 +84,12 @@ export function catalogs({ emit = true }: { emit?: boolean } = {}): Plugin {
     async load(id) {
       if (id === RESOLVED_VIRTUAL) {
         if (build) {
+          const { version, sources } = await compileAll();
+          for (const key of sources.keys()) this.addWatchFile(`${CATALOGS_DIR}${key}.json`);
           // A variable, not `import.meta.url` inside `new URL(...)`, which Vite would read as an asset's address.
           return [
             'const here = import.meta.url;',
-            `export const importCatalog = (key) => import(/* @vite-ignore */ new URL(\`catalogs/${await compiledVersion()}/\${key}.js\`, here).href).then((module) => module.default);`,
+            `export const importCatalog = (key) => import(/* @vite-ignore */ new URL(\`catalogs/${version}/\${key}.js\`, here).href).then((module) => module.default);`,
           ].join('\n');
         }
         const keys = await catalogKeys();
@@ -96,10 +107,8 @@ export function catalogs({ emit = true }: { emit?: boolean } = {}): Plugin {
     },
     async generateBundle() {
       if (!emit) return;
-      const folder = `assets/catalogs/${await compiledVersion()}`;
-      for (const key of await catalogKeys()) {
-        this.emitFile({ type: 'asset', fileName: `${folder}/${key}.js`, source: await compileCatalog(`${CATALOGS_DIR}${key}.json`) });
-      }
+      const { version, sources } = await compileAll();
+      for (const [key, source] of sources) this.emitFile({ type: 'asset', fileName: `assets/catalogs/${version}/${key}.js`, source });
     },
   };
 }
