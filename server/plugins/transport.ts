@@ -288,17 +288,17 @@ export default fp(
     const idleMs = app.initialConfig.connectionTimeout ?? 0;
     const suspendIdle = (request: FastifyRequest) => request.raw.socket?.setTimeout?.(0); // `app.inject`'s has no socket
     if (idleMs > 0) {
+      const waitForBody: preParsingHookHandler = (request, _reply, payload, done) => {
+        if (!request.raw.complete) request.raw.socket?.setTimeout?.(idleMs);
+        done(null, payload);
+      };
+      const whole: preValidationHookHandler = (request, _reply, done) => {
+        suspendIdle(request);
+        done();
+      };
       app.addHook('onRoute', (route) => {
         const methods = [route.method].flat();
         if (methods.every((method) => method === 'GET' || method === 'HEAD' || method === 'OPTIONS')) return;
-        const waitForBody: preParsingHookHandler = (request, _reply, payload, done) => {
-          if (!request.raw.complete) request.raw.socket?.setTimeout?.(idleMs);
-          done(null, payload);
-        };
-        const whole: preValidationHookHandler = (request, _reply, done) => {
-          suspendIdle(request);
-          done();
-        };
         route.preParsing = [waitForBody, ...[route.preParsing ?? []].flat()];
         route.preValidation = [whole, ...[route.preValidation ?? []].flat()];
       });

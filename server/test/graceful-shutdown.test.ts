@@ -140,9 +140,10 @@ describe('SIGTERM under load against the service as npm start runs it (issue 37 
     let answeredOnce = 0;
     let allAnswered!: () => void;
     const allAnsweredOnce = new Promise<void>((resolve) => (allAnswered = resolve));
-    // Requests sent after the signal on a connection quiet for `QUIET_MS` since its answer (the writer's process was
-    // that slow to send again, on a loaded machine): the service closes such a connection, and a request sent on it
-    // then races the close, as one sent as the keep-alive timeout ends would (docs/deploy.md, "Stopping").
+    // Requests reset once the stop began, sent on a connection already quiet for `QUIET_MS` since its answer (the
+    // writer's process was that slow to send again, on a loaded machine): the service closes such a connection, and a
+    // request sent on it races the close, as one sent as the keep-alive timeout ends would (docs/deploy.md,
+    // "Stopping"). One sent just before the signal can race it too, so this counts by when the reset came.
     let late = 0;
     const writer = async () => {
       let counted = false;
