@@ -176,7 +176,7 @@ test('a menu clicked before its code arrives opens once it does, and its code lo
   releaseSwitcher();
   await expect(page.locator('header [data-stand-in]')).toHaveCount(0);
   await page.mouse.up();
-  await expect(page.getByRole('textbox', { name: 'Search workspaces' })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Search workspaces' })).toBeVisible();
 });
 
 /** A promise the test resolves when it wants a held-back request to go on, and its resolver. */

@@ -148,7 +148,7 @@ test('the add-key dialog speaks bokmål and refuses a key of another workspace',
   await connect(nordic.key);
   await page.getByRole('button', { name: /Switch workspace|Bytt arbeidsområde/ }).click();
   // The switcher's own texts are the workspaces area's: its search box in either language.
-  await page.getByRole('textbox', { name: /Search workspaces|arbeidsområde/i }).fill(keyless.name);
+  await page.getByRole('combobox', { name: /Search workspaces|arbeidsområde/i }).fill(keyless.name);
   await checkAccessibility(page, 'nb-workspace-switcher', { colors: false });
   await page.getByRole('option', { name: keyless.name }).click();
   const dialog = page.getByRole('dialog', { name: `Legg til en nøkkel for ${keyless.name}` });

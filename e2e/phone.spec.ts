@@ -136,7 +136,7 @@ test('composes and schedules a post, and switches workspace, on a phone', async 
 
   await page.getByRole('button', { name: /Switch workspace/ }).tap();
   // The switcher lists the first 50 of the organization's workspaces (the suite makes more): found by its search.
-  await page.getByRole('textbox', { name: 'Search workspaces' }).fill(other.name);
+  await page.getByRole('combobox', { name: 'Search workspaces' }).fill(other.name);
   await page.getByRole('listbox', { name: 'Workspaces' }).getByRole('option', { name: other.name }).tap();
   await expect(page).toHaveURL(new RegExp(`/w/${other.id}/posts`));
   await expectNoSidewaysScroll(page);

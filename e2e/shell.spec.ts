@@ -15,7 +15,7 @@ test('switches workspaces: the URL and the rows change, and never show the other
 
   await page.getByRole('button', { name: /Switch workspace/ }).click();
   // Searched for: the switcher pages 50 workspaces by name, and the other specs' workspaces can push it off the first page.
-  await page.getByRole('textbox', { name: 'Search workspaces' }).fill(lisbon!.name);
+  await page.getByRole('combobox', { name: 'Search workspaces' }).fill(lisbon!.name);
   const options = page.getByRole('listbox', { name: 'Workspaces' });
   await expect(options.getByRole('option', { name: lisbon!.name })).toContainText('key saved');
   await options.getByRole('option', { name: lisbon!.name }).click();
@@ -34,7 +34,7 @@ test('keeps the section when switching, and offers Add key and the public page f
   await connect(state.demo.workspaces[0]!.key);
   await page.getByRole('link', { name: 'Collections' }).click();
   await page.getByRole('button', { name: /Switch workspace/ }).click();
-  await page.getByRole('textbox', { name: 'Search workspaces' }).fill(state.keylessWorkspace.name);
+  await page.getByRole('combobox', { name: 'Search workspaces' }).fill(state.keylessWorkspace.name);
   const keyless = page.getByRole('option', { name: state.keylessWorkspace.name });
   await expect(keyless).toContainText('Add key');
   await checkAccessibility(page, 'workspace-switcher', { colors: false });

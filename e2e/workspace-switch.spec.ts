@@ -8,7 +8,7 @@ import { checkAccessibility, expect, makeWorkspace, test } from './fixtures';
 
 async function switchTo(page: Page, name: string) {
   await page.getByRole('button', { name: /Switch workspace/ }).click();
-  await page.getByRole('textbox', { name: 'Search workspaces' }).fill(name);
+  await page.getByRole('combobox', { name: 'Search workspaces' }).fill(name);
   await page.getByRole('listbox', { name: 'Workspaces' }).getByRole('option', { name }).click();
 }
 
@@ -57,7 +57,7 @@ test('switching to a workspace without a key opens an add-key dialog in place; a
   });
 
   await page.getByRole('button', { name: /Switch workspace/ }).click();
-  await page.getByRole('textbox', { name: 'Search workspaces' }).fill(keyless.name);
+  await page.getByRole('combobox', { name: 'Search workspaces' }).fill(keyless.name);
   const option = page.getByRole('option', { name: keyless.name });
   await expect(option).toContainText('Add key');
   await option.click();
@@ -83,4 +83,19 @@ test('switching to a workspace without a key opens an add-key dialog in place; a
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Products' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Connected to' })).toHaveCount(0);
   expect(visited.filter((url) => url.includes('/connect'))).toEqual([]);
+});
+
+test('an organization with more workspaces than the switcher shows at once: its search box is a combobox over the scrolling list, which passes axe', async ({ page, state, connect }) => {
+  // Workspaces enough for the list (at most 320 px high) to scroll, however many other tests have made by now.
+  for (let made = 0; made < 12; made += 1) await makeWorkspace('Scroll list');
+  await connect(state.demo.workspaces[0]!.key);
+  await page.getByRole('button', { name: /Switch workspace/ }).click();
+  const list = page.getByRole('listbox', { name: 'Workspaces' });
+  await expect(list.getByRole('option', { name: /^Scroll list / }).first()).toBeVisible();
+  expect(await list.evaluate((element) => element.scrollHeight > element.clientHeight), 'the list scrolls').toBe(true);
+  // The ARIA combobox pattern: the options are reached with the arrow keys from the search box, which says so.
+  const search = page.getByRole('combobox', { name: 'Search workspaces' });
+  await expect(search).toHaveAttribute('aria-expanded', 'true');
+  await expect(search).toHaveAttribute('aria-controls', (await list.getAttribute('id'))!);
+  await checkAccessibility(page, 'workspace-switcher-long', { colors: false });
 });

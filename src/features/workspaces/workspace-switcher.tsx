@@ -5,6 +5,9 @@
  * without a key opens the add-key dialog in place (components/add-key-dialog.tsx), and once its key is saved that
  * workspace opens at the same section (the dialog links the workspace's public page). An option holds no link or
  * button of its own: a control inside an option is one no keyboard or screen reader reaches (axe: nested-interactive).
+ * The search box is the ARIA combobox (role `combobox`, `aria-expanded`, and Mantine's `aria-controls` and
+ * `aria-activedescendant`): the options, which scroll past ten or so workspaces, are reached with the arrow keys
+ * from it, as a screen reader is told, and axe counts the list as that combobox's popup (scrollable-region-focusable).
  * Without feeds:read-only it lists the saved keys only.
  */
 import { Badge, Button, Combobox, Group, Loader, Text, useCombobox } from '@mantine/core';
@@ -73,7 +76,15 @@ export function WorkspaceSwitcher() {
             area="workspaces"
             render={() => (
               <>
-              <Combobox.Search value={search} onChange={(event) => setSearch(event.currentTarget.value)} placeholder={t('workspaces.switcherSearch')} aria-label={t('workspaces.switcherSearch')} />
+              <Combobox.Search
+                role="combobox"
+                aria-expanded={combobox.dropdownOpened}
+                aria-autocomplete="list"
+                value={search}
+                onChange={(event) => setSearch(event.currentTarget.value)}
+                placeholder={t('workspaces.switcherSearch')}
+                aria-label={t('workspaces.switcherSearch')}
+              />
               <Combobox.Options aria-label={t('shell.sectionWorkspaces')} mah={320} style={{ overflowY: 'auto' }}>
                 {list.isFetching && !list.data ? (
                   <Combobox.Empty>
