@@ -232,7 +232,9 @@ describe('fuzz: generated requests over every route of the table', () => {
     for (const route of routes) expect(reached, `${route.method} ${route.url}`).toContain(`${route.method} ${route.url}`);
     const succeeded = new Set([...seen.keys()].filter((key) => /\s2\d\d$/.test(key)).map((key) => key.split(' ').slice(0, 2).join(' ')));
     expect(succeeded.size).toBeGreaterThan(routes.length / 2);
-  }, Math.max(120_000, REQUESTS * 30));
+    // A bound for a hang, not a speed target: beside the browser tests on a loaded two-core machine the 2,400 requests
+    // took 50 to 111 s on PostgreSQL (clean-clone runs of stops 61 and 62), and one run went past the old 120 s.
+  }, Math.max(300_000, REQUESTS * 125));
 
   it('leaves the service answering', async () => {
     const response = await call(server, 'GET', '/contacts?%24limit=1', { key: server.a.key });
