@@ -91,7 +91,8 @@ test('an organization with more workspaces than the switcher shows at once: its 
   await connect(state.demo.workspaces[0]!.key);
   await page.getByRole('button', { name: /Switch workspace/ }).click();
   const list = page.getByRole('listbox', { name: 'Workspaces' });
-  await expect(list.getByRole('option', { name: /^Scroll list / }).first()).toBeVisible();
+  // Its first page (50, by name) is listed: ten or more options, whichever workspaces they are by now.
+  await expect(list.getByRole('option').nth(9)).toBeAttached();
   expect(await list.evaluate((element) => element.scrollHeight > element.clientHeight), 'the list scrolls').toBe(true);
   // The ARIA combobox pattern: the options are reached with the arrow keys from the search box, which says so.
   const search = page.getByRole('combobox', { name: 'Search workspaces' });
