@@ -120,8 +120,7 @@ test('a negative price is refused before any request, and a taken handle shows i
   const ws = await makeWorkspace('Catalog errors');
   const taken = unique('taken-');
   await apiProduct(request, ws.key, { title: 'First', handle: taken });
-  await connect(ws.key);
-  await page.goto(`/w/${ws.id}/products`);
+  await connect(ws.key, { path: 'products' });
   await expect(rowOf(page, 'Products', 'First')).toBeVisible();
 
   const sent = productPosts(page);
@@ -154,8 +153,7 @@ test('a negative price is refused before any request, and a taken handle shows i
 
 test('saving the same externalId twice gives one product: created, then updated', async ({ page, connect, request }) => {
   const ws = await makeWorkspace('Catalog upsert');
-  await connect(ws.key);
-  await page.goto(`/w/${ws.id}/products`);
+  await connect(ws.key, { path: 'products' });
   await expect(page.getByText('No products yet.')).toBeVisible();
   const externalId = unique('sku-');
 
@@ -183,8 +181,7 @@ test('a description with a script and an onerror attribute never runs: not in th
     dialogs.push(dialog.message());
     void dialog.dismiss();
   });
-  await connect(ws.key);
-  await page.goto(`/w/${ws.id}/products`);
+  await connect(ws.key, { path: 'products' });
   const payload = [
     '<p>Plain <b>bold</b> words</p>',
     '<img src="x" onerror="window.__pwned = 1; alert(1)">',
@@ -234,8 +231,7 @@ test('a key without products:read-write sees the catalogue but cannot create or 
   const title = unique('Vase ');
   await apiProduct(request, ws.key, { title, price: 3, currency: 'USD' });
   const { key } = cli<{ key: string }>(readState().databaseUrl, 'key', 'create', '--workspace', ws.id, '--scope', 'contacts:read-only,products:read-only');
-  await connect(key);
-  await page.goto(`/w/${ws.id}/products`);
+  await connect(key, { path: 'products' });
   await expect(rowOf(page, 'Products', title)).toContainText('$3.00');
   await expect(page.getByRole('button', { name: 'New product' })).toBeDisabled();
   await expect(rowOf(page, 'Products', title).getByRole('button', { name: title })).toHaveCount(0);

@@ -103,8 +103,7 @@ test("a read-only key sees a collection's products and pages through them, with 
   const ws = await makeWorkspace('Collection products read-only');
   const { trailId } = await catalog(request, ws.key);
   const { key } = cli<{ key: string }>(readState().databaseUrl, 'key', 'create', '--workspace', ws.id, '--scope', 'contacts:read-only,products:read-only');
-  await connect(key);
-  await page.goto(`/w/${ws.id}/collections/${trailId}`);
+  await connect(key, { path: `collections/${trailId}` });
   await expect(page.getByRole('form', { name: 'Collection' })).toBeVisible();
   await expect(section(page).getByText('12 products', { exact: true })).toBeVisible();
   await section(page).getByRole('button', { name: 'Next products' }).click();
@@ -120,8 +119,7 @@ test.describe('in bokmål on a 360 px phone', () => {
   test("a collection's products read in bokmål, and the drawer is no wider than the phone", async ({ page, connect, request }) => {
     const ws = await makeWorkspace('Kolleksjonens produkter');
     const { trailId, lantern } = await catalog(request, ws.key);
-    await connect(ws.key);
-    await page.goto(`/w/${ws.id}/collections/${trailId}`);
+    await connect(ws.key, { path: `collections/${trailId}` });
     const region = page.getByRole('region', { name: 'Produkter i denne kolleksjonen' });
     await expect(region.getByText('12 produkter', { exact: true })).toBeVisible();
     await expect(region.getByText('1–10 av 12')).toBeVisible();

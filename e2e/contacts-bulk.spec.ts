@@ -115,8 +115,7 @@ test('cancels a bulk job part-way: what it says it changed is what changed', asy
 test('offers the existing tag first when a typed one differs only in case: drawer, bulk dialog, new contact', async ({ page, request, connect }) => {
   const ws = await makeWorkspace('Tag case');
   await seed(request, ws, 3, (i) => ({ tags: i === 0 ? ['vip'] : [] }));
-  await connect(ws.key);
-  await page.goto(`/w/${ws.id}/contacts?sort=name:asc`);
+  await connect(ws.key, { path: 'contacts?sort=name:asc' });
   await page.getByRole('table', { name: 'Contacts' }).getByRole('row', { name: /Tag case \S+ 001/ }).click();
   const drawer = page.getByRole('dialog', { name: /001/ });
   const tags = drawer.getByRole('combobox', { name: 'Tags' });
@@ -152,8 +151,7 @@ test('offers the existing tag first when a typed one differs only in case: drawe
 test('the new contact form refuses a blank contact, asks before closing when filled, and focuses the field a server error names', async ({ page, request, connect }) => {
   const ws = await makeWorkspace('Blank form');
   await seed(request, ws, 1, () => ({ email: 'taken@spec.test' }));
-  await connect(ws.key);
-  await page.goto(`/w/${ws.id}/contacts`);
+  await connect(ws.key, { path: 'contacts' });
   const posts: string[] = [];
   page.on('request', (sent) => {
     if (sent.method() === 'POST' && new URL(sent.url()).pathname === '/api/contacts') posts.push(sent.url());
@@ -207,8 +205,7 @@ test('the new contact form refuses a blank contact, asks before closing when fil
 test('a refused change reads as a sentence, with the service\'s words and trace id under Details', async ({ page, request, connect }) => {
   const ws = await makeWorkspace('Error words');
   await seed(request, ws, 1, () => ({}));
-  await connect(ws.key);
-  await page.goto(`/w/${ws.id}/contacts`);
+  await connect(ws.key, { path: 'contacts' });
   await page.getByRole('table', { name: 'Contacts' }).locator('tbody tr').first().click();
   const tags = page.getByRole('dialog').getByRole('combobox', { name: 'Tags' });
   await tags.fill('x'.repeat(70));
@@ -227,8 +224,7 @@ test('a refused change reads as a sentence, with the service\'s words and trace 
 test('the state facet counts each state under the other filters; the tag facet says its counts are workspace-wide', async ({ page, request, connect }) => {
   const ws = await makeWorkspace('State counts');
   await seed(request, ws, 9, (i) => ({ city: i < 6 ? 'Oslo' : 'Bergen', addDirectly: i % 3 === 0 }));
-  await connect(ws.key);
-  await page.goto(`/w/${ws.id}/contacts?city=Oslo`);
+  await connect(ws.key, { path: 'contacts?city=Oslo' });
   const state = page.getByLabel('State', { exact: true });
   // Issue 19: the counts are asked for when the menu opens, not with the page.
   await expect(state.locator('option[value="active"]')).toHaveText('Active');

@@ -152,8 +152,7 @@ test('erases every contact of a filter ("all 12 matching") as one job; a contact
   const tagged = [];
   for (let n = 0; n < 12; n++) tagged.push(await post(request, ws.key, '/contacts', { name: `Farewell ${String(n).padStart(2, '0')}`, tags: [tag] }));
   await post(request, ws.key, '/contacts', { name: 'Not In Filter', tags: ['other'] });
-  await connect(ws.key);
-  await page.goto(`/w/${ws.id}/contacts?tags=${tag}&size=10`);
+  await connect(ws.key, { path: `contacts?tags=${tag}&size=10` });
   await expect(page.getByText('12 matching contacts')).toBeVisible();
   await page.getByRole('checkbox', { name: 'Select all rows on this page' }).check();
   const bar = page.getByRole('region', { name: 'Selection' });
@@ -183,8 +182,7 @@ test('withdraws a scheduled post, which the month calendar showed', async ({ pag
   const publishDate = new Date(Date.now() + 2 * 3_600_000).toISOString();
   const scheduled = await post(request, ws.key, '/post-requests', { action: 'schedule', header, publishDate });
   await post(request, ws.key, '/post-requests', { action: 'suggest', header: `${header} idea` });
-  await connect(ws.key);
-  await page.goto(`/w/${ws.id}/posts`);
+  await connect(ws.key, { path: 'posts' });
   await page.getByRole('tab', { name: 'Scheduled and suggested' }).click();
   const table = page.getByRole('table', { name: 'Scheduled and suggested posts' });
   const row = table.getByRole('row').filter({ hasText: header }).filter({ hasText: 'Scheduled' });
@@ -214,8 +212,7 @@ test('deletes products over a selection, after a confirmation', async ({ page, r
   const title = unique('Old stock ');
   for (const n of [1, 2]) await post(request, ws.key, '/products', { title: `${title} ${n}` });
   await post(request, ws.key, '/products', { title: 'Keeps selling' });
-  await connect(ws.key);
-  await page.goto(`/w/${ws.id}/products`);
+  await connect(ws.key, { path: 'products' });
   for (const n of [1, 2]) await page.getByRole('checkbox', { name: `Select ${title} ${n}` }).check();
   await page.getByRole('region', { name: 'Selection' }).getByRole('button', { name: 'Delete 2 products…' }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete 2 products?' });
@@ -232,8 +229,7 @@ test('deletes a collection from its drawer, after a confirmation: the drawer clo
   const title = unique('Retired range ');
   const { id } = (await post(request, ws.key, '/collections', { title })) as { id: string };
   await post(request, ws.key, '/collections', { title: 'Still on sale' });
-  await connect(ws.key);
-  await page.goto(`/w/${ws.id}/collections/${id}`);
+  await connect(ws.key, { path: `collections/${id}` });
   const edit = page.getByRole('form', { name: 'Edit collection' });
   await edit.getByRole('button', { name: 'Delete collection…' }).click();
   const confirm = page.getByRole('dialog', { name: `Delete “${title}”?` });

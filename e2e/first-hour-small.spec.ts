@@ -7,8 +7,7 @@ import { fetchApi } from './server';
 
 test('the time-zone search finds "New York" and "Eastern"', async ({ page, connect }) => {
   const workspace = await makeWorkspace('Zone search');
-  await connect(workspace.key);
-  await page.goto(`/w/${workspace.id}/posts/new`);
+  await connect(workspace.key, { path: 'posts/new' });
   await page.getByRole('radio', { name: 'Schedule' }).check();
   const zone = page.getByRole('combobox', { name: 'Time zone' });
   await zone.click();

@@ -3,6 +3,8 @@
  * a key's workspace at Contacts (or its overview, for a key that cannot read contacts): by default with the key put
  * where /connect saves it (the tab's session storage; the browser's local storage with `remember`), or with
  * `{ through: 'connect-page' }` through /connect as a person would (paste a key, Connect), then from the overview.
+ * `{ path }` opens that address of the workspace instead (`products`, `contacts?state=active`, `''` for the overview):
+ * one page load where opening Contacts and then going there would take two (about 1.5 s of CPU each, docs/benchmarks.md).
  * connect.spec.ts, first-screens.spec.ts and the specs counting requests from connecting take /connect.
  */
 import { randomUUID } from 'node:crypto';
@@ -18,7 +20,7 @@ import { type E2eState, readState } from './state';
 
 type Fixtures = {
   state: E2eState;
-  connect: (key: string, options?: { remember?: boolean; through?: 'connect-page' }) => Promise<void>;
+  connect: (key: string, options?: { remember?: boolean; through?: 'connect-page'; path?: string }) => Promise<void>;
 };
 
 export const test = base.extend<Fixtures>({
@@ -30,6 +32,7 @@ export const test = base.extend<Fixtures>({
   },
   connect: async ({ page }, use) => {
     await use(async (key, options = {}) => {
+      if (options.path !== undefined && options.through === 'connect-page') throw new Error('connect: `path` opens a seeded connection; /connect lands where the console sends it');
       if (options.through !== 'connect-page') {
         // What /connect saves (src/lib/connections.ts), put in the tab's session storage (with `remember`, the
         // browser's local storage) before the app reads it: two page loads fewer than the way through /connect and the
@@ -37,7 +40,8 @@ export const test = base.extend<Fixtures>({
         const connection = await savedConnection(readState().baseURL, key, options.remember ?? false);
         await page.addInitScript(seedConnection, connection);
         const readsContacts = ['read-only', 'read-write'].includes(connection.permissions.contacts ?? '');
-        await page.goto(`/w/${connection.workspaceId}${readsContacts ? '/contacts' : ''}`);
+        const path = options.path ?? (readsContacts ? 'contacts' : '');
+        await page.goto(`/w/${connection.workspaceId}${path ? `/${path}` : ''}`);
         return;
       }
       // In either language the browser's locale picks (issue 23: an nb-NO context sees the page in bokmål).

@@ -128,8 +128,7 @@ test('the header tools, the request meter, the column menu and saved views speak
 
 test('a paged list counts in bokmål with Intl numbers, and a record that does not exist says so in bokmål', async ({ page, state, connect }) => {
   const workspace = state.demo.workspaces[0]!;
-  await connect(workspace.key);
-  await page.goto(`/w/${workspace.id}/products`);
+  await connect(workspace.key, { path: 'products' });
   await expect(page.getByText(new RegExp(`^${NB_NUMBER} produkt(er)?$`))).toBeVisible({ timeout: 30_000 });
 
   await page.goto(`/w/${workspace.id}/products/no-such-product`);
@@ -176,8 +175,7 @@ async function localTime(page: Page, seconds: number) {
 
 test('the composer refuses a time that has passed, in bokmål, and sends nothing', async ({ page, connect }) => {
   const workspace = await makeWorkspace('Komponist');
-  await connect(workspace.key);
-  await page.goto(`/w/${workspace.id}/posts/new`);
+  await connect(workspace.key, { path: 'posts/new' });
   await expect(page.getByRole('heading', { name: 'Nytt innlegg', level: 1 })).toBeVisible({ timeout: 30_000 });
   const sent: string[] = [];
   page.on('request', (request) => {

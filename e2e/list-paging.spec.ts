@@ -99,8 +99,7 @@ async function pageFromTheBottom(page: Page, table: Locator, next: Locator) {
 
 test('paging from the bottom of a long table scrolls back to its top: contacts, products, posts', async ({ page, state, connect }) => {
   const workspace = state.demo.workspaces[0]!;
-  await connect(workspace.key);
-  await page.goto(`/w/${workspace.id}/contacts?size=50`);
+  await connect(workspace.key, { path: 'contacts?size=50' });
   const contacts = page.getByRole('table', { name: 'Contacts' });
   await expect(contacts.locator('tbody tr')).toHaveCount(50);
   await pageFromTheBottom(page, contacts, page.getByRole('button', { name: 'Next page' }));

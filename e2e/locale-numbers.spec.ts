@@ -37,8 +37,7 @@ for (const { locale, currency, typed, shown, filter, refused, words } of LOCALES
       const ws = await makeWorkspace(`Locale ${locale}`);
       const seeded = await request.post('/api/products', { headers: { 'x-api-key': ws.key }, data: { title: 'Cheap thing', price: 5, currency } });
       expect(seeded.status()).toBe(201);
-      await connect(ws.key);
-      await page.goto(`/w/${ws.id}/products`);
+      await connect(ws.key, { path: 'products' });
       await page.getByRole('button', { name: words.newProduct }).click();
       const form = page.getByRole('form', { name: words.newProduct });
       await form.getByRole('textbox', { name: words.title, exact: true }).fill('Locale lamp');
@@ -72,8 +71,7 @@ test.describe('the CSV import in nb-NO', () => {
 
   test('detects each number column’s decimal separator from its values: 1,299.00 and 1.299,00 both import as 1299', async ({ page, connect, request }) => {
     const ws = await makeWorkspace('Locale import');
-    await connect(ws.key);
-    await page.goto(`/w/${ws.id}/products`);
+    await connect(ws.key, { path: 'products' });
     await page.getByRole('button', { name: 'Importer CSV' }).click();
     const dialog = page.getByRole('dialog', { name: 'Importer produkter fra CSV' });
     const csv = ['externalId,title,price,originalPrice', 'loc-1,Kettle,"1,299.00","1.299,00"', 'loc-2,Cup,12.5,"12,5"', 'loc-3,Tray,7,8'].join('\r\n');

@@ -67,8 +67,7 @@ test('the overview shows the API\'s own counts, and a week\'s link opens the con
 });
 
 test('a key without posts or products scope shows those sections as not available, and its contacts figures', async ({ page, state, connect, request }) => {
-  await connect(state.limitedKey);
-  await page.goto(`/w/${state.demo.workspaces[0]!.id}`);
+  await connect(state.limitedKey, { path: '' });
   await expect(page.getByText('Posts are not available with this key: it needs the scope posts:read-only.')).toBeVisible();
   await expect(page.getByText('Products and collections are not available with this key: it needs the scope products:read-only.')).toBeVisible();
   await expect(page.getByRole('group', { name: 'All contacts', exact: true })).toContainText(number(await apiCount(request, state.limitedKey, '/contacts')));

@@ -41,8 +41,7 @@ test('no screen is wider than a 360 px phone', async ({ page, connect, state }) 
   await expect(page.getByRole('button', { name: 'Connect', exact: true })).toBeVisible();
   await expectFits(page, 'the connect page');
   const demo = state.demo.workspaces[0]!;
-  await connect(demo.key);
-  await page.goto(`/w/${demo.id}`);
+  await connect(demo.key, { path: '' });
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
   await expectFits(page, 'the overview');
   for (const path of SECTION_PATHS) {

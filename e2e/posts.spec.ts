@@ -300,8 +300,7 @@ test.describe('published posts page', () => {
   });
 
   test('lists posts with search, date range, sort and pages kept in the URL, and says when the caps hide posts', async ({ page, connect }) => {
-    await connect(workspace.key);
-    await page.goto(`/w/${workspace.id}/posts`);
+    await connect(workspace.key, { path: 'posts' });
     await expect(page.getByText('115 published posts')).toBeVisible();
     await expect(postRow(page, 'Post 115')).toBeVisible();
     await expect(page.getByText('115 posts match, but the service lists only the first 110')).toBeVisible();
@@ -340,8 +339,7 @@ test.describe('published posts page', () => {
   });
 
   test('a date range set in one task keeps both ends: the second change builds on the first, not on the URL it rendered', async ({ page, connect }) => {
-    await connect(workspace.key);
-    await page.goto(`/w/${workspace.id}/posts`);
+    await connect(workspace.key, { path: 'posts' });
     await expect(page.getByText('115 published posts')).toBeVisible();
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     // Both ends in one task, before React renders the first change: what a fast person, an autofill or a busy phone does.
@@ -362,8 +360,7 @@ test.describe('published posts page', () => {
   });
 
   test('shows GET /public-posts with its limit, as the public sees them', async ({ page, connect }) => {
-    await connect(workspace.key);
-    await page.goto(`/w/${workspace.id}/posts`);
+    await connect(workspace.key, { path: 'posts' });
     await page.getByRole('tab', { name: 'Public feed' }).click();
     await expect(page).toHaveURL(/tab=public/);
     const feed = page.getByRole('list', { name: 'Public posts' });
@@ -376,8 +373,7 @@ test.describe('published posts page', () => {
   });
 
   test('posts page accessibility', async ({ page, connect }) => {
-    await connect(workspace.key);
-    await page.goto(`/w/${workspace.id}/posts`);
+    await connect(workspace.key, { path: 'posts' });
     await expect(postRow(page, 'Post 115')).toBeVisible();
     await checkAccessibility(page, 'posts-page');
   });
@@ -385,8 +381,7 @@ test.describe('published posts page', () => {
 
 test('New post is disabled with a tooltip naming posts:read-write for a key that cannot write, and the composer explains it', async ({ page, connect }) => {
   const readOnly = await makeWorkspace('Posts read-only', 'posts:read-only,contacts:read-only');
-  await connect(readOnly.key);
-  await page.goto(`/w/${readOnly.id}/posts`);
+  await connect(readOnly.key, { path: 'posts' });
   const button = page.getByRole('button', { name: 'New post' });
   await expect(button).toBeDisabled();
   await expect(button).toHaveAccessibleDescription('Needs posts:read-write');

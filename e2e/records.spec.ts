@@ -13,7 +13,6 @@ const idIn = (page: Page) => decodeURIComponent(new URL(page.url()).pathname.spl
 test('two closes before the address changes close the record once: the list keeps its own entry', async ({ page, state, connect }) => {
   const workspace = state.demo.workspaces[2]!;
   await connect(workspace.key);
-  await page.goto(`/w/${workspace.id}/contacts`);
   await page.goto(`/w/${workspace.id}/contacts?state=active`);
   const table = page.getByRole('table', { name: 'Contacts' });
   await expect(table).not.toHaveAttribute('aria-busy', 'true');
@@ -33,8 +32,7 @@ test('two closes before the address changes close the record once: the list keep
 
 test('a contact has an address: reload and a new tab open it over the same list, Back closes it, an unknown id says so', async ({ page, context, state, connect }) => {
   const workspace = state.demo.workspaces[2]!;
-  await connect(workspace.key, { remember: true });
-  await page.goto(`/w/${workspace.id}/contacts?state=active&page=2`);
+  await connect(workspace.key, { remember: true, path: 'contacts?state=active&page=2' });
   const table = page.getByRole('table', { name: 'Contacts' });
   await expect(table).not.toHaveAttribute('aria-busy', 'true');
   await expect(page.getByText(/^21–40 of /)).toBeVisible();
@@ -121,8 +119,7 @@ test('products and collections have addresses: reload keeps the record open over
 test('a product opened with a key that cannot write shows its fields read-only, with only Close', async ({ page, state, connect }) => {
   const workspace = state.demo.workspaces[0]!;
   const { key } = cli<{ key: string }>(state.databaseUrl, 'key', 'create', '--workspace', workspace.id, '--scope', 'contacts:read-only,products:read-only');
-  await connect(key);
-  await page.goto(`/w/${workspace.id}/products`);
+  await connect(key, { path: 'products' });
   const link = page.getByRole('table', { name: 'Products' }).locator('tbody tr').first().getByRole('link');
   const title = (await link.innerText()).trim();
   await link.click();

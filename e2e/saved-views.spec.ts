@@ -156,8 +156,7 @@ test('a view shared with the workspace in one browser opens in a fresh one, mark
   }
 
   // First browser: the Oslo contacts by name without the phone column, shared with the workspace.
-  await connect(ws.key);
-  await page.goto(`/w/${ws.id}/contacts?city=Oslo&sort=name%3Aasc`);
+  await connect(ws.key, { path: 'contacts?city=Oslo&sort=name%3Aasc' });
   const table = page.getByRole('table', { name: 'Contacts' });
   await expect(page.getByText('2 matching contacts')).toBeVisible();
   await page.getByRole('button', { name: 'Columns' }).click();
@@ -254,8 +253,7 @@ test('against a service without shared views, saving offers no sharing, nothing 
   page.on('request', (request) => {
     if (new URL(request.url()).pathname.startsWith('/api/views')) asked.push(request.url());
   });
-  await connect(ws.key);
-  await page.goto(`/w/${ws.id}/contacts?state=active`);
+  await connect(ws.key, { path: 'contacts?state=active' });
   const dialog = await (async () => {
     await views(page).getByRole('button', { name: 'Save view' }).click();
     return page.getByRole('dialog', { name: 'Save the current view' });

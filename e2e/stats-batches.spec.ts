@@ -104,8 +104,7 @@ test('a bulk tag of every contact matching a filter is one POST /contacts/tags, 
   const items = Array.from({ length: 45 }, (_, index) => ({ name: `Surfer ${index}`, email: `surfer.${index}@example.com`, tags: index < 5 ? ['surf', 'waxed'] : ['surf'] }));
   const made = await fetchApi(`${readState().baseURL}/api/contacts/batch`, { method: 'POST', headers: { 'x-api-key': ws.key, 'content-type': 'application/json' }, body: JSON.stringify({ items }) });
   expect(made.status).toBe(200);
-  await connect(ws.key);
-  await page.goto(`/w/${ws.id}/contacts?tags=surf`);
+  await connect(ws.key, { path: 'contacts?tags=surf' });
   await expect(page.getByText('45 matching contacts')).toBeVisible({ timeout: 20_000 });
   await page.getByRole('checkbox', { name: 'Select all rows on this page' }).check();
   const bar = page.getByRole('region', { name: 'Selection' });

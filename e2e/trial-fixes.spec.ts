@@ -31,8 +31,7 @@ const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width 
 test('tag suggestions close on Enter, leaving Apply and the notification switches free; each × is named after its tag', async ({ page, request, connect }) => {
   const ws = await makeWorkspace('Trial tags');
   await seed(request, ws, ['Kari Nordmann', 'Ola Nordmann'], (i) => ({ tags: i === 0 ? ['lead', 'vip'] : [], phone: `+479100000${i}` }));
-  await connect(ws.key);
-  await page.goto(`/w/${ws.id}/contacts?sort=name:asc`);
+  await connect(ws.key, { path: 'contacts?sort=name:asc' });
 
   // The bulk tags dialog: a typed tag taken with Enter closes the list; Apply is clickable at once.
   await page.getByRole('checkbox', { name: 'Select Ola Nordmann' }).check();
@@ -84,8 +83,7 @@ test.describe('scheduling in a chosen time zone', () => {
     while (month('Europe/Oslo', boundary) === month('America/New_York', boundary)) boundary += 3_600_000;
     await page.clock.install({ time: boundary });
     const ws = await makeWorkspace('Trial schedule');
-    await connect(ws.key);
-    await page.goto(`/w/${ws.id}/posts/new`);
+    await connect(ws.key, { path: 'posts/new' });
     await page.getByRole('radio', { name: 'Schedule' }).check();
     await page.getByLabel('Header', { exact: true }).fill('Morgenkaffe');
 
@@ -137,8 +135,7 @@ test('exports exactly the 2 selected rows, with only the visible columns when ch
   const ws = await makeWorkspace('Trial export');
   const names = ['Anne Berg', 'Bjørn Dahl', 'Cecilie Eng', 'Dag Foss', 'Eva Grønn'];
   await seed(request, ws, names);
-  await connect(ws.key);
-  await page.goto(`/w/${ws.id}/contacts?sort=name:asc`);
+  await connect(ws.key, { path: 'contacts?sort=name:asc' });
   await expect(page.getByText('5 contacts')).toBeVisible();
   await page.getByRole('checkbox', { name: 'Select Bjørn Dahl' }).check();
   await page.getByRole('checkbox', { name: 'Select Dag Foss' }).check();

@@ -63,8 +63,7 @@ test('lists the organization with key status, Switch, Add key, the public page a
 });
 
 test('searches by name, sorts by name or creation, and pages, all kept in the URL', async ({ page, connect }) => {
-  await connect(alpha.key);
-  await page.goto(`/w/${alpha.id}/workspaces?size=10`);
+  await connect(alpha.key, { path: 'workspaces?size=10' });
   const table = page.getByRole('table', { name: 'Workspaces of the organization' });
   await expect(table.getByRole('rowheader')).toHaveCount(10);
   await page.getByRole('navigation', { name: 'Pages of workspaces' }).getByRole('button', { name: 'Page 2' }).click();
@@ -92,8 +91,7 @@ test('searches by name, sorts by name or creation, and pages, all kept in the UR
 });
 
 test('workspaces page accessibility', async ({ page, connect }) => {
-  await connect(alpha.key);
-  await page.goto(`/w/${alpha.id}/workspaces`);
+  await connect(alpha.key, { path: 'workspaces' });
   await expect(page.getByText('11 workspaces')).toBeVisible();
   await checkAccessibility(page, 'workspaces');
 });
