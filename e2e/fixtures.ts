@@ -240,9 +240,10 @@ async function runAxe(page: Page, context: axe.ContextObject, options: axe.RunOp
 
 /**
  * Resolves once no color transition runs in the page: a transition's colors are read as its start's until the page's
- * next frame, however short it is (0.01 ms under reduced motion, src/app/global.css), so axe reading colors in the
- * frame a change was made (a color scheme set, a hover, a re-render the scheme change caused) would judge the old
- * ones. Waits two frames, then for the transitions then running, again until none starts (at most 20 rounds).
+ * next frame, however short it is, so axe reading colors in the frame a change was made (a color scheme set, a hover,
+ * a re-render the scheme change caused) would judge the old ones. The console starts none under reduced motion, as
+ * the tests run (src/app/global.css); this guards a page that still would. Waits two frames, then for the
+ * transitions then running, again until none starts (at most 20 rounds).
  */
 async function settleColors(page: Page) {
   await page.evaluate(async () => {

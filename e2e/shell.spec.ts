@@ -82,23 +82,25 @@ test('answers unknown pages with a 404 page', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
 });
 
-test('for a person who asks for less motion, a looping animation (a loader\'s spin) ends at once; for others it loops', async ({ page }) => {
+test('for a person who asks for less motion, a looping animation (a loader\'s spin) ends at once and a color does not glide; for others both move', async ({ page }) => {
   await page.goto('/no/such/page');
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
-  // A stand-in for Mantine's loader: its own style loops forever, as .mantine-Loader-root::after does.
-  const looping = () =>
+  // A stand-in for Mantine's loader, whose own style loops forever (as .mantine-Loader-root::after does), and for a
+  // button's hover transition.
+  const motion = () =>
     page.evaluate(() => {
       const spinner = document.createElement('span');
       spinner.style.animation = 'spin 1.2s linear infinite';
+      spinner.style.transition = 'background-color 150ms ease';
       document.body.append(spinner);
-      const { animationIterationCount, transitionDuration } = getComputedStyle(spinner);
+      const { animationIterationCount, transitionProperty, transitionDuration } = getComputedStyle(spinner);
       spinner.remove();
-      return { animationIterationCount, transitionDuration };
+      return { animationIterationCount, transitionProperty, transitionDuration };
     });
   // The tests' browser asks for less motion (playwright.config.ts).
-  expect(await looping()).toEqual({ animationIterationCount: '1', transitionDuration: '1e-05s' });
+  expect(await motion()).toEqual({ animationIterationCount: '1', transitionProperty: 'none', transitionDuration: '0s' });
   await page.emulateMedia({ reducedMotion: 'no-preference' });
-  expect(await looping()).toEqual({ animationIterationCount: 'infinite', transitionDuration: '0s' });
+  expect(await motion()).toEqual({ animationIterationCount: 'infinite', transitionProperty: 'background-color', transitionDuration: '0.15s' });
 });
 
 test('remembers the color scheme', async ({ page, state, connect }) => {
