@@ -262,15 +262,19 @@ export default fp(
     // soon as it was idle (7 of 20 on PostgreSQL, whose writes were still running). Such a request is now read and
     // answered 503 with `Connection: close`. A connection that stays quiet is closed, as Node would have (a request
     // sent on it later races the close as it races the keep-alive timeout); one with a request arriving waits for it.
+    // The decision waits for the turn's reads (`setImmediate` runs after the event loop's poll for input, timers
+    // before it): when the process was held up past `QUIET_MS` (a loaded machine, a long synchronous write), a request
+    // that arrived meanwhile is still unread as the timer comes due, and was reset as if the connection had been
+    // quiet (6 of 20 writers in a loaded CI run; server/test/transport.test.ts holds the thread up to show it).
     const closeWhenQuiet = (socket: Socket) => {
       const read = socket.bytesRead;
       const wait = Math.max(0, (answeredAt.get(socket) ?? 0) + QUIET_MS - Date.now());
-      setTimeout(() => {
+      setTimeout(() => setImmediate(() => {
         if (socket.destroyed || inFlight.has(socket)) return; // a request in flight schedules this again when answered
         if (socket.bytesRead === read) return socket.destroy();
         answeredAt.set(socket, Date.now()); // a request is arriving
         closeWhenQuiet(socket);
-      }, wait);
+      }), wait);
     };
     const closeIdleConnections = app.server.closeIdleConnections.bind(app.server);
     app.server.closeIdleConnections = () => {
