@@ -89,6 +89,16 @@ test('an organization with more workspaces than the switcher shows at once: its 
   // Workspaces enough for the list (at most 320 px high) to scroll, however many other tests have made by now.
   for (let made = 0; made < 12; made += 1) await makeWorkspace('Scroll list');
   await connect(state.demo.workspaces[0]!.key);
+  // Whether the search box names the list in every state of the page that shows both: from the list's first
+  // render, not once something renders the box again (its `aria-controls` stayed unset for 10 s in a CI run).
+  await page.evaluate(() => {
+    const seen: boolean[] = ((window as unknown as { controlsSeen: boolean[] }).controlsSeen = []);
+    new MutationObserver(() => {
+      const search = document.querySelector('input[aria-label="Search workspaces"]');
+      const list = document.querySelector('[role="listbox"][aria-label="Workspaces"]');
+      if (search && list) seen.push(search.getAttribute('aria-controls') === list.id);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
   await page.getByRole('button', { name: /Switch workspace/ }).click();
   const list = page.getByRole('listbox', { name: 'Workspaces' });
   // Its first page (50, by name) is listed: ten or more options, whichever workspaces they are by now.
@@ -98,5 +108,8 @@ test('an organization with more workspaces than the switcher shows at once: its 
   const search = page.getByRole('combobox', { name: 'Search workspaces' });
   await expect(search).toHaveAttribute('aria-expanded', 'true');
   await expect(search).toHaveAttribute('aria-controls', (await list.getAttribute('id'))!);
+  const controlsSeen = await page.evaluate(() => (window as unknown as { controlsSeen: boolean[] }).controlsSeen);
+  expect(controlsSeen.length, 'states with the search box and the list').toBeGreaterThan(0);
+  expect(controlsSeen.filter((named) => !named), 'states where the search box did not name the list').toEqual([]);
   await checkAccessibility(page, 'workspace-switcher-long', { colors: false });
 });

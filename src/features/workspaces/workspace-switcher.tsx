@@ -5,13 +5,13 @@
  * without a key opens the add-key dialog in place (components/add-key-dialog.tsx), and once its key is saved that
  * workspace opens at the same section (the dialog links the workspace's public page). An option holds no link or
  * button of its own: a control inside an option is one no keyboard or screen reader reaches (axe: nested-interactive).
- * The search box is the ARIA combobox (role `combobox`, `aria-expanded`, and Mantine's `aria-controls` and
- * `aria-activedescendant`): the options, which scroll past ten or so workspaces, are reached with the arrow keys
+ * The search box is the ARIA combobox (role `combobox`, `aria-expanded`, `aria-controls` naming the list, and
+ * Mantine's `aria-activedescendant`): the options, which scroll past ten or so workspaces, are reached with the arrow keys
  * from it, as a screen reader is told, and axe counts the list as that combobox's popup (scrollable-region-focusable).
  * Without feeds:read-only it lists the saved keys only.
  */
 import { Badge, Button, Combobox, Group, Loader, Text, useCombobox } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { useDebouncedValue, useId } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -36,6 +36,10 @@ export function WorkspaceSwitcher() {
   // The switcher is in every workspace page's header, so it records the list on screen for switching back.
   useListMemory();
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
+  // The list's id is ours, so the search box names it from its first render: Mantine's own `aria-controls` is the id
+  // the list stores after it renders, which the search box shows only once something renders it again (it stayed
+  // unset for 10 s in a CI run of e2e/workspace-switch.spec.ts, the list on screen).
+  const listId = useId();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
   const [limit, setLimit] = useState(50);
@@ -80,12 +84,13 @@ export function WorkspaceSwitcher() {
                 role="combobox"
                 aria-expanded={combobox.dropdownOpened}
                 aria-autocomplete="list"
+                aria-controls={listId}
                 value={search}
                 onChange={(event) => setSearch(event.currentTarget.value)}
                 placeholder={t('workspaces.switcherSearch')}
                 aria-label={t('workspaces.switcherSearch')}
               />
-              <Combobox.Options aria-label={t('shell.sectionWorkspaces')} mah={320} style={{ overflowY: 'auto' }}>
+              <Combobox.Options id={listId} aria-label={t('shell.sectionWorkspaces')} mah={320} style={{ overflowY: 'auto' }}>
                 {list.isFetching && !list.data ? (
                   <Combobox.Empty>
                     <Loader size="xs" aria-label={t('workspaces.switcherLoading')} />
