@@ -2,8 +2,12 @@
  * Keys, scopes, Basic credentials, versioning, rate limits and the error body (docs/decisions.md sections 3 to 5),
  * against a real server on a temp SQLite file.
  */
-import { pbkdf2 } from 'node:crypto';
-import { promisify } from 'node:util';
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Scope, SCOPES, grants } from '../../src/api/scopes';
 import { randomBase62 } from '../db/credentials';
@@ -286,14 +290,25 @@ describe('rate limits in front of the Basic credential check (issue 12 point 7)'
     expect(valid.headers.get('x-ratelimit-remaining')).toBe('0');
   });
 
-  it('answers a refused attempt without checking its secret: the 429 comes while every hashing thread is busy', async () => {
+  it('answers a refused attempt without checking its secret: the 429 comes while every hashing thread is held', async () => {
     for (let i = 0; i < 5; i++) await randomAttempt('10.2.0.1');
-    // The secret check (scrypt) runs on libuv's thread pool: with every thread held by a long pbkdf2, a request
-    // that hashes waits for one to finish; one refused on its headers alone does not.
+    // The secret check (scrypt) runs on libuv's thread pool. Every thread is held by an open of a named pipe that no
+    // writer has opened yet, until this test opens it: a request that hashes waits for that, one refused on its
+    // headers alone does not. (A race against long pbkdf2 runs instead lost on a loaded machine: the pool came free
+    // before the 429 was written.)
     const threads = Number(process.env.UV_THREADPOOL_SIZE) || 4;
-    const busy = Array.from({ length: threads }, () => promisify(pbkdf2)('busy', 'salt', 600_000, 64, 'sha512'));
-    const first = await Promise.race([randomAttempt('10.2.0.1').then((answer) => `answered ${answer.status}`), Promise.race(busy).then(() => 'a hashing thread came free')]);
-    await Promise.all(busy);
+    const pipe = join(mkdtempSync(join(tmpdir(), 'wsa-pool-')), 'hold');
+    execFileSync('mkfifo', [pipe]);
+    const held = Array.from({ length: threads }, () => open(pipe, 'r'));
+    let first: string;
+    try {
+      first = await Promise.race([randomAttempt('10.2.0.1').then((answer) => `answered ${answer.status}`), sleep(15_000, undefined, { ref: false }).then(() => 'no answer in 15 s while every thread was held')]);
+    } finally {
+      // The writer's open runs on this thread (the pool's are all held) and lets every reader's open complete.
+      closeSync(openSync(pipe, 'w'));
+      for (const handle of await Promise.all(held)) await handle.close();
+      rmSync(dirname(pipe), { recursive: true, force: true });
+    }
     expect(first).toBe('answered 429');
-  }, 60_000);
+  });
 });
