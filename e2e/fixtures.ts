@@ -148,6 +148,19 @@ export async function makeWorkspace(label: string, scope = 'all'): Promise<Works
   return { id: made.id, name: made.name, key: made.key };
 }
 
+/**
+ * Types `name` into the open workspace switcher's search and resolves with its list once it shows only workspaces
+ * whose names contain it. The search waits 250 ms and the list is replaced when its answer comes: a click on an option
+ * before that can land on whatever moved under the pointer (a CI run closed the switcher that way, switching nowhere).
+ */
+export async function searchWorkspaces(page: Page, name: string): Promise<Locator> {
+  await page.getByRole('combobox', { name: 'Search workspaces' }).fill(name);
+  const list = page.getByRole('listbox', { name: 'Workspaces' });
+  await expect(list.getByRole('option', { name })).toBeVisible();
+  await expect(list.getByRole('option').filter({ hasNotText: name })).toHaveCount(0);
+  return list;
+}
+
 /** True when the point at the middle of `target` hits `target` itself (nothing lies over it). */
 export async function isUncovered(target: Locator): Promise<boolean> {
   const box = await target.boundingBox();

@@ -5,7 +5,7 @@
  * each page. The desktop journeys are in their own specs (contacts, posts, shell).
  */
 import type { Locator, Page } from '@playwright/test';
-import { checkAccessibility, expect, makeWorkspace, test } from './fixtures';
+import { checkAccessibility, expect, makeWorkspace, searchWorkspaces, test } from './fixtures';
 import { apiCall } from './server';
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
@@ -136,8 +136,7 @@ test('composes and schedules a post, and switches workspace, on a phone', async 
 
   await page.getByRole('button', { name: /Switch workspace/ }).tap();
   // The switcher lists the first 50 of the organization's workspaces (the suite makes more): found by its search.
-  await page.getByRole('combobox', { name: 'Search workspaces' }).fill(other.name);
-  await page.getByRole('listbox', { name: 'Workspaces' }).getByRole('option', { name: other.name }).tap();
+  await (await searchWorkspaces(page, other.name)).getByRole('option', { name: other.name }).tap();
   await expect(page).toHaveURL(new RegExp(`/w/${other.id}/posts`));
   await expectNoSidewaysScroll(page);
 });

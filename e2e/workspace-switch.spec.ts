@@ -4,12 +4,11 @@
  * place, where a pasted key connects in one click: checked, its permissions shown, the workspace opened.
  */
 import type { Page } from '@playwright/test';
-import { checkAccessibility, expect, makeWorkspace, test } from './fixtures';
+import { checkAccessibility, expect, makeWorkspace, searchWorkspaces, test } from './fixtures';
 
 async function switchTo(page: Page, name: string) {
   await page.getByRole('button', { name: /Switch workspace/ }).click();
-  await page.getByRole('combobox', { name: 'Search workspaces' }).fill(name);
-  await page.getByRole('listbox', { name: 'Workspaces' }).getByRole('option', { name }).click();
+  await (await searchWorkspaces(page, name)).getByRole('option', { name }).click();
 }
 
 test('switching back restores each list page of the workspace as it was left: filters, sort, page and columns', async ({ page, state, connect }) => {
@@ -57,8 +56,7 @@ test('switching to a workspace without a key opens an add-key dialog in place; a
   });
 
   await page.getByRole('button', { name: /Switch workspace/ }).click();
-  await page.getByRole('combobox', { name: 'Search workspaces' }).fill(keyless.name);
-  const option = page.getByRole('option', { name: keyless.name });
+  const option = (await searchWorkspaces(page, keyless.name)).getByRole('option', { name: keyless.name });
   await expect(option).toContainText('Add key');
   await option.click();
   const dialog = page.getByRole('dialog', { name: `Add a key for ${keyless.name}` });
