@@ -302,13 +302,14 @@ describe('errors below the routes carry the error body (issue 12 point 11)', () 
       closed ||= message.closed === true;
     });
     try {
-      await expect.poll(() => received).toMatch(/^HTTP\/1\.1 200 /);
+      // The worker thread starts, connects and reads its first answer: seconds on a loaded machine.
+      await expect.poll(() => received, { timeout: 20_000 }).toMatch(/^HTTP\/1\.1 200 /);
       const stopped = closing.close();
       await sleep(50); // the close has begun: the connection, idle since its answer, is closed once quiet
       client.postMessage('send');
       const heldUntil = Date.now() + 2 * QUIET_MS;
       while (Date.now() < heldUntil); // the service's thread held up: its timer comes due with the request unread
-      await expect.poll(() => closed).toBe(true);
+      await expect.poll(() => closed, { timeout: 20_000 }).toBe(true);
       expect(error, received).toBeUndefined();
       const statuses = [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]));
       expect(statuses, received).toEqual([200, 503]);
